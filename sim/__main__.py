@@ -1,0 +1,7 @@
+"""`python -m sim`: the same command line as the `sim` script."""
+
+import sys
+
+from sim.cli import main
+
+sys.exit(main())

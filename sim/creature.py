@@ -1,0 +1,56 @@
+"""Read-only questions about a creature that many rules ask (Speed, attributes, conditions)."""
+
+from __future__ import annotations
+
+from sim.catalog import Armour
+from sim.components import Body, Conditions, Gear, Health, Item, Stats, Team
+from sim.world import World
+
+
+def is_creature(world: World, entity: str) -> bool:
+    return world.has(entity, Team) and world.has(entity, Stats)
+
+
+def creatures(world: World) -> tuple[str, ...]:
+    """Every creature, in scenario order."""
+    return tuple(entity for entity, _ in world.each(Team) if world.has(entity, Stats))
+
+
+def team_of(world: World, unit: str) -> str:
+    return world.need(unit, Team).name
+
+
+def conditions(world: World, unit: str) -> Conditions:
+    return world.get(unit, Conditions) or Conditions()
+
+
+def has(world: World, unit: str, condition: str) -> bool:
+    return conditions(world, unit).has(condition)
+
+
+def incapacitated(world: World, unit: str) -> bool:
+    """R-C6, R-K2."""
+    return has(world, unit, "incapacitated")
+
+
+def hp(world: World, unit: str) -> int:
+    return world.need(unit, Health).hp
+
+
+def item_kind(world: World, item: str) -> str:
+    return world.need(item, Item).kind
+
+
+def worn_armour(world: World, unit: str) -> Armour | None:
+    gear = world.get(unit, Gear)
+    if gear is None or gear.armour is None:
+        return None
+    found = world.catalog.get(item_kind(world, gear.armour))
+    return found if isinstance(found, Armour) else None
+
+
+def speed(world: World, unit: str) -> int:
+    """Race Speed less the worn armour's penalty (R-C5, R-C7), never below 0."""
+    base = world.need(unit, Body).speed
+    armour = worn_armour(world, unit)
+    return max(0, base - (armour.speed_penalty if armour else 0))

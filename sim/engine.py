@@ -1,0 +1,270 @@
+"""The battle as a state machine: it says what it waits for and advances on `submit`.
+
+It never blocks and never calls a UI: the hotseat client, a script, the AI and a test all drive
+it the same way (DESIGN "How an action flows").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim import events as ev
+from sim.actions import Action, Cost, EndTurn, Refusal
+from sim.apply import apply
+from sim.budget import price
+from sim.components import ExtendedAction
+from sim.creature import has, incapacitated, is_creature
+from sim.dice import Dice
+from sim.objectives import Objective, outcome
+from sim.rulebook import RULEBOOK
+from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
+from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitingAction:
+    """The engine waits for `unit`, whose turn it is, to act."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitingReaction:
+    """The engine waits for `unit` to choose among `options` (or "none")."""
+
+    unit: str
+    trigger: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOver:
+    winners: tuple[str, ...]
+    reason: str
+
+
+Pending = AwaitingAction | AwaitingReaction | BattleOver
+
+REACTION_POLICIES = ("always", "ask", "never")
+DEFENCES = ("best", "dodge", "parry", "block", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class SetPolicy:
+    """A side's standing answer for one creature's reactions; allowed at any time."""
+
+    unit: str
+    reactions: str = "ask"
+    defence: str = "best"
+
+
+Decision = Action | SetPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    events: tuple[ev.Event, ...]
+
+
+Outcome = Accepted | Refusal
+
+# Conditions that break an Extended Action in progress (R-B5).
+BREAKS_EXTENDED = ("incapacitated", "grappled", "prone")
+
+
+class Battle:
+    """One battle: a world, its dice, its log, and what it waits for."""
+
+    def __init__(
+        self,
+        world: World,
+        dice: Dice,
+        *,
+        scenario: str = "",
+        seed: int | None = None,
+        objectives: tuple[Objective, ...] = (),
+    ) -> None:
+        self.world = world
+        self.dice = dice
+        self.scenario = scenario
+        self.seed = seed
+        self.objectives = objectives
+        self.log: list[ev.Event] = []
+        self.decisions: list[Decision] = []
+
+    @classmethod
+    def begin(
+        cls,
+        world: World,
+        dice: Dice,
+        *,
+        scenario: str = "",
+        seed: int | None = None,
+        objectives: tuple[Objective, ...] = (),
+    ) -> Battle:
+        """Roll initiative (R-T1) and start the first turn."""
+        battle = cls(world, dice, scenario=scenario, seed=seed, objectives=objectives)
+        battle._commit([ev.BattleStarted(scenario, seed, dice.describe())])
+        battle._commit(roll_initiative(world, dice))
+        battle._commit([ev.RoundStarted(1)])
+        battle._start_turn(world.turn.order[0])
+        return battle
+
+    # --- what the engine waits for ---------------------------------------------------------
+    @property
+    def pending(self) -> Pending:
+        turn = self.world.turn
+        if turn.over:
+            return BattleOver(turn.winners, self._end_reason())
+        current = turn.current
+        assert current is not None
+        return AwaitingAction(current)
+
+    def _end_reason(self) -> str:
+        for event in reversed(self.log):
+            if isinstance(event, ev.BattleEnded):
+                return event.reason
+        return ""
+
+    # --- checking --------------------------------------------------------------------------
+    def check(self, action: Action) -> Cost | Refusal:
+        """The cost of `action` now, or why it is refused. Pure: changes nothing."""
+        world = self.world
+        actor = action.actor
+        if world.turn.over:
+            return Refusal("the battle is over")
+        if not world.exists(actor) or not is_creature(world, actor):
+            return Refusal(f"there is no unit {actor!r}")
+        pending = self.pending
+        if isinstance(pending, AwaitingReaction):
+            return Refusal(f"waiting for {pending.unit} to answer: {pending.trigger}")
+        if isinstance(pending, AwaitingAction) and pending.unit != actor and not action.reaction:
+            return Refusal(f"it is {pending.unit}'s turn, not {actor}'s (R-T3)")
+        if incapacitated(world, actor):
+            return Refusal(f"{actor} is incapacitated and can take no actions (R-K2)")
+        mechanic = RULEBOOK.get(type(action))
+        if mechanic is None:
+            return Refusal(f"{action.name!r} is not an action this simulator knows yet")
+        cost = price(world, action)
+        if isinstance(cost, Refusal):
+            return cost
+        refusal = mechanic.check(world, action)
+        return refusal if refusal is not None else cost
+
+    # --- advancing -------------------------------------------------------------------------
+    def submit(self, decision: Decision) -> Outcome:
+        """Take one decision; a refusal changes nothing (R-B4)."""
+        if isinstance(decision, SetPolicy):
+            return self._set_policy(decision)
+        cost = self.check(decision)
+        if isinstance(cost, Refusal):
+            self.decisions.append(decision)
+            return cost
+        world = self.world
+        actor = decision.actor
+        events: list[ev.Event] = []
+        extended = world.get(actor, ExtendedAction)
+        if extended is not None and cost.counts_as_action:
+            events.append(ev.ExtendedBroken(actor, extended.action, f"{actor} took another action"))
+        if not isinstance(decision, EndTurn):
+            events.append(
+                ev.Spent(
+                    actor,
+                    decision.name,
+                    cost.tier.value,
+                    cost.half,
+                    cost.bonus,
+                    cost.free_kind if cost.bonus == 0 else None,
+                    cost.counts_as_action,
+                )
+            )
+        events += RULEBOOK[type(decision)].resolve(world, decision, self.dice)
+        self.decisions.append(decision)
+        start = len(self.log)
+        self._commit(events)
+        if isinstance(decision, EndTurn) and not world.turn.over:
+            self._end_turn(actor)
+        return Accepted(tuple(self.log[start:]))
+
+    def _set_policy(self, decision: SetPolicy) -> Outcome:
+        world = self.world
+        if not world.exists(decision.unit) or not is_creature(world, decision.unit):
+            return Refusal(f"there is no unit {decision.unit!r}")
+        if decision.reactions not in REACTION_POLICIES:
+            return Refusal(
+                f"reaction policy must be one of {', '.join(REACTION_POLICIES)}, "
+                f"not {decision.reactions!r}"
+            )
+        if decision.defence not in DEFENCES:
+            return Refusal(
+                f"preferred defence must be one of {', '.join(DEFENCES)}, not {decision.defence!r}"
+            )
+        self.decisions.append(decision)
+        start = len(self.log)
+        self._commit([ev.PolicySet(decision.unit, decision.reactions, decision.defence)])
+        return Accepted(tuple(self.log[start:]))
+
+    def _commit(self, events: list[ev.Event]) -> None:
+        """Apply events in order, then what follows from them (R-B5 breaks, the battle's end)."""
+        for event in events:
+            apply(self.world, event)
+            self.log.append(event)
+        if events and not self.world.turn.over:
+            self._followups()
+
+    def _followups(self) -> None:
+        world = self.world
+        broken: list[ev.Event] = []
+        for unit, extended in world.each(ExtendedAction):
+            for condition in BREAKS_EXTENDED:
+                if has(world, unit, condition):
+                    broken.append(
+                        ev.ExtendedBroken(unit, extended.action, f"{unit} is {condition}")
+                    )
+                    break
+        for event in broken:
+            apply(world, event)
+            self.log.append(event)
+        decided = outcome(world, self.objectives)
+        if decided is not None:
+            ended = ev.BattleEnded(*decided)
+            apply(world, ended)
+            self.log.append(ended)
+
+    def _start_turn(self, unit: str) -> None:
+        """Start `unit`'s turn (R-T2), passing over creatures that cannot act."""
+        world = self.world
+        for _ in range(len(world.turn.order) + 1):
+            if world.turn.over:
+                return
+            reason = skip_reason(world, unit)
+            if reason is None:
+                self._commit([ev.TurnStarted(unit, world.turn.round)])
+                for step in START_OF_TURN:
+                    self._commit(step(world, unit))
+                    if world.turn.over:
+                        return
+                if skip_reason(world, unit) is None:
+                    return
+                self._commit([ev.TurnEnded(unit)])
+            else:
+                self._commit([ev.TurnSkipped(unit, reason)])
+            unit = self._next_unit()
+        self._commit([ev.BattleEnded((), "no creature can act")])
+
+    def _next_unit(self) -> str:
+        unit, new_round = next_in_order(self.world)
+        if new_round:
+            self._commit([ev.RoundStarted(self.world.turn.round + 1)])
+        return unit
+
+    def _end_turn(self, unit: str) -> None:
+        """R-T2's counterpart: the end-of-turn steps, then the next creature's turn."""
+        world = self.world
+        self._commit([ev.TurnEnded(unit)])
+        for step in END_OF_TURN:
+            if world.turn.over:
+                return
+            self._commit(step(world, unit))
+        if not world.turn.over:
+            self._start_turn(self._next_unit())

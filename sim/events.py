@@ -1,0 +1,226 @@
+"""What happened: frozen event values that `apply` writes into the world, and their JSON form."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sim.geometry import Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event; `kind` is its name in logs ("turn_started")."""
+
+    @property
+    def kind(self) -> str:
+        return _snake(type(self).__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleStarted(Event):
+    scenario: str
+    seed: int | None
+    dice: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """One die, and what it was for; `total` adds the named bonuses."""
+
+    unit: str
+    purpose: str
+    die: int
+    result: int
+    bonus: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    unit: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder(Event):
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    unit: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetRefilled(Event):
+    unit: str
+    half: int
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class Spent(Event):
+    """An action's cost paid out of the budget (R-B3)."""
+
+    unit: str
+    action: str
+    tier: str
+    half: int
+    bonus: int
+    free_kind: str | None = None
+    counts_as_action: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionGained(Event):
+    unit: str
+    condition: str
+    value: int | str = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionLost(Event):
+    unit: str
+    condition: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged(Event):
+    unit: str
+    amount: int
+    damage_type: str
+    source: str
+    hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class Healed(Event):
+    unit: str
+    amount: int
+    source: str
+    hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class ItemDrawn(Event):
+    unit: str
+    item: str
+    hands: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ItemStowed(Event):
+    unit: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class ItemDropped(Event):
+    unit: str
+    item: str
+    at: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ItemPickedUp(Event):
+    unit: str
+    item: str
+    hands: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ItemConsumed(Event):
+    unit: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedBegun(Event):
+    unit: str
+    action: str
+    item: str
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedContinued(Event):
+    unit: str
+    action: str
+    turns_done: int
+    turns_needed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedBroken(Event):
+    unit: str
+    action: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArmourDonned(Event):
+    unit: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArmourDoffed(Event):
+    unit: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySet(Event):
+    unit: str
+    reactions: str
+    defence: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleEnded(Event):
+    winners: tuple[str, ...]
+    reason: str
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Pos):
+        return [value.x, value.y]
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    """An event as a JSON-ready dict whose first key is "type".
+
+    >>> to_json(TurnStarted("ana", 1))
+    {'type': 'turn_started', 'unit': 'ana', 'round': 1}
+    """
+    out: dict[str, Any] = {"type": event.kind}
+    for f in fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out

@@ -1,0 +1,63 @@
+"""Cells and distances on the 1-metre grid (R-U1, R-U2, R-U4), in exact half-metres."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+# R-U2: distances are kept in integer half-metres so every sum is exact.
+HALF_METRES_PER_METRE = 2
+
+
+class Pos(NamedTuple):
+    """A cell (x, y): x to the right, y downwards, (0, 0) top-left (R-U1)."""
+
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"({self.x},{self.y})"
+
+    def neighbours(self) -> tuple[Pos, ...]:
+        """The 8 neighbours, in a fixed order (R-U1).
+
+        >>> Pos(1, 1).neighbours()[:3]
+        (Pos(x=0, y=0), Pos(x=1, y=0), Pos(x=2, y=0))
+        """
+        return tuple(
+            Pos(self.x + dx, self.y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy
+        )
+
+    def is_adjacent(self, other: Pos) -> bool:
+        return self != other and max(abs(self.x - other.x), abs(self.y - other.y)) == 1
+
+
+def is_diagonal(a: Pos, b: Pos) -> bool:
+    return a.x != b.x and a.y != b.y
+
+
+def half_metres(metres: float | Fraction | int) -> int:
+    """Metres to whole half-metres, rounded down (R-U4).
+
+    >>> half_metres(3), half_metres(2.9), half_metres(Fraction(10, 3))
+    (6, 5, 6)
+    """
+    return int(Fraction(metres).limit_denominator(1000) * HALF_METRES_PER_METRE // 1)
+
+
+def metres(half: int) -> float:
+    """Half-metres back to metres for display.
+
+    >>> metres(7)
+    3.5
+    """
+    return half / HALF_METRES_PER_METRE
+
+
+def floor_half(value: Fraction | float | int) -> Fraction:
+    """A formula's allowance rounded down to the half-metre (R-U4).
+
+    >>> floor_half(Fraction(9, 3)), floor_half(Fraction(7, 4))
+    (Fraction(3, 1), Fraction(3, 2))
+    """
+    return Fraction(half_metres(value), HALF_METRES_PER_METRE)

@@ -1,0 +1,147 @@
+"""Items in hands, on belts and on the ground: Draw, Stow, Drop, Pick Up, Consume (R-X4, R-X6,
+R-X7, R-C7)."""
+
+from __future__ import annotations
+
+from sim import events as ev
+from sim.actions import Consume, Draw, Drop, PickUp, Refusal, Stow
+from sim.catalog import Gadget, Weapon
+from sim.components import Conditions, Gear, Hands, Item, Position
+from sim.creature import conditions, item_kind
+from sim.dice import Dice
+from sim.health import heal
+from sim.world import World
+
+
+def find(world: World, ref: str, among: tuple[str | None, ...]) -> str | None:
+    """An item id among `among`, by its id or, failing that, by its kind's name."""
+    present = [item for item in among if item is not None]
+    if ref in present:
+        return ref
+    for item in present:
+        if item_kind(world, item) == ref:
+            return item
+    return None
+
+
+def hands_needed(world: World, item: str) -> int:
+    kind = world.catalog.get(item_kind(world, item))
+    return 2 if isinstance(kind, Weapon) and kind.two_handed else 1
+
+
+def _can_hold(world: World, actor: str, item: str) -> Refusal | None:
+    hands = world.need(actor, Hands)
+    need = hands_needed(world, item)
+    if hands.free < need:
+        hold = " and ".join(hands.items())
+        what = "both hands" if need == 2 else "a free hand"
+        return Refusal(f"{actor} needs {what} for {item} but holds {hold}")
+    return None
+
+
+def check_draw(world: World, action: Draw) -> Refusal | None:
+    gear = world.need(action.actor, Gear)
+    item = find(world, action.item, gear.carried)
+    if item is None:
+        return Refusal(f"{action.actor} carries no {action.item!r} to draw")
+    return _can_hold(world, action.actor, item)
+
+
+def resolve_draw(world: World, action: Draw, dice: Dice) -> list[ev.Event]:
+    item = find(world, action.item, world.need(action.actor, Gear).carried)
+    assert item is not None
+    return [ev.ItemDrawn(action.actor, item, hands_needed(world, item))]
+
+
+def check_stow(world: World, action: Stow) -> Refusal | None:
+    if find(world, action.item, world.need(action.actor, Hands).held) is None:
+        return Refusal(f"{action.actor} holds no {action.item!r} to stow")
+    return None
+
+
+def resolve_stow(world: World, action: Stow, dice: Dice) -> list[ev.Event]:
+    item = find(world, action.item, world.need(action.actor, Hands).held)
+    assert item is not None
+    return [ev.ItemStowed(action.actor, item)]
+
+
+def check_drop(world: World, action: Drop) -> Refusal | None:
+    if find(world, action.item, world.need(action.actor, Hands).held) is None:
+        return Refusal(f"{action.actor} holds no {action.item!r} to drop")
+    return None
+
+
+def resolve_drop(world: World, action: Drop, dice: Dice) -> list[ev.Event]:
+    item = find(world, action.item, world.need(action.actor, Hands).held)
+    assert item is not None
+    cell = world.need(action.actor, Position).cell
+    return [ev.ItemDropped(action.actor, item, cell)]
+
+
+def items_within_reach(world: World, actor: str) -> tuple[str, ...]:
+    """Items lying on the actor's cell or a neighbouring one (R-X7)."""
+    here = world.need(actor, Position).cell
+    return tuple(
+        entity
+        for entity, pos in world.each(Position)
+        if world.has(entity, Item) and (pos.cell == here or pos.cell.is_adjacent(here))
+    )
+
+
+def check_pick_up(world: World, action: PickUp) -> Refusal | None:
+    item = find(world, action.item, items_within_reach(world, action.actor))
+    if item is None:
+        return Refusal(f"no {action.item!r} lies within {action.actor}'s reach")
+    return _can_hold(world, action.actor, item)
+
+
+def resolve_pick_up(world: World, action: PickUp, dice: Dice) -> list[ev.Event]:
+    item = find(world, action.item, items_within_reach(world, action.actor))
+    assert item is not None
+    return [ev.ItemPickedUp(action.actor, item, hands_needed(world, item))]
+
+
+def _drinkable(world: World, actor: str, ref: str) -> str | None:
+    hands = world.need(actor, Hands)
+    gear = world.need(actor, Gear)
+    return find(world, ref, (*hands.held, *gear.carried))
+
+
+def check_consume(world: World, action: Consume) -> Refusal | None:
+    item = _drinkable(world, action.actor, action.item)
+    if item is None:
+        return Refusal(f"{action.actor} has no {action.item!r} to consume")
+    kind = world.catalog.get(item_kind(world, item))
+    if not (isinstance(kind, Gadget) and kind.drink):
+        return Refusal(f"{item} is not a potion, remedy or food")
+    return None
+
+
+def drink_effects(world: World, drinker: str, item: str) -> list[ev.Event]:
+    """What a potion or remedy does to whoever drinks it (R-X4, R-X12)."""
+    kind = world.catalog.get(item_kind(world, item))
+    assert isinstance(kind, Gadget)
+    out: list[ev.Event] = []
+    if kind.heal:
+        out += heal(world, drinker, kind.heal, item)
+    if kind.quickened:
+        held: Conditions = conditions(world, drinker)
+        out.append(
+            ev.ConditionGained(drinker, "quickened", held.count("quickened") + kind.quickened)
+        )
+    if kind.cure_bleeding:
+        stacks = conditions(world, drinker).count("bleeding")
+        if stacks:
+            left = max(0, stacks - kind.cure_bleeding)
+            out.append(
+                ev.ConditionGained(drinker, "bleeding", left)
+                if left
+                else ev.ConditionLost(drinker, "bleeding", f"{item} stopped it")
+            )
+    return out
+
+
+def resolve_consume(world: World, action: Consume, dice: Dice) -> list[ev.Event]:
+    item = _drinkable(world, action.actor, action.item)
+    assert item is not None
+    return [ev.ItemConsumed(action.actor, item), *drink_effects(world, action.actor, item)]

@@ -1,0 +1,64 @@
+"""How a battle is won: a side defeated (R-C6), or a scenario's own objectives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.components import Position
+from sim.creature import creatures, incapacitated, team_of
+from sim.geometry import Pos
+from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A team wins when one of its standing creatures stands on one of these cells."""
+
+    team: str
+    cells: tuple[Pos, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Survive:
+    """A team wins when round `rounds + 1` begins and it is not defeated."""
+
+    team: str
+    rounds: int
+
+
+Objective = Reach | Survive
+
+
+def teams(world: World) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for unit in creatures(world):
+        seen[team_of(world, unit)] = None
+    return tuple(seen)
+
+
+def standing_teams(world: World) -> tuple[str, ...]:
+    """Teams with at least one creature not Incapacitated (R-C6)."""
+    alive: dict[str, None] = {}
+    for unit in creatures(world):
+        if not incapacitated(world, unit):
+            alive[team_of(world, unit)] = None
+    return tuple(alive)
+
+
+def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str, ...], str] | None:
+    """The winners and why, once the battle is decided; None while it goes on."""
+    alive = standing_teams(world)
+    for objective in objectives:
+        if objective.team not in alive:
+            continue
+        if isinstance(objective, Reach):
+            for unit in creatures(world):
+                if team_of(world, unit) != objective.team or incapacitated(world, unit):
+                    continue
+                if world.need(unit, Position).cell in objective.cells:
+                    return (objective.team,), f"{unit} reached the objective"
+        elif world.turn.round > objective.rounds:
+            return (objective.team,), f"{objective.team} held out for {objective.rounds} rounds"
+    if len(teams(world)) > 1 and len(alive) <= 1:
+        return alive, "every other side is incapacitated (R-C6)"
+    return None

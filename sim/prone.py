@@ -1,0 +1,64 @@
+"""Standing up and going prone (R-M10), with the water rule (R-M9)."""
+
+from __future__ import annotations
+
+from sim import events as ev
+from sim.actions import FallProne, Refusal, StandUp
+from sim.components import Body, Position
+from sim.creature import creatures, has
+from sim.dice import Dice
+from sim.world import World
+
+
+def water_depth(world: World, unit: str) -> float:
+    return world.grid.water_half(world.need(unit, Position).cell) / 2
+
+
+def waist_deep(world: World, unit: str) -> bool:
+    """R-M9: water from half the creature's height up counts as waist-deep."""
+    fraction = float(world.rules.number("movement", "waist_fraction"))
+    return water_depth(world, unit) >= world.need(unit, Body).height * fraction
+
+
+def standing_in(world: World, unit: str) -> str | None:
+    """Another standing creature sharing this creature's cell (R-M5)."""
+    here = world.need(unit, Position).cell
+    for other in creatures(world):
+        if other == unit or has(world, other, "prone"):
+            continue
+        where = world.get(other, Position)
+        if where is not None and where.cell == here:
+            return other
+    return None
+
+
+def check_fall_prone(world: World, action: FallProne) -> Refusal | None:
+    if has(world, action.actor, "prone"):
+        return Refusal(f"{action.actor} is already prone")
+    if has(world, action.actor, "swimming"):
+        return Refusal(f"{action.actor} is swimming and cannot fall prone (R-M10)")
+    return None
+
+
+def resolve_fall_prone(world: World, action: FallProne, dice: Dice) -> list[ev.Event]:
+    if waist_deep(world, action.actor):
+        # R-M10: in waist-deep or deeper water a creature starts to swim instead.
+        return [ev.ConditionGained(action.actor, "swimming", 1)]
+    return [ev.ConditionGained(action.actor, "prone", 1)]
+
+
+def check_stand_up(world: World, action: StandUp) -> Refusal | None:
+    if not has(world, action.actor, "prone"):
+        return Refusal(f"{action.actor} is not prone")
+    other = standing_in(world, action.actor)
+    if other is not None:
+        cell = world.need(action.actor, Position).cell
+        return Refusal(
+            f"{action.actor} cannot stand up: {other} is standing in {cell} "
+            "until it moves or falls prone (R-M10)"
+        )
+    return None
+
+
+def resolve_stand_up(world: World, action: StandUp, dice: Dice) -> list[ev.Event]:
+    return [ev.ConditionLost(action.actor, "prone", "stood up")]

@@ -1,0 +1,47 @@
+"""Which mechanic checks and resolves which action: one explicit table, nothing self-registers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sim import actions as a
+from sim import armour, items, prone, stance
+from sim.dice import Dice
+from sim.events import Event
+from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Mechanic:
+    """An action's own legality check (after the budget) and its resolution into events."""
+
+    check: Callable[[World, Any], a.Refusal | None]
+    resolve: Callable[[World, Any, Dice], list[Event]]
+
+
+def _always(world: World, action: a.Action) -> a.Refusal | None:
+    return None
+
+
+def _nothing(world: World, action: a.Action, dice: Dice) -> list[Event]:
+    return []
+
+
+RULEBOOK: dict[type[a.Action], Mechanic] = {
+    a.EndTurn: Mechanic(_always, _nothing),
+    a.Aim: Mechanic(stance.check_aim, stance.resolve_aim),
+    a.Brace: Mechanic(stance.check_brace, stance.resolve_brace),
+    a.Evade: Mechanic(stance.check_evade, stance.resolve_evade),
+    a.Guard: Mechanic(stance.check_guard, stance.resolve_guard),
+    a.Draw: Mechanic(items.check_draw, items.resolve_draw),
+    a.Stow: Mechanic(items.check_stow, items.resolve_stow),
+    a.Drop: Mechanic(items.check_drop, items.resolve_drop),
+    a.PickUp: Mechanic(items.check_pick_up, items.resolve_pick_up),
+    a.Consume: Mechanic(items.check_consume, items.resolve_consume),
+    a.FallProne: Mechanic(prone.check_fall_prone, prone.resolve_fall_prone),
+    a.StandUp: Mechanic(prone.check_stand_up, prone.resolve_stand_up),
+    a.Don: Mechanic(armour.check_don, armour.resolve_don),
+    a.Doff: Mechanic(armour.check_doff, armour.resolve_doff),
+}

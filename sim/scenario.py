@@ -1,0 +1,604 @@
+"""Scenario files: a TOML map of ASCII rows with a legend, units, items and objectives.
+
+Every problem is collected with its line, so `sim check` can list them all at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.budget import refilled
+from sim.catalog import Armour, Catalog, Weapon, default_catalog
+from sim.components import (
+    Attribute,
+    Body,
+    Conditions,
+    Gear,
+    Hands,
+    Health,
+    Item,
+    Policy,
+    Position,
+    Stats,
+    Team,
+)
+from sim.engine import DEFENCES, REACTION_POLICIES
+from sim.geometry import Pos
+from sim.grid import KIND_NAMES, Grid, Kind
+from sim.objectives import Objective, Reach, Survive
+from sim.rules import Rules, default_rules
+from sim.tomlspan import Path as KeyPath
+from sim.tomlspan import Spans
+from sim.world import World
+
+# Characters every map may use without declaring them; a scenario's [legend] adds or overrides.
+DEFAULT_LEGEND: dict[str, Any] = {
+    ".": "open",
+    "#": "wall",
+    ",": "difficult",
+    "_": "pit",
+    "^": "fire",
+    "%": "cover",
+    "~": {"kind": "open", "water": 1.0},
+}
+UNIT_KEYS = {
+    "id", "team", "template", "at", "race", "str", "agi", "fcs", "res", "skills", "held",
+    "carried", "armour", "hp", "policy", "defence", "prone",
+}  # fmt: skip
+TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
+LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
+TOP_KEYS = {"name", "description", "seed", "map", "legend", "units", "items", "objectives"}
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+ATTRIBUTE = re.compile(r"^d(\d+)\+(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    line: int
+    message: str
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot be played, with every problem found and its line."""
+
+    def __init__(self, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}:{p.line}: {p.message}" for p in problems))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: a fresh world to play, and what it was made from."""
+
+    name: str
+    description: str
+    path: str
+    digest: str
+    world: World
+    objectives: tuple[Objective, ...] = ()
+    seed: int | None = None
+    markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class _Loader:
+    path: str
+    text: str
+    rules: Rules
+    catalog: Catalog
+    spans: Spans = field(init=False)
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.spans = Spans(self.text)
+
+    def problem(self, where: KeyPath | int, message: str) -> None:
+        line = where if isinstance(where, int) else self.spans.line(where)
+        self.problems.append(Problem(line, message))
+
+
+def load(path: str | Path, rules: Rules | None = None, catalog: Catalog | None = None) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem."""
+    name = str(path)
+    try:
+        raw_bytes = Path(path).read_bytes()
+    except OSError as error:
+        raise ScenarioError(name, [Problem(1, f"cannot read the file: {error.strerror}")]) from None
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError(name, [Problem(1, f"not UTF-8 text ({error.reason})")]) from None
+    return loads(text, name, rules, catalog)
+
+
+def loads(
+    text: str, path: str = "<scenario>", rules: Rules | None = None, catalog: Catalog | None = None
+) -> Scenario:
+    loader = _Loader(path, text, rules or default_rules(), catalog or default_catalog())
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = re.search(r"line (\d+)", str(error))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        raise ScenarioError(
+            path, [Problem(int(line.group(1)) if line else 1, f"not valid TOML: {message}")]
+        ) from None
+    scenario = _build(loader, raw)
+    if loader.problems or scenario is None:
+        raise ScenarioError(path, sorted(loader.problems, key=lambda p: p.line))
+    return scenario
+
+
+def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
+    for key in raw:
+        if key not in TOP_KEYS:
+            ld.problem(
+                (key,), f"unknown key {key!r} (expected one of {', '.join(sorted(TOP_KEYS))})"
+            )
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        ld.problem(("name",), "the scenario needs a `name` (a string)")
+        name = ""
+    seed = raw.get("seed")
+    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool)):
+        ld.problem(("seed",), "`seed` must be a whole number")
+        seed = None
+    legend = _legend(ld, raw.get("legend", {}))
+    rows = _rows(ld, raw.get("map"))
+    if rows is None:
+        return None
+    units = raw.get("units", [])
+    if not isinstance(units, list) or not units:
+        ld.problem(("units",), "the scenario needs at least one [[units]] table")
+        units = []
+    unit_markers = {u["at"] for u in units if isinstance(u, dict) and isinstance(u.get("at"), str)}
+    objective_markers = _objective_markers(raw.get("objectives", []))
+    grid, markers = _grid(ld, rows, legend, unit_markers | objective_markers)
+    world = World(grid, ld.rules, ld.catalog)
+    _units(ld, world, units, markers)
+    _ground_items(ld, world, raw.get("items", []), markers)
+    objectives = _objectives(ld, world, raw.get("objectives", []), markers)
+    if ld.problems:
+        return None
+    return Scenario(
+        name=name,
+        description=str(raw.get("description", "")),
+        path=ld.path,
+        digest=hashlib.sha256(ld.text.encode("utf-8")).hexdigest(),
+        world=world,
+        objectives=objectives,
+        seed=seed,
+        markers=markers,
+    )
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Terrain:
+    kind: Kind
+    height_half: int = 0
+    water_half: int = 0
+    obstacle_half: int = 0
+    climbable: bool = False
+
+
+def _half(ld: _Loader, where: KeyPath, what: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        ld.problem(where, f"{what} must be a number of metres, not {value!r}")
+        return 0
+    if value < 0 or (value * 2) != int(value * 2):
+        ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
+        return 0
+    return int(value * 2)
+
+
+def _legend(ld: _Loader, raw: Any) -> dict[str, _Terrain]:
+    entries = dict(DEFAULT_LEGEND)
+    if not isinstance(raw, dict):
+        ld.problem(("legend",), "[legend] must be a table of character = terrain")
+        raw = {}
+    entries.update(raw)
+    legend: dict[str, _Terrain] = {}
+    for char, entry in entries.items():
+        where: KeyPath = ("legend", char)
+        if len(char) != 1:
+            ld.problem(where, f"legend key {char!r} must be a single character")
+            continue
+        if isinstance(entry, str):
+            entry = {"kind": entry}
+        if not isinstance(entry, dict):
+            ld.problem(where, f"legend entry {char!r} must be a terrain name or a table")
+            continue
+        for key in entry:
+            if key not in LEGEND_KEYS:
+                ld.problem(where, f"legend {char!r}: unknown key {key!r} "
+                           f"(expected {', '.join(sorted(LEGEND_KEYS))})")  # fmt: skip
+        kind_name = entry.get("kind", "open")
+        if kind_name not in KIND_NAMES:
+            ld.problem(where, f"legend {char!r}: unknown terrain {kind_name!r} "
+                       f"(expected one of {', '.join(KIND_NAMES)})")  # fmt: skip
+            continue
+        climbable = entry.get("climbable", False)
+        if not isinstance(climbable, bool):
+            ld.problem(where, f"legend {char!r}: climbable must be true or false")
+            climbable = False
+        legend[char] = _Terrain(
+            kind=Kind.named(kind_name),
+            height_half=_half(ld, where, f"legend {char!r}: height", entry.get("height", 0)),
+            water_half=_half(ld, where, f"legend {char!r}: water", entry.get("water", 0)),
+            obstacle_half=_half(ld, where, f"legend {char!r}: obstacle", entry.get("obstacle", 0)),
+            climbable=climbable,
+        )
+    return legend
+
+
+def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
+    """The map's rows with their file lines."""
+    if not isinstance(raw, dict) or "rows" not in raw:
+        ld.problem(("map",), 'the scenario needs [map] with rows = """...""" (one line per row)')
+        return None
+    for key in raw:
+        if key != "rows":
+            ld.problem(("map", key), f"unknown key {key!r} in [map] (expected rows)")
+    rows = raw["rows"]
+    first = ld.spans.line(("map", "rows"))
+    if isinstance(rows, str):
+        key_line = ld.text.splitlines()[first - 1] if first - 1 < len(ld.text.splitlines()) else ""
+        after = key_line.split('"""', 1)[1] if '"""' in key_line else ""
+        offset = 0 if after.strip() else 1
+        lines = rows.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        numbered = [(first + offset + i, row) for i, row in enumerate(lines)]
+    elif isinstance(rows, list) and all(isinstance(r, str) for r in rows):
+        numbered = [(first + (1 if len(rows) > 1 else 0) + i, row) for i, row in enumerate(rows)]
+    else:
+        ld.problem(("map", "rows"), "map rows must be a multi-line string or a list of strings")
+        return None
+    if not numbered or all(not row for _, row in numbered):
+        ld.problem(("map", "rows"), "the map has no rows")
+        return None
+    width = len(numbered[0][1])
+    for line, row in numbered:
+        if len(row) != width:
+            ld.problem(line, f"map row has {len(row)} cells; the first row has {width}")
+    return numbered
+
+
+def _grid(
+    ld: _Loader, rows: list[tuple[int, str]], legend: dict[str, _Terrain], markers_used: set[str]
+) -> tuple[Grid, dict[str, tuple[Pos, ...]]]:
+    width = max(len(row) for _, row in rows)
+    grid = Grid(width, len(rows))
+    markers: dict[str, list[Pos]] = {}
+    for y, (line, row) in enumerate(rows):
+        for x, char in enumerate(row):
+            pos = Pos(x, y)
+            if char in markers_used:
+                markers.setdefault(char, []).append(pos)
+            terrain = legend.get(char)
+            if terrain is None:
+                if char in markers_used:
+                    terrain = _Terrain(Kind.OPEN)
+                else:
+                    ld.problem(line, f"row {y}, column {x}: {char!r} is not in the legend "
+                               "and no unit or objective uses it as a marker")  # fmt: skip
+                    continue
+            grid.set_cell(
+                pos,
+                kind=terrain.kind,
+                height_half=terrain.height_half,
+                water_half=terrain.water_half,
+                obstacle_half=terrain.obstacle_half,
+                climbable=terrain.climbable,
+            )
+    return grid, {char: tuple(cells) for char, cells in markers.items()}
+
+
+# --- units -------------------------------------------------------------------------------------
+
+
+def _cell(
+    ld: _Loader, where: KeyPath, value: Any, world: World, markers: dict[str, tuple[Pos, ...]]
+) -> Pos | None:
+    if isinstance(value, str):
+        cells = markers.get(value, ())
+        if not cells:
+            ld.problem(where, f"marker {value!r} does not appear in the map")
+            return None
+        if len(cells) > 1:
+            ld.problem(where, f"marker {value!r} appears {len(cells)} times in the map; "
+                       "a unit needs one cell")  # fmt: skip
+            return None
+        return cells[0]
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        pos = Pos(value[0], value[1])
+        if not world.grid.inside(pos):
+            ld.problem(where, f"{pos} is outside the {world.grid.width}x{world.grid.height} map")
+            return None
+        return pos
+    ld.problem(where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {value!r}')
+    return None
+
+
+def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute | None:
+    match = ATTRIBUTE.match(value) if isinstance(value, str) else None
+    if match is None:
+        ld.problem(where, f'{name} must look like "d8+6" (die and Bonus), not {value!r}')
+        return None
+    die, bonus = int(match.group(1)), int(match.group(2))
+    if die not in ld.rules.attribute_dice:
+        dice = ", ".join(f"d{d}" for d in ld.rules.attribute_dice)
+        ld.problem(where, f"{name} die d{die} is not one of {dice} (R-C1)")
+        return None
+    return Attribute(die, bonus)
+
+
+def _units(
+    ld: _Loader, world: World, units: list[Any], markers: dict[str, tuple[Pos, ...]]
+) -> None:
+    standing: dict[Pos, str] = {}
+    for index, unit in enumerate(units):
+        base: KeyPath = ("units", index)
+        if not isinstance(unit, dict):
+            ld.problem(base, "each [[units]] entry must be a table")
+            continue
+        for key in unit:
+            if key not in UNIT_KEYS:
+                ld.problem((*base, key), f"unknown unit key {key!r} "
+                           f"(expected one of {', '.join(sorted(UNIT_KEYS))})")  # fmt: skip
+        uid = unit.get("id")
+        if not isinstance(uid, str) or not ID.match(uid):
+            ld.problem((*base, "id"), "each unit needs an `id` of lower-case letters, digits "
+                       f"and _ starting with a letter, not {uid!r}")  # fmt: skip
+            continue
+        if world.exists(uid):
+            ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
+            continue
+        team = unit.get("team")
+        if not isinstance(team, str) or not team:
+            ld.problem((*base, "team"), f"unit {uid!r} needs a `team` (a name)")
+            continue
+        merged: dict[str, Any] = {}
+        template = unit.get("template")
+        if template is not None:
+            if template not in ld.catalog.templates:
+                known = ", ".join(sorted(ld.catalog.templates))
+                ld.problem((*base, "template"), f"unknown template {template!r} (known: {known})")
+                continue
+            merged.update(ld.catalog.templates[template])
+        merged.update({k: v for k, v in unit.items() if k in TEMPLATE_KEYS})
+        _unit(ld, world, base, uid, team, merged, unit, markers, standing)
+
+
+def _unit(
+    ld: _Loader,
+    world: World,
+    base: KeyPath,
+    uid: str,
+    team: str,
+    stats: dict[str, Any],
+    unit: dict[str, Any],
+    markers: dict[str, tuple[Pos, ...]],
+    standing: dict[Pos, str],
+) -> None:
+    missing = [k for k in ("race", "str", "agi", "fcs", "res") if k not in stats]
+    if missing:
+        ld.problem(base, f"unit {uid!r} needs a template or {', '.join(missing)}")
+        return
+    race = ld.rules.races.get(stats["race"])
+    if race is None:
+        ld.problem((*base, "race"), f"unknown race {stats['race']!r} "
+                   f"(known: {', '.join(ld.rules.races)})")  # fmt: skip
+        return
+    attrs: list[tuple[str, Attribute]] = []
+    for name in ld.rules.attribute_names:
+        attribute = _attribute(ld, (*base, name), name.upper(), stats[name])
+        if attribute is None:
+            return
+        attrs.append((name, attribute))
+    skills_raw = stats.get("skills", {})
+    skills: list[tuple[str, int]] = []
+    if not isinstance(skills_raw, dict):
+        ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
+        return
+    low = int(ld.rules.number("skill_levels", "min"))
+    high = int(ld.rules.number("skill_levels", "max"))
+    for skill, level in skills_raw.items():
+        if skill not in ld.rules.skills:
+            ld.problem((*base, "skills"), f"unknown skill {skill!r} "
+                       f"(known: {', '.join(ld.rules.skills)})")  # fmt: skip
+        elif not isinstance(level, int) or isinstance(level, bool) or not low <= level <= high:
+            ld.problem((*base, "skills"), f"skill {skill} must be a level {low}-{high}, "
+                       f"not {level!r} (R-C3)")  # fmt: skip
+        else:
+            skills.append((skill, level))
+    res = dict(attrs)["res"]
+    max_hp = res.die + res.bonus  # R-C6
+    hp = stats.get("hp", max_hp)
+    if not isinstance(hp, int) or isinstance(hp, bool) or hp < 1:
+        ld.problem((*base, "hp"), f"hp must be a whole number of at least 1, not {hp!r}")
+        return
+    pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
+    if pos is None:
+        return
+    if world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
+        ld.problem((*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} "
+                   f"at {pos}")  # fmt: skip
+        return
+    prone = unit.get("prone", False)
+    if not isinstance(prone, bool):
+        ld.problem((*base, "prone"), "prone must be true or false")
+        return
+    if not prone:
+        if pos in standing:
+            ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
+            return
+        standing[pos] = uid
+    policy = unit.get("policy", "ask")
+    defence = unit.get("defence", "best")
+    if policy not in REACTION_POLICIES:
+        ld.problem((*base, "policy"), f"policy must be one of {', '.join(REACTION_POLICIES)}")
+        return
+    if defence not in DEFENCES:
+        ld.problem((*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}")
+        return
+    world.add_entity(
+        uid,
+        Team(team),
+        Position(pos),
+        Body(race.name, race.speed, race.height),
+        Stats(tuple(attrs), tuple(skills)),
+        Health(min(hp, max_hp), max_hp),
+        refilled(ld.rules),
+        Conditions((("prone", 1),) if prone else ()),
+        Policy(policy, defence),
+    )
+    hands, gear = _equipment(ld, world, base, uid, stats)
+    world.set(uid, hands)
+    world.set(uid, gear)
+
+
+def _new_item(world: World, owner: str, kind: str) -> str:
+    item = f"{owner}.{kind}"
+    n = 2
+    while world.exists(item):
+        item = f"{owner}.{kind}{n}"
+        n += 1
+    world.add_entity(item, Item(kind))
+    return item
+
+
+def _equipment(
+    ld: _Loader, world: World, base: KeyPath, uid: str, stats: dict[str, Any]
+) -> tuple[Hands, Gear]:
+    hands = Hands()
+    carried: list[str] = []
+    armour_item: str | None = None
+    for key in ("held", "carried"):
+        names = stats.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            ld.problem((*base, key), f"{key} must be a list of equipment names")
+            continue
+        for name in names:
+            kind = ld.catalog.equipment.get(name)
+            if kind is None:
+                ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
+                continue
+            item = _new_item(world, uid, name)
+            if key == "carried":
+                carried.append(item)
+                continue
+            need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
+            if hands.free < need:
+                ld.problem((*base, key), f"{uid!r} cannot hold {name}: "
+                           f"only {hands.free} hand(s) free (R-C7)")  # fmt: skip
+                continue
+            hands = hands.put(item, need)
+    armour = stats.get("armour")
+    if armour is not None:
+        kind = ld.catalog.equipment.get(armour) if isinstance(armour, str) else None
+        if not isinstance(kind, Armour):
+            ld.problem((*base, "armour"), f"{armour!r} is not a known armour")
+        else:
+            armour_item = _new_item(world, uid, armour)
+    return hands, Gear(armour_item, tuple(carried))
+
+
+def _ground_items(
+    ld: _Loader, world: World, items: Any, markers: dict[str, tuple[Pos, ...]]
+) -> None:
+    if not isinstance(items, list):
+        ld.problem(("items",), "items must be [[items]] tables")
+        return
+    for index, entry in enumerate(items):
+        base: KeyPath = ("items", index)
+        if not isinstance(entry, dict) or entry.get("kind") not in ld.catalog.equipment:
+            kind = entry.get("kind") if isinstance(entry, dict) else None
+            ld.problem(base, f"item needs a known `kind` of equipment, not {kind!r}")
+            continue
+        pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
+        if pos is None:
+            continue
+        item = entry.get("id") or _new_item_id(world, entry["kind"])
+        if not isinstance(item, str) or world.exists(item):
+            ld.problem((*base, "id"), f"item id {item!r} is not a new name")
+            continue
+        world.add_entity(item, Item(entry["kind"]), Position(pos))
+
+
+def _new_item_id(world: World, kind: str) -> str:
+    n = 1
+    while world.exists(f"{kind}{n}"):
+        n += 1
+    return f"{kind}{n}"
+
+
+# --- objectives --------------------------------------------------------------------------------
+
+
+def _objective_markers(raw: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(raw, list):
+        for entry in raw:
+            if isinstance(entry, dict) and isinstance(entry.get("at"), str):
+                found.add(entry["at"])
+    return found
+
+
+def _objectives(
+    ld: _Loader, world: World, raw: Any, markers: dict[str, tuple[Pos, ...]]
+) -> tuple[Objective, ...]:
+    if not isinstance(raw, list):
+        ld.problem(("objectives",), "objectives must be [[objectives]] tables")
+        return ()
+    teams = {t.name for _, t in world.each(Team)}
+    found: list[Objective] = []
+    for index, entry in enumerate(raw):
+        base: KeyPath = ("objectives", index)
+        if not isinstance(entry, dict):
+            ld.problem(base, "each [[objectives]] entry must be a table")
+            continue
+        kind = entry.get("kind")
+        team = entry.get("team")
+        if kind == "defeat":
+            continue  # R-C6 always applies; naming it is allowed for clarity
+        if team not in teams:
+            ld.problem((*base, "team"), f"objective team {team!r} has no units")
+            continue
+        if kind == "reach":
+            at = entry.get("at")
+            if isinstance(at, str):
+                cells = markers.get(at, ())
+                if not cells:
+                    ld.problem((*base, "at"), f"marker {at!r} does not appear in the map")
+                    continue
+                found.append(Reach(team, cells))
+            else:
+                cell = _cell(ld, (*base, "at"), at, world, markers)
+                if cell is not None:
+                    found.append(Reach(team, (cell,)))
+        elif kind == "survive":
+            rounds = entry.get("rounds")
+            if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+                ld.problem(
+                    (*base, "rounds"), "survive needs `rounds`, a whole number of at least 1"
+                )
+                continue
+            found.append(Survive(team, rounds))
+        else:
+            ld.problem((*base, "kind"), f"objective kind must be defeat, reach or survive, "
+                       f"not {kind!r}")  # fmt: skip
+    return tuple(found)

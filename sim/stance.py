@@ -1,0 +1,50 @@
+"""Aim, Brace, Evade and Guard (R-X1, R-X3, R-X9, R-X14): effects that wait for a later roll."""
+
+from __future__ import annotations
+
+from sim import events as ev
+from sim.actions import Aim, Brace, Evade, Guard, Refusal
+from sim.creature import has
+from sim.dice import Dice
+from sim.world import World
+
+
+def check_aim(world: World, action: Aim) -> Refusal | None:
+    if has(world, action.actor, "aiming"):
+        return Refusal(f"{action.actor} is already aiming; Aim does not add up (R-X1)")
+    return None
+
+
+def resolve_aim(world: World, action: Aim, dice: Dice) -> list[ev.Event]:
+    bonus = int(world.rules.number("actions", "aim_bonus"))
+    return [ev.ConditionGained(action.actor, "aiming", bonus)]
+
+
+def check_brace(world: World, action: Brace) -> Refusal | None:
+    if has(world, action.actor, "braced"):
+        return Refusal(f"{action.actor} is already braced until its next turn (R-X3)")
+    return None
+
+
+def resolve_brace(world: World, action: Brace, dice: Dice) -> list[ev.Event]:
+    return [ev.ConditionGained(action.actor, "braced", 1)]
+
+
+def check_evade(world: World, action: Evade) -> Refusal | None:
+    if has(world, action.actor, "evading"):
+        return Refusal(f"{action.actor} is already evading until its next turn (R-X9)")
+    return None
+
+
+def resolve_evade(world: World, action: Evade, dice: Dice) -> list[ev.Event]:
+    return [ev.ConditionGained(action.actor, "evading", 1)]
+
+
+def check_guard(world: World, action: Guard) -> Refusal | None:
+    if has(world, action.actor, "guarding"):
+        return Refusal(f"{action.actor} has already used Guard this round (R-X14: once a round)")
+    return None
+
+
+def resolve_guard(world: World, action: Guard, dice: Dice) -> list[ev.Event]:
+    return [ev.ConditionGained(action.actor, "guarding", world.turn.round)]

@@ -1,0 +1,149 @@
+"""Turns and rounds (R-T, R-U5): initiative, the start-of-turn and end-of-turn steps in order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim import events as ev
+from sim.components import Budget, ExtendedAction, Stats
+from sim.creature import conditions, creatures, incapacitated
+from sim.dice import Dice
+from sim.health import damage
+from sim.world import World
+
+Step = Callable[[World, str], list[ev.Event]]
+
+
+def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
+    """R-T1: AGI Roll + AGI Bonus once; ties go to the higher AGI Bonus, then a seeded draw."""
+    out: list[ev.Event] = []
+    keys: dict[str, tuple[int, int, tuple[int, ...]]] = {}
+    for unit in creatures(world):
+        agi = world.need(unit, Stats).attribute("agi")
+        result = dice.roll(agi.die)
+        score = result + agi.bonus
+        out.append(ev.Rolled(unit, "initiative", agi.die, result, agi.bonus, score))
+        out.append(ev.InitiativeRolled(unit, score))
+        keys[unit] = (score, agi.bonus, ())
+    # Draw among exact ties until no two tied creatures drew the same (R-T1).
+    die = int(world.rules.number("initiative", "tie_break_die"))
+    while True:
+        groups: dict[tuple[int, int, tuple[int, ...]], list[str]] = {}
+        for unit in keys:
+            groups.setdefault(keys[unit], []).append(unit)
+        tied = [group for group in groups.values() if len(group) > 1]
+        if not tied:
+            break
+        for group in tied:
+            for unit in group:
+                draw = dice.roll(die)
+                out.append(ev.Rolled(unit, "initiative tie-break draw", die, draw, 0, draw))
+                score, bonus, draws = keys[unit]
+                keys[unit] = (score, bonus, (*draws, draw))
+    order = sorted(keys, key=lambda u: tuple(-k for k in _flat(keys[u])))
+    out.append(ev.InitiativeOrder(tuple(order)))
+    return out
+
+
+def _flat(key: tuple[int, int, tuple[int, ...]]) -> tuple[int, ...]:
+    return (key[0], key[1], *key[2])
+
+
+# --- the start of a turn (R-T2), run in the order read -------------------------------------
+
+
+def _refill(world: World, unit: str) -> list[ev.Event]:
+    rules = world.rules
+    return [ev.BudgetRefilled(unit, rules.half_actions, rules.bonus_actions)]
+
+
+# Effects that last "until the creature's next turn" (R-X3, R-X9, R-X14).
+UNTIL_NEXT_TURN = ("braced", "evading", "guarding")
+
+
+def _expire(world: World, unit: str) -> list[ev.Event]:
+    held = conditions(world, unit)
+    return [
+        ev.ConditionLost(unit, name, "until its next turn")
+        for name in UNTIL_NEXT_TURN
+        if held.has(name)
+    ]
+
+
+def _burning(world: World, unit: str) -> list[ev.Event]:
+    """R-K4: 1 fire damage per stack, then one stack fades."""
+    stacks = conditions(world, unit).count("burning")
+    if stacks <= 0:
+        return []
+    per = int(world.rules.number("conditions", "burning_damage_per_stack"))
+    fade = int(world.rules.number("conditions", "burning_fade_per_turn"))
+    out = damage(world, unit, stacks * per, "fire", "burning")
+    left = stacks - fade
+    out.append(
+        ev.ConditionGained(unit, "burning", left)
+        if left > 0
+        else ev.ConditionLost(unit, "burning", "the flames died out")
+    )
+    return out
+
+
+def _bleeding(world: World, unit: str) -> list[ev.Event]:
+    """R-K5: 1 damage per stack; stacks do not fade by themselves."""
+    stacks = conditions(world, unit).count("bleeding")
+    if stacks <= 0:
+        return []
+    per = int(world.rules.number("conditions", "bleeding_damage_per_stack"))
+    return damage(world, unit, stacks * per, "bleeding", "bleeding")
+
+
+def _extended(world: World, unit: str) -> list[ev.Event]:
+    """R-B3: an Extended Action takes a Full Action on each turn in a row."""
+    extended = world.get(unit, ExtendedAction)
+    if extended is None:
+        return []
+    budget = world.need(unit, Budget)
+    return [
+        ev.Spent(unit, extended.action, "extended", budget.half, budget.bonus),
+        ev.ExtendedContinued(unit, extended.action, extended.turns_done + 1, extended.turns_needed),
+    ]
+
+
+# Steps that change hit points are followed by a fresh look at the world, so each sees the last.
+START_OF_TURN: tuple[Step, ...] = (_refill, _expire, _burning, _bleeding, _extended)
+
+
+def _quickened(world: World, unit: str) -> list[ev.Event]:
+    """Quickened lasts a number of the creature's turn ends (R-K3)."""
+    turns = conditions(world, unit).count("quickened")
+    if turns <= 0:
+        return []
+    if turns == 1:
+        return [ev.ConditionLost(unit, "quickened", "its duration ran out")]
+    return [ev.ConditionGained(unit, "quickened", turns - 1)]
+
+
+def _finish_extended(world: World, unit: str) -> list[ev.Event]:
+    """R-B3: an Extended Action resolves at the end of its last turn."""
+    extended = world.get(unit, ExtendedAction)
+    if extended is None or extended.turns_done < extended.turns_needed:
+        return []
+    if extended.action == "don":
+        return [ev.ArmourDonned(unit, extended.item)]
+    return [ev.ArmourDoffed(unit, extended.item)]
+
+
+END_OF_TURN: tuple[Step, ...] = (_finish_extended, _quickened)
+
+
+def next_in_order(world: World) -> tuple[str, bool]:
+    """The creature after the current one, and whether a new round begins (R-U5)."""
+    order = world.turn.order
+    index = world.turn.index + 1
+    return (order[0], True) if index >= len(order) else (order[index], False)
+
+
+def skip_reason(world: World, unit: str) -> str | None:
+    """Why a creature's turn is passed over, if it is (R-K2)."""
+    if incapacitated(world, unit):
+        return "incapacitated"
+    return None
