@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar
 
+from sim.geometry import Pos
 from sim.rules import Tier
 
 
@@ -40,6 +41,7 @@ class Action:
     free_kind: ClassVar[str | None] = None  # R-B3: the kind of Free Action, once a turn
     extra_bonus: ClassVar[int] = 0  # Sprint's extra Bonus Action (R-B3)
     reaction: ClassVar[bool] = False  # taken outside the actor's turn (R-T3)
+    movement: ClassVar[bool] = False  # a Movement Action (R-M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +162,83 @@ class Doff(Action):
 
     name: ClassVar[str] = "doff"
     tier: ClassVar[Tier] = Tier.EXTENDED
+
+
+# --- movement (R-M) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Movement(Action):
+    """A Movement Action along `path` (cells after the start; `jumps` marks path indices entered
+    by a jump) or to `to`, for which the engine finds the cheapest legal path."""
+
+    path: tuple[Pos, ...] = ()
+    to: Pos | None = None
+    jumps: tuple[int, ...] = ()
+
+    movement: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Movement):
+    """R-M1: up to 2 m."""
+
+    name: ClassVar[str] = "step"
+    tier: ClassVar[Tier] = Tier.BONUS
+
+
+@dataclass(frozen=True, slots=True)
+class Walk(Movement):
+    """R-M1: Speed/3."""
+
+    name: ClassVar[str] = "walk"
+    tier: ClassVar[Tier] = Tier.HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Run(Movement):
+    """R-M1: Speed + Athletics."""
+
+    name: ClassVar[str] = "run"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Sprint(Movement):
+    """R-M1: Speed + Athletics + AGI Roll + AGI Bonus, rolled when declared."""
+
+    name: ClassVar[str] = "sprint"
+    tier: ClassVar[Tier] = Tier.ONE
+    extra_bonus: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Crawl(Movement):
+    """R-M8: AGI die size / 2, only while prone."""
+
+    name: ClassVar[str] = "crawl"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Swim(Movement):
+    """R-M8: Speed/3 in water at least waist-deep."""
+
+    name: ClassVar[str] = "swim"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Jump(Movement):
+    """R-M6: a standing jump on its own, a ½ Action."""
+
+    name: ClassVar[str] = "jump"
+    tier: ClassVar[Tier] = Tier.HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Climb(Movement):
+    """R-M7: up or down a climbable face by up to the AGI die size in metres."""
+
+    name: ClassVar[str] = "climb"
+    tier: ClassVar[Tier] = Tier.ONE

@@ -98,6 +98,12 @@ def apply(world: World, event: ev.Event) -> None:
             world.remove(unit, ExtendedAction)
         case ev.PolicySet(unit=unit, reactions=reactions, defence=defence):
             world.set(unit, Policy(reactions, defence))
+        case ev.Moved(unit=unit, end=end) | ev.Jumped(unit=unit, end=end):
+            world.set(unit, Position(end))
+        case ev.Climbed(unit=unit, end=end, elevation=elevation):
+            world.set(unit, Position(end, elevation))
+        case ev.Fell() | ev.MoveCutShort():
+            pass
         case ev.BattleEnded(winners=winners):
             world.turn = replace(world.turn, over=True, winners=winners)
         case _:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sim import actions as a
 from sim.engine import Decision, SetPolicy
+from sim.geometry import Pos
 
 # Every action name of the rules (snake_case). Those without a parser here are not built yet.
 ALL_ACTION_NAMES = (
@@ -27,6 +28,37 @@ def _item(fields: dict[str, Any]) -> str:
         raise DecisionError('needs "item": the id or kind of an item, e.g. "healing_potion"')
     return item
 
+
+def _cell(value: Any, field: str) -> Pos:
+    if (
+        isinstance(value, list)
+        and len(value) in (2, 3)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
+        and (len(value) == 2 or value[2] == "jump")
+    ):
+        return Pos(value[0], value[1])
+    raise DecisionError(f'"{field}" cells are [x, y] (or [x, y, "jump"] in a path), not {value!r}')
+
+
+def _movement(cls: Any) -> Parser:
+    """`path`: cells after the start, a cell [x, y, "jump"] entered by a jump; or `to`: a cell."""
+
+    def make(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+        raw_path = fields.get("path", [])
+        if not isinstance(raw_path, list):
+            raise DecisionError('"path" must be a list of cells like [[3, 4], [4, 4]]')
+        path = tuple(_cell(c, "path") for c in raw_path)
+        jumps = tuple(i for i, c in enumerate(raw_path) if len(c) == 3)
+        to = _cell(fields["to"], "to") if "to" in fields else None
+        action: a.Action = cls(unit, path, to, jumps, slow=slow, quicken=quicken)
+        return action
+
+    return make
+
+
+_MOVES: dict[str, type[a.Action]] = {
+    cls.name: cls for cls in (a.Step, a.Walk, a.Run, a.Sprint, a.Crawl, a.Swim, a.Jump, a.Climb)
+}
 
 _PLAIN: dict[str, type[a.Action]] = {
     cls.name: cls
@@ -59,12 +91,17 @@ def _with_item(cls: Any) -> Parser:
 def _parsers() -> dict[str, Parser]:
     out: dict[str, Parser] = {name: _plain(cls) for name, cls in _PLAIN.items()}
     out.update({name: _with_item(cls) for name, cls in _WITH_ITEM.items()})
+    out.update({name: _movement(cls) for name, cls in _MOVES.items()})
     return out
 
 
 PARSERS = _parsers()
 COMMON = {"unit", "action", "slow", "quicken"}
-FIELDS: dict[str, set[str]] = {name: set() for name in _PLAIN} | {n: {"item"} for n in _WITH_ITEM}
+FIELDS: dict[str, set[str]] = (
+    {name: set() for name in _PLAIN}
+    | {n: {"item"} for n in _WITH_ITEM}
+    | {n: {"path", "to"} for n in _MOVES}
+)
 
 
 def parse(obj: Any) -> Decision:
@@ -107,6 +144,14 @@ def to_json(decision: Decision) -> dict[str, Any]:
     item = getattr(decision, "item", None)
     if item is not None:
         out["item"] = item
+    if isinstance(decision, a.Movement):
+        if decision.path:
+            out["path"] = [
+                [c.x, c.y, "jump"] if i in decision.jumps else [c.x, c.y]
+                for i, c in enumerate(decision.path)
+            ]
+        if decision.to is not None:
+            out["to"] = [decision.to.x, decision.to.y]
     if decision.slow:
         out["slow"] = True
     if decision.quicken:

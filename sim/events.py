@@ -224,3 +224,47 @@ def to_json(event: Event) -> dict[str, Any]:
     for f in fields(event):
         out[f.name] = _plain(getattr(event, f.name))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """One step of a move, from a cell to its neighbour, and the half-metres it cost."""
+
+    unit: str
+    start: Pos
+    end: Pos
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Jumped(Event):
+    unit: str
+    start: Pos
+    end: Pos
+    cost: int
+    grabbed_ledge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Fell(Event):
+    unit: str
+    at: Pos
+    metres: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCutShort(Event):
+    unit: str
+    at: Pos
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Climbed(Event):
+    """A Climb: where the creature is now and how high above that cell's ground it hangs."""
+
+    unit: str
+    start: Pos
+    end: Pos
+    elevation: float
+    metres: float

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim import actions as a
-from sim import armour, items, prone, stance
+from sim import armour, climb, items, movement, prone, stance
 from sim.dice import Dice
 from sim.events import Event
 from sim.world import World
@@ -43,5 +43,13 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.FallProne: Mechanic(prone.check_fall_prone, prone.resolve_fall_prone),
     a.StandUp: Mechanic(prone.check_stand_up, prone.resolve_stand_up),
     a.Don: Mechanic(armour.check_don, armour.resolve_don),
+    a.Step: Mechanic(movement.check_move, movement.resolve_move),
+    a.Walk: Mechanic(movement.check_move, movement.resolve_move),
+    a.Run: Mechanic(movement.check_move, movement.resolve_move),
+    a.Sprint: Mechanic(movement.check_move, movement.resolve_move),
+    a.Crawl: Mechanic(movement.check_move, movement.resolve_move),
+    a.Swim: Mechanic(movement.check_move, movement.resolve_move),
+    a.Jump: Mechanic(movement.check_move, movement.resolve_move),
+    a.Climb: Mechanic(climb.check_climb, climb.resolve_climb),
     a.Doff: Mechanic(armour.check_doff, armour.resolve_doff),
 }

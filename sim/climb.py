@@ -1,0 +1,131 @@
+"""Climbing (R-M7): up or down a climbable face by up to the AGI die size in metres, hanging
+part-way when the face is higher than that, with both hands busy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim import events as ev
+from sim.actions import Climb, Refusal
+from sim.components import Hands, Position, Stats
+from sim.creature import conditions
+from sim.dice import Dice
+from sim.footing import standing_at
+from sim.geometry import Pos
+from sim.grid import Kind
+from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class ClimbPlan:
+    start: Pos
+    end: Pos  # the cell the creature is in afterwards
+    elevation: float  # metres above that cell's ground (0: standing on it)
+    face: Pos | None  # the higher cell whose face it hangs on, if it stops part-way
+    metres: float
+
+
+def _face_of(value: int | str) -> Pos | None:
+    if isinstance(value, str) and "," in value:
+        x, y = value.split(",")
+        return Pos(int(x), int(y))
+    return None
+
+
+def face_label(pos: Pos) -> str:
+    return f"{pos.x},{pos.y}"
+
+
+def allowance_half(world: World, unit: str) -> int:
+    """R-M7: up to the AGI die size in metres, in half-metres."""
+    return 2 * world.need(unit, Stats).attribute("agi").die
+
+
+def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
+    unit = action.actor
+    grid = world.grid
+    held = conditions(world, unit)
+    if held.has("grappled") or held.has("grappling"):
+        return Refusal(f"{unit} is in a grapple and can take no Movement Action (R-G2, R-G4)")
+    if held.has("prone"):
+        return Refusal(f"{unit} is prone; it moves only by Crawl until it stands up (R-M10)")
+    if held.has("swimming"):
+        return Refusal(f"{unit} is swimming; it must keep swimming or Step out (R-M8)")
+    target = action.to if action.to is not None else (action.path[-1] if action.path else None)
+    if target is None or (action.path and len(action.path) != 1):
+        return Refusal('a climb needs one cell to climb to: "to": [x, y]')
+    where = world.need(unit, Position)
+    here = where.cell
+    limit = allowance_half(world, unit)
+    face = _face_of(held.value("hanging", ""))
+    if face is not None:
+        # Hanging part-way: on up to the top, or back down to the ground below.
+        rise = grid.ground_half(face) - grid.ground_half(here)
+        at = round(where.elevation * 2)
+        if target == face:
+            return _finish(world, unit, here, face, rise - at, limit, up=True, face=face, at=at)
+        if target == here:
+            return _finish(world, unit, here, here, at, limit, up=False, face=face, at=at)
+        return Refusal(f"{target}: hanging on the face of {face}, {unit} can climb up to {face} "
+                       f"or down to {here} (R-M7)")  # fmt: skip
+    if not here.is_adjacent(target):
+        return Refusal(f"{target}: a climb goes to a neighbouring cell's face (R-M7)")
+    if not grid.inside(target) or grid.kind(target) in (Kind.WALL, Kind.PIT):
+        return Refusal(f"{target}: nothing there to climb to")
+    rise = grid.ground_half(target) - grid.ground_half(here)
+    if rise > 0:
+        if not grid.climbable(target):
+            return Refusal(f"{target}: the {rise / 2:g} m face up to it cannot be climbed (R-M7)")
+        return _finish(world, unit, here, target, rise, limit, up=True, face=target, at=0)
+    if rise < 0:
+        if not grid.climbable(here):
+            return Refusal(f"{target}: the {-rise / 2:g} m face down from {here} cannot be "
+                           "climbed (R-M7)")  # fmt: skip
+        return _finish(world, unit, here, target, -rise, limit, up=False, face=here, at=-rise)
+    return Refusal(f"{target}: level ground; walk there instead")
+
+
+def _finish(
+    world: World,
+    unit: str,
+    here: Pos,
+    target: Pos,
+    vertical: int,
+    limit: int,
+    *,
+    up: bool,
+    face: Pos,
+    at: int,
+) -> ClimbPlan | Refusal:
+    """Where a climb of `vertical` half-metres ends with `limit` to spend; `at` is the current
+    height above the lower cell."""
+    other = standing_at(world, unit).get(target)
+    if vertical <= limit:
+        if other is not None and target != here:
+            return Refusal(f"{target}: {other} is standing there (R-M5)")
+        return ClimbPlan(here, target, 0.0, None, vertical / 2)
+    low = here if up else target
+    elevation = at + limit if up else at - limit
+    return ClimbPlan(here, low, elevation / 2, face, limit / 2)
+
+
+def check_climb(world: World, action: Climb) -> Refusal | None:
+    plan = plan_climb(world, action)
+    return plan if isinstance(plan, Refusal) else None
+
+
+def resolve_climb(world: World, action: Climb, dice: Dice) -> list[ev.Event]:
+    plan = plan_climb(world, action)
+    assert isinstance(plan, ClimbPlan)
+    unit = action.actor
+    out: list[ev.Event] = []
+    held = conditions(world, unit)
+    if not held.has("hanging"):
+        # R-M7: both hands are busy; starting a Climb stows what they hold, for free.
+        out += [ev.ItemStowed(unit, item) for item in world.need(unit, Hands).items()]
+    out.append(ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres))
+    if plan.face is not None:
+        out.append(ev.ConditionGained(unit, "hanging", face_label(plan.face)))
+    elif held.has("hanging"):
+        out.append(ev.ConditionLost(unit, "hanging", "reached the end of the climb"))
+    return out

@@ -1,0 +1,297 @@
+"""Ground underfoot: what one move between neighbouring cells costs a creature, or why it cannot
+be made (R-U2, R-U3, R-M2, R-M3, R-M4, R-M5, R-M9).
+
+The same rules exist twice on purpose: `step_problem`/`step_cost` for one step (with a reason a
+player can read) and `cost_fields` for every step of a window at once (numpy, for reach maps).
+tests/test_reach_property.py checks that the two agree on random maps.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sim.components import Body, Position, Team
+from sim.creature import creatures, has
+from sim.geometry import Pos, is_diagonal
+from sim.grid import Kind
+from sim.world import World
+
+BLOCKED = np.int32(1 << 20)  # larger than any reachable cost, small enough to add safely
+
+# (dx, dy) of the 8 neighbours; index d of every cost field.
+DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
+)  # fmt: skip
+
+
+class Gait(enum.Enum):
+    """How a creature moves, which decides which rules apply to a step."""
+
+    STRIDE = "stride"  # Walk, Run, Sprint: may leap low obstacles and rises (R-M3)
+    STEP = "step"  # Step: no leaping (R-M3 names Walk, Run and Sprint only)
+    CRAWL = "crawl"  # Crawl, while prone (R-M8)
+    SWIM = "swim"  # Swim, in water at least waist-deep (R-M8)
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """What the ground rules need to know about the creature that moves."""
+
+    unit: str
+    team: str
+    height_half: float  # the creature's height in half-metres
+    leap_half: float  # R-M3: half its height, in half-metres
+    waist_half: float  # R-M9: half its height, in half-metres
+    orthogonal: int
+    diagonal: int
+    difficult_factor: int
+
+
+def mover(world: World, unit: str) -> Mover:
+    rules = world.rules
+    height = world.need(unit, Body).height * 2
+    return Mover(
+        unit=unit,
+        team=world.need(unit, Team).name,
+        height_half=height,
+        leap_half=height * float(rules.number("movement", "leap_height_fraction")),
+        waist_half=height * float(rules.number("movement", "waist_fraction")),
+        orthogonal=int(rules.number("grid", "orthogonal_half_metres")),
+        diagonal=int(rules.number("grid", "diagonal_half_metres")),
+        difficult_factor=int(rules.number("movement", "difficult_multiplier")),
+    )
+
+
+# --- occupancy (R-M5) ----------------------------------------------------------------------
+
+
+def standing_at(world: World, unit: str) -> dict[Pos, str]:
+    """Cells held by another standing creature (not Incapacitated? they still stand there)."""
+    out: dict[Pos, str] = {}
+    for other in creatures(world):
+        if other == unit or has(world, other, "prone"):
+            continue
+        out.setdefault(world.need(other, Position).cell, other)
+    return out
+
+
+def blocker(world: World, unit: str, cell: Pos) -> str | None:
+    """A standing enemy in `cell`, which no creature may move through (R-M5)."""
+    other = standing_at(world, unit).get(cell)
+    if other is None:
+        return None
+    if world.need(other, Team).name == world.need(unit, Team).name:
+        return None
+    return other
+
+
+# --- one step ------------------------------------------------------------------------------
+
+
+def water_problem(world: World, m: Mover, gait: Gait, cell: Pos) -> str | None:
+    depth = world.grid.water_half(cell)
+    if gait is Gait.SWIM:
+        if depth < m.waist_half:
+            return f"{cell}: water {depth / 2:g} m deep is too shallow to swim (R-M8)"
+        return None
+    if depth > m.height_half:
+        return f"{cell}: water {depth / 2:g} m deep is over {m.unit}'s head; swim (R-M9)"
+    if gait is Gait.CRAWL and depth >= m.waist_half:
+        return f"{cell}: water {depth / 2:g} m deep is too deep to crawl through (R-M9)"
+    return None
+
+
+def is_difficult(world: World, m: Mover, cell: Pos) -> bool:
+    """R-M2, R-M9: difficult ground, or water from waist-deep up to the creature's height."""
+    depth = world.grid.water_half(cell)
+    return world.grid.kind(cell) is Kind.DIFFICULT or m.waist_half <= depth <= m.height_half
+
+
+def step_problem(
+    world: World, m: Mover, gait: Gait, a: Pos, b: Pos, *, allow_fall: bool = False
+) -> str | None:
+    """Why the move from `a` to its neighbour `b` is not allowed, or None if it is.
+    With `allow_fall`, a drop higher than the creature is allowed: it falls (R-M4)."""
+    grid = world.grid
+    if not grid.inside(b):
+        return f"{b}: off the map"
+    kind = grid.kind(b)
+    if kind is Kind.WALL:
+        return f"{b}: a wall"
+    if kind is Kind.PIT:
+        return f"{b}: a pit; jump across it (R-M6)"
+    if is_diagonal(a, b):
+        for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
+            if not grid.inside(corner) or grid.kind(corner) in (Kind.WALL, Kind.PIT):
+                return f"{b}: the diagonal would cut the corner at {corner} (R-U3)"
+    water = water_problem(world, m, gait, b)
+    if water:
+        return water
+    enemy = blocker(world, m.unit, b)
+    if enemy is not None:
+        return f"{b}: {enemy} stands there and is not an ally (R-M5)"
+    if gait is Gait.SWIM:
+        return None  # swimming and diving ignore the ground below (R-M8)
+    rise = grid.ground_half(b) - grid.ground_half(a)
+    obstacle = grid.obstacle_half(b)
+    climb = max(rise, 0) + obstacle
+    if climb > 0 and gait is not Gait.STRIDE:
+        what = "a Step" if gait is Gait.STEP else "a Crawl"
+        return (
+            f"{b}: {_what(rise, obstacle)} {climb / 2:g} m high; {what} cannot leap (R-M3); "
+            "walk, jump or climb"
+        )
+    if climb > m.leap_half:
+        return (
+            f"{b}: {_what(rise, obstacle)} {climb / 2:g} m high; a {gait_word(gait)} can leap "
+            f"{m.leap_half / 2:.2g} m; jump or climb (R-M3)"
+        )
+    drop = -rise
+    if drop > m.height_half and not allow_fall:
+        return f"{b}: a drop of {drop / 2:g} m is higher than {m.unit}; climb down or fall (R-M4)"
+    return None
+
+
+def _what(rise: int, obstacle: int) -> str:
+    if obstacle and rise > 0:
+        return "ledge and obstacle"
+    return "an obstacle" if obstacle else "ledge"
+
+
+def gait_word(gait: Gait) -> str:
+    return {Gait.STRIDE: "Walk", Gait.STEP: "Step", Gait.CRAWL: "Crawl", Gait.SWIM: "Swim"}[gait]
+
+
+def step_cost(world: World, m: Mover, gait: Gait, a: Pos, b: Pos) -> int:
+    """Half-metres the step costs (R-U2), doubled on difficult ground at either end (R-M2)."""
+    base = m.diagonal if is_diagonal(a, b) else m.orthogonal
+    if gait is Gait.SWIM:
+        return base
+    if is_difficult(world, m, a) or is_difficult(world, m, b):
+        return base * m.difficult_factor
+    return base
+
+
+def is_fall(world: World, m: Mover, a: Pos, b: Pos) -> bool:
+    """Stepping from `a` down to `b` drops further than the creature is tall (R-M4)."""
+    return world.grid.ground_half(a) - world.grid.ground_half(b) > m.height_half
+
+
+# --- every step of a window at once ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A rectangle of the map [x0, x1) x [y0, y1) that a reach map is computed on."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.y1 - self.y0, self.x1 - self.x0)
+
+    def local(self, pos: Pos) -> tuple[int, int]:
+        return (pos.y - self.y0, pos.x - self.x0)
+
+    def world_pos(self, y: int, x: int) -> Pos:
+        return Pos(x + self.x0, y + self.y0)
+
+
+def window_around(world: World, centre: Pos, radius: int) -> Window:
+    g = world.grid
+    return Window(
+        max(0, centre.x - radius),
+        max(0, centre.y - radius),
+        min(g.width, centre.x + radius + 1),
+        min(g.height, centre.y + radius + 1),
+    )
+
+
+def _padded(layer: npt.NDArray[np.generic], win: Window, fill: int) -> npt.NDArray[np.int32]:
+    """The window of a layer with a one-cell border of `fill` (outside the map)."""
+    h, w = layer.shape
+    out = np.full((win.y1 - win.y0 + 2, win.x1 - win.x0 + 2), fill, dtype=np.int32)
+    out[1:-1, 1:-1] = layer[win.y0 : win.y1, win.x0 : win.x1]
+    # Cells just outside the window but inside the map are real neighbours.
+    ys0, ys1 = max(0, win.y0 - 1), min(h, win.y1 + 1)
+    xs0, xs1 = max(0, win.x0 - 1), min(w, win.x1 + 1)
+    out[ys0 - win.y0 + 1 : ys1 - win.y0 + 1, xs0 - win.x0 + 1 : xs1 - win.x0 + 1] = layer[
+        ys0:ys1, xs0:xs1
+    ]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """`cost[d, y, x]`: half-metres to move into window cell (y, x) from its neighbour in
+    direction -DIRECTIONS[d]; BLOCKED where not allowed. `can_end` marks cells a move may end in."""
+
+    window: Window
+    cost: npt.NDArray[np.int32]
+    can_end: npt.NDArray[np.bool_]
+
+
+def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
+    """The vectorised form of `step_problem` and `step_cost` over a window."""
+    grid = world.grid
+    wall = int(Kind.WALL)
+    kind = _padded(grid.layers["kind"], win, wall)
+    height = _padded(grid.layers["height"], win, 0)
+    water = _padded(grid.layers["water"], win, 0)
+    obstacle = _padded(grid.layers["obstacle"], win, 0)
+    solid = (kind == wall) | (kind == int(Kind.PIT))
+    if gait is Gait.SWIM:
+        wet = water >= m.waist_half
+        enterable = ~solid & wet
+        difficult = np.zeros_like(solid)
+    else:
+        dry = water < m.waist_half if gait is Gait.CRAWL else water <= m.height_half
+        enterable = ~solid & dry
+        difficult = (kind == int(Kind.DIFFICULT)) | (
+            (water >= m.waist_half) & (water <= m.height_half)
+        )
+    standing = np.zeros_like(solid)
+    enemy = np.zeros_like(solid)
+    my_team = m.team
+    ph, pw = solid.shape
+    for cell, other in standing_at(world, m.unit).items():
+        y, x = cell.y - win.y0 + 1, cell.x - win.x0 + 1
+        if 0 <= y < ph and 0 <= x < pw:
+            standing[y, x] = True
+            if world.need(other, Team).name != my_team:
+                enemy[y, x] = True
+    passable = enterable & ~enemy
+    hh, ww = win.shape
+    cost = np.full((8, hh, ww), BLOCKED, dtype=np.int32)
+    inner = (slice(1, hh + 1), slice(1, ww + 1))
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        src = (slice(1 - dy, hh + 1 - dy), slice(1 - dx, ww + 1 - dx))
+        ok = passable[inner].copy()
+        if dx and dy:
+            corner_a = (slice(1 - dy, hh + 1 - dy), slice(1, ww + 1))  # (b.x, a.y)
+            corner_b = (slice(1, hh + 1), slice(1 - dx, ww + 1 - dx))  # (a.x, b.y)
+            ok &= ~solid[corner_a] & ~solid[corner_b]
+            base = m.diagonal
+        else:
+            base = m.orthogonal
+        if gait is not Gait.SWIM:
+            rise = height[inner] - height[src]
+            climb = np.maximum(rise, 0) + obstacle[inner]
+            if gait is Gait.STRIDE:
+                ok &= climb <= m.leap_half
+            else:
+                ok &= climb <= 0
+            ok &= -rise <= m.height_half
+            step = np.where(difficult[inner] | difficult[src], base * m.difficult_factor, base)
+        else:
+            step = np.full((hh, ww), base, dtype=np.int32)
+        cost[d] = np.where(ok, step, BLOCKED)
+    can_end = enterable[inner] & ~standing[inner]
+    return Fields(win, cost, can_end)

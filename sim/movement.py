@@ -1,0 +1,348 @@
+"""Movement Actions (R-M1..R-M10, R-U2..R-U4): Step, Walk, Run, Sprint, Crawl, Swim and Jump,
+checked step by step with the first failing cell and why, then resolved cell by cell."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim import events as ev
+from sim.actions import Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
+from sim.components import Body, Position, Stats
+from sim.creature import conditions, has, speed
+from sim.dice import Dice
+from sim.footing import (
+    Gait,
+    Mover,
+    gait_word,
+    is_difficult,
+    is_fall,
+    mover,
+    standing_at,
+    step_cost,
+    step_problem,
+)
+from sim.geometry import Pos, half_metres
+from sim.grid import Kind
+from sim.health import damage
+from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
+from sim.reach import distance_field
+from sim.world import World
+
+GAITS: dict[type[Movement], Gait] = {
+    Step: Gait.STEP,
+    Walk: Gait.STRIDE,
+    Run: Gait.STRIDE,
+    Sprint: Gait.STRIDE,
+    Crawl: Gait.CRAWL,
+    Swim: Gait.SWIM,
+    Jump: Gait.STRIDE,
+}
+
+
+def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = None) -> int:
+    """Half-metres one Movement Action allows (R-M1, R-M8, R-U4). For Sprint, `roll` is the AGI
+    Roll (None: the most it could be)."""
+    rules = world.rules
+    stats = world.need(unit, Stats)
+    agi = stats.attribute("agi")
+    fast = speed(world, unit)
+    athletics = stats.skill("athletics")
+    num = rules.number
+    if kind is Step:
+        return half_metres(num("movement", "step_metres"))
+    if kind is Walk:
+        return half_metres(fast / int(num("movement", "walk_speed_divisor")))
+    if kind is Run:
+        return half_metres(fast + athletics)
+    if kind is Sprint:
+        rolled = agi.die if roll is None else roll
+        return half_metres(fast + athletics + rolled + agi.bonus)
+    if kind is Crawl:
+        return half_metres(agi.die / int(num("movement", "crawl_die_divisor")))
+    if kind is Swim:
+        return half_metres(fast / int(num("movement", "swim_speed_divisor")))
+    raise ValueError(kind)
+
+
+def jumps_allowed(kind: type[Movement]) -> bool:
+    """R-M6: a Jump can be folded into a Walk, Run or Sprint."""
+    return kind in (Walk, Run, Sprint)
+
+
+# --- the plan of a move --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One part of a move: a step to a neighbour, a jump along a line, or a fall off a ledge."""
+
+    start: Pos
+    end: Pos
+    cost: int
+    how: str  # "step", "jump" or "fall"
+    grab: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    legs: tuple[Leg, ...]
+    cost: int
+    limit: int
+
+
+def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | None:
+    """What the creature's state forbids (R-M7, R-M8, R-M10, R-G2, R-G4)."""
+    held = conditions(world, unit)
+    if held.has("grappled"):
+        return f"{unit} is grappled and can take no Movement Action (R-G2)"
+    if held.has("grappling"):
+        return f"{unit} is grappling and can take no Movement Action; let go first (R-G4)"
+    if held.has("hanging") and kind is not Jump:
+        return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
+    if held.has("swimming") and kind not in (Swim, Step):
+        return (
+            f"{unit} is swimming; it must keep swimming, or Step out where its feet touch "
+            "the bottom (R-M8)"
+        )
+    if held.has("prone") and kind is not Crawl:
+        return f"{unit} is prone; it moves only by Crawl until it stands up (R-M8, R-M10)"
+    if kind is Crawl and not held.has("prone"):
+        return f"{unit} must be prone to crawl (R-M8)"
+    return None
+
+
+def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> str | None:
+    """R-M8: a swimmer gets up or out with a Step: 1 m to get up, then 1 m of movement."""
+    grid = world.grid
+    if not path:
+        if grid.water_half(a) >= m.height_half:
+            return f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water"
+        return None
+    if len(path) > 1 or (a.x != path[0].x and a.y != path[0].y):
+        return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
+    b = path[0]
+    problem = step_problem(world, m, Gait.STRIDE, a, b)
+    if problem:
+        return problem
+    if grid.water_half(b) >= m.waist_half and grid.water_half(a) >= m.height_half:
+        return f"{b}: still deep water; swim there instead (R-M8)"
+    return None
+
+
+def _explicit(
+    world: World, action: Movement, m: Mover, gait: Gait, jr: JumpReach | None, start: Pos
+) -> tuple[Leg, ...] | str:
+    legs: list[Leg] = []
+    here = start
+    spent = 0
+    path = action.path
+    for index, cell in enumerate(path):
+        forced_jump = index in action.jumps
+        adjacent = here.is_adjacent(cell)
+        if cell == here:
+            return f"{cell}: the path repeats a cell"
+        if adjacent and not forced_jump:
+            last = index == len(path) - 1
+            problem = step_problem(world, m, gait, here, cell, allow_fall=last)
+            if problem:
+                return problem
+            cost = step_cost(world, m, gait, here, cell)
+            how = "fall" if gait is not Gait.SWIM and is_fall(world, m, here, cell) else "step"
+            legs.append(Leg(here, cell, cost, how))
+        else:
+            if jr is None:
+                what = gait_word(gait) if not isinstance(action, Step) else "Step"
+                return f"{cell}: not next to {here}; a {what} cannot jump (R-M6)"
+            plan = plan_jump(world, m, jr, here, cell)
+            if isinstance(plan, str):
+                return plan
+            if plan.runup_needed > spent:
+                return (
+                    f"{cell}: this jump needs {plan.runup_needed / 2:g} m of run-up; "
+                    f"{m.unit} has run {spent / 2:g} m (R-M6)"
+                )
+            legs.append(
+                Leg(here, cell, _jump_cost(world, m, here, cell, plan), "jump", plan.grabs_ledge)
+            )
+        spent += legs[-1].cost
+        here = cell
+    return tuple(legs)
+
+
+def _jump_cost(world: World, m: Mover, a: Pos, b: Pos, plan: JumpPlan) -> int:
+    """A jump costs its length, doubled from or onto difficult ground (R-M2, R-M6)."""
+    rough = is_difficult(world, m, a) or is_difficult(world, m, b)
+    return plan.length * (m.difficult_factor if rough else 1)
+
+
+def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
+    """The legs of a move and their cost, or the first cell where it fails and why (pure)."""
+    unit = action.actor
+    kind = type(action)
+    problem = condition_problem(world, unit, kind)
+    if problem:
+        return Refusal(problem)
+    m = mover(world, unit)
+    gait = GAITS[kind]
+    start = world.need(unit, Position).cell
+    if action.path and action.path[0] == start:
+        # A path may name the start cell too; the move begins after it.
+        action = type(action)(
+            unit,
+            action.path[1:],
+            action.to,
+            tuple(i - 1 for i in action.jumps if i > 0),
+            slow=action.slow,
+            quicken=action.quicken,
+        )
+    if kind is Jump:
+        return _plan_jump_action(world, action, m, start)
+    swimming = has(world, unit, "swimming")
+    if isinstance(action, Step) and swimming:
+        legs_or = _swim_out_problem(world, m, start, action.path)
+        if legs_or:
+            return Refusal(legs_or)
+        legs = tuple(Leg(start, c, m.orthogonal, "step") for c in action.path)
+        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres"))
+        return MovePlan(legs, sum(leg.cost for leg in legs), limit)
+    limit = allowance(world, unit, kind)
+    jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
+    if action.to is not None and action.path:
+        return Refusal('give either "path" or "to", not both')
+    if action.to is not None:
+        if action.to == start:
+            return Refusal(f"{unit} is already at {start}")
+        if not world.grid.inside(action.to):
+            return Refusal(f"{action.to}: off the map")
+        field = distance_field(world, m, gait, start, limit, jr)
+        cost = field.cost(action.to)
+        if cost is None or not field.can_end(action.to):
+            return Refusal(_unreachable(world, action, m, gait, field.cost(action.to)))
+        steps = field.path_to(action.to)
+        explicit = Movement(
+            unit,
+            tuple(c for c, _ in steps),
+            jumps=tuple(i for i, (_, jumped) in enumerate(steps) if jumped),
+        )
+        legs_or_problem = _explicit(world, explicit, m, gait, jr, start)
+    else:
+        if not action.path:
+            return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to"')
+        legs_or_problem = _explicit(world, action, m, gait, jr, start)
+    if isinstance(legs_or_problem, str):
+        return Refusal(legs_or_problem)
+    legs = legs_or_problem
+    cost = sum(leg.cost for leg in legs)
+    end = legs[-1].end
+    other = standing_at(world, unit).get(end)
+    if other is not None and kind is not Crawl:
+        return Refusal(f"{end}: {other} is standing there; a move cannot end on it (R-M5)")
+    if cost > limit:
+        where = _first_over(legs, limit)
+        what = f"a {kind.name.replace('_', ' ').title()}"
+        allows = f"{what} allows {limit / 2:g} m" + (" at most" if kind is Sprint else "")
+        return Refusal(f"{where}: {allows}; this path needs {cost / 2:g} m")
+    return MovePlan(legs, cost, limit)
+
+
+def _first_over(legs: tuple[Leg, ...], limit: int) -> Pos:
+    spent = 0
+    for leg in legs:
+        spent += leg.cost
+        if spent > limit:
+            return leg.end
+    return legs[-1].end
+
+
+def _unreachable(world: World, action: Movement, m: Mover, gait: Gait, cost: int | None) -> str:
+    to = action.to
+    assert to is not None
+    if cost is not None:
+        other = standing_at(world, action.actor).get(to)
+        return f"{to}: {other} is standing there; a move cannot end on it (R-M5)"
+    return f"{to}: no path a {type(action).name.title()} can take gets there this action"
+
+
+def _plan_jump_action(world: World, action: Movement, m: Mover, start: Pos) -> MovePlan | Refusal:
+    """R-M6: a Jump on its own is a standing jump (no run-up)."""
+    target = action.to if action.to is not None else (action.path[-1] if action.path else None)
+    if target is None or (action.path and len(action.path) != 1):
+        return Refusal('a jump needs one landing cell: "to": [x, y]')
+    jr = jump_reach(world, action.actor, m)
+    plan = plan_jump(world, m, jr, start, target)
+    if isinstance(plan, str):
+        return Refusal(plan)
+    if plan.runup_needed > 0:
+        return Refusal(
+            f"{target}: a standing jump reaches {jr.length(0) / 2:g} m long and "
+            f"{jr.height(0) / 2:g} m high; fold the jump into a Walk, Run or Sprint for a run-up"
+        )
+    leg = Leg(start, target, plan.length, "jump", plan.grabs_ledge)
+    return MovePlan((leg,), plan.length, plan.length)
+
+
+def check_move(world: World, action: Movement) -> Refusal | None:
+    plan = plan_move(world, action)
+    return plan if isinstance(plan, Refusal) else None
+
+
+# --- resolving -----------------------------------------------------------------------------
+
+
+def resolve_move(world: World, action: Movement, dice: Dice) -> list[ev.Event]:
+    plan = plan_move(world, action)
+    assert not isinstance(plan, Refusal)
+    unit = action.actor
+    out: list[ev.Event] = []
+    limit = plan.limit
+    if isinstance(action, Sprint):
+        agi = world.need(unit, Stats).attribute("agi")
+        roll = dice.roll(agi.die)
+        limit = allowance(world, unit, Sprint, roll)
+        out.append(ev.Rolled(unit, "sprint distance (AGI Roll + Bonus)", agi.die, roll, agi.bonus,
+                             roll + agi.bonus))  # fmt: skip
+    m = mover(world, unit)
+    spent = 0
+    stacks = conditions(world, unit).count("burning")
+    fire_stacks = int(world.rules.number("conditions", "fire_terrain_stacks"))
+    if isinstance(action, Step) and has(world, unit, "swimming"):
+        out.append(ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)"))
+    if isinstance(action, Swim) and not has(world, unit, "swimming"):
+        out.append(ev.ConditionGained(unit, "swimming", 1))
+    for leg in plan.legs:
+        if spent + leg.cost > limit:
+            out.append(ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m"))
+            break
+        spent += leg.cost
+        if leg.how == "jump":
+            out.append(ev.Jumped(unit, leg.start, leg.end, leg.cost, leg.grab))
+        else:
+            out.append(ev.Moved(unit, leg.start, leg.end, leg.cost))
+        if world.grid.kind(leg.end) is Kind.FIRE:
+            stacks += fire_stacks
+            out.append(ev.ConditionGained(unit, "burning", stacks))  # R-K4
+        if leg.how == "fall":
+            out += fall(world, m, unit, leg.start, leg.end)
+    return out
+
+
+def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos) -> list[ev.Event]:
+    """R-M4: a creature that falls lands Prone and takes 2 crushing damage per full metre of the
+    drop above its height. **Decision** landing in water at least waist-deep: no damage, and
+    the creature swims."""
+    grid = world.grid
+    drop = (grid.ground_half(a) - grid.ground_half(b)) / 2
+    out: list[ev.Event] = []
+    per = int(world.rules.number("movement", "fall_damage_per_metre"))
+    height = world.need(unit, Body).height
+    full = int(drop - height) if drop > height else 0
+    out.append(ev.Fell(unit, b, drop))
+    if grid.water_half(b) >= m.waist_half:
+        if not has(world, unit, "swimming"):
+            out.append(ev.ConditionGained(unit, "swimming", 1))
+        return out
+    if full * per > 0:
+        out += damage(world, unit, full * per, "crushing", "fall")
+    if not has(world, unit, "prone"):
+        out.append(ev.ConditionGained(unit, "prone", 1))
+    return out

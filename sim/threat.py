@@ -1,0 +1,83 @@
+"""Who threatens which cells (R-A4) and where a path would provoke an Attack of Opportunity
+(R-R4): the geometry the combat rules and the UI share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.catalog import Weapon
+from sim.components import Body, Budget, Hands, Position
+from sim.creature import creatures, incapacitated, item_kind, team_of
+from sim.geometry import Pos
+from sim.world import World
+
+
+def reach_cells(world: World, unit: str) -> int:
+    """R-A4: a melee attack reaches the 8 neighbours (1.5 m); a `reach` weapon two cells."""
+    rules = world.rules
+    reach = int(rules.number("attack", "melee_reach_half_metres"))
+    for item in world.need(unit, Hands).items():
+        kind = world.catalog.get(item_kind(world, item))
+        if isinstance(kind, Weapon) and kind.reach:
+            reach = int(rules.number("attack", "reach_weapon_half_metres"))
+    return reach // int(rules.number("grid", "diagonal_half_metres"))
+
+
+def reaches(world: World, attacker: str, at: Pos, target: Pos) -> bool:
+    """Whether `attacker` standing in `at` reaches `target` (R-A4, heights included)."""
+    cells = reach_cells(world, attacker)
+    if at == target or max(abs(at.x - target.x), abs(at.y - target.y)) > cells:
+        return False
+    grid = world.grid
+    if not (grid.inside(at) and grid.inside(target)):
+        return False
+    rise = abs(grid.ground_half(at) - grid.ground_half(target)) / 2
+    return rise <= world.need(attacker, Body).height
+
+
+def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
+    """Every cell the attacker reaches from where it stands, in row order."""
+    at = world.need(attacker, Position).cell
+    cells = reach_cells(world, attacker)
+    out = []
+    for y in range(at.y - cells, at.y + cells + 1):
+        for x in range(at.x - cells, at.x + cells + 1):
+            pos = Pos(x, y)
+            if reaches(world, attacker, at, pos):
+                out.append(pos)
+    return tuple(out)
+
+
+def enemies(world: World, unit: str) -> tuple[str, ...]:
+    """Creatures of other teams that can still act (R-K2)."""
+    team = team_of(world, unit)
+    return tuple(
+        other
+        for other in creatures(world)
+        if team_of(world, other) != team and not incapacitated(world, other)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Provocation:
+    """Leaving `cell` (index `leg` of the path) leaves `enemy`'s reach (R-R4)."""
+
+    leg: int
+    cell: Pos
+    enemy: str
+    can_react: bool  # the enemy still has a Bonus Action to pay for it (R-R8)
+
+
+def provocations(world: World, unit: str, path: tuple[Pos, ...]) -> tuple[Provocation, ...]:
+    """Where moving along `path` (cells after the start) would provoke, in order."""
+    here = world.need(unit, Position).cell
+    out = []
+    foes = enemies(world, unit)
+    for leg, cell in enumerate(path):
+        for enemy in foes:
+            at = world.need(enemy, Position).cell
+            if reaches(world, enemy, at, here) and not reaches(world, enemy, at, cell):
+                budget = world.get(enemy, Budget)
+                out.append(Provocation(leg, here, enemy, budget is not None and budget.bonus >= 1))
+        here = cell
+    return tuple(out)
