@@ -230,34 +230,93 @@ class Field:
 
 
 def relax(fields: Fields, jumps: JumpEdges, start: Pos, limit: int) -> Int:
-    """Bellman-Ford style sweeps of the 8 shifted cost fields until nothing improves."""
+    """The least cost to every window cell: sweeps to a fixpoint, then a check that every jump
+    it used still has its run-up in the final field (R-M6); jumps that do not are dropped and
+    the field is made again."""
+    while True:
+        dist = _converge(fields, jumps, start, limit)
+        if len(jumps.src) == 0:
+            return dist
+        valid = dist.reshape(-1)[jumps.src] >= jumps.runup
+        if valid.all() or _explained(fields, jumps, valid, dist, start, limit):
+            return dist
+        jumps = JumpEdges(jumps.src[valid], jumps.dst[valid], jumps.cost[valid], jumps.runup[valid])
+
+
+def _converge(fields: Fields, jumps: JumpEdges, start: Pos, limit: int) -> Int:
+    """Bellman-Ford style sweeps of the 8 shifted cost fields until nothing improves. Each sweep
+    only touches the box around the cells that changed in the last one (the wavefront)."""
     win = fields.window
     hh, ww = win.shape
     padded = np.full((hh + 2, ww + 2), INF, dtype=np.int32)
     inner = padded[1:-1, 1:-1]
     sy, sx = win.local(start)
     inner[sy, sx] = 0
-    flat = inner.reshape(-1) if inner.flags.c_contiguous else None
     cost = fields.cost
-    srcs = [(slice(1 - dy, hh + 1 - dy), slice(1 - dx, ww + 1 - dx)) for dx, dy in DIRECTIONS]
-    candidate = np.empty((hh, ww), dtype=np.int32)
     has_jumps = len(jumps.src) > 0
+    if has_jumps:
+        jy, jx = np.divmod(jumps.dst, ww)
+    y0, y1, x0, x1 = sy, sy + 1, sx, sx + 1  # the box of cells that changed
     while True:
-        before = inner.copy()
-        for d in range(8):
-            np.add(padded[srcs[d]], cost[d], out=candidate)
-            np.minimum(inner, candidate, out=inner)
+        ry0, ry1, rx0, rx1 = max(0, y0 - 1), min(hh, y1 + 1), max(0, x0 - 1), min(ww, x1 + 1)
+        sub = inner[ry0:ry1, rx0:rx1]
+        before = sub.copy()
+        candidate = np.empty_like(sub)
+        for d, (dx, dy) in enumerate(DIRECTIONS):
+            shifted = padded[ry0 + 1 - dy : ry1 + 1 - dy, rx0 + 1 - dx : rx1 + 1 - dx]
+            np.add(shifted, cost[d, ry0:ry1, rx0:rx1], out=candidate)
+            np.minimum(sub, candidate, out=sub)
+        sub[sub > limit] = INF
+        changed = sub != before
+        ys, xs = np.nonzero(changed)
+        boxes = []
+        if len(ys):
+            boxes.append((ry0 + ys.min(), ry0 + ys.max() + 1, rx0 + xs.min(), rx0 + xs.max() + 1))
         if has_jumps:
-            values = inner.reshape(-1) if flat is None else flat
-            base = values[jumps.src]
+            flat = inner.reshape(-1) if inner.flags.c_contiguous else inner.ravel()
+            base = flat[jumps.src]
             ok = (base < INF) & (base >= jumps.runup)
-            if ok.any():
+            candidate_j = base + jumps.cost
+            better = ok & (candidate_j < inner[jy, jx]) & (candidate_j <= limit)
+            if better.any():
                 current = inner.copy().reshape(-1)
-                np.minimum.at(current, jumps.dst[ok], base[ok] + jumps.cost[ok])
+                np.minimum.at(current, jumps.dst[better], candidate_j[better])
                 inner[...] = current.reshape(hh, ww)
-        inner[inner > limit] = INF
-        if np.array_equal(before, inner):
+                by, bx = jy[better], jx[better]
+                boxes.append((by.min(), by.max() + 1, bx.min(), bx.max() + 1))
+        if not boxes:
             return inner.copy()
+        y0 = min(b[0] for b in boxes)
+        y1 = max(b[1] for b in boxes)
+        x0 = min(b[2] for b in boxes)
+        x1 = max(b[3] for b in boxes)
+
+
+def _explained(
+    fields: Fields,
+    jumps: JumpEdges,
+    valid: npt.NDArray[np.bool_],
+    dist: Int,
+    start: Pos,
+    limit: int,
+) -> bool:
+    """Whether every cell's cost comes from a step or a jump that is valid in this field."""
+    win = fields.window
+    hh, ww = win.shape
+    padded = np.full((hh + 2, ww + 2), INF, dtype=np.int32)
+    padded[1:-1, 1:-1] = dist
+    best = np.full((hh, ww), INF, dtype=np.int64)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        shifted = padded[1 - dy : hh + 1 - dy, 1 - dx : ww + 1 - dx]
+        np.minimum(best, shifted.astype(np.int64) + fields.cost[d], out=best)
+    flat = best.reshape(-1)
+    base = dist.reshape(-1)[jumps.src]
+    use = valid & (base < INF)
+    np.minimum.at(flat, jumps.dst[use], base[use].astype(np.int64) + jumps.cost[use])
+    best[best > limit] = INF
+    sy, sx = win.local(start)
+    best[sy, sx] = 0
+    return bool(np.array_equal(best, dist))
 
 
 def distance_field(

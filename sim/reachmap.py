@@ -3,18 +3,18 @@ for, the cheapest such action, its cost in metres, the path, and the budget left
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
 from sim.climb import plan_climb
 from sim.components import Budget, Position
 from sim.creature import has
-from sim.footing import Mover, mover
+from sim.footing import Gait, Mover, mover
 from sim.geometry import Pos
 from sim.jump import jump_reach
 from sim.movement import GAITS, allowance, condition_problem, jumps_allowed, plan_move
-from sim.reach import distance_field
+from sim.reach import Field, distance_field
 from sim.world import World
 
 # Cheapest first on the budget ladder (R-B1): Step is a Bonus Action, Walk and Jump a ½ Action,
@@ -22,18 +22,29 @@ from sim.world import World
 ORDER: tuple[type[Movement], ...] = (Step, Walk, Jump, Run, Crawl, Swim, Climb, Sprint)
 
 
+Path = tuple[tuple[Pos, bool], ...]  # cells after the start; True where entered by a jump
+
+
 @dataclass(frozen=True, slots=True)
 class ReachCell:
+    """One reachable cell. The path is worked out only when asked for (the hover path)."""
+
     cell: Pos
     action: str
     cost: int  # half-metres of movement
-    path: tuple[tuple[Pos, bool], ...]  # cells after the start; True where entered by a jump
     half_left: int
     bonus_left: int
+    route: Field | Path = field(repr=False, compare=False)
 
     @property
     def metres(self) -> float:
         return self.cost / 2
+
+    @property
+    def path(self) -> Path:
+        if isinstance(self.route, Field):
+            return self.route.path_to(self.cell)
+        return self.route
 
 
 def _affordable(world: World, action: Action) -> tuple[int, int] | None:
@@ -51,17 +62,38 @@ def reach_map(
     out: dict[Pos, ReachCell] = {}
     start = world.need(unit, Position).cell
     m = mover(world, unit)
+    usable: list[tuple[type[Movement], tuple[int, int]]] = []
     for kind in only:
         left = _affordable(world, kind(unit))
-        if left is None or condition_problem(world, unit, kind) is not None:
-            continue
-        for cell, cost, path in _cells(world, unit, kind, start, m):
+        if left is not None and condition_problem(world, unit, kind) is None:
+            usable.append((kind, left))
+    # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
+    # with the largest of their allowances serves all three (its costs are least costs).
+    strides = [_limit(world, unit, kind) for kind, _ in usable if kind in STRIDES]
+    shared = None
+    if strides:
+        jr = jump_reach(world, unit, m)
+        shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
+    for kind, left in usable:
+        if kind in STRIDES:
+            assert shared is not None
+            limit = _limit(world, unit, kind)
+            found: Found = [(c, cost, shared) for c, cost in shared.ends() if cost <= limit]
+        else:
+            found = _cells(world, unit, kind, start, m)
+        for cell, cost, route in found:
             if cell not in out:
-                out[cell] = ReachCell(cell, kind.name, cost, path, *left)
+                out[cell] = ReachCell(cell, kind.name, cost, *left, route)
     return dict(sorted(out.items(), key=lambda kv: (kv[0].y, kv[0].x)))
 
 
-Found = list[tuple[Pos, int, tuple[tuple[Pos, bool], ...]]]
+Found = list[tuple[Pos, int, Field | Path]]
+STRIDES = (Walk, Run, Sprint)
+
+
+def _limit(world: World, unit: str, kind: type[Movement]) -> int:
+    """The metres an action allows; for Sprint the least its roll can give."""
+    return allowance(world, unit, kind, roll=1) if kind is Sprint else allowance(world, unit, kind)
 
 
 def _cells(world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover) -> Found:
@@ -85,13 +117,12 @@ def _cells(world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover)
         return found
     if kind is Step and has(world, unit, "swimming"):
         # R-M8: out of the water with a Step, one straight metre.
-        found: Found = []
+        found = []
         for cell in start.neighbours():
             plan = plan_move(world, Step(unit, (cell,)))
             if not isinstance(plan, Refusal):
                 found.append((cell, plan.cost, ((cell, False),)))
         return found
-    limit = allowance(world, unit, kind, roll=1) if kind is Sprint else allowance(world, unit, kind)
     jr = jump_reach(world, unit, mv) if jumps_allowed(kind) else None
-    field = distance_field(world, mv, GAITS[kind], start, limit, jr)
-    return [(cell, cost, field.path_to(cell)) for cell, cost in field.ends()]
+    reach = distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)
+    return [(cell, cost, reach) for cell, cost in reach.ends()]
