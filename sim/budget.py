@@ -16,7 +16,7 @@ def shifted_tier(rules: Rules, action: Action) -> Tier | Refusal:
         return rules.slow[action.tier]
     if action.quicken:
         if action.tier not in rules.quicken:
-            return Refusal(f"an {action.tier.label} cannot be Quickened")
+            return Refusal(f"{_a(action.tier.label)} cannot be Quickened")
         return rules.quicken[action.tier]
     return action.tier
 
@@ -27,11 +27,13 @@ def quicken_source(world: World, actor: str) -> bool:
     return conditions.has("quickened")
 
 
-def price(world: World, action: Action) -> Cost | Refusal:
-    """The cost of `action` for its actor now, or why the budget cannot pay it (R-B3, R-B4)."""
+def price(world: World, action: Action, budget: Budget | None = None) -> Cost | Refusal:
+    """The cost of `action` for its actor now, or why the budget cannot pay it (R-B3, R-B4).
+    `budget` replaces the actor's own, e.g. the turn's budget an Extended Action gives back."""
     actor = action.actor
     rules = world.rules
-    budget = world.need(actor, Budget)
+    if budget is None:
+        budget = world.need(actor, Budget)
     if isinstance(action, EndTurn):
         if action.slow or action.quicken:
             return Refusal("ending the turn cannot be Slowed or Quickened")
@@ -52,12 +54,12 @@ def price(world: World, action: Action) -> Cost | Refusal:
     elif tier in (Tier.FULL, Tier.EXTENDED):
         if budget.acted:
             return Refusal(
-                f"a {tier.label} must be the first action of the turn; "
+                f"{_a(tier.label)} must be the first action of the turn; "
                 f"{actor} has already acted this turn"
             )
         if budget.half < rules.half_actions:
             return Refusal(
-                f"a {tier.label} takes the whole turn; {actor} has only "
+                f"{_a(tier.label)} takes the whole turn; {actor} has only "
                 f"{budget.half} of {rules.half_actions} half-actions left"
             )
         half, bonus = budget.half, budget.bonus
@@ -76,6 +78,14 @@ def price(world: World, action: Action) -> Cost | Refusal:
             f"{what} costs {_count(bonus, 'Bonus Action')}"
         )
     return Cost(tier, half, bonus, free_kind, counts)
+
+
+def _a(label: str) -> str:
+    """
+    >>> _a("Full Action"), _a("Extended Action"), _a("½ Action")
+    ('a Full Action', 'an Extended Action', 'a ½ Action')
+    """
+    return f"{'an' if label[0] in 'AEIOU' else 'a'} {label}"
 
 
 def _count(n: int, noun: str) -> str:

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from sim import events as ev
 from sim.actions import Action, Cost, EndTurn, Refusal
 from sim.apply import apply
-from sim.budget import price
-from sim.components import ExtendedAction
+from sim.budget import price, refilled
+from sim.components import Budget, ExtendedAction
 from sim.creature import has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.objectives import Objective, outcome
 from sim.rulebook import RULEBOOK
+from sim.rules import Tier
 from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
 from sim.world import World
 
@@ -58,7 +59,15 @@ class SetPolicy:
     defence: str = "best"
 
 
-Decision = Action | SetPolicy
+@dataclass(frozen=True, slots=True)
+class ReactionChoice:
+    """The answer to an open reaction window: one of its options, or "none"."""
+
+    unit: str
+    choice: str
+
+
+Decision = Action | SetPolicy | ReactionChoice
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,11 +154,20 @@ class Battle:
         mechanic = RULEBOOK.get(type(action))
         if mechanic is None:
             return Refusal(f"{action.name!r} is not an action this simulator knows yet")
-        cost = price(world, action)
+        cost = price(world, action, self._abandoning(action))
         if isinstance(cost, Refusal):
             return cost
         refusal = mechanic.check(world, action)
         return refusal if refusal is not None else cost
+
+    def _abandoning(self, action: Action) -> Budget | None:
+        """R-B5: a non-free action breaks an Extended Action in progress; the turn's Full Action
+        that the Extended Action had taken is given back to pay for it."""
+        if self.world.get(action.actor, ExtendedAction) is None or isinstance(action, EndTurn):
+            return None
+        if action.tier is Tier.FREE and not action.slow:
+            return None
+        return refilled(self.world.rules)
 
     # --- advancing -------------------------------------------------------------------------
     def submit(self, decision: Decision) -> Outcome:
@@ -166,6 +184,8 @@ class Battle:
         extended = world.get(actor, ExtendedAction)
         if extended is not None and cost.counts_as_action:
             events.append(ev.ExtendedBroken(actor, extended.action, f"{actor} took another action"))
+            rules = world.rules
+            events.append(ev.BudgetRefilled(actor, rules.half_actions, rules.bonus_actions))
         if not isinstance(decision, EndTurn):
             events.append(
                 ev.Spent(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim import events as ev
+from sim.checks import roll_check
 from sim.components import Budget, ExtendedAction, Stats
 from sim.creature import conditions, creatures, incapacitated
 from sim.dice import Dice
@@ -19,12 +20,10 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
     out: list[ev.Event] = []
     keys: dict[str, tuple[int, int, tuple[int, ...]]] = {}
     for unit in creatures(world):
-        agi = world.need(unit, Stats).attribute("agi")
-        result = dice.roll(agi.die)
-        score = result + agi.bonus
-        out.append(ev.Rolled(unit, "initiative", agi.die, result, agi.bonus, score))
-        out.append(ev.InitiativeRolled(unit, score))
-        keys[unit] = (score, agi.bonus, ())
+        roll = roll_check(world, dice, unit, "agi", "initiative")  # AGI Roll + AGI Bonus
+        out.append(roll.rolled)
+        out.append(ev.InitiativeRolled(unit, roll.total))
+        keys[unit] = (roll.total, world.need(unit, Stats).attribute("agi").bonus, ())
     # Draw among exact ties until no two tied creatures drew the same (R-T1).
     die = int(world.rules.number("initiative", "tie_break_die"))
     while True:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from typing import Any
 
 from sim.actions import Refusal
+from sim.apply import apply
+from sim.components import Budget, Conditions, Health
 from sim.decisions import parse
-from sim.dice import LoadedDice
-from sim.engine import Accepted, Battle
-from sim.events import Event, to_json
+from sim.dice import LoadedDice, SeededDice
+from sim.engine import Accepted, Battle, Decision
+from sim.events import ConditionGained, Event, to_json
 from sim.scenario import loads
 
 
@@ -40,16 +43,26 @@ def act(b: Battle, **decision: Any) -> Accepted | Refusal:
 
 def accepted(b: Battle, **decision: Any) -> list[dict[str, Any]]:
     """Submit a decision that must be accepted; its events as JSON dicts."""
-    result = act(b, **decision)
-    assert isinstance(result, Accepted), f"refused: {result}"
-    return [to_json(e) for e in result.events]
+    return accept(b, parse(decision))
 
 
 def refused(b: Battle, **decision: Any) -> str:
     """Submit a decision that must be refused, check it changed nothing, return the reason."""
+    return refuse(b, parse(decision))
+
+
+def accept(b: Battle, decision: Decision) -> list[dict[str, Any]]:
+    """`accepted` for a decision value (an action type no script parser knows, say)."""
+    result = b.submit(decision)
+    assert isinstance(result, Accepted), f"refused: {result}"
+    return [to_json(e) for e in result.events]
+
+
+def refuse(b: Battle, decision: Decision) -> str:
+    """`refused` for a decision value."""
     before = b.world.copy()
     log = len(b.log)
-    result = act(b, **decision)
+    result = b.submit(decision)
     assert isinstance(result, Refusal), f"accepted: {result}"
     assert b.world == before, "a refused decision changed the world"
     assert len(b.log) == log
@@ -58,3 +71,71 @@ def refused(b: Battle, **decision: Any) -> str:
 
 def types(events: list[dict[str, Any]] | list[Event]) -> list[str]:
     return [e["type"] if isinstance(e, dict) else e.kind for e in events]
+
+
+def unit(uid: str, team: str, template: str, at: str, **keys: Any) -> str:
+    """One [[units]] table; `keys` override the template (lists, tables, strings, numbers).
+
+    >>> print(unit("ana", "blue", "human_fighter", "a", held=[], skills={"athletics": 2}))
+    [[units]]
+    id = "ana"
+    team = "blue"
+    template = "human_fighter"
+    at = "a"
+    held = []
+    skills = { athletics = 2 }
+    """
+    lines = ["[[units]]", f'id = "{uid}"', f'team = "{team}"', f'template = "{template}"']
+    lines.append(f'at = "{at}"')
+    lines += [f"{key} = {_toml(value)}" for key, value in keys.items()]
+    return "\n".join(lines)
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return str(value)
+
+
+def seeded_battle(text: str, seed: int) -> Battle:
+    """A battle begun on an inline scenario with fair dice from `seed`."""
+    scenario = loads(text, "test.toml")
+    return Battle.begin(
+        scenario.world,
+        SeededDice(seed),
+        scenario=scenario.name,
+        seed=seed,
+        objectives=scenario.objectives,
+    )
+
+
+def budget(b: Battle, uid: str) -> tuple[int, int]:
+    """The half-actions and Bonus Actions `uid` has left (R-B2)."""
+    left = b.world.need(uid, Budget)
+    return left.half, left.bonus
+
+
+def conditions_of(b: Battle, uid: str) -> dict[str, int | str]:
+    """`uid`'s conditions and their values."""
+    return dict((b.world.get(uid, Conditions) or Conditions()).entries)
+
+
+def hp(b: Battle, uid: str) -> int:
+    return b.world.need(uid, Health).hp
+
+
+def give(b: Battle, uid: str, condition: str, value: int | str = 1) -> None:
+    """Test setup: `uid` gains a condition as if some other rule had given it."""
+    apply(b.world, ConditionGained(uid, condition, value))
+
+
+def end_turns(b: Battle, *uids: str) -> None:
+    """Each of `uids`, in order, ends its turn without acting (it must be its turn)."""
+    for uid in uids:
+        accepted(b, unit=uid, action="end_turn")
