@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,12 +13,15 @@ from typing import IO, Any
 
 from sim import events as ev
 from sim.actions import Refusal
+from sim.components import Budget, Position
 from sim.decisions import DecisionError, parse
 from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle
+from sim.reachmap import ORDER, reach_map
 from sim.scenario import Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
+from sim.threat import provocations
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
 
@@ -42,6 +47,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--dice", help="use these die results in order instead, e.g. 4,6,1")
     run.add_argument("--state", help="write the final state as JSON to this file")
 
+    reach = sub.add_parser("reach", help="print where a unit can move this action, as JSON")
+    reach.add_argument("scenario", help="scenario file")
+    reach.add_argument("--unit", required=True, help="the unit's id")
+    reach.add_argument(
+        "--action", choices=[kind.name for kind in ORDER], help="only this Movement Action"
+    )
+    reach.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else random)")
+    reach.add_argument("--script", help="play these decisions first (JSON lines)")
+
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("scenarios", nargs="+", help="scenario files")
     return top
@@ -50,10 +64,22 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        return _main(args)
+    except BrokenPipeError:
+        # The reader went away (`sim run ... | head`): stop quietly, like other Unix tools.
+        # Point stdout at devnull so the flush at exit does not fail again (Python docs, signal).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(args: argparse.Namespace) -> int:
+    try:
         if args.command == "check":
             return _check(args.scenarios)
         if args.command == "run":
             return _run(args)
+        if args.command == "reach":
+            return _reach(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -77,13 +103,17 @@ def _check(paths: list[str]) -> int:
 
 
 def _dice(args: argparse.Namespace, scenario: Scenario) -> tuple[Dice, int | None]:
-    if getattr(args, "dice", None):
+    if getattr(args, "dice", None) is not None:
+        if args.seed is not None:
+            raise UsageError("give --seed or --dice, not both")
         try:
             results = [int(part) for part in args.dice.split(",") if part.strip()]
         except ValueError:
             raise UsageError(
                 f"--dice must be whole numbers separated by commas, not {args.dice!r}"
             ) from None
+        if not results:
+            raise UsageError("--dice needs at least one result, e.g. --dice 4,6,1")
         if any(r < 1 for r in results):
             raise UsageError("--dice results must be 1 or more")
         return LoadedDice(results), None
@@ -100,21 +130,28 @@ def _emit(out: IO[str], record: dict[str, Any]) -> None:
 def _script_lines(path: str | None) -> list[str]:
     if path is None:
         return []
-    if path == "-":
-        return sys.stdin.read().splitlines()
     try:
+        if path == "-":
+            return sys.stdin.read().splitlines()
         return Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read the script {path}: {error}") from None
+    except OSError as error:
+        raise UsageError(f"cannot read the script {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"cannot read the script {path}: not UTF-8 text ({error.reason})"
+        ) from None
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not Path(args.scenario).exists():
+        raise UsageError(f"no scenario file at {args.scenario}")
     scenario = load(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
     out = sys.stdout
     status = 0
     battle: Battle | None = None
+    number = 0
     try:
         battle = Battle.begin(
             scenario.world,
@@ -130,7 +167,8 @@ def _run(args: argparse.Namespace) -> int:
                 continue
             _play_line(battle, number, line, out)
     except DiceExhausted as error:
-        print(f"sim run: --dice ran out: {error}", file=sys.stderr)
+        where = f" at script line {number}" if number else " while starting the battle"
+        print(f"sim run: --dice{where}: {error}", file=sys.stderr)
         status = 1
     if args.state:
         world = battle.world if battle is not None else scenario.world
@@ -171,6 +209,49 @@ def _write_state(path: str, state: dict[str, Any]) -> None:
         temporary.replace(target)
     except OSError as error:
         raise UsageError(f"cannot write the state to {path}: {error.strerror}") from None
+
+
+def _reach(args: argparse.Namespace) -> int:
+    if not Path(args.scenario).exists():
+        raise UsageError(f"no scenario file at {args.scenario}")
+    scenario = load(args.scenario)
+    lines = _script_lines(args.script)
+    dice, seed = _dice(args, scenario)
+    battle = Battle.begin(
+        scenario.world, dice, scenario=scenario.name, seed=seed, objectives=scenario.objectives
+    )
+    quiet = io.StringIO()
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            _play_line(battle, number, line, quiet)
+    world = battle.world
+    if not world.exists(args.unit) or not world.has(args.unit, Budget):
+        raise UsageError(f"there is no unit {args.unit!r} in {args.scenario}")
+    only = tuple(k for k in ORDER if args.action in (None, k.name))
+    cells = reach_map(world, args.unit, only)
+    budget = world.need(args.unit, Budget)
+    start = world.need(args.unit, Position).cell
+    report = {
+        "unit": args.unit,
+        "from": [start.x, start.y],
+        "budget": {"half": budget.half, "bonus": budget.bonus},
+        "cells": [
+            {
+                "cell": [c.cell.x, c.cell.y],
+                "action": c.action,
+                "metres": c.metres,
+                "path": [[p.x, p.y, "jump"] if jumped else [p.x, p.y] for p, jumped in c.path],
+                "budget_after": {"half": c.half_left, "bonus": c.bonus_left},
+                "provokes": [
+                    {"cell": [p.cell.x, p.cell.y], "enemy": p.enemy, "can_react": p.can_react}
+                    for p in provocations(world, args.unit, tuple(q for q, _ in c.path))
+                ],
+            }
+            for c in cells.values()
+        ],
+    }
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ Every problem is collected with its line, so `sim check` can list them all at on
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -53,8 +54,17 @@ UNIT_KEYS = {
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
 TOP_KEYS = {"name", "description", "seed", "map", "legend", "units", "items", "objectives"}
+ITEM_KEYS = {"kind", "at", "id"}
+OBJECTIVE_KEYS = {
+    "defeat": {"kind", "team"},
+    "reach": {"kind", "team", "at"},
+    "survive": {"kind", "team", "rounds"},
+}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 ATTRIBUTE = re.compile(r"^d(\d+)\+(\d+)$")
+# Heights, depths and obstacles are stored as int16 half-metres; anything near that limit is a
+# typo, so the loader stops well below it.
+MAX_METRES = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +134,13 @@ def loads(
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = re.search(r"line (\d+)", str(error))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-        raise ScenarioError(
-            path, [Problem(int(line.group(1)) if line else 1, f"not valid TOML: {message}")]
-        ) from None
+        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+        # Without a line, "(at end of document)": something unclosed runs to the end.
+        line = int(found.group(1)) if found else len(text.rstrip().split("\n"))
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(error))
+        if not found and "end of document" in str(error):
+            message += " (at the end of the file)"
+        raise ScenarioError(path, [Problem(line, f"not valid TOML: {message}")]) from None
     scenario = _build(loader, raw)
     if loader.problems or scenario is None:
         raise ScenarioError(path, sorted(loader.problems, key=lambda p: p.line))
@@ -157,13 +169,13 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     if not isinstance(units, list) or not units:
         ld.problem(("units",), "the scenario needs at least one [[units]] table")
         units = []
-    unit_markers = {u["at"] for u in units if isinstance(u, dict) and isinstance(u.get("at"), str)}
-    objective_markers = _objective_markers(raw.get("objectives", []))
-    grid, markers = _grid(ld, rows, legend, unit_markers | objective_markers)
+    used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
+    grid, markers = _grid(ld, rows, legend, used)
     world = World(grid, ld.rules, ld.catalog)
     _units(ld, world, units, markers)
     _ground_items(ld, world, raw.get("items", []), markers)
-    objectives = _objectives(ld, world, raw.get("objectives", []), markers)
+    declared = {u["team"] for u in units if isinstance(u, dict) and isinstance(u.get("team"), str)}
+    objectives = _objectives(ld, world, raw.get("objectives", []), markers, declared)
     if ld.problems:
         return None
     return Scenario(
@@ -194,8 +206,11 @@ def _half(ld: _Loader, where: KeyPath, what: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         ld.problem(where, f"{what} must be a number of metres, not {value!r}")
         return 0
-    if value < 0 or (value * 2) != int(value * 2):
+    if not math.isfinite(value) or value < 0 or (value * 2) != int(value * 2):
         ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
+        return 0
+    if value > MAX_METRES:
+        ld.problem(where, f"{what} must be at most {MAX_METRES} m, not {value}")
         return 0
     return int(value * 2)
 
@@ -250,16 +265,30 @@ def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
             ld.problem(("map", key), f"unknown key {key!r} in [map] (expected rows)")
     rows = raw["rows"]
     first = ld.spans.line(("map", "rows"))
+    text_lines = ld.text.split("\n")
     if isinstance(rows, str):
-        key_line = ld.text.splitlines()[first - 1] if first - 1 < len(ld.text.splitlines()) else ""
-        after = key_line.split('"""', 1)[1] if '"""' in key_line else ""
-        offset = 0 if after.strip() else 1
+        key_line = text_lines[first - 1] if first - 1 < len(text_lines) else ""
+        # A newline right after an opening """ or ''' is not part of the string (TOML), so the
+        # first row is on the next line; otherwise it starts on the key's own line.
+        opener = re.search(r"=\s*(\"\"\"|''')(.*)$", key_line)
+        offset = 1 if opener is not None and not opener.group(2).strip() else 0
         lines = rows.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         numbered = [(first + offset + i, row) for i, row in enumerate(lines)]
     elif isinstance(rows, list) and all(isinstance(r, str) for r in rows):
-        numbered = [(first + (1 if len(rows) > 1 else 0) + i, row) for i, row in enumerate(rows)]
+        # Each row's line: where its quoted text next appears after the previous row.
+        numbered = []
+        offset = sum(len(line) + 1 for line in text_lines[: first - 1])
+        for row in rows:
+            at = min(
+                (i for i in (ld.text.find(f'"{row}"', offset), ld.text.find(f"'{row}'", offset))
+                 if i >= 0),
+                default=-1,
+            )  # fmt: skip
+            if at >= 0:
+                offset = at + len(row) + 2
+            numbered.append((ld.text.count("\n", 0, offset) + 1, row))
     else:
         ld.problem(("map", "rows"), "map rows must be a multi-line string or a list of strings")
         return None
@@ -290,7 +319,7 @@ def _grid(
                     terrain = _Terrain(Kind.OPEN)
                 else:
                     ld.problem(line, f"row {y}, column {x}: {char!r} is not in the legend "
-                               "and no unit or objective uses it as a marker")  # fmt: skip
+                               "and no unit, item or objective uses it as a marker")  # fmt: skip
                     continue
             grid.set_cell(
                 pos,
@@ -316,7 +345,7 @@ def _cell(
             return None
         if len(cells) > 1:
             ld.problem(where, f"marker {value!r} appears {len(cells)} times in the map; "
-                       "a unit needs one cell")  # fmt: skip
+                       "it must mark one cell")  # fmt: skip
             return None
         return cells[0]
     if (
@@ -350,6 +379,7 @@ def _units(
     ld: _Loader, world: World, units: list[Any], markers: dict[str, tuple[Pos, ...]]
 ) -> None:
     standing: dict[Pos, str] = {}
+    seen: set[str] = set()  # ids declared so far, also by units that had problems
     for index, unit in enumerate(units):
         base: KeyPath = ("units", index)
         if not isinstance(unit, dict):
@@ -364,9 +394,10 @@ def _units(
             ld.problem((*base, "id"), "each unit needs an `id` of lower-case letters, digits "
                        f"and _ starting with a letter, not {uid!r}")  # fmt: skip
             continue
-        if world.exists(uid):
+        if uid in seen:
             ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
             continue
+        seen.add(uid)
         team = unit.get("team")
         if not isinstance(team, str) or not team:
             ld.problem((*base, "team"), f"unit {uid!r} needs a `team` (a name)")
@@ -374,7 +405,7 @@ def _units(
         merged: dict[str, Any] = {}
         template = unit.get("template")
         if template is not None:
-            if template not in ld.catalog.templates:
+            if not isinstance(template, str) or template not in ld.catalog.templates:
                 known = ", ".join(sorted(ld.catalog.templates))
                 ld.problem((*base, "template"), f"unknown template {template!r} (known: {known})")
                 continue
@@ -394,26 +425,30 @@ def _unit(
     markers: dict[str, tuple[Pos, ...]],
     standing: dict[Pos, str],
 ) -> None:
-    missing = [k for k in ("race", "str", "agi", "fcs", "res") if k not in stats]
+    # Every key is checked, so one unit's problems are all listed together; the unit is added
+    # only when it has none.
+    before = len(ld.problems)
+    missing = [k for k in ("race", *ld.rules.attribute_names) if k not in stats]
     if missing:
         ld.problem(base, f"unit {uid!r} needs a template or {', '.join(missing)}")
-        return
-    race = ld.rules.races.get(stats["race"])
-    if race is None:
-        ld.problem((*base, "race"), f"unknown race {stats['race']!r} "
-                   f"(known: {', '.join(ld.rules.races)})")  # fmt: skip
-        return
+    race = None
+    if "race" in stats:
+        name = stats["race"]
+        race = ld.rules.races.get(name) if isinstance(name, str) else None
+        if race is None:
+            ld.problem((*base, "race"), f"unknown race {name!r} "
+                       f"(known: {', '.join(ld.rules.races)})")  # fmt: skip
     attrs: list[tuple[str, Attribute]] = []
     for name in ld.rules.attribute_names:
-        attribute = _attribute(ld, (*base, name), name.upper(), stats[name])
-        if attribute is None:
-            return
-        attrs.append((name, attribute))
+        if name in stats:
+            attribute = _attribute(ld, (*base, name), name.upper(), stats[name])
+            if attribute is not None:
+                attrs.append((name, attribute))
     skills_raw = stats.get("skills", {})
     skills: list[tuple[str, int]] = []
     if not isinstance(skills_raw, dict):
         ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
-        return
+        skills_raw = {}
     low = int(ld.rules.number("skill_levels", "min"))
     high = int(ld.rules.number("skill_levels", "max"))
     for skill, level in skills_raw.items():
@@ -425,35 +460,35 @@ def _unit(
                        f"not {level!r} (R-C3)")  # fmt: skip
         else:
             skills.append((skill, level))
-    res = dict(attrs)["res"]
-    max_hp = res.die + res.bonus  # R-C6
+    res = dict(attrs).get("res")
+    max_hp = res.die + res.bonus if res is not None else 1  # R-C6
     hp = stats.get("hp", max_hp)
     if not isinstance(hp, int) or isinstance(hp, bool) or hp < 1:
         ld.problem((*base, "hp"), f"hp must be a whole number of at least 1, not {hp!r}")
-        return
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
-    if pos is None:
-        return
-    if world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
+    if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
         ld.problem((*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} "
                    f"at {pos}")  # fmt: skip
-        return
+        pos = None
     prone = unit.get("prone", False)
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
-        return
-    if not prone:
+        prone = False
+    if pos is not None and not prone:
         if pos in standing:
             ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
-            return
-        standing[pos] = uid
+        else:
+            standing[pos] = uid
     policy = unit.get("policy", "ask")
     defence = unit.get("defence", "best")
     if policy not in REACTION_POLICIES:
-        ld.problem((*base, "policy"), f"policy must be one of {', '.join(REACTION_POLICIES)}")
-        return
+        ld.problem((*base, "policy"), f"policy must be one of {', '.join(REACTION_POLICIES)}, "
+                   f"not {policy!r}")  # fmt: skip
     if defence not in DEFENCES:
-        ld.problem((*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}")
+        ld.problem((*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, "
+                   f"not {defence!r}")  # fmt: skip
+    if len(ld.problems) > before or race is None or pos is None:
+        _equipment(ld, world, base, uid, stats)  # for its problems
         return
     world.add_entity(
         uid,
@@ -525,18 +560,28 @@ def _ground_items(
         return
     for index, entry in enumerate(items):
         base: KeyPath = ("items", index)
-        if not isinstance(entry, dict) or entry.get("kind") not in ld.catalog.equipment:
-            kind = entry.get("kind") if isinstance(entry, dict) else None
-            ld.problem(base, f"item needs a known `kind` of equipment, not {kind!r}")
+        if not isinstance(entry, dict):
+            ld.problem(base, "each [[items]] entry must be a table")
+            continue
+        for key in entry:
+            if key not in ITEM_KEYS:
+                ld.problem((*base, key), f"unknown item key {key!r} "
+                           f"(expected one of {', '.join(sorted(ITEM_KEYS))})")  # fmt: skip
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or kind not in ld.catalog.equipment:
+            ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
             continue
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
         if pos is None:
             continue
-        item = entry.get("id") or _new_item_id(world, entry["kind"])
-        if not isinstance(item, str) or world.exists(item):
+        if world.grid.kind(pos) is Kind.WALL:
+            ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
+            continue
+        item = entry["id"] if "id" in entry else _new_item_id(world, kind)
+        if not isinstance(item, str) or not item or world.exists(item):
             ld.problem((*base, "id"), f"item id {item!r} is not a new name")
             continue
-        world.add_entity(item, Item(entry["kind"]), Position(pos))
+        world.add_entity(item, Item(kind), Position(pos))
 
 
 def _new_item_id(world: World, kind: str) -> str:
@@ -549,7 +594,8 @@ def _new_item_id(world: World, kind: str) -> str:
 # --- objectives --------------------------------------------------------------------------------
 
 
-def _objective_markers(raw: Any) -> set[str]:
+def _markers(raw: Any) -> set[str]:
+    """The map markers that a list of [[units]], [[items]] or [[objectives]] names in `at`."""
     found: set[str] = set()
     if isinstance(raw, list):
         for entry in raw:
@@ -559,12 +605,16 @@ def _objective_markers(raw: Any) -> set[str]:
 
 
 def _objectives(
-    ld: _Loader, world: World, raw: Any, markers: dict[str, tuple[Pos, ...]]
+    ld: _Loader,
+    world: World,
+    raw: Any,
+    markers: dict[str, tuple[Pos, ...]],
+    teams: set[str],
 ) -> tuple[Objective, ...]:
+    """`teams` are the teams the [[units]] declare (also units with problems of their own)."""
     if not isinstance(raw, list):
         ld.problem(("objectives",), "objectives must be [[objectives]] tables")
         return ()
-    teams = {t.name for _, t in world.each(Team)}
     found: list[Objective] = []
     for index, entry in enumerate(raw):
         base: KeyPath = ("objectives", index)
@@ -573,9 +623,18 @@ def _objectives(
             continue
         kind = entry.get("kind")
         team = entry.get("team")
+        allowed = OBJECTIVE_KEYS.get(kind) if isinstance(kind, str) else None
+        for key in entry:
+            if allowed is not None and key not in allowed:
+                ld.problem((*base, key), f"unknown key {key!r} for a {kind} objective "
+                           f"(expected {', '.join(sorted(allowed))})")  # fmt: skip
         if kind == "defeat":
             continue  # R-C6 always applies; naming it is allowed for clarity
-        if team not in teams:
+        if allowed is None:
+            ld.problem((*base, "kind"), f"objective kind must be defeat, reach or survive, "
+                       f"not {kind!r}")  # fmt: skip
+            continue
+        if not isinstance(team, str) or team not in teams:
             ld.problem((*base, "team"), f"objective team {team!r} has no units")
             continue
         if kind == "reach":
@@ -590,7 +649,7 @@ def _objectives(
                 cell = _cell(ld, (*base, "at"), at, world, markers)
                 if cell is not None:
                     found.append(Reach(team, (cell,)))
-        elif kind == "survive":
+        else:  # survive
             rounds = entry.get("rounds")
             if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
                 ld.problem(
@@ -598,7 +657,4 @@ def _objectives(
                 )
                 continue
             found.append(Survive(team, rounds))
-        else:
-            ld.problem((*base, "kind"), f"objective kind must be defeat, reach or survive, "
-                       f"not {kind!r}")  # fmt: skip
     return tuple(found)

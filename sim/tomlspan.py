@@ -23,7 +23,7 @@ class Spans:
         self._counts: dict[str, int] = {}
         table: Path = ()
         in_string: str | None = None
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):
             if in_string is not None:
                 if in_string in line:
                     in_string = None
