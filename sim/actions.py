@@ -242,3 +242,25 @@ class Climb(Movement):
 
     name: ClassVar[str] = "climb"
     tier: ClassVar[Tier] = Tier.ONE
+
+
+# --- combat (R-A, R-X, R-R) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """R-X2: a basic melee or ranged attack on `target`, with `weapon` (an item id or kind;
+    the first held weapon that can reach the target when not given)."""
+
+    target: str = ""
+    weapon: str | None = None
+    name: ClassVar[str] = "attack"
+    tier: ClassVar[Tier] = Tier.HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Disengage(Action):
+    """R-R5: the Movement Action directly after it provokes no Attack of Opportunity."""
+
+    name: ClassVar[str] = "disengage"
+    tier: ClassVar[Tier] = Tier.BONUS

@@ -7,6 +7,7 @@ from dataclasses import replace
 from sim import events as ev
 from sim.budget import refilled
 from sim.components import (
+    AttackWindow,
     Budget,
     Conditions,
     ExtendedAction,
@@ -103,6 +104,12 @@ def apply(world: World, event: ev.Event) -> None:
         case ev.Climbed(unit=unit, end=end, elevation=elevation):
             world.set(unit, Position(end, elevation))
         case ev.Fell() | ev.MoveCutShort():
+            pass
+        case ev.AttackCounted(unit=unit, count=count):
+            world.set(unit, AttackWindow(count))
+        case ev.AttackWindowReset(unit=unit):
+            world.remove(unit, AttackWindow)
+        case ev.ReactionAnswered() | ev.AttackResolved() | ev.ActionLost():
             pass
         case ev.BattleEnded(winners=winners):
             world.turn = replace(world.turn, over=True, winners=winners)

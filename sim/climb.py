@@ -66,8 +66,10 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
             return _finish(world, unit, here, face, rise - at, limit, up=True, face=face, at=at)
         if target == here:
             return _finish(world, unit, here, here, at, limit, up=False, face=face, at=at)
-        return Refusal(f"{target}: hanging on the face of {face}, {unit} can climb up to {face} "
-                       f"or down to {here} (R-M7)")  # fmt: skip
+        return Refusal(
+            f"{target}: hanging on the face of {face}, {unit} can climb up to {face} "
+            f"or down to {here} (R-M7)"
+        )
     if not here.is_adjacent(target):
         return Refusal(f"{target}: a climb goes to a neighbouring cell's face (R-M7)")
     if not grid.inside(target) or grid.kind(target) in (Kind.WALL, Kind.PIT):
@@ -79,8 +81,9 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
         return _finish(world, unit, here, target, rise, limit, up=True, face=target, at=0)
     if rise < 0:
         if not grid.climbable(here):
-            return Refusal(f"{target}: the {-rise / 2:g} m face down from {here} cannot be "
-                           "climbed (R-M7)")  # fmt: skip
+            return Refusal(
+                f"{target}: the {-rise / 2:g} m face down from {here} cannot be climbed (R-M7)"
+            )
         return _finish(world, unit, here, target, -rise, limit, up=False, face=here, at=-rise)
     return Refusal(f"{target}: level ground; walk there instead")
 

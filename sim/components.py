@@ -163,6 +163,14 @@ class Conditions:
 
 
 @dataclass(frozen=True, slots=True)
+class AttackWindow:
+    """Attacks made in the current window; it resets at the start and end of the creature's own
+    turn (R-A1)."""
+
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Initiative:
     """The initiative score rolled at the start (R-T1)."""
 
@@ -183,7 +191,7 @@ class ExtendedAction:
 class Policy:
     """How a creature answers reaction windows: always, ask or never, and its preferred defence."""
 
-    reactions: str = "ask"
+    reactions: str = "always"
     defence: str = "best"
 
 

@@ -54,3 +54,9 @@ def speed(world: World, unit: str) -> int:
     base = world.need(unit, Body).speed
     armour = worn_armour(world, unit)
     return max(0, base - (armour.speed_penalty if armour else 0))
+
+
+def unseen_by(world: World, unit: str) -> tuple[str, ...]:
+    """The opponents that do not see `unit` (R-X8): the "unseen" condition's comma list."""
+    value = conditions(world, unit).value("unseen", "")
+    return tuple(v for v in str(value).split(",") if v)

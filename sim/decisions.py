@@ -6,16 +6,49 @@ from collections.abc import Callable
 from typing import Any
 
 from sim import actions as a
-from sim.engine import Decision, SetPolicy
+from sim.engine import Decision, ReactionChoice, SetPolicy
 from sim.geometry import Pos
 
 # Every action name of the rules (snake_case). Those without a parser here are not built yet.
 ALL_ACTION_NAMES = (
-    "step", "walk", "run", "sprint", "climb", "crawl", "swim", "jump", "stand_up", "fall_prone",
-    "aim", "attack", "brace", "consume", "disarm", "draw", "stow", "drop", "pick_up", "evade",
-    "feint", "aid", "administer", "grapple", "break_free", "release", "guard", "hide", "shove",
-    "prepare", "throw", "toss", "trip", "disengage", "end_turn", "don", "doff",
-)  # fmt: skip
+    "step",
+    "walk",
+    "run",
+    "sprint",
+    "climb",
+    "crawl",
+    "swim",
+    "jump",
+    "stand_up",
+    "fall_prone",
+    "aim",
+    "attack",
+    "brace",
+    "consume",
+    "disarm",
+    "draw",
+    "stow",
+    "drop",
+    "pick_up",
+    "evade",
+    "feint",
+    "aid",
+    "administer",
+    "grapple",
+    "break_free",
+    "release",
+    "guard",
+    "hide",
+    "shove",
+    "prepare",
+    "throw",
+    "toss",
+    "trip",
+    "disengage",
+    "end_turn",
+    "don",
+    "doff",
+)
 
 
 class DecisionError(ValueError):
@@ -60,9 +93,34 @@ _MOVES: dict[str, type[a.Action]] = {
     cls.name: cls for cls in (a.Step, a.Walk, a.Run, a.Sprint, a.Crawl, a.Swim, a.Jump, a.Climb)
 }
 
+
+def _target(fields: dict[str, Any]) -> str:
+    target = fields.get("target")
+    if not isinstance(target, str) or not target:
+        raise DecisionError('needs "target": the id of a creature, e.g. "grok"')
+    return target
+
+
+def _attack(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    weapon = fields.get("weapon")
+    if weapon is not None and not isinstance(weapon, str):
+        raise DecisionError('"weapon" must be the id or kind of a held weapon')
+    return a.Attack(unit, _target(fields), weapon, slow=slow, quicken=quicken)
+
+
 _PLAIN: dict[str, type[a.Action]] = {
     cls.name: cls
-    for cls in (a.EndTurn, a.Aim, a.Brace, a.Evade, a.Guard, a.FallProne, a.StandUp, a.Doff)
+    for cls in (
+        a.EndTurn,
+        a.Aim,
+        a.Brace,
+        a.Evade,
+        a.Guard,
+        a.FallProne,
+        a.StandUp,
+        a.Doff,
+        a.Disengage,
+    )
 }
 _WITH_ITEM: dict[str, type[a.Action]] = {
     cls.name: cls for cls in (a.Draw, a.Stow, a.Drop, a.PickUp, a.Consume, a.Don)
@@ -92,6 +150,7 @@ def _parsers() -> dict[str, Parser]:
     out: dict[str, Parser] = {name: _plain(cls) for name, cls in _PLAIN.items()}
     out.update({name: _with_item(cls) for name, cls in _WITH_ITEM.items()})
     out.update({name: _movement(cls) for name, cls in _MOVES.items()})
+    out["attack"] = _attack
     return out
 
 
@@ -101,6 +160,7 @@ FIELDS: dict[str, set[str]] = (
     {name: set() for name in _PLAIN}
     | {n: {"item"} for n in _WITH_ITEM}
     | {n: {"path", "to"} for n in _MOVES}
+    | {"attack": {"target", "weapon"}}
 )
 
 
@@ -111,11 +171,28 @@ def parse(obj: Any) -> Decision:
     unit = obj.get("unit")
     if not isinstance(unit, str):
         raise DecisionError('needs "unit": the id of the creature that acts')
+    if "reaction" in obj:
+        extra = set(obj) - {"unit", "reaction"}
+        if extra:
+            raise DecisionError(
+                f"unknown field(s) for a reaction answer: {', '.join(sorted(extra))}"
+            )
+        if not isinstance(obj["reaction"], str):
+            raise DecisionError('"reaction" must be an option name such as "dodge" or "none"')
+        return ReactionChoice(unit, obj["reaction"])
     if "policy" in obj:
         extra = set(obj) - {"unit", "policy", "defence"}
         if extra:
             raise DecisionError(f"unknown field(s) for a policy line: {', '.join(sorted(extra))}")
         return SetPolicy(unit, str(obj["policy"]), str(obj.get("defence", "best")))
+    if "reaction" in obj:
+        extra = set(obj) - {"unit", "reaction"}
+        if extra:
+            raise DecisionError(f"unknown field(s) for a reaction line: {', '.join(sorted(extra))}")
+        choice = obj["reaction"]
+        if not isinstance(choice, str) or not choice:
+            raise DecisionError('"reaction" must name one of the offered options, or "none"')
+        return ReactionChoice(unit, choice)
     name = obj.get("action")
     if not isinstance(name, str):
         raise DecisionError('needs "action": an action name such as "walk" or "end_turn"')
@@ -140,10 +217,18 @@ def to_json(decision: Decision) -> dict[str, Any]:
     """The JSON object that `parse` turns back into `decision`."""
     if isinstance(decision, SetPolicy):
         return {"unit": decision.unit, "policy": decision.reactions, "defence": decision.defence}
+    if isinstance(decision, ReactionChoice):
+        return {"unit": decision.unit, "reaction": decision.choice}
+    if isinstance(decision, ReactionChoice):
+        return {"unit": decision.unit, "reaction": decision.choice}
     out: dict[str, Any] = {"unit": decision.actor, "action": decision.name}
     item = getattr(decision, "item", None)
     if item is not None:
         out["item"] = item
+    for key in ("target", "weapon"):
+        value = getattr(decision, key, None)
+        if value:
+            out[key] = value
     if isinstance(decision, a.Movement):
         if decision.path:
             out["path"] = [

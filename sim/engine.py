@@ -6,16 +6,18 @@ it the same way (DESIGN "How an action flows").
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 from sim import events as ev
-from sim.actions import Action, Cost, EndTurn, Refusal
+from sim.actions import Action, Cost, Disengage, EndTurn, Refusal
 from sim.apply import apply
 from sim.budget import price, refilled
 from sim.components import Budget, ExtendedAction
 from sim.creature import has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.objectives import Objective, outcome
+from sim.reactions import Ask, disengage_lapses, policy_answer
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
 from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
@@ -55,7 +57,7 @@ class SetPolicy:
     """A side's standing answer for one creature's reactions; allowed at any time."""
 
     unit: str
-    reactions: str = "ask"
+    reactions: str = "always"
     defence: str = "best"
 
 
@@ -76,6 +78,19 @@ class Accepted:
 
 
 Outcome = Accepted | Refusal
+Resolution = Generator[ev.Event | Ask, str | None, None]
+
+
+def _as_resolution(result: Iterable[ev.Event | Ask]) -> Resolution:
+    """Mechanics return a list of events or a generator that may open reaction windows."""
+    if isinstance(result, Generator):
+        return result
+
+    def events() -> Resolution:
+        yield from result
+
+    return events()
+
 
 # Conditions that break an Extended Action in progress (R-B5).
 BREAKS_EXTENDED = ("incapacitated", "grappled", "prone")
@@ -100,6 +115,8 @@ class Battle:
         self.objectives = objectives
         self.log: list[ev.Event] = []
         self.decisions: list[Decision] = []
+        self._paused: tuple[Resolution, Ask] | None = None
+        self._acting: Action | None = None
 
     @classmethod
     def begin(
@@ -125,6 +142,9 @@ class Battle:
         turn = self.world.turn
         if turn.over:
             return BattleOver(turn.winners, self._end_reason())
+        if self._paused is not None:
+            ask = self._paused[1]
+            return AwaitingReaction(ask.unit, ask.trigger, ask.options)
         current = turn.current
         assert current is not None
         return AwaitingAction(current)
@@ -174,13 +194,17 @@ class Battle:
         """Take one decision; a refusal changes nothing (R-B4)."""
         if isinstance(decision, SetPolicy):
             return self._set_policy(decision)
+        if isinstance(decision, ReactionChoice):
+            return self._answer(decision)
         cost = self.check(decision)
         if isinstance(cost, Refusal):
             self.decisions.append(decision)
             return cost
         world = self.world
         actor = decision.actor
-        events: list[ev.Event] = []
+        events: list[ev.Event] = disengage_lapses(
+            world, actor, decision.movement or isinstance(decision, Disengage)
+        )
         extended = world.get(actor, ExtendedAction)
         if extended is not None and cost.counts_as_action:
             events.append(ev.ExtendedBroken(actor, extended.action, f"{actor} took another action"))
@@ -198,13 +222,76 @@ class Battle:
                     cost.counts_as_action,
                 )
             )
-        events += RULEBOOK[type(decision)].resolve(world, decision, self.dice)
         self.decisions.append(decision)
         start = len(self.log)
         self._commit(events)
-        if isinstance(decision, EndTurn) and not world.turn.over:
-            self._end_turn(actor)
+        self._acting = decision
+        self._drive(_as_resolution(RULEBOOK[type(decision)].resolve(world, decision, self.dice)))
         return Accepted(tuple(self.log[start:]))
+
+    def _answer(self, choice: ReactionChoice) -> Outcome:
+        """Answer the open reaction window and carry on resolving (R-R8)."""
+        if self._paused is None:
+            return Refusal("no reaction window is open")
+        resolution, ask = self._paused
+        if choice.unit != ask.unit:
+            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
+        if choice.choice not in ask.options:
+            return Refusal(
+                f"{choice.choice!r} is not an option; {ask.unit} may choose "
+                f"{', '.join(ask.options)}"
+            )
+        self.decisions.append(choice)
+        start = len(self.log)
+        self._commit(
+            [
+                ev.ReactionAnswered(
+                    ask.unit, ask.kind, ask.trigger, ask.options, choice.choice, "player"
+                )
+            ]
+        )
+        self._paused = None
+        self._drive(resolution, choice.choice)
+        return Accepted(tuple(self.log[start:]))
+
+    def _drive(self, resolution: Resolution, answer: str | None = None) -> None:
+        """Apply what a resolution yields until it ends, or until a window needs a player."""
+        while True:
+            if self.world.turn.over:
+                resolution.close()
+                return
+            try:
+                item = resolution.send(answer)
+            except StopIteration:
+                break
+            answer = None
+            if isinstance(item, Ask):
+                auto = policy_answer(self.world, item)
+                if auto is None:
+                    self._paused = (resolution, item)
+                    return
+                self._commit(
+                    [
+                        ev.ReactionAnswered(
+                            item.unit, item.kind, item.trigger, item.options, auto, "policy"
+                        )
+                    ]
+                )
+                answer = auto
+            else:
+                self._commit([item])
+        self._finish(self._acting)
+
+    def _finish(self, decision: Action | None) -> None:
+        """What follows an action's resolution: Disengage is used up by a move (R-R5); ending
+        the turn starts the next one."""
+        world = self.world
+        if decision is None or world.turn.over:
+            return
+        if decision.movement and has(world, decision.actor, "disengaged"):
+            self._commit([ev.ConditionLost(decision.actor, "disengaged", "used by this move")])
+        if isinstance(decision, EndTurn):
+            self._end_turn(decision.actor)
 
     def _set_policy(self, decision: SetPolicy) -> Outcome:
         world = self.world

@@ -268,3 +268,49 @@ class Climbed(Event):
     end: Pos
     elevation: float
     metres: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionAnswered(Event):
+    """A reaction window and its answer (`by`: the creature's policy, or its player)."""
+
+    unit: str
+    window: str
+    trigger: str
+    options: tuple[str, ...]
+    choice: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackCounted(Event):
+    """The attacker's n-th attack in its current window (R-A1)."""
+
+    unit: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackWindowReset(Event):
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResolved(Event):
+    """Hit Roll against Defense Roll (R-A3): `hit` when the first is greater."""
+
+    attacker: str
+    target: str
+    purpose: str
+    hit_roll: int
+    defense_roll: int
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLost(Event):
+    """An action interrupted before it resolved; its cost stays spent (R-R7)."""
+
+    unit: str
+    action: str
+    reason: str

@@ -24,8 +24,15 @@ BLOCKED = np.int32(1 << 20)  # larger than any reachable cost, small enough to a
 
 # (dx, dy) of the 8 neighbours; index d of every cost field.
 DIRECTIONS: tuple[tuple[int, int], ...] = (
-    (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
-)  # fmt: skip
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+)
 
 
 class Gait(enum.Enum):
@@ -293,5 +300,6 @@ def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
         else:
             step = np.full((hh, ww), base, dtype=np.int32)
         cost[d] = np.where(ok, step, BLOCKED)
-    can_end = enterable[inner] & ~standing[inner]
+    # R-M5: a move cannot end on a standing creature, but a crawler is prone and may share.
+    can_end = enterable[inner] if gait is Gait.CRAWL else enterable[inner] & ~standing[inner]
     return Fields(win, cost, can_end)

@@ -98,8 +98,11 @@ class JumpPlan:
     grabs_ledge: bool
 
 
-def plan_jump(world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos) -> JumpPlan | str:
-    """Whether a jump from `a` to `b` can be made with some run-up; else the reason."""
+def plan_jump(
+    world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos, runup: int = 0
+) -> JumpPlan | str:
+    """Whether a jump from `a` to `b` can be made with some run-up; else the reason. `runup` is
+    the run-up already made: with it the jumper lands on a ledge without grabbing if it can."""
     grid = world.grid
     between = line_between(a, b)
     if between is None:
@@ -118,6 +121,12 @@ def plan_jump(world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos) -> JumpPlan
             return f"{cell}: {blocker(world, m.unit, cell)} is in the way of the jump (R-M5)"
         if kind is not Kind.PIT:
             clearance = max(clearance, grid.ground_half(cell) - base + grid.obstacle_half(cell))
+    line = (a, *between, b)
+    for p, q in zip(line, line[1:], strict=False):
+        # R-U3: a diagonal jump may not cut the corner of a wall either.
+        for corner in (Pos(q.x, p.y), Pos(p.x, q.y)) if p.x != q.x and p.y != q.y else ():
+            if not grid.inside(corner) or grid.kind(corner) is Kind.WALL:
+                return f"{b}: the jump would cut the corner at {corner} (R-U3)"
     kind = grid.kind(b)
     if kind in (Kind.WALL, Kind.PIT):
         return f"{b}: a jump cannot land in a {kind.name.lower()}"
@@ -138,10 +147,14 @@ def plan_jump(world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos) -> JumpPlan
         return f"{b}: the jump must clear {clearance / 2:g} m; too high for {m.unit} (R-M6)"
     grabs = False
     need_land = jr.runup_for_height(landing)
-    if need_land is None and rise > 0:
-        # R-M6: grabbing the ledge adds the jumper's height to the height reached.
-        need_land = jr.runup_for_height(landing - jr.grab_height)
-        grabs = True
+    if rise > 0:
+        # R-M6: grabbing the ledge adds the jumper's height to the height reached; grab only
+        # when the run-up made so far does not land it on top and grabbing needs less.
+        with_grab = jr.runup_for_height(landing - jr.grab_height)
+        if with_grab is not None and (
+            need_land is None or (need_land > runup and with_grab < need_land)
+        ):
+            need_land, grabs = with_grab, True
     if need_land is None:
         top = (jr.height(10**6) + (jr.grab_height if rise > 0 else 0)) / 2
         return f"{b}: {landing / 2:g} m up; {m.unit} can reach {top:.2g} m with a jump (R-M6)"

@@ -3,12 +3,14 @@ checked step by step with the first failing cell and why, then resolved cell by 
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from sim import events as ev
-from sim.actions import Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
+from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
+from sim.attack import strike
 from sim.components import Body, Position, Stats
-from sim.creature import conditions, has, speed
+from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
 from sim.footing import (
     Gait,
@@ -26,7 +28,11 @@ from sim.grid import Kind
 from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
 from sim.reach import distance_field
+from sim.reactions import NONE, Ask, can_react, held_weapon
+from sim.threat import enemies, reaches
 from sim.world import World
+
+Resolution = Generator[ev.Event | Ask, str | None, None]
 
 GAITS: dict[type[Movement], Gait] = {
     Step: Gait.STEP,
@@ -97,7 +103,7 @@ def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | No
         return f"{unit} is grappled and can take no Movement Action (R-G2)"
     if held.has("grappling"):
         return f"{unit} is grappling and can take no Movement Action; let go first (R-G4)"
-    if held.has("hanging") and kind is not Jump:
+    if held.has("hanging") and kind is not Jump and kind is not Climb:
         return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
     if held.has("swimming") and kind not in (Swim, Step):
         return (
@@ -118,12 +124,15 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
         if grid.water_half(a) >= m.height_half:
             return f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water"
         return None
-    if len(path) > 1 or (a.x != path[0].x and a.y != path[0].y):
+    if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
     b = path[0]
     problem = step_problem(world, m, Gait.STRIDE, a, b)
     if problem:
         return problem
+    other = standing_at(world, m.unit).get(b)
+    if other is not None:
+        return f"{b}: {other} is standing there; a move cannot end on it (R-M5)"
     if grid.water_half(b) >= m.waist_half and grid.water_half(a) >= m.height_half:
         return f"{b}: still deep water; swim there instead (R-M8)"
     return None
@@ -153,7 +162,7 @@ def _explicit(
             if jr is None:
                 what = gait_word(gait) if not isinstance(action, Step) else "Step"
                 return f"{cell}: not next to {here}; a {what} cannot jump (R-M6)"
-            plan = plan_jump(world, m, jr, here, cell)
+            plan = plan_jump(world, m, jr, here, cell, spent)
             if isinstance(plan, str):
                 return plan
             if plan.runup_needed > spent:
@@ -199,10 +208,13 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         return _plan_jump_action(world, action, m, start)
     swimming = has(world, unit, "swimming")
     if isinstance(action, Step) and swimming:
-        legs_or = _swim_out_problem(world, m, start, action.path)
+        if action.to is not None and action.path:
+            return Refusal('give either "path" or "to", not both')
+        out_path = (action.to,) if action.to is not None else action.path
+        legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
             return Refusal(legs_or)
-        legs = tuple(Leg(start, c, m.orthogonal, "step") for c in action.path)
+        legs = tuple(Leg(start, c, m.orthogonal, "step") for c in out_path)
         limit = half_metres(world.rules.number("movement", "swim_exit_move_metres"))
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
@@ -289,41 +301,80 @@ def check_move(world: World, action: Movement) -> Refusal | None:
 # --- resolving -----------------------------------------------------------------------------
 
 
-def resolve_move(world: World, action: Movement, dice: Dice) -> list[ev.Event]:
+def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
+    """Move leg by leg. Before each leg leaves an enemy's reach, that enemy may make an Attack
+    of Opportunity (R-R4); a mover it downs stops there."""
     plan = plan_move(world, action)
     assert not isinstance(plan, Refusal)
     unit = action.actor
-    out: list[ev.Event] = []
     limit = plan.limit
     if isinstance(action, Sprint):
         agi = world.need(unit, Stats).attribute("agi")
         roll = dice.roll(agi.die)
         limit = allowance(world, unit, Sprint, roll)
-        out.append(ev.Rolled(unit, "sprint distance (AGI Roll + Bonus)", agi.die, roll, agi.bonus,
-                             roll + agi.bonus))  # fmt: skip
+        yield ev.Rolled(
+            unit, "sprint distance (AGI Roll + Bonus)", agi.die, roll, agi.bonus, roll + agi.bonus
+        )
     m = mover(world, unit)
     spent = 0
-    stacks = conditions(world, unit).count("burning")
     fire_stacks = int(world.rules.number("conditions", "fire_terrain_stacks"))
     if isinstance(action, Step) and has(world, unit, "swimming"):
-        out.append(ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)"))
+        yield ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)")
     if isinstance(action, Swim) and not has(world, unit, "swimming"):
-        out.append(ev.ConditionGained(unit, "swimming", 1))
+        yield ev.ConditionGained(unit, "swimming", 1)
+    if has(world, unit, "hanging"):
+        # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
+        yield ev.ConditionLost(unit, "hanging", "jumped off the face")
     for leg in plan.legs:
         if spent + leg.cost > limit:
-            out.append(ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m"))
-            break
+            yield ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m")
+            return
+        yield from opportunities(world, dice, unit, leg.start, leg.end)
+        if incapacitated(world, unit):
+            yield ev.MoveCutShort(unit, leg.start, f"{unit} was downed leaving {leg.start}")
+            return
         spent += leg.cost
         if leg.how == "jump":
-            out.append(ev.Jumped(unit, leg.start, leg.end, leg.cost, leg.grab))
+            yield ev.Jumped(unit, leg.start, leg.end, leg.cost, leg.grab)
         else:
-            out.append(ev.Moved(unit, leg.start, leg.end, leg.cost))
+            yield ev.Moved(unit, leg.start, leg.end, leg.cost)
         if world.grid.kind(leg.end) is Kind.FIRE:
-            stacks += fire_stacks
-            out.append(ev.ConditionGained(unit, "burning", stacks))  # R-K4
+            stacks = conditions(world, unit).count("burning") + fire_stacks
+            yield ev.ConditionGained(unit, "burning", stacks)  # R-K4
         if leg.how == "fall":
-            out += fall(world, m, unit, leg.start, leg.end)
-    return out
+            yield from fall(world, m, unit, leg.start, leg.end)
+
+
+def opportunities(
+    world: World, dice: Dice, unit: str, here: Pos, there: Pos
+) -> Generator[ev.Event | Ask, str | None, None]:
+    """R-R4: each enemy whose reach `unit` is about to leave may attack it first, unless it
+    disengaged (R-R5) or that enemy cannot see it (R-X8)."""
+    if has(world, unit, "disengaged"):
+        return
+    cost = int(world.rules.number("reactions", "opportunity_bonus"))
+    hidden_from = unseen_by(world, unit)
+    for enemy in enemies(world, unit):
+        if enemy in hidden_from or not can_react(world, enemy, cost):
+            continue
+        at = world.need(enemy, Position).cell
+        if not reaches(world, enemy, at, here) or reaches(world, enemy, at, there):
+            continue
+        answer = yield Ask(
+            enemy,
+            "attack_of_opportunity",
+            f"{unit} is leaving {enemy}'s reach at {here}",
+            ("attack", NONE),
+        )
+        if answer != "attack":
+            continue
+        yield ev.Spent(enemy, "attack_of_opportunity", "bonus", 0, cost, None, False)
+        weapon = held_weapon(world, enemy, melee=True)
+        yield from strike(
+            world, dice, enemy, unit, weapon=weapon, melee=True, purpose="attack of opportunity"
+        )
+        if incapacitated(world, unit):
+            return
 
 
 def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos) -> list[ev.Event]:

@@ -109,12 +109,23 @@ def jump_edges(
                 blocked_between[a_sl] |= (ck == wall) | enemy[c_sl]
                 rise_c = np.where(ck == pit, -(10**6), height[c_sl] - height[a_sl] + obstacle[c_sl])
                 clearance[a_sl] = np.maximum(clearance[a_sl], rise_c)
+            if dx and dy:
+                # R-U3: the diagonal from cell k-1 to cell k may not cut a wall's corner.
+                corner_x = (
+                    slice(ya0 + dy * (k - 1), ya1 + dy * (k - 1)),
+                    slice(xa0 + dx * k, xa1 + dx * k),
+                )
+                corner_y = (
+                    slice(ya0 + dy * k, ya1 + dy * k),
+                    slice(xa0 + dx * (k - 1), xa1 + dx * (k - 1)),
+                )
+                blocked_between[a_sl] |= (kind[corner_x] == wall) | (kind[corner_y] == wall)
             rise = height[b_sl] - height[a_sl]
             landing = np.maximum(rise, 0) + obstacle[b_sl]
             need_clear = _runup_for_height(np.maximum(clearance[a_sl], 0), jr)
             need_land = _runup_for_height(landing, jr)
             grab = _runup_for_height(np.ceil(landing - jr.grab_height).astype(np.int32), jr)
-            need_land = np.where((need_land >= INF) & (rise > 0), grab, need_land)
+            need_land = np.where(rise > 0, np.minimum(need_land, grab), need_land)
             runup = np.maximum(np.maximum(need_clear, need_land), need_len)
             factor = np.where(difficult[a_sl] | difficult[b_sl], m.difficult_factor, 1)
             cost = (length * factor).astype(np.int32)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from sim import actions as a
-from sim import armour, climb, items, movement, prone, stance
+from sim import armour, attack, climb, items, movement, prone, reactions, stance
 from sim.dice import Dice
 from sim.events import Event
+from sim.reactions import Ask
 from sim.world import World
 
 
@@ -18,7 +19,7 @@ class Mechanic:
     """An action's own legality check (after the budget) and its resolution into events."""
 
     check: Callable[[World, Any], a.Refusal | None]
-    resolve: Callable[[World, Any, Dice], list[Event]]
+    resolve: Callable[[World, Any, Dice], Iterable[Event | Ask]]
 
 
 def _always(world: World, action: a.Action) -> a.Refusal | None:
@@ -51,5 +52,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Swim: Mechanic(movement.check_move, movement.resolve_move),
     a.Jump: Mechanic(movement.check_move, movement.resolve_move),
     a.Climb: Mechanic(climb.check_climb, climb.resolve_climb),
+    a.Attack: Mechanic(attack.check_attack, attack.resolve_attack),
+    a.Disengage: Mechanic(reactions.check_disengage, reactions.resolve_disengage),
     a.Doff: Mechanic(armour.check_doff, armour.resolve_doff),
 }

@@ -48,9 +48,24 @@ DEFAULT_LEGEND: dict[str, Any] = {
     "~": {"kind": "open", "water": 1.0},
 }
 UNIT_KEYS = {
-    "id", "team", "template", "at", "race", "str", "agi", "fcs", "res", "skills", "held",
-    "carried", "armour", "hp", "policy", "defence", "prone",
-}  # fmt: skip
+    "id",
+    "team",
+    "template",
+    "at",
+    "race",
+    "str",
+    "agi",
+    "fcs",
+    "res",
+    "skills",
+    "held",
+    "carried",
+    "armour",
+    "hp",
+    "policy",
+    "defence",
+    "prone",
+}
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
 TOP_KEYS = {"name", "description", "seed", "map", "legend", "units", "items", "objectives"}
@@ -234,12 +249,18 @@ def _legend(ld: _Loader, raw: Any) -> dict[str, _Terrain]:
             continue
         for key in entry:
             if key not in LEGEND_KEYS:
-                ld.problem(where, f"legend {char!r}: unknown key {key!r} "
-                           f"(expected {', '.join(sorted(LEGEND_KEYS))})")  # fmt: skip
+                ld.problem(
+                    where,
+                    f"legend {char!r}: unknown key {key!r} "
+                    f"(expected {', '.join(sorted(LEGEND_KEYS))})",
+                )
         kind_name = entry.get("kind", "open")
         if kind_name not in KIND_NAMES:
-            ld.problem(where, f"legend {char!r}: unknown terrain {kind_name!r} "
-                       f"(expected one of {', '.join(KIND_NAMES)})")  # fmt: skip
+            ld.problem(
+                where,
+                f"legend {char!r}: unknown terrain {kind_name!r} "
+                f"(expected one of {', '.join(KIND_NAMES)})",
+            )
             continue
         climbable = entry.get("climbable", False)
         if not isinstance(climbable, bool):
@@ -282,10 +303,13 @@ def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
         offset = sum(len(line) + 1 for line in text_lines[: first - 1])
         for row in rows:
             at = min(
-                (i for i in (ld.text.find(f'"{row}"', offset), ld.text.find(f"'{row}'", offset))
-                 if i >= 0),
+                (
+                    i
+                    for i in (ld.text.find(f'"{row}"', offset), ld.text.find(f"'{row}'", offset))
+                    if i >= 0
+                ),
                 default=-1,
-            )  # fmt: skip
+            )
             if at >= 0:
                 offset = at + len(row) + 2
             numbered.append((ld.text.count("\n", 0, offset) + 1, row))
@@ -318,8 +342,11 @@ def _grid(
                 if char in markers_used:
                     terrain = _Terrain(Kind.OPEN)
                 else:
-                    ld.problem(line, f"row {y}, column {x}: {char!r} is not in the legend "
-                               "and no unit, item or objective uses it as a marker")  # fmt: skip
+                    ld.problem(
+                        line,
+                        f"row {y}, column {x}: {char!r} is not in the legend "
+                        "and no unit, item or objective uses it as a marker",
+                    )
                     continue
             grid.set_cell(
                 pos,
@@ -344,8 +371,10 @@ def _cell(
             ld.problem(where, f"marker {value!r} does not appear in the map")
             return None
         if len(cells) > 1:
-            ld.problem(where, f"marker {value!r} appears {len(cells)} times in the map; "
-                       "it must mark one cell")  # fmt: skip
+            ld.problem(
+                where,
+                f"marker {value!r} appears {len(cells)} times in the map; it must mark one cell",
+            )
             return None
         return cells[0]
     if (
@@ -387,12 +416,17 @@ def _units(
             continue
         for key in unit:
             if key not in UNIT_KEYS:
-                ld.problem((*base, key), f"unknown unit key {key!r} "
-                           f"(expected one of {', '.join(sorted(UNIT_KEYS))})")  # fmt: skip
+                ld.problem(
+                    (*base, key),
+                    f"unknown unit key {key!r} (expected one of {', '.join(sorted(UNIT_KEYS))})",
+                )
         uid = unit.get("id")
         if not isinstance(uid, str) or not ID.match(uid):
-            ld.problem((*base, "id"), "each unit needs an `id` of lower-case letters, digits "
-                       f"and _ starting with a letter, not {uid!r}")  # fmt: skip
+            ld.problem(
+                (*base, "id"),
+                "each unit needs an `id` of lower-case letters, digits "
+                f"and _ starting with a letter, not {uid!r}",
+            )
             continue
         if uid in seen:
             ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
@@ -436,8 +470,9 @@ def _unit(
         name = stats["race"]
         race = ld.rules.races.get(name) if isinstance(name, str) else None
         if race is None:
-            ld.problem((*base, "race"), f"unknown race {name!r} "
-                       f"(known: {', '.join(ld.rules.races)})")  # fmt: skip
+            ld.problem(
+                (*base, "race"), f"unknown race {name!r} (known: {', '.join(ld.rules.races)})"
+            )
     attrs: list[tuple[str, Attribute]] = []
     for name in ld.rules.attribute_names:
         if name in stats:
@@ -453,11 +488,14 @@ def _unit(
     high = int(ld.rules.number("skill_levels", "max"))
     for skill, level in skills_raw.items():
         if skill not in ld.rules.skills:
-            ld.problem((*base, "skills"), f"unknown skill {skill!r} "
-                       f"(known: {', '.join(ld.rules.skills)})")  # fmt: skip
+            ld.problem(
+                (*base, "skills"), f"unknown skill {skill!r} (known: {', '.join(ld.rules.skills)})"
+            )
         elif not isinstance(level, int) or isinstance(level, bool) or not low <= level <= high:
-            ld.problem((*base, "skills"), f"skill {skill} must be a level {low}-{high}, "
-                       f"not {level!r} (R-C3)")  # fmt: skip
+            ld.problem(
+                (*base, "skills"),
+                f"skill {skill} must be a level {low}-{high}, not {level!r} (R-C3)",
+            )
         else:
             skills.append((skill, level))
     res = dict(attrs).get("res")
@@ -467,8 +505,9 @@ def _unit(
         ld.problem((*base, "hp"), f"hp must be a whole number of at least 1, not {hp!r}")
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
     if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
-        ld.problem((*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} "
-                   f"at {pos}")  # fmt: skip
+        ld.problem(
+            (*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} at {pos}"
+        )
         pos = None
     prone = unit.get("prone", False)
     if not isinstance(prone, bool):
@@ -479,14 +518,17 @@ def _unit(
             ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
         else:
             standing[pos] = uid
-    policy = unit.get("policy", "ask")
+    policy = unit.get("policy", "always")
     defence = unit.get("defence", "best")
     if policy not in REACTION_POLICIES:
-        ld.problem((*base, "policy"), f"policy must be one of {', '.join(REACTION_POLICIES)}, "
-                   f"not {policy!r}")  # fmt: skip
+        ld.problem(
+            (*base, "policy"),
+            f"policy must be one of {', '.join(REACTION_POLICIES)}, not {policy!r}",
+        )
     if defence not in DEFENCES:
-        ld.problem((*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, "
-                   f"not {defence!r}")  # fmt: skip
+        ld.problem(
+            (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
+        )
     if len(ld.problems) > before or race is None or pos is None:
         _equipment(ld, world, base, uid, stats)  # for its problems
         return
@@ -538,8 +580,10 @@ def _equipment(
                 continue
             need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
             if hands.free < need:
-                ld.problem((*base, key), f"{uid!r} cannot hold {name}: "
-                           f"only {hands.free} hand(s) free (R-C7)")  # fmt: skip
+                ld.problem(
+                    (*base, key),
+                    f"{uid!r} cannot hold {name}: only {hands.free} hand(s) free (R-C7)",
+                )
                 continue
             hands = hands.put(item, need)
     armour = stats.get("armour")
@@ -565,8 +609,10 @@ def _ground_items(
             continue
         for key in entry:
             if key not in ITEM_KEYS:
-                ld.problem((*base, key), f"unknown item key {key!r} "
-                           f"(expected one of {', '.join(sorted(ITEM_KEYS))})")  # fmt: skip
+                ld.problem(
+                    (*base, key),
+                    f"unknown item key {key!r} (expected one of {', '.join(sorted(ITEM_KEYS))})",
+                )
         kind = entry.get("kind")
         if not isinstance(kind, str) or kind not in ld.catalog.equipment:
             ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
@@ -626,13 +672,17 @@ def _objectives(
         allowed = OBJECTIVE_KEYS.get(kind) if isinstance(kind, str) else None
         for key in entry:
             if allowed is not None and key not in allowed:
-                ld.problem((*base, key), f"unknown key {key!r} for a {kind} objective "
-                           f"(expected {', '.join(sorted(allowed))})")  # fmt: skip
+                ld.problem(
+                    (*base, key),
+                    f"unknown key {key!r} for a {kind} objective "
+                    f"(expected {', '.join(sorted(allowed))})",
+                )
         if kind == "defeat":
             continue  # R-C6 always applies; naming it is allowed for clarity
         if allowed is None:
-            ld.problem((*base, "kind"), f"objective kind must be defeat, reach or survive, "
-                       f"not {kind!r}")  # fmt: skip
+            ld.problem(
+                (*base, "kind"), f"objective kind must be defeat, reach or survive, not {kind!r}"
+            )
             continue
         if not isinstance(team, str) or team not in teams:
             ld.problem((*base, "team"), f"objective team {team!r} has no units")

@@ -37,8 +37,11 @@ def render(world: World) -> str:
         lines.append("".join(row))
     lines.append("")
     turn = world.turn
-    lines.append(f"Round {turn.round}; {turn.current or 'nobody'} to act" if not turn.over
-                 else f"Battle over; winners: {', '.join(turn.winners) or 'none'}")  # fmt: skip
+    lines.append(
+        f"Round {turn.round}; {turn.current or 'nobody'} to act"
+        if not turn.over
+        else f"Battle over; winners: {', '.join(turn.winners) or 'none'}"
+    )
     for index, unit in enumerate(creatures(world)):
         health = world.need(unit, Health)
         budget = world.need(unit, Budget)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from sim import events as ev
 from sim.checks import roll_check
-from sim.components import Budget, ExtendedAction, Stats
+from sim.components import AttackWindow, Budget, ExtendedAction, Stats
 from sim.creature import conditions, creatures, incapacitated
 from sim.dice import Dice
 from sim.health import damage
@@ -107,8 +107,13 @@ def _extended(world: World, unit: str) -> list[ev.Event]:
     ]
 
 
+def _attack_window(world: World, unit: str) -> list[ev.Event]:
+    """R-A1: the attack window resets at the start and at the end of the creature's turn."""
+    return [ev.AttackWindowReset(unit)] if world.has(unit, AttackWindow) else []
+
+
 # Steps that change hit points are followed by a fresh look at the world, so each sees the last.
-START_OF_TURN: tuple[Step, ...] = (_refill, _expire, _burning, _bleeding, _extended)
+START_OF_TURN: tuple[Step, ...] = (_refill, _attack_window, _expire, _burning, _bleeding, _extended)
 
 
 def _quickened(world: World, unit: str) -> list[ev.Event]:
@@ -131,7 +136,14 @@ def _finish_extended(world: World, unit: str) -> list[ev.Event]:
     return [ev.ArmourDoffed(unit, extended.item)]
 
 
-END_OF_TURN: tuple[Step, ...] = (_finish_extended, _quickened)
+def _disengage(world: World, unit: str) -> list[ev.Event]:
+    """R-R5: an unused Disengage does not outlast the turn."""
+    if conditions(world, unit).has("disengaged"):
+        return [ev.ConditionLost(unit, "disengaged", "the turn ended")]
+    return []
+
+
+END_OF_TURN: tuple[Step, ...] = (_finish_extended, _quickened, _attack_window, _disengage)
 
 
 def next_in_order(world: World) -> tuple[str, bool]:

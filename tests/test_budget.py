@@ -384,10 +384,10 @@ def test_R_B5_an_extended_action_is_broken_when_its_actor_is_knocked_prone_or_gr
     end_turns(b, "ana")
     give(b, "ana", condition)  # as if grok had shoved or grappled her
     events = accepted(b, unit="grok", action="aim")
-    assert events[-1] == {
+    assert {
         "type": "extended_broken", "unit": "ana", "action": "doff",
         "reason": f"ana is {condition}",
-    }  # fmt: skip
+    } in events  # fmt: skip
     end_turns(b, "grok")
     assert types(b.log[-2:]) == ["turn_started", "budget_refilled"]  # nothing continues
     assert not b.world.has("ana", ExtendedAction)

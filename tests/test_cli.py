@@ -240,7 +240,7 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
         "this is not json",
         {"unit": "zed", "action": "aim"},
         {"unit": "ana", "action": "fly"},
-        {"unit": "ana", "action": "attack"},
+        {"unit": "ana", "action": "grapple"},
         {"unit": "grok", "action": "aim"},
         "",
         {"unit": "ana", "action": "aim"},
@@ -257,7 +257,7 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
         (1, None, None),
         (2, "zed", "aim"),
         (3, "ana", "fly"),
-        (4, "ana", "attack"),
+        (4, "ana", "grapple"),
         (5, "grok", "aim"),
         (8, "ana", "draw"),
         (9, "ana", "aim"),
@@ -267,7 +267,7 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
     assert "not JSON" in reasons[0]
     assert "no unit 'zed'" in reasons[1]
     assert "unknown action 'fly'" in reasons[2] and "not built" not in reasons[2]
-    assert "unknown action 'attack'" in reasons[3] and "not built yet" in reasons[3]
+    assert "unknown action 'grapple'" in reasons[3] and "not built yet" in reasons[3]
     assert "it is ana's turn, not grok's" in reasons[4]
     assert '"item"' in reasons[5]
     assert "unknown field(s) for aim: speed" in reasons[6]

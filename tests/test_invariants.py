@@ -9,12 +9,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.actions import Refusal
+from sim.actions import Action, Refusal
 from sim.catalog import default_catalog
 from sim.components import Budget, Health, Item, Position
 from sim.creature import creatures, has, incapacitated
 from sim.decisions import FIELDS, PARSERS, parse
-from sim.engine import Accepted, Battle
+from sim.engine import Accepted, AwaitingReaction, Battle
 from sim.events import Spent, to_json
 from sim.scenario import loads
 from sim.world import World
@@ -36,8 +36,8 @@ TEXT = scenario_text(
         [
             unit("ana", "blue", "human_fighter", "a"),
             unit("mira", "blue", "halfling_medic", "b"),
-            unit("grok", "red", "orc_brute", "c"),
-            unit("sly", "red", "elf_skirmisher", "d", hp=6),
+            unit("grok", "red", "orc_brute", "c", policy="ask"),
+            unit("sly", "red", "elf_skirmisher", "d", hp=6, policy="never"),
         ]
     ),
     extra='[[items]]\nkind = "rope"\nat = "r"\n',
@@ -53,8 +53,9 @@ who = st.sampled_from((CURRENT,) * 6 + (*UNITS, "zed", "ana.longsword"))
 actions = st.sampled_from(("end_turn",) * 4 + tuple(sorted(PARSERS)))
 flag = st.sampled_from((False, False, False, True))
 cells = st.tuples(st.integers(-1, _WORLD.grid.width), st.integers(-1, _WORLD.grid.height))
+targets = st.sampled_from((*UNITS, "zed"))
 decisions = st.lists(
-    st.tuples(who, actions, st.sampled_from(ITEM_REFS), cells, flag, flag),
+    st.tuples(who, actions, st.sampled_from(ITEM_REFS), cells, flag, flag, targets),
     min_size=1,
     max_size=60,
 )
@@ -68,18 +69,25 @@ setup = st.lists(
 )
 
 
-Choice = tuple[str, str, str, tuple[int, int], bool, bool]
+Choice = tuple[str, str, str, tuple[int, int], bool, bool, str]
 
 
 def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
-    """A script line for one random choice; CURRENT becomes whoever's turn it is."""
-    actor, name, item, cell, slow, quicken = choice
+    """A script line for one random choice; CURRENT becomes whoever's turn it is, or, while a
+    reaction window is open, the creature it waits for, answering with a random option."""
+    actor, name, item, cell, slow, quicken, target = choice
+    pending = b.pending
+    if actor == CURRENT and isinstance(pending, AwaitingReaction):
+        options = (*pending.options, "nonsense")
+        return {"unit": pending.unit, "reaction": options[len(item) % len(options)]}
     obj: dict[str, Any] = {"unit": (b.world.turn.current or "ana") if actor == CURRENT else actor}
     obj["action"] = name
     if "item" in FIELDS[name]:
         obj["item"] = item
     if "to" in FIELDS[name]:
         obj["to"] = list(cell)
+    if "target" in FIELDS[name]:
+        obj["target"] = target
     if slow:
         obj["slow"] = True
     if quicken:
@@ -120,20 +128,22 @@ def play(
         decision = parse(obj)
         before = b.world.copy()
         logged = len(b.log)
-        cost = b.check(decision)
+        cost = b.check(decision) if isinstance(decision, Action) else None
         assert b.world == before, "check() changed the world"
         outcome = b.submit(decision)
         if isinstance(outcome, Refusal):
             assert b.world == before, f"refused {obj} ({outcome.reason}) but the world changed"
             assert len(b.log) == logged
             assert outcome.reason
-            assert cost == outcome, "check() and submit() disagree"
+            assert cost in (None, outcome), "check() and submit() disagree"
         else:
             assert isinstance(outcome, Accepted)
             assert not isinstance(cost, Refusal), f"check() refused what submit() took: {cost}"
             assert list(outcome.events) == b.log[logged:]
-            paid = [e for e in outcome.events if isinstance(e, Spent) and e.action == obj["action"]]
-            if paid:
+            paid = [
+                e for e in outcome.events if isinstance(e, Spent) and e.action == obj.get("action")
+            ]
+            if paid and cost is not None:
                 assert (paid[0].half, paid[0].bonus) == (cost.half, cost.bonus)
         assert_invariants(b.world)
         script.append(obj)

@@ -1,0 +1,307 @@
+"""Attacks (R-A1..R-A5, R-X2): the Hit Roll in its window, the Defense Roll with the defender's
+reaction (R-R1..R-R3, R-X14), damage after armour, and the Attack action, melee or ranged."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from sim import events as ev
+from sim.actions import Attack, Refusal
+from sim.catalog import Shield, Weapon
+from sim.components import AttackWindow, Budget, Hands, Position, Stats
+from sim.creature import (
+    conditions,
+    creatures,
+    has,
+    incapacitated,
+    item_kind,
+    team_of,
+    unseen_by,
+    worn_armour,
+)
+from sim.dice import Dice
+from sim.health import damage
+from sim.items import find
+from sim.reactions import NONE, Ask, defence_options, held_shield, held_weapon
+from sim.sight import distance_half, line_of_sight
+from sim.threat import reaches
+from sim.world import World
+
+Resolution = Generator[ev.Event | Ask, str | None, None]
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """How an attack went."""
+
+    hit: bool
+    hit_roll: int
+    defense_roll: int
+
+
+def weapon_kind(world: World, item: str | None) -> Weapon | None:
+    if item is None:
+        return None
+    kind = world.catalog.get(item_kind(world, item))
+    return kind if isinstance(kind, Weapon) else None
+
+
+def hit_bonus(world: World, attacker: str, count: int, factor: int = 1) -> int:
+    """R-A1: the FCS Bonus (times `factor`, e.g. a trip weapon's 2) on the first attack of a
+    window, half of it (rounded down) on the second, none on the third and later."""
+    bonus = world.need(attacker, Stats).attribute("fcs").bonus * factor
+    if count == 1:
+        return bonus
+    if count == 2:
+        return bonus // int(world.rules.number("attack", "second_attack_fcs_divisor"))
+    return 0
+
+
+def strike(
+    world: World,
+    dice: Dice,
+    attacker: str,
+    target: str,
+    *,
+    weapon: str | None,
+    melee: bool,
+    purpose: str,
+    factor: int = 1,
+    dodge_only: bool = False,
+) -> Generator[ev.Event | Ask, str | None, Strike]:
+    """One attack roll against one defender, with its reaction window and its damage."""
+    count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
+    yield ev.AttackCounted(attacker, count)
+    modifier = 0
+    held = conditions(world, attacker)
+    if not melee and held.has("aiming"):
+        modifier += held.count("aiming")  # R-X1
+        yield ev.ConditionLost(attacker, "aiming", "used on this ranged attack")
+    if melee and held.value("feinted", "") == target:
+        modifier += int(world.rules.number("actions", "feint_bonus"))  # R-X10
+        yield ev.ConditionLost(attacker, "feinted", "used on this melee attack")
+    fcs = world.need(attacker, Stats).attribute("fcs")
+    bonus = hit_bonus(world, attacker, count, factor) + modifier
+    roll = dice.roll(fcs.die)
+    hit_total = roll + bonus
+    yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, hit_total)
+    unseen = attacker in unseen_by(world, target)
+    if unseen:
+        yield ev.ConditionLost(attacker, "unseen", "attacked (R-X8)")
+    defense = 0
+    if not incapacitated(world, target):  # R-A2: an Incapacitated defender's roll is 0
+        choice = NONE
+        options = (
+            () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
+        )
+        if options:
+            trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
+            answer = yield Ask(target, "defence", trigger, (*options, NONE))
+            choice = answer if answer in options else NONE
+        defense = yield from defense_roll(world, dice, target, choice)
+    hit = hit_total > defense  # R-A3
+    yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
+    if hit:
+        yield from weapon_damage(world, attacker, target, weapon)
+    return Strike(hit, hit_total, defense)
+
+
+def defense_roll(
+    world: World, dice: Dice, unit: str, choice: str
+) -> Generator[ev.Event | Ask, str | None, int]:
+    """R-A2: RES Roll plus the chosen reaction; Brace doubles every RES term (R-X3)."""
+    stats = world.need(unit, Stats)
+    braced = 2 if has(world, unit, "braced") else 1
+    res = stats.attribute("res")
+    roll = dice.roll(res.die)
+    total = roll * braced
+    yield ev.Rolled(
+        unit,
+        "defense roll (RES Roll" + (", braced)" if braced > 1 else ")"),
+        res.die,
+        roll,
+        total - roll,
+        total,
+    )
+    if choice == NONE:
+        return total
+    guarded = choice in ("parry", "block") and has(world, unit, "guarding")
+    if guarded:
+        yield ev.ConditionLost(unit, "guarding", f"its free {choice} (R-X14)")
+    else:
+        cost = int(world.rules.number("reactions", "defence_bonus"))
+        yield ev.Spent(unit, choice, "bonus", 0, cost, None, False)
+    if choice == "dodge":
+        agi = stats.attribute("agi")
+        bonus = agi.bonus
+        if has(world, unit, "evading"):
+            bonus *= 2  # R-X9
+            yield ev.ConditionLost(unit, "evading", "its first Dodge (R-X9)")
+        result = dice.roll(agi.die)
+        yield ev.Rolled(unit, "dodge (AGI Roll + Bonus)", agi.die, result, bonus, result + bonus)
+        return total + result + bonus
+    if choice == "parry":
+        best = max(
+            ("str", "agi"),
+            key=lambda n: (stats.attribute(n).die + 1) / 2 + stats.attribute(n).bonus,
+        )
+        attribute = stats.attribute(best)
+        rating = (weapon_kind(world, held_weapon(world, unit, melee=True)) or _NO_WEAPON).parry
+        result = dice.roll(attribute.die)
+        added = attribute.bonus + rating
+        yield ev.Rolled(
+            unit,
+            f"parry ({best.upper()} Roll + Bonus + Parry Rating {rating})",
+            attribute.die,
+            result,
+            added,
+            result + added,
+        )
+        return total + result + added
+    # block
+    shield = held_shield(world, unit)
+    kind = world.catalog.get(item_kind(world, shield)) if shield else None
+    rating = kind.block if isinstance(kind, Shield) else 0
+    result = dice.roll(res.die)
+    added = res.bonus * braced + result * (braced - 1) + rating
+    yield ev.Rolled(
+        unit,
+        f"block (RES Roll + Bonus + Block Rating {rating})",
+        res.die,
+        result,
+        added,
+        result + added,
+    )
+    return total + result + added
+
+
+_NO_WEAPON = Weapon("unarmed", 1, "crushing", 0, 0.0)
+
+
+def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) -> list[ev.Event]:
+    """R-A3: the weapon's WD less the target's Armour Rating, at least 0; unarmed WD 1
+    crushing; a `bleed(N)` weapon adds N Bleeding stacks on a hit (R-K5)."""
+    kind = weapon_kind(world, weapon)
+    wd = kind.wd if kind else int(world.rules.number("attack", "unarmed_wd"))
+    damage_type = kind.damage if kind else "crushing"
+    armour = worn_armour(world, target)
+    amount = max(0, wd - (armour.rating if armour else 0))
+    out = damage(
+        world, target, amount, damage_type, f"{attacker}'s {kind.name if kind else 'fist'}"
+    )
+    if kind is not None and kind.bleed:
+        stacks = conditions(world, target).count("bleeding") + kind.bleed
+        out.append(ev.ConditionGained(target, "bleeding", stacks))
+    return out
+
+
+# --- the Attack action -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    weapon: str | None
+    melee: bool
+
+
+def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
+    """Which weapon attacks and how, or why the attack cannot be made (R-A4, R-A5)."""
+    actor, target = action.actor, action.target
+    if not target:
+        return Refusal('an attack needs a "target": the id of a creature')
+    if target == actor:
+        return Refusal(f"{actor} cannot attack itself")
+    if target not in creatures(world):
+        return Refusal(f"there is no creature {target!r} to attack")
+    here = world.need(actor, Position).cell
+    there = world.need(target, Position).cell
+    if action.weapon is not None:
+        weapon = find(world, action.weapon, world.need(actor, Hands).items())
+        if weapon is None:
+            return Refusal(f"{actor} holds no {action.weapon!r} to attack with")
+        kind = weapon_kind(world, weapon)
+        if kind is None:
+            return Refusal(f"{weapon} is not a weapon")
+        melee = kind.ranged is None
+    else:
+        melee_weapon = held_weapon(world, actor, melee=True)
+        ranged_weapon = held_weapon(world, actor, melee=False)
+        if reaches(world, actor, here, there) or ranged_weapon is None:
+            weapon, melee = melee_weapon, True
+        else:
+            weapon, melee = ranged_weapon, False
+    if melee:
+        if not reaches(world, actor, here, there):
+            return Refusal(f"{target} at {there} is out of {actor}'s reach (R-A4)")
+        return AttackPlan(weapon, True)
+    kind = weapon_kind(world, weapon)
+    assert kind is not None and kind.ranged is not None
+    distance = distance_half(here, there)
+    if distance > kind.ranged * 2:
+        return Refusal(f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m")
+    wall = line_of_sight(world.grid, here, there)
+    if wall is not None:
+        return Refusal(f"no line of sight to {target}: the wall at {wall} blocks it (R-A5)")
+    return AttackPlan(weapon, False)
+
+
+def check_attack(world: World, action: Attack) -> Refusal | None:
+    plan = plan_attack(world, action)
+    return plan if isinstance(plan, Refusal) else None
+
+
+def interrupts(
+    world: World, dice: Dice, actor: str, what: str
+) -> Generator[ev.Event | Ask, str | None, bool]:
+    """R-R7: adjacent enemies with 2 Bonus Actions may Interrupt an action that is not movement
+    (a spell, a ranged attack, an ability). True when the action is lost."""
+    here = world.need(actor, Position).cell
+    cost = int(world.rules.number("reactions", "interrupt_bonus"))
+    for enemy in creatures(world):
+        if team_of(world, enemy) == team_of(world, actor) or incapacitated(world, enemy):
+            continue
+        if not world.need(enemy, Position).cell.is_adjacent(here):
+            continue
+        if world.need(enemy, Budget).bonus < cost or enemy in unseen_by(world, actor):
+            continue
+        answer = yield Ask(
+            enemy, "interrupt", f"{actor} starts {what} next to {enemy}", ("interrupt", NONE)
+        )
+        if answer != "interrupt":
+            continue
+        yield ev.Spent(enemy, "interrupt", "bonus", 0, cost, None, False)
+        weapon = held_weapon(world, enemy, melee=True)
+        result = yield from strike(
+            world,
+            dice,
+            enemy,
+            actor,
+            weapon=weapon,
+            melee=True,
+            purpose="interrupt",
+            dodge_only=True,
+        )
+        if result.hit:
+            yield ev.ActionLost(actor, what, f"interrupted by {enemy} (R-R7)")
+            return True
+    return False
+
+
+def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
+    plan = plan_attack(world, action)
+    assert isinstance(plan, AttackPlan)
+    if not plan.melee:
+        lost = yield from interrupts(world, dice, action.actor, "a ranged attack")
+        if lost:
+            return
+    purpose = "melee attack" if plan.melee else "ranged attack"
+    yield from strike(
+        world,
+        dice,
+        action.actor,
+        action.target,
+        weapon=plan.weapon,
+        melee=plan.melee,
+        purpose=purpose,
+    )
