@@ -25,6 +25,7 @@ from sim.components import (
     Item,
     Policy,
     Position,
+    Repertoire,
     Stats,
     Team,
 )
@@ -65,6 +66,7 @@ UNIT_KEYS = {
     "policy",
     "defence",
     "prone",
+    "abilities",
 }
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
@@ -186,6 +188,8 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         units = []
     used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
     grid, markers = _grid(ld, rows, legend, used)
+    if isinstance(raw.get("map"), dict):
+        _layer_rows(ld, grid, raw["map"])
     world = World(grid, ld.rules, ld.catalog)
     _units(ld, world, units, markers)
     _ground_items(ld, world, raw.get("items", []), markers)
@@ -276,16 +280,25 @@ def _legend(ld: _Loader, raw: Any) -> dict[str, _Terrain]:
     return legend
 
 
+MAP_KEYS = ("rows", "heights", "depths", "levels")
+
+
 def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
     """The map's rows with their file lines."""
     if not isinstance(raw, dict) or "rows" not in raw:
         ld.problem(("map",), 'the scenario needs [map] with rows = """...""" (one line per row)')
         return None
     for key in raw:
-        if key != "rows":
-            ld.problem(("map", key), f"unknown key {key!r} in [map] (expected rows)")
-    rows = raw["rows"]
-    first = ld.spans.line(("map", "rows"))
+        if key not in MAP_KEYS:
+            ld.problem(
+                ("map", key), f"unknown key {key!r} in [map] (expected {', '.join(MAP_KEYS)})"
+            )
+    return _block(ld, raw["rows"], "rows")
+
+
+def _block(ld: _Loader, rows: Any, key: str) -> list[tuple[int, str]] | None:
+    """A block of rows under [map] (`rows`, `heights`, `depths`) with their file lines."""
+    first = ld.spans.line(("map", key))
     text_lines = ld.text.split("\n")
     if isinstance(rows, str):
         key_line = text_lines[first - 1] if first - 1 < len(text_lines) else ""
@@ -314,10 +327,10 @@ def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
                 offset = at + len(row) + 2
             numbered.append((ld.text.count("\n", 0, offset) + 1, row))
     else:
-        ld.problem(("map", "rows"), "map rows must be a multi-line string or a list of strings")
+        ld.problem(("map", key), f"map {key} must be a multi-line string or a list of strings")
         return None
     if not numbered or all(not row for _, row in numbered):
-        ld.problem(("map", "rows"), "the map has no rows")
+        ld.problem(("map", key), f"the map has no {key}")
         return None
     width = len(numbered[0][1])
     for line, row in numbered:
@@ -357,6 +370,47 @@ def _grid(
                 climbable=terrain.climbable,
             )
     return grid, {char: tuple(cells) for char, cells in markers.items()}
+
+
+def _layer_rows(ld: _Loader, grid: Grid, raw: dict[str, Any]) -> None:
+    """`heights` and `depths`: one character a cell giving the ground height or water depth in
+    metres, where a legend alone would be clumsy. Digits are whole metres, "." keeps what the
+    legend says, and [map.levels] names other characters (e.g. "h" = 1.5)."""
+    levels: dict[str, int] = {str(d): 2 * d for d in range(10)}
+    extra = raw.get("levels", {})
+    if not isinstance(extra, dict):
+        ld.problem(("map", "levels"), "[map.levels] must be a table like { h = 1.5 }")
+        extra = {}
+    for char, metres in extra.items():
+        if len(char) != 1 or char == ".":
+            ld.problem(
+                ("map", "levels", char), f"level key {char!r} must be one character, not '.'"
+            )
+            continue
+        levels[char] = _half(ld, ("map", "levels", char), f"level {char!r}", metres)
+    for key, layer in (("heights", "height"), ("depths", "water")):
+        if key not in raw:
+            continue
+        block = _block(ld, raw[key], key)
+        if block is None:
+            continue
+        if len(block) != grid.height:
+            ld.problem(("map", key), f"{key} has {len(block)} rows; the map has {grid.height}")
+        for y, (line, row) in enumerate(block[: grid.height]):
+            if len(row) != grid.width:
+                ld.problem(line, f"{key} row has {len(row)} cells; the map has {grid.width}")
+                continue
+            for x, char in enumerate(row):
+                if char == ".":
+                    continue
+                if char not in levels:
+                    ld.problem(
+                        line,
+                        f"{key} row {y}, column {x}: {char!r} is not a digit, '.' or a "
+                        "character of [map.levels]",
+                    )
+                    continue
+                grid.layers[layer][y, x] = levels[char]
 
 
 # --- units -------------------------------------------------------------------------------------
@@ -498,6 +552,7 @@ def _unit(
             )
         else:
             skills.append((skill, level))
+    abilities = _abilities(ld, (*base, "abilities"), stats.get("abilities", []))
     res = dict(attrs).get("res")
     max_hp = res.die + res.bonus if res is not None else 1  # R-C6
     hp = stats.get("hp", max_hp)
@@ -546,6 +601,25 @@ def _unit(
     hands, gear = _equipment(ld, world, base, uid, stats)
     world.set(uid, hands)
     world.set(uid, gear)
+    if abilities:
+        world.set(uid, Repertoire(abilities))
+
+
+def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
+    """R-X20: the spells and abilities a unit knows, by their names in the rules data."""
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        ld.problem(where, 'abilities must be a list of names like ["firebolt", "mend"]')
+        return ()
+    names: list[str] = []
+    for name in raw:
+        if name not in ld.catalog.abilities:
+            known = ", ".join(ld.catalog.abilities)
+            ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
+        elif name in names:
+            ld.problem(where, f"ability {name!r} is listed twice")
+        else:
+            names.append(name)
+    return tuple(names)
 
 
 def _new_item(world: World, owner: str, kind: str) -> str:
