@@ -18,12 +18,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim.footing import DIRECTIONS, Gait, mover  # noqa: E402
-from sim.geometry import Pos  # noqa: E402
-from sim.jump import jump_reach  # noqa: E402
-from sim.reach import INF, distance_field  # noqa: E402
-from sim.reachmap import reach_map  # noqa: E402
-from sim.scenario import loads  # noqa: E402
+from sim.footing import DIRECTIONS, Gait, mover
+from sim.geometry import Pos
+from sim.jump import jump_reach
+from sim.reach import INF, distance_field
+from sim.reachmap import reach_map
+from sim.scenario import loads
 
 REPEATS = 15
 

@@ -259,8 +259,168 @@ class Attack(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Shove(Action):
+    """R-X15: a STR Contest against `target` in reach; a loser is pushed away and may fall."""
+
+    target: str = ""
+    name: ClassVar[str] = "shove"
+    tier: ClassVar[Tier] = Tier.BONUS
+
+
+@dataclass(frozen=True, slots=True)
+class Trip(Action):
+    """R-X19: a melee attack on `target` (with `weapon`, else the first held melee weapon);
+    on a hit, an AGI Save against the Hit Roll or the target falls Prone."""
+
+    target: str = ""
+    weapon: str | None = None
+    name: ClassVar[str] = "trip"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Disarm(Action):
+    """R-X5: a contested melee attack on `target`; on success its held weapon `item` (else its
+    first held weapon) drops to the ground in its cell."""
+
+    target: str = ""
+    item: str | None = None
+    name: ClassVar[str] = "disarm"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Feint(Action):
+    """R-X10: Deception against `target`'s FCS Save; success gives +5 on the next melee Hit Roll
+    against it."""
+
+    target: str = ""
+    name: ClassVar[str] = "feint"
+    tier: ClassVar[Tier] = Tier.HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Hide(Action):
+    """R-X8: Stealth against each opponent's Perception; each beaten one no longer sees it."""
+
+    name: ClassVar[str] = "hide"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityAction(Action):
+    """R-X20: a spell or an ability of the rules data (`ability`, its name there), aimed at a
+    creature (`target`, its id) or a cell (`to`). It costs the tier its data names, which
+    `budget.standard_tier` reads; the type's own `tier` is not used."""
+
+    ability: str = ""
+    target: str = ""
+    to: Pos | None = None
+    category: ClassVar[str] = "ability"  # "spell" or "ability": the data's kind and JSON field
+
+
+@dataclass(frozen=True, slots=True)
+class Cast(AbilityAction):
+    """R-X20: cast a spell (Quick ½, Complex 1½, Very Complex Full)."""
+
+    name: ClassVar[str] = "cast"
+    category: ClassVar[str] = "spell"
+
+
+@dataclass(frozen=True, slots=True)
+class Use(AbilityAction):
+    """R-X20: use an ability at the tier it names."""
+
+    name: ClassVar[str] = "use"
+    category: ClassVar[str] = "ability"
+
+
+@dataclass(frozen=True, slots=True)
 class Disengage(Action):
     """R-R5: the Movement Action directly after it provokes no Attack of Opportunity."""
 
     name: ClassVar[str] = "disengage"
     tier: ClassVar[Tier] = Tier.BONUS
+
+
+@dataclass(frozen=True, slots=True)
+class Grapple(Action):
+    """R-X13, R-G1: begin a grapple on `target` in reach, with a free hand."""
+
+    target: str = ""
+    name: ClassVar[str] = "grapple"
+    tier: ClassVar[Tier] = Tier.ONE_AND_HALF
+
+
+@dataclass(frozen=True, slots=True)
+class BreakFree(Action):
+    """R-G2: a Grappled creature tries to break free, once per turn."""
+
+    name: ClassVar[str] = "break_free"
+    tier: ClassVar[Tier] = Tier.FULL
+
+
+@dataclass(frozen=True, slots=True)
+class Release(Action):
+    """R-G4: the grappler lets go, for free, at any time (also outside its turn)."""
+
+    name: ClassVar[str] = "release"
+    tier: ClassVar[Tier] = Tier.FREE
+    reaction: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Aid(Action):
+    """R-X11: an ally in reach loses Incapacitated, 2 Burning stacks and, by a First Aid roll,
+    Bleeding stacks."""
+
+    target: str = ""
+    name: ClassVar[str] = "aid"
+    tier: ClassVar[Tier] = Tier.ONE_AND_HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Administer(Action):
+    """R-X12: heal an ally in reach by the First Aid level; with `item`, help a willing creature
+    in reach drink a potion or remedy the administrator has."""
+
+    target: str = ""
+    item: str | None = None
+    name: ClassVar[str] = "administer"
+    tier: ClassVar[Tier] = Tier.ONE
+
+
+@dataclass(frozen=True, slots=True)
+class Throw(Action):
+    """R-X17: a ranged attack on `target` with the held `item`."""
+
+    target: str = ""
+    item: str = ""
+    name: ClassVar[str] = "throw"
+    tier: ClassVar[Tier] = Tier.HALF
+
+
+@dataclass(frozen=True, slots=True)
+class Toss(Action):
+    """R-X18: the held `item` to a cell `to` or to a creature `target`, which may catch it."""
+
+    item: str = ""
+    to: Pos | None = None
+    target: str | None = None
+    name: ClassVar[str] = "toss"
+    tier: ClassVar[Tier] = Tier.BONUS
+
+
+@dataclass(frozen=True, slots=True)
+class Prepare(Action):
+    """R-P1, R-X16: skip now to act later. `trigger` is one of "enemy_within" (with `metres`),
+    "enters_area" (with `cells`), "starts_action" or "ends_turn" (with `watch`, a creature);
+    `then` is the prepared action, taken first when the trigger comes."""
+
+    trigger: str = ""
+    metres: float = 0.0
+    cells: tuple[Pos, ...] = ()
+    watch: str = ""
+    then: Action | None = None
+    name: ClassVar[str] = "prepare"
+    tier: ClassVar[Tier] = Tier.FREE

@@ -19,6 +19,7 @@ from sim.components import (
     Policy,
     Position,
 )
+from sim.prepare import Prepared, plan_of, triggered_plan
 from sim.world import World
 
 
@@ -101,6 +102,8 @@ def apply(world: World, event: ev.Event) -> None:
             world.set(unit, Policy(reactions, defence))
         case ev.Moved(unit=unit, end=end) | ev.Jumped(unit=unit, end=end):
             world.set(unit, Position(end))
+        case ev.Pushed(unit=unit, end=end):
+            world.set(unit, Position(end))
         case ev.Climbed(unit=unit, end=end, elevation=elevation):
             world.set(unit, Position(end, elevation))
         case ev.Fell() | ev.MoveCutShort():
@@ -110,6 +113,31 @@ def apply(world: World, event: ev.Event) -> None:
         case ev.AttackWindowReset(unit=unit):
             world.remove(unit, AttackWindow)
         case ev.ReactionAnswered() | ev.AttackResolved() | ev.ActionLost():
+            pass
+        case ev.AbilityUsed():
+            pass
+        case ev.ContestResolved() | ev.CheckResolved():
+            pass
+        case ev.ItemThrown(unit=unit, item=item, to=cell):
+            world.set(unit, world.need(unit, Hands).take(item))
+            world.set(item, Position(cell))
+        case ev.ItemCaught(unit=unit, item=item):
+            world.remove(item, Position)
+            world.set(unit, world.need(unit, Hands).put(item))
+        case ev.PlanMade(unit=unit):
+            world.set(unit, plan_of(event))
+        case ev.PlanTriggered(unit=unit, by=by):
+            world.set(unit, triggered_plan(world.need(unit, Prepared), by))
+        case ev.PlanDropped(unit=unit):
+            world.remove(unit, Prepared)
+        case ev.InitiativeReordered(order=order):
+            current = world.turn.current
+            index = order.index(current) if current in order else 0
+            world.turn = replace(world.turn, order=order, index=index)
+        case ev.TurnResumed(unit=unit):
+            world.remove(unit, Prepared)
+            world.turn = replace(world.turn, index=world.turn.order.index(unit))
+        case ev.PlanRefused():
             pass
         case ev.BattleEnded(winners=winners):
             world.turn = replace(world.turn, over=True, winners=winners)

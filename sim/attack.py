@@ -22,6 +22,7 @@ from sim.creature import (
 )
 from sim.dice import Dice
 from sim.health import damage
+from sim.hide import cannot_see
 from sim.items import find
 from sim.reactions import NONE, Ask, defence_options, held_shield, held_weapon
 from sim.sight import distance_half, line_of_sight
@@ -38,6 +39,7 @@ class Strike:
     hit: bool
     hit_roll: int
     defense_roll: int
+    defence: str = NONE  # the defence reaction the target used (R-R1..R-R3), or "none"
 
 
 def weapon_kind(world: World, item: str | None) -> Weapon | None:
@@ -58,19 +60,18 @@ def hit_bonus(world: World, attacker: str, count: int, factor: int = 1) -> int:
     return 0
 
 
-def strike(
+def hit_roll(
     world: World,
     dice: Dice,
     attacker: str,
     target: str,
     *,
-    weapon: str | None,
     melee: bool,
     purpose: str,
     factor: int = 1,
-    dodge_only: bool = False,
-) -> Generator[ev.Event | Ask, str | None, Strike]:
-    """One attack roll against one defender, with its reaction window and its damage."""
+) -> Generator[ev.Event | Ask, str | None, int]:
+    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged) or
+    a Feint against this target (R-X10, melee) used up; attacking ends Unseen (R-X8)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
     modifier = 0
@@ -84,14 +85,37 @@ def strike(
     fcs = world.need(attacker, Stats).attribute("fcs")
     bonus = hit_bonus(world, attacker, count, factor) + modifier
     roll = dice.roll(fcs.die)
-    hit_total = roll + bonus
-    yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, hit_total)
-    unseen = attacker in unseen_by(world, target)
-    if unseen:
+    total = roll + bonus
+    yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, total)
+    if held.has("unseen"):
         yield ev.ConditionLost(attacker, "unseen", "attacked (R-X8)")
+    return total
+
+
+def strike(
+    world: World,
+    dice: Dice,
+    attacker: str,
+    target: str,
+    *,
+    weapon: str | None,
+    melee: bool,
+    purpose: str,
+    factor: int = 1,
+    dodge_only: bool = False,
+    deal_damage: bool = True,
+) -> Generator[ev.Event | Ask, str | None, Strike]:
+    """One attack roll against one defender, with its reaction window and its damage.
+    `deal_damage=False` leaves the damage of a hit to the caller (a thrown item can still be
+    caught after the hit is resolved, R-R6)."""
+    # R-X8: a target that does not see its attacker cannot react to the attack.
+    unseen = target in unseen_by(world, attacker)
+    hit_total = yield from hit_roll(
+        world, dice, attacker, target, melee=melee, purpose=purpose, factor=factor
+    )
     defense = 0
+    choice = NONE
     if not incapacitated(world, target):  # R-A2: an Incapacitated defender's roll is 0
-        choice = NONE
         options = (
             () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
         )
@@ -102,9 +126,9 @@ def strike(
         defense = yield from defense_roll(world, dice, target, choice)
     hit = hit_total > defense  # R-A3
     yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
-    if hit:
+    if hit and deal_damage:
         yield from weapon_damage(world, attacker, target, weapon)
-    return Strike(hit, hit_total, defense)
+    return Strike(hit, hit_total, defense, choice)
 
 
 def defense_roll(
@@ -129,6 +153,8 @@ def defense_roll(
     guarded = choice in ("parry", "block") and has(world, unit, "guarding")
     if guarded:
         yield ev.ConditionLost(unit, "guarding", f"its free {choice} (R-X14)")
+        # R-X14: once a round, also when the free one is used before the next turn.
+        yield ev.ConditionGained(unit, "guard_used", world.turn.round)
     else:
         cost = int(world.rules.number("reactions", "defence_bonus"))
         yield ev.Spent(unit, choice, "bonus", 0, cost, None, False)
@@ -214,6 +240,9 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return Refusal(f"{actor} cannot attack itself")
     if target not in creatures(world):
         return Refusal(f"there is no creature {target!r} to attack")
+    hidden = cannot_see(world, actor, target)
+    if hidden is not None:
+        return hidden
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     if action.weapon is not None:
@@ -239,7 +268,9 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     assert kind is not None and kind.ranged is not None
     distance = distance_half(here, there)
     if distance > kind.ranged * 2:
-        return Refusal(f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m")
+        return Refusal(
+            f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
+        )
     wall = line_of_sight(world.grid, here, there)
     if wall is not None:
         return Refusal(f"no line of sight to {target}: the wall at {wall} blocks it (R-A5)")

@@ -2,29 +2,51 @@
 
 from __future__ import annotations
 
-from sim.actions import Action, Cost, EndTurn, Refusal
+from sim.actions import AbilityAction, Action, Cost, EndTurn, Refusal
 from sim.components import Budget, Conditions
 from sim.rules import Rules, Tier
 from sim.world import World
 
 
-def shifted_tier(rules: Rules, action: Action) -> Tier | Refusal:
-    """The tier after Slow or Quicken, exactly as the text's table gives it (R-B6, R-B7)."""
+def standard_tier(world: World, action: Action) -> Tier | Refusal:
+    """An action's tier before Slow or Quicken: its type's, or for a spell or an ability the tier
+    the rules data names (R-X20)."""
+    if not isinstance(action, AbilityAction):
+        return action.tier
+    ability = world.catalog.abilities.get(action.ability)
+    if ability is None:
+        known = ", ".join(
+            name for name, a in world.catalog.abilities.items() if a.kind == action.category
+        )
+        return Refusal(f"there is no {action.category} {action.ability!r} (known: {known})")
+    return ability.tier
+
+
+def shifted_tier(rules: Rules, action: Action, standard: Tier | None = None) -> Tier | Refusal:
+    """The tier after Slow or Quicken, exactly as the text's table gives it (R-B6, R-B7);
+    `standard` is the tier before them when it is not the action type's (R-X20)."""
+    tier = action.tier if standard is None else standard
     if action.slow and action.quicken:
         return Refusal("an action cannot be both Slowed and Quickened")
     if action.slow:
-        return rules.slow[action.tier]
+        return rules.slow[tier]
     if action.quicken:
-        if action.tier not in rules.quicken:
-            return Refusal(f"{_a(action.tier.label)} cannot be Quickened")
-        return rules.quicken[action.tier]
-    return action.tier
+        if tier not in rules.quicken:
+            return Refusal(f"{_a(tier.label)} cannot be Quickened")
+        return rules.quicken[tier]
+    return tier
 
 
 def quicken_source(world: World, actor: str) -> bool:
     """R-B6: Quicken needs a source; every source grants the Quickened condition (R-K3)."""
     conditions = world.get(actor, Conditions) or Conditions()
     return conditions.has("quickened")
+
+
+def slowed(world: World, actor: str) -> bool:
+    """R-K3: a Slowed creature takes every action one step slower, as Slow does (R-B6)."""
+    conditions = world.get(actor, Conditions) or Conditions()
+    return conditions.has("slowed")
 
 
 def price(world: World, action: Action, budget: Budget | None = None) -> Cost | Refusal:
@@ -38,11 +60,16 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
         if action.slow or action.quicken:
             return Refusal("ending the turn cannot be Slowed or Quickened")
         return Cost(Tier.FREE, 0, 0, counts_as_action=False)
+    standard = standard_tier(world, action)
+    if isinstance(standard, Refusal):
+        return standard
     if action.quicken and not quicken_source(world, actor):
         return Refusal(f"{actor} has nothing that Quickens actions (R-B6: Quicken needs a source)")
-    tier = shifted_tier(rules, action)
+    tier = shifted_tier(rules, action, standard)
     if isinstance(tier, Refusal):
         return tier
+    if slowed(world, actor) and not action.slow:
+        tier = rules.slow[tier]  # R-K3: as if every action were Slowed (R-B6)
     entry = rules.costs[tier]
     free_kind: str | None = None
     counts = True
@@ -67,7 +94,10 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
         half = entry.half or 0
         bonus = entry.bonus or 0
     bonus += action.extra_bonus
-    what = f"{action.name.replace('_', ' ').title()} ({tier.label})"
+    what = action.name.replace("_", " ").title()
+    if isinstance(action, AbilityAction):
+        what += f" {action.ability}"  # "Cast frost_grip" (R-X20)
+    what += f" ({tier.label})"
     if half > budget.half:
         return Refusal(
             f"{actor} has only {_count(budget.half, 'half-action')} left; {what} costs {half}"

@@ -8,6 +8,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from sim.abilities import Ability, default_abilities
+
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
@@ -66,10 +68,11 @@ ARMOUR_CLASSES = ("light", "medium", "heavy")
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
-    """Every piece of equipment by name, and every creature template by name."""
+    """Every piece of equipment, creature template, spell and ability by name."""
 
     equipment: dict[str, Equipment] = field(default_factory=dict)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    abilities: dict[str, Ability] = field(default_factory=dict)  # R-X20
 
     def get(self, name: str) -> Equipment:
         return self.equipment[name]
@@ -130,8 +133,9 @@ def _read(name: str) -> dict[str, Any]:
 
 @cache
 def default_catalog() -> Catalog:
-    """The shipped equipment and templates (read once; treated as immutable)."""
+    """The shipped equipment, templates and abilities (read once; treated as immutable)."""
     return Catalog(
         equipment=parse_equipment(_read("equipment.toml")),
         templates=_read("templates.toml"),
+        abilities=default_abilities(),
     )

@@ -17,6 +17,7 @@ from sim.components import Budget, Position
 from sim.decisions import DecisionError, parse
 from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle
+from sim.geometry import Pos
 from sim.reachmap import ORDER, reach_map
 from sim.scenario import Scenario, ScenarioError, load
 from sim.state import snapshot
@@ -39,6 +40,23 @@ def _parser() -> argparse.ArgumentParser:
         "scenario", nargs="?", help=f"scenario file (default: {DEFAULT_SCENARIO.name})"
     )
     play.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else random)")
+    play.add_argument("--load", metavar="SAVE", help="resume a saved game (a save is a replay)")
+    play.add_argument("--text", action="store_true", help="print the battle as text, no window")
+
+    picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
+    picture.add_argument("scenario", help="scenario file")
+    picture.add_argument("--out", required=True, help="the PNG file to write")
+    picture.add_argument(
+        "--overlay",
+        action="append",
+        default=[],
+        metavar="KIND:WHAT",
+        help="reach:UNIT (where UNIT can move) or threat:TEAM (cells TEAM threatens); repeatable",
+    )
+    picture.add_argument("--script", help="play these decisions first (JSON lines)")
+    picture.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else 0)")
+    picture.add_argument("--hover", metavar="X,Y", help="draw the path to this cell, as if hovered")
+    picture.add_argument("--size", default="1280x800", help="picture size, e.g. 1920x1080")
 
     run = sub.add_parser("run", help="play a scenario headless from a script of decisions")
     run.add_argument("scenario", help="scenario file")
@@ -80,6 +98,8 @@ def _main(args: argparse.Namespace) -> int:
             return _run(args)
         if args.command == "reach":
             return _reach(args)
+        if args.command == "render":
+            return _render(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -254,7 +274,46 @@ def _reach(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace) -> int:
+    """`sim render`: the client's view to a PNG (pygame is loaded only here, not by the core)."""
+    from sim.ui.picture import PictureError, render_png
+
+    if not Path(args.scenario).exists():
+        raise UsageError(f"no scenario file at {args.scenario}")
+    scenario = load(args.scenario)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size must look like 1280x800, not {args.size!r}") from None
+    hover = None
+    if args.hover:
+        try:
+            hx, hy = (int(v) for v in args.hover.split(","))
+        except ValueError:
+            raise UsageError(f"--hover must look like 3,4, not {args.hover!r}") from None
+        hover = Pos(hx, hy)
+    seed = args.seed if args.seed is not None else (scenario.seed or 0)
+    try:
+        problems = render_png(
+            scenario,
+            args.out,
+            seed=seed,
+            overlays=args.overlay,
+            script=_script_lines(args.script),
+            hover=hover,
+            size=(width, height),
+        )
+    except PictureError as error:
+        raise UsageError(str(error)) from None
+    for problem in problems:
+        print(f"sim render: {problem}", file=sys.stderr)
+    print(args.out)
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
+    if args.load:
+        return _resume(args)
     path = args.scenario or str(DEFAULT_SCENARIO)
     if not Path(path).exists():
         raise UsageError(f"no scenario file at {path}")
@@ -265,4 +324,28 @@ def _play(args: argparse.Namespace) -> int:
     )
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
-    return 0
+    if args.text or seed is None:
+        return 0
+    from sim.ui.app import play
+    from sim.ui.session import Session
+
+    return play(Session(scenario, seed))
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """`sim play --load SAVE`: replay the save, then open the window on it."""
+    from sim.replay import ReplayError, load_save
+
+    try:
+        save, scenario, battle = load_save(args.load)
+    except ReplayError as error:
+        print(f"sim play: {error}", file=sys.stderr)
+        return 1
+    if args.text:
+        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
+        print(render(battle.world))
+        return 0
+    from sim.ui.app import play
+    from sim.ui.session import Session
+
+    return play(Session(scenario, save.seed, battle))

@@ -102,12 +102,15 @@ def _finish(
 ) -> ClimbPlan | Refusal:
     """Where a climb of `vertical` half-metres ends with `limit` to spend; `at` is the current
     height above the lower cell."""
-    other = standing_at(world, unit).get(target)
-    if vertical <= limit:
-        if other is not None and target != here:
-            return Refusal(f"{target}: {other} is standing there (R-M5)")
-        return ClimbPlan(here, target, 0.0, None, vertical / 2)
     low = here if up else target
+    end = target if vertical <= limit else low
+    # R-M5: a creature hanging on a face holds the cell below it, so it cannot hang down into
+    # a cell where another stands either.
+    other = standing_at(world, unit).get(end)
+    if other is not None and end != here:
+        return Refusal(f"{end}: {other} is standing there (R-M5)")
+    if vertical <= limit:
+        return ClimbPlan(here, target, 0.0, None, vertical / 2)
     elevation = at + limit if up else at - limit
     return ClimbPlan(here, low, elevation / 2, face, limit / 2)
 

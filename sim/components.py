@@ -163,6 +163,13 @@ class Conditions:
 
 
 @dataclass(frozen=True, slots=True)
+class Repertoire:
+    """The spells and abilities a creature knows, by their names in the rules data (R-X20)."""
+
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class AttackWindow:
     """Attacks made in the current window; it resets at the start and end of the creature's own
     turn (R-A1)."""

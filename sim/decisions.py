@@ -48,6 +48,8 @@ ALL_ACTION_NAMES = (
     "end_turn",
     "don",
     "doff",
+    "cast",
+    "use",
 )
 
 
@@ -108,6 +110,33 @@ def _attack(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.A
     return a.Attack(unit, _target(fields), weapon, slow=slow, quicken=quicken)
 
 
+def _optional(fields: dict[str, Any], key: str, what: str) -> str | None:
+    value = fields.get(key)
+    if value is not None and not isinstance(value, str):
+        raise DecisionError(f'"{key}" must be the id or kind of {what}')
+    return value
+
+
+def _trip(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    weapon = _optional(fields, "weapon", "a held weapon")
+    return a.Trip(unit, _target(fields), weapon, slow=slow, quicken=quicken)
+
+
+def _disarm(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    item = _optional(fields, "item", "a weapon the target holds")
+    return a.Disarm(unit, _target(fields), item, slow=slow, quicken=quicken)
+
+
+def _at_target(cls: Any) -> Parser:
+    """`cls` is an action type whose only field is `target`."""
+
+    def make(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+        action: a.Action = cls(unit, _target(fields), slow=slow, quicken=quicken)
+        return action
+
+    return make
+
+
 _PLAIN: dict[str, type[a.Action]] = {
     cls.name: cls
     for cls in (
@@ -120,6 +149,7 @@ _PLAIN: dict[str, type[a.Action]] = {
         a.StandUp,
         a.Doff,
         a.Disengage,
+        a.Hide,
     )
 }
 _WITH_ITEM: dict[str, type[a.Action]] = {
@@ -146,21 +176,111 @@ def _with_item(cls: Any) -> Parser:
     return make
 
 
+def _ability(cls: type[a.AbilityAction]) -> Parser:
+    """R-X20: `spell` (for cast) or `ability` (for use) names it; `target` a creature, or `to` a
+    cell [x, y]."""
+    key = cls.category
+
+    def make(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+        name = fields.get(key)
+        if not isinstance(name, str) or not name:
+            example = "firebolt" if key == "spell" else "battle_focus"
+            raise DecisionError(f'needs "{key}": the name of a {key}, e.g. "{example}"')
+        target = fields.get("target", "")
+        if not isinstance(target, str):
+            raise DecisionError('"target" must be the id of a creature, e.g. "grok"')
+        to = None
+        if "to" in fields:
+            if isinstance(fields["to"], list) and len(fields["to"]) != 2:
+                raise DecisionError(f'"to" is a cell [x, y], not {fields["to"]!r}')
+            to = _cell(fields["to"], "to")
+        return cls(unit, name, target, to, slow=slow, quicken=quicken)
+
+    return make
+
+
+def _administer(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-X12: `target`, and `item` for a potion or remedy (without it: First Aid healing)."""
+    item = _optional(fields, "item", "a potion or remedy the unit has")
+    return a.Administer(unit, _target(fields), item, slow=slow, quicken=quicken)
+
+
+def _throw(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-X17: `target` and the held `item`."""
+    return a.Throw(unit, _target(fields), _item(fields), slow=slow, quicken=quicken)
+
+
+def _toss(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-X18: the held `item`, and `to` a cell or `target` a creature (the check refuses both
+    or neither, with its reason)."""
+    to = _cell(fields["to"], "to") if "to" in fields else None
+    target = fields.get("target")
+    if target is not None and (not isinstance(target, str) or not target):
+        raise DecisionError('"target" must be the id of a creature, e.g. "bram"')
+    return a.Toss(unit, _item(fields), to, target, slow=slow, quicken=quicken)
+
+
+def _prepare(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-P: {"trigger": ..., "metres" | "cells" | "watch": ..., "then": {an action}}."""
+    trigger = fields.get("trigger")
+    if not isinstance(trigger, str):
+        raise DecisionError(
+            'needs "trigger": enemy_within, enters_area, starts_action or ends_turn'
+        )
+    metres = fields.get("metres", 0)
+    if isinstance(metres, bool) or not isinstance(metres, int | float):
+        raise DecisionError('"metres" must be a number')
+    raw_cells = fields.get("cells", [])
+    if not isinstance(raw_cells, list):
+        raise DecisionError('"cells" must be a list of cells like [[3, 4], [4, 4]]')
+    watch = fields.get("watch", "")
+    if not isinstance(watch, str):
+        raise DecisionError('"watch" must be the id of a creature')
+    then = fields.get("then")
+    if not isinstance(then, dict):
+        raise DecisionError('needs "then": the prepared action, e.g. {"action": "attack", ...}')
+    inner = parse({**then, "unit": unit})
+    if not isinstance(inner, a.Action):
+        raise DecisionError('"then" must be an action, not a policy or a reaction')
+    cells = tuple(_cell(c, "cells") for c in raw_cells)
+    return a.Prepare(unit, trigger, float(metres), cells, watch, inner, slow=slow, quicken=quicken)
+
+
 def _parsers() -> dict[str, Parser]:
     out: dict[str, Parser] = {name: _plain(cls) for name, cls in _PLAIN.items()}
     out.update({name: _with_item(cls) for name, cls in _WITH_ITEM.items()})
     out.update({name: _movement(cls) for name, cls in _MOVES.items()})
     out["attack"] = _attack
+    out["trip"] = _trip
+    out["disarm"] = _disarm
+    out["shove"] = _at_target(a.Shove)
+    out["feint"] = _at_target(a.Feint)
+    out["grapple"] = _at_target(a.Grapple)
+    out["break_free"] = _plain(a.BreakFree)
+    out["release"] = _plain(a.Release)
+    out["aid"] = _at_target(a.Aid)
+    out["administer"] = _administer
+    out["throw"] = _throw
+    out["toss"] = _toss
+    out["cast"] = _ability(a.Cast)
+    out["use"] = _ability(a.Use)
+    out["prepare"] = _prepare
     return out
 
 
 PARSERS = _parsers()
 COMMON = {"unit", "action", "slow", "quicken"}
-FIELDS: dict[str, set[str]] = (
+FIELDS: dict[str, set[str]] = {"prepare": {"trigger", "metres", "cells", "watch", "then"}} | (
     {name: set() for name in _PLAIN}
+    | {"cast": {"spell", "target", "to"}, "use": {"ability", "target", "to"}}
     | {n: {"item"} for n in _WITH_ITEM}
     | {n: {"path", "to"} for n in _MOVES}
     | {"attack": {"target", "weapon"}}
+    | {"trip": {"target", "weapon"}, "disarm": {"target", "item"}}
+    | {"shove": {"target"}, "feint": {"target"}}
+    | {"grapple": {"target"}, "break_free": set(), "release": set()}
+    | {"aid": {"target"}, "administer": {"target", "item"}}
+    | {"throw": {"target", "item"}, "toss": {"item", "to", "target"}}
 )
 
 
@@ -185,14 +305,6 @@ def parse(obj: Any) -> Decision:
         if extra:
             raise DecisionError(f"unknown field(s) for a policy line: {', '.join(sorted(extra))}")
         return SetPolicy(unit, str(obj["policy"]), str(obj.get("defence", "best")))
-    if "reaction" in obj:
-        extra = set(obj) - {"unit", "reaction"}
-        if extra:
-            raise DecisionError(f"unknown field(s) for a reaction line: {', '.join(sorted(extra))}")
-        choice = obj["reaction"]
-        if not isinstance(choice, str) or not choice:
-            raise DecisionError('"reaction" must name one of the offered options, or "none"')
-        return ReactionChoice(unit, choice)
     name = obj.get("action")
     if not isinstance(name, str):
         raise DecisionError('needs "action": an action name such as "walk" or "end_turn"')
@@ -219,9 +331,11 @@ def to_json(decision: Decision) -> dict[str, Any]:
         return {"unit": decision.unit, "policy": decision.reactions, "defence": decision.defence}
     if isinstance(decision, ReactionChoice):
         return {"unit": decision.unit, "reaction": decision.choice}
-    if isinstance(decision, ReactionChoice):
-        return {"unit": decision.unit, "reaction": decision.choice}
     out: dict[str, Any] = {"unit": decision.actor, "action": decision.name}
+    if isinstance(decision, a.AbilityAction):
+        out[decision.category] = decision.ability  # "spell" or "ability" (R-X20)
+        if decision.to is not None:
+            out["to"] = [decision.to.x, decision.to.y]
     item = getattr(decision, "item", None)
     if item is not None:
         out["item"] = item
@@ -229,6 +343,18 @@ def to_json(decision: Decision) -> dict[str, Any]:
         value = getattr(decision, key, None)
         if value:
             out[key] = value
+    if isinstance(decision, a.Toss) and decision.to is not None:
+        out["to"] = [decision.to.x, decision.to.y]
+    if isinstance(decision, a.Prepare):
+        out["trigger"] = decision.trigger
+        if decision.metres:
+            out["metres"] = decision.metres
+        if decision.cells:
+            out["cells"] = [[c.x, c.y] for c in decision.cells]
+        if decision.watch:
+            out["watch"] = decision.watch
+        if decision.then is not None:
+            out["then"] = {k: v for k, v in to_json(decision.then).items() if k != "unit"}
     if isinstance(decision, a.Movement):
         if decision.path:
             out["path"] = [

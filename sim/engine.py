@@ -10,13 +10,16 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 from sim import events as ev
-from sim.actions import Action, Cost, Disengage, EndTurn, Refusal
+from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
 from sim.apply import apply
 from sim.budget import price, refilled
 from sim.components import Budget, ExtendedAction
 from sim.creature import has, incapacitated, is_creature
 from sim.dice import Dice
+from sim.grapple import loosened
+from sim.hide import revealed_by_move
 from sim.objectives import Objective, outcome
+from sim.prepare import Prepared, moved_after, ready, triggered
 from sim.reactions import Ask, disengage_lapses, policy_answer
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
@@ -196,9 +199,13 @@ class Battle:
             return self._set_policy(decision)
         if isinstance(decision, ReactionChoice):
             return self._answer(decision)
+        self.decisions.append(decision)
+        return self._take(decision)
+
+    def _take(self, decision: Action) -> Outcome:
+        """Check and resolve one action (a player's, or a prepared one the engine takes)."""
         cost = self.check(decision)
         if isinstance(cost, Refusal):
-            self.decisions.append(decision)
             return cost
         world = self.world
         actor = decision.actor
@@ -222,7 +229,6 @@ class Battle:
                     cost.counts_as_action,
                 )
             )
-        self.decisions.append(decision)
         start = len(self.log)
         self._commit(events)
         self._acting = decision
@@ -283,15 +289,23 @@ class Battle:
         self._finish(self._acting)
 
     def _finish(self, decision: Action | None) -> None:
-        """What follows an action's resolution: Disengage is used up by a move (R-R5); ending
-        the turn starts the next one."""
+        """What follows an action's resolution: Disengage is used up by a move (R-R5); a move
+        that ends in plain sight ends Unseen (R-X8); ending the turn starts the next one, and so
+        does the actor being downed on its own turn (R-K2: it can no longer end it itself)."""
         world = self.world
         if decision is None or world.turn.over:
             return
-        if decision.movement and has(world, decision.actor, "disengaged"):
-            self._commit([ev.ConditionLost(decision.actor, "disengaged", "used by this move")])
-        if isinstance(decision, EndTurn):
-            self._end_turn(decision.actor)
+        actor = decision.actor
+        if decision.movement and has(world, actor, "disengaged"):
+            self._commit([ev.ConditionLost(actor, "disengaged", "used by this move")])
+        if decision.movement:
+            self._commit(revealed_by_move(world, actor))
+        if world.turn.over:
+            return
+        if isinstance(decision, EndTurn | Prepare):
+            self._end_turn(actor)  # R-P1: a preparer does nothing else this turn
+        elif world.turn.current == actor and incapacitated(world, actor):
+            self._end_turn(actor)
 
     def _set_policy(self, decision: SetPolicy) -> Outcome:
         world = self.world
@@ -318,9 +332,16 @@ class Battle:
             self.log.append(event)
         if events and not self.world.turn.over:
             self._followups()
+        if events and not self.world.turn.over:
+            for event in triggered(self.world, events):  # R-P3
+                apply(self.world, event)
+                self.log.append(event)
 
     def _followups(self) -> None:
         world = self.world
+        for event in loosened(world):  # R-G4: moved apart, or the grappler is Incapacitated
+            apply(world, event)
+            self.log.append(event)
         broken: list[ev.Event] = []
         for unit, extended in world.each(ExtendedAction):
             for condition in BREAKS_EXTENDED:
@@ -348,7 +369,7 @@ class Battle:
             if reason is None:
                 self._commit([ev.TurnStarted(unit, world.turn.round)])
                 for step in START_OF_TURN:
-                    self._commit(step(world, unit))
+                    self._commit(step(world, unit, self.dice))
                     if world.turn.over:
                         return
                 if skip_reason(world, unit) is None:
@@ -372,6 +393,22 @@ class Battle:
         for step in END_OF_TURN:
             if world.turn.over:
                 return
-            self._commit(step(world, unit))
-        if not world.turn.over:
-            self._start_turn(self._next_unit())
+            self._commit(step(world, unit, self.dice))
+        if world.turn.over:
+            return
+        waiting = ready(world)
+        if waiting:
+            self._resume(waiting[0], after=unit)
+            return
+        self._start_turn(self._next_unit())
+
+    def _resume(self, unit: str, after: str) -> None:
+        """R-P3: the preparer takes the rest of its turn after the triggering creature's, with
+        its prepared action first, and keeps that place in the initiative order."""
+        world = self.world
+        plan = world.need(unit, Prepared)
+        self._commit([ev.InitiativeReordered(moved_after(world.turn.order, unit, after))])
+        self._commit([ev.TurnResumed(unit, world.turn.round)])
+        outcome = self._take(plan.then)
+        if isinstance(outcome, Refusal):
+            self._commit([ev.PlanRefused(unit, outcome.reason)])

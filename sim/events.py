@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from sim.geometry import Pos
@@ -209,6 +209,11 @@ def _snake(name: str) -> str:
 def _plain(value: Any) -> Any:
     if isinstance(value, Pos):
         return [value.x, value.y]
+    if is_dataclass(value) and not isinstance(value, type):
+        # An action inside an event (a prepared one): its name and its fields.
+        out = {"action": getattr(value, "name", type(value).__name__)}
+        out.update({f.name: _plain(getattr(value, f.name)) for f in fields(value)})
+        return out
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value
@@ -257,6 +262,17 @@ class MoveCutShort(Event):
     unit: str
     at: Pos
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed(Event):
+    """Forced movement into a neighbouring cell, e.g. by a Shove (R-X15); it never provokes
+    (R-R4) and is no Movement Action."""
+
+    unit: str
+    start: Pos
+    end: Pos
+    by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,4 +329,106 @@ class ActionLost(Event):
 
     unit: str
     action: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityUsed(Event):
+    """A spell or an ability takes effect, past any Interrupt (R-X20, R-R7): aimed at `target`
+    or the cell `at`, it reaches the creatures `affected` (before any Hit Roll or save)."""
+
+    unit: str
+    ability: str
+    target: str | None
+    at: Pos | None
+    affected: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResolved(Event):
+    """A contest (R-C4): the acting side wins only with the higher total; `winner` is its id."""
+
+    purpose: str
+    acting: str
+    acting_total: int
+    other: str
+    other_total: int
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResolved(Event):
+    """A check or save against a number (R-C4): `success` when `total` reaches `against`."""
+
+    unit: str
+    purpose: str
+    total: int
+    against: float
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ItemThrown(Event):
+    """A thrown or tossed item leaves the hand; it lands in `to` unless it is caught (R-X17,
+    R-X18)."""
+
+    unit: str
+    item: str
+    to: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ItemCaught(Event):
+    """A thrown or tossed item caught in a free hand (R-R6)."""
+
+    unit: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanMade(Event):
+    """Skip / Prepare: the creature waits for a trigger (R-P1, R-P2) with its action ready."""
+
+    unit: str
+    trigger: str
+    metres: float
+    cells: tuple[Pos, ...]
+    watch: str
+    then: Any
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlanTriggered(Event):
+    unit: str
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanDropped(Event):
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeReordered(Event):
+    """R-P3: a preparer keeps the place where it acted."""
+
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResumed(Event):
+    """R-P3: a preparer takes the rest of its turn, after the triggering creature's."""
+
+    unit: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRefused(Event):
+    """The prepared action could not be taken when its trigger came; the turn goes on."""
+
+    unit: str
     reason: str

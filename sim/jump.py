@@ -4,6 +4,7 @@ and whether a jump from one cell to another along a straight line can be made.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from sim.components import Stats
 from sim.footing import Mover, blocker, standing_at
@@ -122,7 +123,7 @@ def plan_jump(
         if kind is not Kind.PIT:
             clearance = max(clearance, grid.ground_half(cell) - base + grid.obstacle_half(cell))
     line = (a, *between, b)
-    for p, q in zip(line, line[1:], strict=False):
+    for p, q in pairwise(line):
         # R-U3: a diagonal jump may not cut the corner of a wall either.
         for corner in (Pos(q.x, p.y), Pos(p.x, q.y)) if p.x != q.x and p.y != q.y else ():
             if not grid.inside(corner) or grid.kind(corner) is Kind.WALL:

@@ -32,6 +32,16 @@ def standing_in(world: World, unit: str) -> str | None:
     return None
 
 
+def knocked_down(world: World, unit: str) -> list[ev.Event]:
+    """A creature made to fall Prone by another (a failed save against a Shove or a Trip): in
+    waist-deep or deeper water it starts swimming instead (R-M10)."""
+    if has(world, unit, "prone") or has(world, unit, "swimming"):
+        return []
+    if waist_deep(world, unit):
+        return [ev.ConditionGained(unit, "swimming", 1)]
+    return [ev.ConditionGained(unit, "prone", 1)]
+
+
 def check_fall_prone(world: World, action: FallProne) -> Refusal | None:
     if has(world, action.actor, "prone"):
         return Refusal(f"{action.actor} is already prone")

@@ -7,7 +7,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim import actions as a
-from sim import armour, attack, climb, items, movement, prone, reactions, stance
+from sim import (
+    aid,
+    armour,
+    attack,
+    casting,
+    climb,
+    disarm,
+    feint,
+    grapple,
+    hide,
+    items,
+    movement,
+    prepare,
+    prone,
+    reactions,
+    shove,
+    stance,
+    throw,
+    trip,
+)
 from sim.dice import Dice
 from sim.events import Event
 from sim.reactions import Ask
@@ -31,6 +50,7 @@ def _nothing(world: World, action: a.Action, dice: Dice) -> list[Event]:
 
 
 RULEBOOK: dict[type[a.Action], Mechanic] = {
+    a.Prepare: Mechanic(prepare.check_prepare, prepare.resolve_prepare),
     a.EndTurn: Mechanic(_always, _nothing),
     a.Aim: Mechanic(stance.check_aim, stance.resolve_aim),
     a.Brace: Mechanic(stance.check_brace, stance.resolve_brace),
@@ -53,6 +73,20 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Jump: Mechanic(movement.check_move, movement.resolve_move),
     a.Climb: Mechanic(climb.check_climb, climb.resolve_climb),
     a.Attack: Mechanic(attack.check_attack, attack.resolve_attack),
+    a.Shove: Mechanic(shove.check_shove, shove.resolve_shove),
+    a.Trip: Mechanic(trip.check_trip, trip.resolve_trip),
+    a.Disarm: Mechanic(disarm.check_disarm, disarm.resolve_disarm),
+    a.Feint: Mechanic(feint.check_feint, feint.resolve_feint),
+    a.Hide: Mechanic(hide.check_hide, hide.resolve_hide),
+    a.Grapple: Mechanic(grapple.check_grapple, grapple.resolve_grapple),
+    a.BreakFree: Mechanic(grapple.check_break_free, grapple.resolve_break_free),
+    a.Release: Mechanic(grapple.check_release, grapple.resolve_release),
+    a.Aid: Mechanic(aid.check_aid, aid.resolve_aid),
+    a.Administer: Mechanic(aid.check_administer, aid.resolve_administer),
+    a.Throw: Mechanic(throw.check_throw, throw.resolve_throw),
+    a.Toss: Mechanic(throw.check_toss, throw.resolve_toss),
     a.Disengage: Mechanic(reactions.check_disengage, reactions.resolve_disengage),
     a.Doff: Mechanic(armour.check_doff, armour.resolve_doff),
+    a.Cast: Mechanic(casting.check_cast, casting.resolve_cast),
+    a.Use: Mechanic(casting.check_cast, casting.resolve_cast),
 }

@@ -41,7 +41,7 @@ def resolve_evade(world: World, action: Evade, dice: Dice) -> list[ev.Event]:
 
 
 def check_guard(world: World, action: Guard) -> Refusal | None:
-    if has(world, action.actor, "guarding"):
+    if has(world, action.actor, "guarding") or has(world, action.actor, "guard_used"):
         return Refusal(f"{action.actor} has already used Guard this round (R-X14: once a round)")
     return None
 

@@ -9,10 +9,14 @@ from sim.checks import roll_check
 from sim.components import AttackWindow, Budget, ExtendedAction, Stats
 from sim.creature import conditions, creatures, incapacitated
 from sim.dice import Dice
+from sim.feint import feint_expiry
+from sim.grapple import sustain_grapple
 from sim.health import damage
+from sim.prepare import Prepared
 from sim.world import World
 
-Step = Callable[[World, str], list[ev.Event]]
+# A step gets the world, the creature whose turn starts or ends, and the battle's dice.
+Step = Callable[[World, str, Dice], list[ev.Event]]
 
 
 def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
@@ -51,16 +55,16 @@ def _flat(key: tuple[int, int, tuple[int, ...]]) -> tuple[int, ...]:
 # --- the start of a turn (R-T2), run in the order read -------------------------------------
 
 
-def _refill(world: World, unit: str) -> list[ev.Event]:
+def _refill(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     rules = world.rules
     return [ev.BudgetRefilled(unit, rules.half_actions, rules.bonus_actions)]
 
 
-# Effects that last "until the creature's next turn" (R-X3, R-X9, R-X14).
-UNTIL_NEXT_TURN = ("braced", "evading", "guarding")
+# Effects that last "until the creature's next turn" (R-X3, R-X9, R-X14; R-G2's once a turn).
+UNTIL_NEXT_TURN = ("braced", "evading", "guarding", "guard_used", "break_free_tried")
 
 
-def _expire(world: World, unit: str) -> list[ev.Event]:
+def _expire(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     held = conditions(world, unit)
     return [
         ev.ConditionLost(unit, name, "until its next turn")
@@ -69,7 +73,7 @@ def _expire(world: World, unit: str) -> list[ev.Event]:
     ]
 
 
-def _burning(world: World, unit: str) -> list[ev.Event]:
+def _burning(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-K4: 1 fire damage per stack, then one stack fades."""
     stacks = conditions(world, unit).count("burning")
     if stacks <= 0:
@@ -86,7 +90,7 @@ def _burning(world: World, unit: str) -> list[ev.Event]:
     return out
 
 
-def _bleeding(world: World, unit: str) -> list[ev.Event]:
+def _bleeding(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-K5: 1 damage per stack; stacks do not fade by themselves."""
     stacks = conditions(world, unit).count("bleeding")
     if stacks <= 0:
@@ -95,7 +99,7 @@ def _bleeding(world: World, unit: str) -> list[ev.Event]:
     return damage(world, unit, stacks * per, "bleeding", "bleeding")
 
 
-def _extended(world: World, unit: str) -> list[ev.Event]:
+def _extended(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-B3: an Extended Action takes a Full Action on each turn in a row."""
     extended = world.get(unit, ExtendedAction)
     if extended is None:
@@ -107,16 +111,33 @@ def _extended(world: World, unit: str) -> list[ev.Event]:
     ]
 
 
-def _attack_window(world: World, unit: str) -> list[ev.Event]:
+def _attack_window(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-A1: the attack window resets at the start and at the end of the creature's turn."""
     return [ev.AttackWindowReset(unit)] if world.has(unit, AttackWindow) else []
 
 
 # Steps that change hit points are followed by a fresh look at the world, so each sees the last.
-START_OF_TURN: tuple[Step, ...] = (_refill, _attack_window, _expire, _burning, _bleeding, _extended)
+def _plan_lapses(world: World, unit: str, dice: Dice) -> list[ev.Event]:
+    """R-P3: a plan whose trigger did not come in a full round is given up when the creature's
+    next turn starts; it acts normally (and may prepare again)."""
+    if world.has(unit, Prepared):
+        return [ev.PlanDropped(unit, "a full round passed without its trigger (R-P3)")]
+    return []
 
 
-def _quickened(world: World, unit: str) -> list[ev.Event]:
+START_OF_TURN: tuple[Step, ...] = (
+    _plan_lapses,
+    _refill,
+    _attack_window,
+    _expire,
+    _burning,
+    _bleeding,
+    sustain_grapple,  # R-T2, R-G3: after Burning and Bleeding, before an Extended Action
+    _extended,
+)
+
+
+def _quickened(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """Quickened lasts a number of the creature's turn ends (R-K3)."""
     turns = conditions(world, unit).count("quickened")
     if turns <= 0:
@@ -126,7 +147,7 @@ def _quickened(world: World, unit: str) -> list[ev.Event]:
     return [ev.ConditionGained(unit, "quickened", turns - 1)]
 
 
-def _finish_extended(world: World, unit: str) -> list[ev.Event]:
+def _finish_extended(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-B3: an Extended Action resolves at the end of its last turn."""
     extended = world.get(unit, ExtendedAction)
     if extended is None or extended.turns_done < extended.turns_needed:
@@ -136,14 +157,31 @@ def _finish_extended(world: World, unit: str) -> list[ev.Event]:
     return [ev.ArmourDoffed(unit, extended.item)]
 
 
-def _disengage(world: World, unit: str) -> list[ev.Event]:
+def _disengage(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-R5: an unused Disengage does not outlast the turn."""
     if conditions(world, unit).has("disengaged"):
         return [ev.ConditionLost(unit, "disengaged", "the turn ended")]
     return []
 
 
-END_OF_TURN: tuple[Step, ...] = (_finish_extended, _quickened, _attack_window, _disengage)
+def _slowed(world: World, unit: str, dice: Dice) -> list[ev.Event]:
+    """Slowed lasts a number of the creature's turn ends, as Quickened does (R-K3)."""
+    turns = conditions(world, unit).count("slowed")
+    if turns <= 0:
+        return []
+    if turns == 1:
+        return [ev.ConditionLost(unit, "slowed", "its duration ran out")]
+    return [ev.ConditionGained(unit, "slowed", turns - 1)]
+
+
+END_OF_TURN: tuple[Step, ...] = (
+    _finish_extended,
+    _quickened,
+    _slowed,
+    _attack_window,
+    _disengage,
+    feint_expiry,  # R-X10: an unused feint lapses at the end of the next turn
+)
 
 
 def next_in_order(world: World) -> tuple[str, bool]:

@@ -46,6 +46,7 @@ _WORLD = loads(TEXT).world
 UNITS = creatures(_WORLD)
 ITEM_IDS = tuple(item for item, _ in _WORLD.each(Item))
 ITEM_REFS = (*ITEM_IDS, *sorted(default_catalog().equipment), "nothing")
+ABILITY_REFS = (*default_catalog().abilities, "nothing")  # for cast and use (R-X20)
 CURRENT = "<whose turn it is>"
 
 # Weighted so that about half the decisions come from whoever's turn it is, and turns pass.
@@ -88,6 +89,18 @@ def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
         obj["to"] = list(cell)
     if "target" in FIELDS[name]:
         obj["target"] = target
+    for key in ("spell", "ability"):
+        if key in FIELDS[name]:
+            obj[key] = ABILITY_REFS[len(item) % len(ABILITY_REFS)]
+    if name == "prepare":
+        # R-P2: a trigger the engine can check, with an attack or a move ready.
+        triggers = ("enemy_within", "enters_area", "starts_action", "ends_turn")
+        obj["trigger"] = triggers[len(item) % len(triggers)]
+        obj["metres"] = 1 + len(item) % 4
+        obj["cells"] = [list(cell)]
+        obj["watch"] = target
+        then = {"action": "attack", "target": target} if len(item) % 2 else {"action": "aim"}
+        obj["then"] = then
     if slow:
         obj["slow"] = True
     if quicken:

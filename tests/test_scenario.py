@@ -363,7 +363,8 @@ def test_a_file_with_many_problems_lists_every_one(
         "13: legend '~': unknown terrain 'lava' (expected one of open, difficult, wall, pit, "
         "fire, cover)",
         "18: unknown template 'human_fighterz' (known: dwarf_guard, elf_skirmisher, "
-        "goblin_sneak, halfling_medic, human_archer, human_fighter, orc_brute, orc_raider)",
+        "goblin_sneak, halfling_medic, human_archer, human_fighter, human_mage, orc_brute, "
+        "orc_raider, orc_shaman)",
         "25: unknown race 'gnome' (known: human, elf, orc, dwarf, halfling)",
         "26: STR die d7 is not one of d4, d6, d8, d10, d12 (R-C1)",
         "27: 'bob' cannot hold dagger: only 0 hand(s) free (R-C7)",

@@ -130,7 +130,7 @@ def _turn_start(b: Battle, uid: str) -> list[dict[str, Any]]:
 def test_R_T2_the_start_of_a_turn_in_order() -> None:
     """R-T2: "Start of a turn, in this order: refill H and B; Burning and Bleeding deal damage;
     a grappler sustains or loses its grapple; an Extended Action continues." — ana is doffing
-    her mail, burns with 2 stacks and bleeds with 1 (the grapple step is not built yet)."""
+    her mail, burns with 2 stacks and bleeds with 1 (the grapple step: tests/test_grapple.py)."""
     b = begin([8, 1], "human_fighter", "orc_brute")
     accepted(b, unit="ana", action="doff")
     give(b, "ana", "burning", 2)

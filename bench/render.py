@@ -1,0 +1,122 @@
+"""Frame time of the client under the dummy video driver: 64x64 and 128x128 maps at 1920x1080
+with the reach overlay, the threat overlay, a hovered path and 20 creatures, against a baseline
+of blitting one prepared full-screen surface in the same run. Prints medians and the ratio.
+
+    python bench/render.py [--frames 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pygame
+
+from sim.geometry import Pos
+from sim.scenario import loads
+from sim.ui.app import App
+from sim.ui.session import Session
+
+SIZE = (1920, 1080)
+
+
+def scenario_text(n: int, creatures: int = 20) -> str:
+    """An n x n map with walls, difficult ground, water, a raised block and 20 creatures."""
+    rows = []
+    for y in range(n):
+        row = []
+        for x in range(n):
+            if x in (0, n - 1) or y in (0, n - 1) or (x * 7 + y * 3) % 23 == 0:
+                row.append("#")
+            elif (x // 4 + y // 5) % 6 == 0:
+                row.append(",")
+            elif n // 3 < x < n // 3 + 4:
+                row.append("~")
+            elif (x // 8 + y // 8) % 5 == 1:
+                row.append("h")
+            else:
+                row.append(".")
+        rows.append(row)
+    units = []
+    centre = n // 2
+    for i in range(creatures):
+        x = centre - 5 + (i % 5) * 2 + (0 if i < 10 else 1)
+        y = centre - 4 + (i // 5) * 2
+        rows[y][x] = "."
+        team = "blue" if i < 10 else "red"
+        template = "human_fighter" if i < 10 else "orc_brute"
+        units.append(
+            f'[[units]]\nid = "u{i}"\nteam = "{team}"\ntemplate = "{template}"\nat = [{x}, {y}]\n'
+        )
+    text = "\n".join("".join(r) for r in rows)
+    return (
+        f'name = "bench {n}"\nseed = 1\n[map]\nrows = """\n{text}\n"""\n'
+        '[legend]\n"h" = { kind = "open", height = 1.5 }\n\n' + "\n".join(units)
+    )
+
+
+def median_ms(fn, frames: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(frames):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float]:
+    path = tmp / f"bench{n}.toml"
+    path.write_text(scenario_text(n), encoding="utf-8")
+    os.environ["SIM_SAVE_DIR"] = str(tmp)
+    from sim.scenario import load
+
+    loads(path.read_text(encoding="utf-8"), str(path))  # check it loads
+    session = Session(load(path), 1)
+    session.autosave = None
+    app = App(session, SIZE)
+    app.take_seat()
+    view = app.view
+    unit = view.selected
+    assert unit is not None
+    view.show_reach = True
+    view.show_threat = True
+    reach = app.planner.reach(session.battle, session.version, unit, None)
+    far = max(reach, key=lambda p: reach[p].cost)
+    view.hover = far
+    view.mouse = app.camera.centre(far)
+    app.frame()  # warm the caches (terrain chunks, tiles, reach map, path, text)
+    frame = median_ms(app.frame, frames)
+    screen = pygame.Surface(SIZE)
+    prepared = app.frame().copy()
+    baseline = median_ms(lambda: screen.blit(prepared, (0, 0)), frames)
+    return frame, baseline, len(reach)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", type=int, default=200)
+    args = parser.parse_args()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (64, 128):
+            frame, baseline, cells = bench(n, args.frames, Path(tmp))
+            print(
+                f"{n}x{n} at {SIZE[0]}x{SIZE[1]}, 20 creatures, reach ({cells} cells) + threat "
+                f"+ path: frame {frame:.2f} ms median; one full-screen blit {baseline:.2f} ms; "
+                f"ratio {frame / baseline:.1f}x; goal < 4 ms on 64x64: "
+                f"{'met' if n != 64 or frame < 4 else 'NOT met'}"
+            )
+
+
+if __name__ == "__main__":
+    _ = Pos
+    main()

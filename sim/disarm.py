@@ -1,0 +1,64 @@
+"""Disarm (R-X5), a 1 Action: a contested melee attack. The disarmer's Hit Roll (R-A1, in its
+attack window) against the target's Hit Roll (FCS Roll + FCS Bonus); the higher wins, a tie goes
+to the target (R-C4). On success the target's weapon drops to the ground in its cell."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from sim import events as ev
+from sim.actions import Disarm, Refusal
+from sim.attack import hit_roll, weapon_kind
+from sim.checks import acting_wins, roll_check
+from sim.components import Hands, Position
+from sim.creature import incapacitated
+from sim.dice import Dice
+from sim.items import find
+from sim.reactions import Ask
+from sim.target import in_reach
+from sim.world import World
+
+Resolution = Generator[ev.Event | Ask, str | None, None]
+
+
+def _weapon(world: World, action: Disarm) -> str | Refusal:
+    """The held weapon the disarm is after: `item`, or the target's first held weapon."""
+    target = action.target
+    held = world.need(target, Hands).items()
+    if action.item is not None:
+        item = find(world, action.item, held)
+        if item is None:
+            return Refusal(f"{target} holds no {action.item!r} (R-X5)")
+        if weapon_kind(world, item) is None:
+            return Refusal(f"{item} is not a weapon; Disarm takes a weapon (R-X5)")
+        return item
+    for item in held:
+        if weapon_kind(world, item) is not None:
+            return item
+    return Refusal(f"{target} holds no weapon to disarm (R-X5)")
+
+
+def check_disarm(world: World, action: Disarm) -> Refusal | None:
+    refusal = in_reach(world, action.actor, action.target, "disarm")
+    if refusal is not None:
+        return refusal
+    item = _weapon(world, action)
+    return item if isinstance(item, Refusal) else None
+
+
+def resolve_disarm(world: World, action: Disarm, dice: Dice) -> Resolution:
+    actor, target = action.actor, action.target
+    item = _weapon(world, action)
+    assert isinstance(item, str)
+    mine = yield from hit_roll(world, dice, actor, target, melee=True, purpose="disarm")
+    theirs = 0
+    if not incapacitated(world, target):  # R-A2 by analogy: an Incapacitated target rolls 0
+        roll = roll_check(
+            world, dice, target, "fcs", f"hold on to {item}: Hit Roll against {actor}"
+        )
+        yield roll.rolled
+        theirs = roll.total
+    won = acting_wins(mine, theirs)
+    yield ev.AttackResolved(actor, target, "disarm", mine, theirs, won)
+    if won:
+        yield ev.ItemDropped(target, item, world.need(target, Position).cell)

@@ -1,0 +1,264 @@
+"""Saves as replays: the scenario (with its hash), the rules version, the seed and the decisions.
+
+A save never pickles the engine: loading begins a fresh battle on the same scenario with the same
+seed and submits the same decisions, so the battle comes back exactly (DESIGN "Randomness and
+replay"). Files are written atomically (a temporary file beside the target, then `os.replace`),
+so a crash while saving leaves the previous save whole. A damaged or foreign file raises
+`ReplayError`, whose message names the file and what is wrong with it.
+
+Autosaves go to a user directory, not beside the scenario (shipped scenarios may be read-only):
+`$SIM_SAVE_DIR` if set, else `$XDG_STATE_HOME/sim/saves`, else `~/.local/state/sim/saves`, one
+file per scenario named `<scenario stem>.autosave.json`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.decisions import DecisionError, parse, to_json
+from sim.dice import SeededDice
+from sim.engine import Battle, Decision
+from sim.events import to_json as event_json
+from sim.rules import default_rules
+from sim.scenario import Scenario, ScenarioError, load
+
+FORMAT = "sim-save"
+VERSION = 1
+SHIPPED = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+class ReplayError(Exception):
+    """A save that cannot be read or replayed; the message says which file and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """Everything needed to bring a battle back."""
+
+    scenario_path: str
+    scenario_digest: str
+    scenario_name: str
+    rules_version: str
+    seed: int
+    decisions: tuple[Decision, ...]
+    events: int = -1  # length of the event log when saved (-1: unknown, not checked)
+    log_digest: str = ""  # sha256 of the event log when saved ("" : not checked)
+
+
+def log_digest(battle: Battle) -> str:
+    """A fingerprint of the event log, to notice a replay that came out differently."""
+    h = hashlib.sha256()
+    for event in battle.log:
+        h.update(json.dumps(event_json(event), sort_keys=True).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def record(battle: Battle, scenario: Scenario, seed: int) -> Save:
+    """The save of `battle`, begun on `scenario` with `seed`."""
+    return Save(
+        scenario_path=str(Path(scenario.path).resolve()),
+        scenario_digest=scenario.digest,
+        scenario_name=scenario.name,
+        rules_version=battle.world.rules.version,
+        seed=seed,
+        decisions=tuple(battle.decisions),
+        events=len(battle.log),
+        log_digest=log_digest(battle),
+    )
+
+
+def dumps(save: Save) -> str:
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "scenario": {
+            "path": save.scenario_path,
+            "sha256": save.scenario_digest,
+            "name": save.scenario_name,
+        },
+        "rules_version": save.rules_version,
+        "seed": save.seed,
+        "decisions": [to_json(d) for d in save.decisions],
+        "events": save.events,
+        "log_sha256": save.log_digest,
+    }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ReplayError(f'{where}: damaged save: "{key}" is missing or not a {kind.__name__}')
+    return value
+
+
+def loads(text: str, where: str = "<save>") -> Save:
+    """A save from its JSON text; `where` names the file in error messages."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReplayError(
+            f"{where}: damaged save: not valid JSON at line {error.lineno}, column {error.colno}"
+            f" ({error.msg})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReplayError(f'{where}: not a sim save (no "format": "{FORMAT}" at the top)')
+    version = data.get("version")
+    if version != VERSION:
+        raise ReplayError(
+            f"{where}: save format version {version!r}; this simulator reads version {VERSION}"
+        )
+    scenario = _need(data, "scenario", dict, where)
+    raw = _need(data, "decisions", list, where)
+    decisions = []
+    for number, obj in enumerate(raw, start=1):
+        try:
+            decisions.append(parse(obj))
+        except DecisionError as error:
+            raise ReplayError(f"{where}: decision #{number} ({obj!r}): {error}") from None
+    events = data.get("events", -1)
+    return Save(
+        scenario_path=_need(scenario, "path", str, where + ": scenario"),
+        scenario_digest=_need(scenario, "sha256", str, where + ": scenario"),
+        scenario_name=str(scenario.get("name", "")),
+        rules_version=_need(data, "rules_version", str, where),
+        seed=_need(data, "seed", int, where),
+        decisions=tuple(decisions),
+        events=events if isinstance(events, int) else -1,
+        log_digest=str(data.get("log_sha256", "")),
+    )
+
+
+def write(path: str | Path, save: Save) -> None:
+    """Write atomically: a temporary file in the same directory, flushed, then renamed over."""
+    target = Path(path)
+    text = dumps(save)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as error:
+        raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
+
+
+def read(path: str | Path) -> Save:
+    where = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise ReplayError(f"{where}: cannot read the save: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReplayError(f"{where}: damaged save: not UTF-8 text") from None
+    return loads(text, where)
+
+
+def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
+    """The save's scenario: at its recorded path, else beside the save, else a shipped one with
+    the same file name; it must hash to the recorded digest."""
+    recorded = Path(save.scenario_path)
+    candidates = [recorded]
+    if near is not None:
+        candidates += [near / recorded, near / recorded.name]
+    candidates.append(SHIPPED / recorded.name)
+    changed: list[str] = []
+    for candidate in candidates:
+        if not candidate.is_file():
+            continue
+        try:
+            scenario = load(candidate)
+        except ScenarioError as error:
+            changed.append(f"{candidate} no longer loads ({error})")
+            continue
+        if scenario.digest == save.scenario_digest:
+            return scenario
+        changed.append(f"{candidate} has changed since the save (its sha256 differs)")
+    if changed:
+        raise ReplayError(f"{where}: cannot replay: " + "; ".join(changed))
+    raise ReplayError(f"{where}: cannot replay: the scenario {save.scenario_path} is not found")
+
+
+def begin(scenario: Scenario, seed: int) -> Battle:
+    """A fresh battle on a copy of the scenario's world (the scenario itself stays pristine)."""
+    return Battle.begin(
+        scenario.world.copy(),
+        SeededDice(seed),
+        scenario=scenario.name,
+        seed=seed,
+        objectives=scenario.objectives,
+    )
+
+
+def replay(
+    save: Save, scenario: Scenario | None = None, where: str = "<save>"
+) -> tuple[Scenario, Battle]:
+    """Begin the save's battle afresh and submit its decisions; check it came out the same."""
+    if scenario is None:
+        near = Path(where).parent if where != "<save>" else None
+        scenario = find_scenario(save, where, near)
+    elif scenario.digest != save.scenario_digest:
+        raise ReplayError(f"{where}: the save is for another scenario ({save.scenario_name!r})")
+    rules = scenario.world.rules.version
+    if save.rules_version != rules:
+        raise ReplayError(
+            f"{where}: saved under rules version {save.rules_version}, these are version {rules}"
+        )
+    battle = begin(scenario, save.seed)
+    for number, decision in enumerate(save.decisions, start=1):
+        try:
+            battle.submit(decision)
+        except Exception as error:  # an engine that changed since the save
+            raise ReplayError(
+                f"{where}: decision #{number} ({to_json(decision)}) fails on replay: {error!r}"
+            ) from None
+    if save.events >= 0 and len(battle.log) != save.events:
+        raise ReplayError(
+            f"{where}: the replay came out differently ({len(battle.log)} events, "
+            f"{save.events} when saved): the engine changed since the save"
+        )
+    if save.log_digest and log_digest(battle) != save.log_digest:
+        raise ReplayError(
+            f"{where}: the replay came out differently (its event log differs from the saved "
+            "one): the engine changed since the save"
+        )
+    return scenario, battle
+
+
+def load_save(path: str | Path) -> tuple[Save, Scenario, Battle]:
+    """Read a save file and replay it."""
+    save = read(path)
+    scenario, battle = replay(save, where=str(path))
+    return save, scenario, battle
+
+
+def save_dir() -> Path:
+    configured = os.environ.get("SIM_SAVE_DIR")
+    if configured:
+        return Path(configured)
+    state = os.environ.get("XDG_STATE_HOME")
+    base = Path(state) if state else Path.home() / ".local" / "state"
+    return base / "sim" / "saves"
+
+
+def autosave_path(scenario_path: str | Path) -> Path:
+    return save_dir() / f"{Path(scenario_path).stem}.autosave.json"
+
+
+def rules_version() -> str:
+    return default_rules().version

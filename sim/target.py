@@ -1,0 +1,34 @@
+"""Singling out a creature for a hands-on action (Shove, Trip, Disarm, Feint): it must be another
+creature, one the actor sees (R-X8), within the actor's melee reach (R-A4)."""
+
+from __future__ import annotations
+
+from sim.actions import Refusal
+from sim.components import Position
+from sim.creature import creatures
+from sim.hide import cannot_see
+from sim.threat import reaches
+from sim.world import World
+
+
+def singled_out(world: World, actor: str, target: str, what: str) -> Refusal | None:
+    """Why `actor` cannot `what` (a verb: "throw at") `target` at all, wherever it stands:
+    it must be another creature, one the actor sees (R-X8)."""
+    if not target:
+        return Refusal(f'{what} needs a "target": the id of a creature')
+    if target == actor:
+        return Refusal(f"{actor} cannot {what} itself")
+    if target not in creatures(world):
+        return Refusal(f"there is no creature {target!r} to {what}")
+    return cannot_see(world, actor, target)
+
+
+def in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None:
+    """Why `actor` cannot `what` (a verb: "shove") `target` now, or None when it can."""
+    problem = singled_out(world, actor, target, what)
+    if problem is not None:
+        return problem
+    there = world.need(target, Position).cell
+    if not reaches(world, actor, world.need(actor, Position).cell, there):
+        return Refusal(f"{target} at {there} is out of {actor}'s reach (R-A4)")
+    return None

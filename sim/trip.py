@@ -1,0 +1,81 @@
+"""Trip (R-X19), a 1 Action: a melee attack (a `trip` weapon doubles the FCS Bonus in the Hit
+Roll); on a hit, normal damage, and the target makes an AGI Save against the Hit Roll or falls
+Prone (R-M10: in waist-deep water it starts swimming). Evade doubles the AGI Bonus of the first
+AGI Save (R-X9)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from sim import events as ev
+from sim.actions import Attack, Refusal, Trip
+from sim.attack import AttackPlan, plan_attack, strike, weapon_kind
+from sim.checks import roll_check, saved
+from sim.components import Stats
+from sim.creature import has, incapacitated
+from sim.dice import Dice
+from sim.prone import knocked_down
+from sim.reactions import Ask
+from sim.target import in_reach
+from sim.world import World
+
+Resolution = Generator[ev.Event | Ask, str | None, None]
+
+
+def _plan(world: World, action: Trip) -> AttackPlan | Refusal:
+    refusal = in_reach(world, action.actor, action.target, "trip")
+    if refusal is not None:
+        return refusal
+    target = action.target
+    if has(world, target, "prone"):
+        return Refusal(f"{target} is already prone; there is nothing to trip (R-X19)")
+    if has(world, target, "swimming"):
+        return Refusal(f"{target} is swimming; there is nothing to trip (R-X19)")
+    plan = plan_attack(world, Attack(action.actor, target, action.weapon))
+    if isinstance(plan, Refusal):
+        return plan
+    if not plan.melee:
+        return Refusal(f"{plan.weapon} is a ranged weapon; a trip is a melee attack (R-X19)")
+    return plan
+
+
+def check_trip(world: World, action: Trip) -> Refusal | None:
+    plan = _plan(world, action)
+    return plan if isinstance(plan, Refusal) else None
+
+
+def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
+    plan = _plan(world, action)
+    assert isinstance(plan, AttackPlan)
+    actor, target = action.actor, action.target
+    kind = weapon_kind(world, plan.weapon)
+    factor = (
+        int(world.rules.number("actions", "trip_weapon_fcs_factor")) if kind and kind.trip else 1
+    )
+    result = yield from strike(
+        world, dice, actor, target, weapon=plan.weapon, melee=True, purpose="trip", factor=factor
+    )
+    if not result.hit or incapacitated(world, target) or has(world, target, "prone"):
+        return
+    save = yield from agi_save(world, dice, target, result.hit_roll, "keep its feet")
+    if not saved(save, result.hit_roll):
+        yield from knocked_down(world, target)
+
+
+def agi_save(
+    world: World, dice: Dice, unit: str, against: int, what: str
+) -> Generator[ev.Event | Ask, str | None, int]:
+    """An AGI Save (R-C2) against `against`; Evade doubles the AGI Bonus of the first one
+    (R-X9) and is used up by it."""
+    modifier = 0
+    evading = has(world, unit, "evading")
+    if evading:
+        modifier = world.need(unit, Stats).attribute("agi").bonus
+    note = ", Evade: AGI Bonus doubled" if evading else ""
+    save = roll_check(
+        world, dice, unit, "agi", f"{what}: AGI Save against {against}{note}", modifier=modifier
+    )
+    yield save.rolled
+    if evading:
+        yield ev.ConditionLost(unit, "evading", "its first AGI Save (R-X9)")
+    return save.total

@@ -1,0 +1,642 @@
+"""The hotseat client: one window, two sides taking turns; it reads the world and submits
+decisions, nothing more. `App.handle` takes one pygame event and `App.frame` draws one frame
+onto a Surface, so tests drive it headless (SDL_VIDEODRIVER=dummy) with posted events."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+
+from sim.actions import Cost, Refusal
+from sim.components import Policy, Position
+from sim.creature import creatures, team_of
+from sim.decisions import PARSERS
+from sim.engine import (
+    DEFENCES,
+    REACTION_POLICIES,
+    AwaitingAction,
+    AwaitingReaction,
+    BattleOver,
+    Decision,
+    Outcome,
+    ReactionChoice,
+    SetPolicy,
+)
+from sim.geometry import Pos
+from sim.replay import ReplayError, load_save, save_dir
+from sim.ui.actionbar import build, cost_label, judge, needs
+from sim.ui.camera import Camera
+from sim.ui.logbook import lines
+from sim.ui.planner import MOVES, Planner, hidden_from
+from sim.ui.render import Renderer
+from sim.ui.session import Session
+from sim.ui.view import View
+
+PAN_STEP = 60
+
+
+def _describe(result: Cost | Refusal) -> str:
+    return (
+        f"refused: {result.reason}"
+        if isinstance(result, Refusal)
+        else f"costs {cost_label(result)}"
+    )
+
+
+def target_decision(session: Session, view: View, target: str) -> str:
+    """What choosing `target` for the action being targeted would do, in words."""
+    decision = _target(view, target)
+    if decision is None:
+        return "refused: no action is waiting for a target"
+    return _describe(judge(session.battle, decision))
+
+
+def _target(view: View, target: str) -> Decision | str | None:
+    if view.targeting is None or view.selected is None:
+        return None
+    fields: dict[str, object] = {"target": target}
+    if view.item is not None:
+        fields["item"] = view.item
+    return build(view.selected, view.targeting, view.slow, view.quicken, **fields)
+
+
+def item_decision(session: Session, view: View, item: str) -> str:
+    if view.picking is None or view.selected is None:
+        return "refused: no action is waiting for an item"
+    if "target" in needs(view.picking):
+        return "then choose a target"
+    return _describe(
+        judge(
+            session.battle, build(view.selected, view.picking, view.slow, view.quicken, item=item)
+        )
+    )
+
+
+class App:
+    """The client. `window=False` draws onto an off-screen Surface (tests, `sim render`)."""
+
+    def __init__(
+        self, session: Session, size: tuple[int, int] = (1280, 800), *, window: bool = False
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.window = window
+        if window:
+            pygame.display.set_caption(f"sim — {session.scenario.name}")
+            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+        else:
+            if pygame.display.get_surface() is None:
+                pygame.display.set_mode((1, 1))  # an event queue for posted events
+            self.surface = pygame.Surface(size)
+        self.session = session
+        self.view = View()
+        self.camera = Camera()
+        self.planner = Planner()
+        self.renderer = Renderer(session)
+        self.running = True
+        self._drag_moved = 0
+        self._turn_key: tuple[int, int] | None = None
+        self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
+        self.fit()
+        self.sync()
+
+    # --- helpers -----------------------------------------------------------------------------
+    @property
+    def world(self):  # type: ignore[no-untyped-def]
+        return self.session.battle.world
+
+    def fit(self) -> None:
+        board = self.renderer.layout(self.surface.get_size()).board
+        grid = self.world.grid
+        self.camera.fit(grid.width, grid.height, board.width, board.height)
+
+    def unit_at(self, cell: Pos) -> str | None:
+        for unit in creatures(self.world):
+            if self.world.need(unit, Position).cell == cell and not hidden_from(
+                self.world, unit, self.view.side
+            ):
+                return unit
+        return None
+
+    def mine(self, unit: str | None) -> bool:
+        return unit is not None and team_of(self.world, unit) == self.view.side
+
+    def acting(self) -> str | None:
+        pending = self.session.battle.pending
+        return (
+            pending.unit
+            if isinstance(pending, AwaitingAction) and self.mine(pending.unit)
+            else None
+        )
+
+    def sync(self) -> None:
+        """After any change: hand the screen over when the engine waits for another side."""
+        pending = self.session.battle.pending
+        view = self.view
+        if isinstance(pending, BattleOver):
+            view.handover = None
+            view.side = None
+            view.omniscient = True
+            view.clear_plan()
+            return
+        team = team_of(self.world, pending.unit)
+        if view.side != team:
+            view.handover = team
+            view.clear_plan()
+            view.selected = None
+        turn = self.world.turn
+        key = (turn.round, turn.index)
+        if key != self._turn_key:
+            self._turn_key = key
+            view.clear_plan()
+            view.move_only = None
+            view.disengage = view.slow = view.quicken = False
+            if isinstance(pending, AwaitingAction):
+                view.selected = pending.unit
+        if view.selected is not None and not self.world.exists(view.selected):
+            view.selected = None
+
+    def submit(self, decision: Decision) -> Outcome:
+        result = self.session.submit(decision)
+        if isinstance(result, Refusal):
+            self.view.status = f"refused: {result.reason}"
+        else:
+            said = lines(result.events)
+            self.view.status = said[-1] if said else ""
+            self.view.log_offset = 0
+        self.sync()
+        return result
+
+    # --- the frame ---------------------------------------------------------------------------
+    def frame(self) -> pygame.Surface:
+        self._window_surface()
+        self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
+        return self.surface
+
+    def _window_surface(self) -> None:
+        """The window's surface changes when it is resized."""
+        if self.window:
+            current = pygame.display.get_surface()
+            if current is not None:
+                self.surface = current
+
+    def pump(self) -> pygame.Surface:
+        """Handle every queued event, then draw a frame."""
+        for event in pygame.event.get():
+            self.handle(event)
+        return self.frame()
+
+    def run(self) -> None:
+        clock = pygame.time.Clock()
+        while self.running:
+            event = pygame.event.wait(100)
+            if event.type != pygame.NOEVENT:
+                self.handle(event)
+            for event in pygame.event.get():
+                self.handle(event)
+            self.frame()
+            pygame.display.flip()
+            clock.tick(60)
+        pygame.quit()
+
+    # --- events ------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.session._autosave()
+            self.running = False
+        elif kind in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            self._window_surface()
+        elif kind == pygame.MOUSEMOTION:
+            self._motion(event.pos, event.rel, event.buttons)
+        elif kind == pygame.MOUSEBUTTONDOWN:
+            self._press(event.pos, event.button)
+        elif kind == pygame.MOUSEBUTTONUP:
+            self._release(event.pos, event.button)
+        elif kind == pygame.MOUSEWHEEL:
+            self._zoom(1.2 if event.y > 0 else 1 / 1.2, self.view.mouse)
+        elif kind == pygame.KEYDOWN:
+            self._key(event.key, event.mod, getattr(event, "unicode", ""))
+
+    def _board(self) -> pygame.Rect:
+        return self.renderer.layout(self.surface.get_size()).board
+
+    def _motion(self, pos: tuple[int, int], rel: tuple[int, int], buttons: tuple[int, ...]) -> None:
+        view = self.view
+        view.mouse = pos
+        if len(buttons) >= 3 and (buttons[1] or buttons[2]):
+            self.camera.pan(*rel)
+            grid = self.world.grid
+            board = self._board()
+            self.camera.clamp(grid.width, grid.height, board.width, board.height)
+            self._drag_moved += abs(rel[0]) + abs(rel[1])
+        board = self._board()
+        view.hover = (
+            self.camera.cell_at(*pos) if board.collidepoint(pos) and view.handover is None else None
+        )
+        if view.hover is not None and not self.world.grid.inside(view.hover):
+            view.hover = None
+
+    def _zoom(self, factor: float, about: tuple[int, int]) -> None:
+        board = self._board()
+        if not board.collidepoint(about):
+            about = board.center
+        self.camera.zoom(factor, about)
+        grid = self.world.grid
+        self.camera.clamp(grid.width, grid.height, board.width, board.height)
+        self._motion(self.view.mouse, (0, 0), (0, 0, 0))
+
+    def _press(self, pos: tuple[int, int], button: int) -> None:
+        view = self.view
+        self._motion(pos, (0, 0), (0, 0, 0))
+        if button in (2, 3):
+            self._drag_moved = 0
+            return
+        if button != 1:
+            return
+        hit = self.renderer.hits.at(pos)
+        if view.handover is not None:
+            if hit is not None and hit[0] == "handover":
+                self.take_seat()
+            return
+        if hit is not None:
+            self._hit(*hit)
+            return
+        if view.help:
+            view.help = False
+            return
+        if view.hover is not None:
+            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT) or self._shift
+            self.click_cell(view.hover, shift)
+
+    _shift = False  # tests may set it, since posted clicks carry no modifier state
+
+    def _release(self, pos: tuple[int, int], button: int) -> None:
+        if button == 3 and self._drag_moved < 4:
+            self.cancel()
+
+    def _hit(self, kind: str, value: str) -> None:
+        view = self.view
+        if kind == "toggle":
+            self.toggle(value)
+        elif kind == "action":
+            self.choose_action(value)
+        elif kind == "option":
+            self.answer(value)
+        elif kind == "item":
+            self.pick_item(value)
+        elif kind == "unit" and not hidden_from(self.world, value, view.side):
+            view.selected = value
+            view.clear_plan()
+
+    # --- what the player does ----------------------------------------------------------------
+    def take_seat(self) -> None:
+        view = self.view
+        if view.handover is None:
+            return
+        view.side = view.handover
+        view.handover = None
+        pending = self.session.battle.pending
+        if isinstance(pending, AwaitingAction):
+            view.selected = pending.unit
+        self.view.status = f"{view.side.upper()} has the screen"
+
+    def click_cell(self, cell: Pos, shift: bool = False) -> None:
+        view = self.view
+        pending = self.session.battle.pending
+        if isinstance(pending, AwaitingReaction):
+            view.status = f"answer {pending.unit}'s reaction first"
+            return
+        unit = self.unit_at(cell)
+        if view.targeting is not None:
+            if "target" in needs(view.targeting) and unit is not None:
+                decision = _target(view, unit)
+                if isinstance(decision, str) or decision is None:
+                    view.status = f"refused: {decision}"
+                else:
+                    result = self.submit(decision)
+                    if not isinstance(result, Refusal):
+                        view.clear_plan()
+            elif "to" in needs(view.targeting) and view.selected:
+                decision2 = build(
+                    view.selected, view.targeting, view.slow, view.quicken, to=[cell.x, cell.y]
+                )
+                if isinstance(decision2, str):
+                    view.status = f"refused: {decision2}"
+                elif not isinstance(self.submit(decision2), Refusal):
+                    view.clear_plan()
+            return
+        acting = self.acting()
+        if acting is not None and view.selected == acting and unit is None:
+            if shift:
+                if cell not in view.waypoints:
+                    view.waypoints.append(cell)
+                    view.status = f"waypoint {len(view.waypoints)} at {cell}"
+                return
+            self.commit_move(cell)
+            return
+        if unit is not None:
+            view.selected = unit
+            view.clear_plan()
+            return
+        view.status = ""
+
+    def commit_move(self, cell: Pos) -> None:
+        view = self.view
+        unit = view.selected
+        if unit is None:
+            return
+        plan = self.renderer.plan(self.session, view, self.planner) if view.hover == cell else None
+        if plan is None:
+            view.hover = cell
+            plan = self.renderer.plan(self.session, view, self.planner)
+        if plan is None:
+            return
+        decision = plan.decision(view.slow, view.quicken)
+        if decision is None:
+            view.status = f"cannot move there: {plan.refusal}"
+            return
+        if view.disengage:
+            if "disengage" not in PARSERS:
+                view.status = (
+                    "refused: Disengage is not built yet in this simulator (turn the toggle off)"
+                )
+                return
+            first = build(unit, "disengage", False, False)
+            if isinstance(first, str):
+                view.status = f"refused: {first}"
+                return
+            check = self.session.battle.check(first)  # type: ignore[arg-type]
+            if isinstance(check, Refusal):
+                view.status = f"refused: Disengage: {check.reason}"
+                return
+            self.submit(first)
+        result = self.submit(decision)
+        if not isinstance(result, Refusal):
+            view.waypoints.clear()
+            view.disengage = False
+
+    def choose_action(self, name: str) -> None:
+        view = self.view
+        unit = self.acting()
+        if unit is None:
+            view.status = "it is not your creature's turn"
+            return
+        view.selected = unit
+        entry = next((e for e in self.renderer.bar.entries if e.name == name), None)
+        need = needs(name)
+        if name in MOVES:
+            view.move_only = None if view.move_only == name else name
+            view.waypoints.clear()
+            view.status = f"{name}: click a cell" if view.move_only else "any Movement Action"
+            return
+        if entry is not None and not entry.ok:
+            view.status = f"{name.replace('_', ' ')}: {entry.detail}"
+            return
+        if "item" in need:
+            view.picking = name
+            return
+        if "target" in need or "to" in need:
+            view.targeting = None if view.targeting == name else name
+            view.item = None
+            return
+        decision = build(unit, name, view.slow, view.quicken)
+        if isinstance(decision, str):
+            view.status = f"refused: {decision}"
+            return
+        self.submit(decision)
+
+    def pick_item(self, item: str) -> None:
+        view = self.view
+        name = view.picking
+        if name is None or view.selected is None:
+            return
+        view.picking = None
+        if "target" in needs(name):
+            view.targeting = name
+            view.item = item
+            return
+        decision = build(view.selected, name, view.slow, view.quicken, item=item)
+        if isinstance(decision, str):
+            view.status = f"refused: {decision}"
+        else:
+            self.submit(decision)
+
+    def answer(self, option: str) -> None:
+        pending = self.session.battle.pending
+        if not isinstance(pending, AwaitingReaction):
+            return
+        self.submit(ReactionChoice(pending.unit, option))
+
+    def toggle(self, name: str) -> None:
+        view = self.view
+        if name == "reach":
+            view.show_reach = not view.show_reach
+        elif name == "threat":
+            view.show_threat = not view.show_threat
+        elif name == "own":
+            view.show_own = not view.show_own
+        elif name == "disengage":
+            view.disengage = not view.disengage
+        elif name == "slow":
+            view.slow = not view.slow
+            view.quicken = view.quicken and not view.slow
+        elif name == "quicken":
+            view.quicken = not view.quicken
+            view.slow = view.slow and not view.quicken
+        elif name == "help":
+            view.help = not view.help
+        elif name == "undo":
+            self.undo()
+        elif name == "undo_turn":
+            self.undo_turn()
+        elif name == "save":
+            self.save()
+        elif name == "load":
+            self.load(self.quicksave)
+
+    def cancel(self) -> None:
+        view = self.view
+        if view.help:
+            view.help = False
+        elif view.picking or view.targeting:
+            view.picking = view.targeting = view.item = None
+        elif view.waypoints:
+            view.waypoints.clear()
+        elif view.move_only:
+            view.move_only = None
+        else:
+            view.selected = None
+
+    def undo(self) -> None:
+        keep = self.session.undo_step_point()
+        if keep is None:
+            self.view.status = f"cannot undo: {self.session.undo_reason()}"
+            return
+        self.session.rewind(keep)
+        self.view.status = "undone"
+        self.view.clear_plan()
+        self.sync()
+
+    def undo_turn(self) -> None:
+        keep = self.session.turn_start_point()
+        if keep is None:
+            self.view.status = "cannot undo: nothing done this turn yet"
+            return
+        self.session.rewind(keep)
+        self.view.status = "back to the start of the turn"
+        self.view.clear_plan()
+        self.sync()
+
+    def save(self, path: Path | None = None) -> None:
+        target = path or self.quicksave
+        try:
+            self.session.save_to(target)
+        except ReplayError as error:
+            self.view.status = str(error)
+            return
+        self.view.status = f"saved to {target}"
+
+    def load(self, path: Path | str) -> None:
+        try:
+            save, scenario, battle = load_save(path)
+        except ReplayError as error:
+            self.view.status = str(error)
+            return
+        grid_changed = not scenario.world.grid.same_as(self.world.grid)
+        self.session = Session(scenario, save.seed, battle)
+        self.planner = Planner()
+        if grid_changed:
+            self.renderer = Renderer(self.session)
+            self.fit()
+        self._turn_key = None
+        self.view.side = None
+        self.view.omniscient = False
+        self.sync()
+        self.view.status = f"loaded {path}"
+
+    def set_policy(self, reactions: bool) -> None:
+        unit = self.view.selected
+        if unit is None or not (self.mine(unit) or self.view.omniscient):
+            self.view.status = "select one of your creatures to set its reaction policy"
+            return
+        policy = self.world.get(unit, Policy) or Policy()
+        if reactions:
+            i = (
+                REACTION_POLICIES.index(policy.reactions)
+                if policy.reactions in REACTION_POLICIES
+                else -1
+            )
+            decision = SetPolicy(
+                unit, REACTION_POLICIES[(i + 1) % len(REACTION_POLICIES)], policy.defence
+            )
+        else:
+            i = DEFENCES.index(policy.defence) if policy.defence in DEFENCES else -1
+            decision = SetPolicy(unit, policy.reactions, DEFENCES[(i + 1) % len(DEFENCES)])
+        self.submit(decision)
+        if not self.view.status.startswith("refused"):
+            self.view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
+
+    def next_own(self) -> None:
+        own = [u for u in creatures(self.world) if self.mine(u)]
+        if not own:
+            return
+        i = own.index(self.view.selected) if self.view.selected in own else -1
+        self.view.selected = own[(i + 1) % len(own)]
+        self.view.clear_plan()
+
+    def _key(self, key: int, mod: int, char: str) -> None:
+        view = self.view
+        shift = bool(mod & pygame.KMOD_SHIFT)
+        if view.handover is not None:
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.take_seat()
+            elif key == pygame.K_F5:
+                self.save()
+            elif key == pygame.K_F9:
+                self.load(self.quicksave)
+            return
+        pending = self.session.battle.pending
+        if (
+            isinstance(pending, AwaitingReaction)
+            and self.mine(pending.unit)
+            and pygame.K_1 <= key <= pygame.K_9
+        ):
+            options = list(pending.options) + ([] if "none" in pending.options else ["none"])
+            index = key - pygame.K_1
+            if index < len(options):
+                self.answer(options[index])
+            return
+        if key == pygame.K_ESCAPE:
+            self.cancel()
+        elif key in (pygame.K_F1,) or char == "?":
+            view.help = not view.help
+        elif key == pygame.K_e:
+            unit = self.acting()
+            if unit is not None:
+                self.choose_action("end_turn")
+        elif key == pygame.K_r:
+            self.toggle("reach")
+        elif key == pygame.K_t:
+            self.toggle("threat")
+        elif key == pygame.K_y:
+            self.toggle("own")
+        elif key == pygame.K_g:
+            self.toggle("disengage")
+        elif key == pygame.K_s:
+            self.toggle("slow")
+        elif key == pygame.K_q:
+            self.toggle("quicken")
+        elif key == pygame.K_a:
+            self.choose_action("attack")
+        elif key == pygame.K_z:
+            self.undo_turn() if shift else self.undo()
+        elif key == pygame.K_F5:
+            self.save()
+        elif key == pygame.K_F9:
+            self.load(self.quicksave)
+        elif key == pygame.K_p:
+            self.set_policy(True)
+        elif key == pygame.K_o:
+            self.set_policy(False)
+        elif key == pygame.K_TAB:
+            self.next_own()
+        elif key == pygame.K_BACKSPACE:
+            if view.waypoints:
+                view.waypoints.pop()
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self._zoom(1.25, self._board().center)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self._zoom(0.8, self._board().center)
+        elif key == pygame.K_HOME:
+            self.fit()
+        elif key == pygame.K_LEFT:
+            self.camera.pan(PAN_STEP, 0)
+        elif key == pygame.K_RIGHT:
+            self.camera.pan(-PAN_STEP, 0)
+        elif key == pygame.K_UP:
+            self.camera.pan(0, PAN_STEP)
+        elif key == pygame.K_DOWN:
+            self.camera.pan(0, -PAN_STEP)
+        elif key == pygame.K_PAGEUP:
+            view.log_offset += 8
+        elif key == pygame.K_PAGEDOWN:
+            view.log_offset = max(0, view.log_offset - 8)
+
+
+def play(session: Session, size: tuple[int, int] = (1400, 860)) -> int:
+    """Open the window and play until it is closed; the autosave keeps the game."""
+    try:
+        app = App(session, size, window=True)
+    except pygame.error as error:
+        print(f"sim play: cannot open a window ({error}); try --text", file=sys.stderr)
+        return 1
+    app.run()
+    if session.autosave is not None:
+        print(
+            f"autosaved to {app.session.autosave}; "
+            f"continue with: sim play --load {app.session.autosave}"
+        )
+    return 0

@@ -1,0 +1,91 @@
+"""The combat log in words: every roll says whose it was, the die, and what it was for."""
+
+from __future__ import annotations
+
+from sim import events as ev
+from sim.actions import Refusal
+from sim.events import Event, to_json
+
+
+def describe(event: Event) -> str | None:
+    """One line for the log, or None for bookkeeping a player does not need to read."""
+    if isinstance(event, ev.Rolled):
+        extra = f" {event.bonus:+d} = {event.total}" if event.bonus else ""
+        purpose = event.purpose.replace("_", " ")
+        return f"{event.unit} rolls d{event.die} for {purpose}: {event.result}{extra}"
+    if isinstance(event, ev.InitiativeRolled | ev.BudgetRefilled):
+        return None
+    if isinstance(event, ev.InitiativeOrder):
+        return "initiative: " + ", ".join(event.order)
+    if isinstance(event, ev.RoundStarted):
+        return f"— round {event.round} —"
+    if isinstance(event, ev.TurnStarted):
+        return f"{event.unit}'s turn"
+    if isinstance(event, ev.TurnEnded):
+        return f"{event.unit} ends the turn"
+    if isinstance(event, ev.Spent):
+        paid = []
+        if event.half:
+            paid.append(f"{event.half} half")
+        if event.bonus:
+            paid.append(f"{event.bonus} bonus")
+        return f"{event.unit}: {event.action.replace('_', ' ')} ({', '.join(paid) or 'free'})"
+    if isinstance(event, ev.Moved):
+        return None
+    if isinstance(event, ev.Damaged):
+        return (
+            f"{event.unit} takes {event.amount} {event.damage_type} damage "
+            f"from {event.source} (HP {event.hp})"
+        )
+    if isinstance(event, ev.ConditionGained):
+        value = f" ({event.value})" if event.value not in (1, "") else ""
+        return f"{event.unit} is {event.condition}{value}"
+    if isinstance(event, ev.ConditionLost):
+        why = f": {event.reason}" if event.reason else ""
+        return f"{event.unit} is no longer {event.condition}{why}"
+    if isinstance(event, ev.BattleStarted):
+        return f"{event.scenario} begins ({event.dice})"
+    if isinstance(event, ev.BattleEnded):
+        return f"battle over: {', '.join(event.winners) or 'nobody'} wins ({event.reason})"
+    data = to_json(event)
+    kind = str(data.pop("type")).replace("_", " ")
+    unit = data.pop("unit", None)
+    fields = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, "", [], ()))
+    head = f"{unit}: {kind}" if unit else kind
+    return f"{head} ({fields})" if fields else head
+
+
+def move_summary(events: tuple[Event, ...]) -> str | None:
+    """One line for a whole move instead of one per step."""
+    steps = [e for e in events if isinstance(e, ev.Moved)]
+    if not steps:
+        return None
+    metres = sum(e.cost for e in steps) / 2
+    return f"{steps[0].unit} moves {steps[0].start} -> {steps[-1].end} ({metres:g} m)"
+
+
+def lines(events: tuple[Event, ...] | list[Event]) -> list[str]:
+    """The log lines of some events; a run of steps by one creature becomes one line."""
+    out = []
+    seq = list(events)
+    i = 0
+    while i < len(seq):
+        event = seq[i]
+        if isinstance(event, ev.Moved):
+            j = i
+            while j < len(seq) and isinstance(seq[j], ev.Moved) and seq[j].unit == event.unit:  # type: ignore[attr-defined]
+                j += 1
+            summary = move_summary(tuple(seq[i:j]))
+            if summary:
+                out.append(summary)
+            i = j
+            continue
+        text = describe(event)
+        if text:
+            out.append(text)
+        i += 1
+    return out
+
+
+def refused(result: Refusal) -> str:
+    return f"refused: {result.reason}"

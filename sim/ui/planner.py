@@ -1,0 +1,242 @@
+"""What the client shows before a move is committed (no pygame): the reach map, the hovered
+path with waypoints, its cheapest action, metres, budget left and the provocations on the way,
+the cells enemies threaten and who can hit a cell, and which creatures a side may see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim import actions as a
+from sim.actions import Cost, Refusal
+from sim.components import Budget, Position, Team
+from sim.creature import conditions, creatures, incapacitated, team_of
+from sim.engine import Battle
+from sim.footing import Gait, mover
+from sim.geometry import Pos
+from sim.grid import Kind
+from sim.jump import jump_reach
+from sim.movement import allowance, plan_move
+from sim.reach import distance_field
+from sim.reachmap import ORDER, ReachCell, reach_map
+from sim.threat import Provocation, provocations, reaches, threatened
+from sim.world import World
+
+MOVES: dict[str, type[a.Movement]] = {kind.name: kind for kind in ORDER}
+
+
+# --- sight -------------------------------------------------------------------------------------
+
+
+def unseen_names(world: World, unit: str) -> tuple[str, ...]:
+    """Who does not see `unit`: the "unseen" condition's value read defensively (a comma list of
+    creature ids or side names; a bare number or "all" means every opponent)."""
+    held = conditions(world, unit)
+    if not held.has("unseen"):
+        return ()
+    value = held.value("unseen", "")
+    if isinstance(value, int):
+        return ("all",)
+    names = tuple(v.strip() for v in str(value).replace(";", ",").split(",") if v.strip())
+    return names or ("all",)
+
+
+def hidden_from(world: World, unit: str, side: str | None) -> bool:
+    """Whether a creature is hidden from the player of `side` (None: sees everything)."""
+    if side is None or team_of(world, unit) == side:
+        return False
+    names = unseen_names(world, unit)
+    if not names:
+        return False
+    if "all" in names or side in names:
+        return True
+    members = [c for c in creatures(world) if team_of(world, c) == side]
+    return bool(members) and all(m in names for m in members)
+
+
+def visible(world: World, side: str | None) -> tuple[str, ...]:
+    return tuple(c for c in creatures(world) if not hidden_from(world, c, side))
+
+
+# --- threats -----------------------------------------------------------------------------------
+
+
+def threat_map(world: World, teams: tuple[str, ...], side: str | None) -> dict[Pos, list[str]]:
+    """Every cell creatures of `teams` threaten, with who (those `side` can see)."""
+    out: dict[Pos, list[str]] = {}
+    for unit in visible(world, side):
+        if team_of(world, unit) in teams and not incapacitated(world, unit):
+            for cell in threatened(world, unit):
+                if world.grid.kind(cell) is not Kind.WALL:  # nobody stands in a wall
+                    out.setdefault(cell, []).append(unit)
+    return out
+
+
+def who_can_hit(world: World, cell: Pos, side: str | None) -> tuple[str, ...]:
+    """The creatures (that `side` sees) whose melee reach covers `cell`."""
+    out = []
+    for unit in visible(world, side):
+        if incapacitated(world, unit):
+            continue
+        at = world.need(unit, Position).cell
+        if at != cell and reaches(world, unit, at, cell):
+            out.append(unit)
+    return tuple(out)
+
+
+def teams(world: World) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t.name for _, t in world.each(Team)))
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PathPlan:
+    """A path the player is looking at, and what committing it would do."""
+
+    unit: str
+    cells: tuple[Pos, ...]  # after the start
+    jumps: tuple[int, ...]
+    action: str | None  # the cheapest Movement Action that accepts it
+    cost: Cost | None
+    metres: float
+    half_left: int
+    bonus_left: int
+    provocations: tuple[Provocation, ...]
+    refusal: str = ""
+
+    def decision(self, slow: bool = False, quicken: bool = False) -> a.Movement | None:
+        if self.action is None:
+            return None
+        kind = MOVES[self.action]
+        return kind(self.unit, self.cells, None, self.jumps, slow=slow, quicken=quicken)
+
+
+class Planner:
+    """Reach maps and paths for one battle, computed once per state and selection."""
+
+    def __init__(self) -> None:
+        self._reach_key: tuple[object, ...] | None = None
+        self._reach: dict[Pos, ReachCell] = {}
+        self._plan_key: tuple[object, ...] | None = None
+        self._plan: PathPlan | None = None
+        self._fields: dict[tuple[object, ...], object] = {}
+
+    def reach(
+        self, battle: Battle, version: int, unit: str, only: str | None
+    ) -> dict[Pos, ReachCell]:
+        key = (version, unit, only)
+        if key != self._reach_key:
+            kinds = tuple(k for k in ORDER if only in (None, k.name))
+            world = battle.world
+            try:
+                self._reach = reach_map(world, unit, kinds) if world.has(unit, Budget) else {}
+            except Exception:  # a core bug must not take the client down: no overlay instead
+                self._reach = {}
+            self._reach_key = key
+            self._fields = {}
+        return self._reach
+
+    def plan(
+        self,
+        battle: Battle,
+        version: int,
+        unit: str,
+        target: Pos,
+        waypoints: tuple[Pos, ...],
+        only: str | None,
+        slow: bool,
+        quicken: bool,
+    ) -> PathPlan | None:
+        key = (version, unit, target, waypoints, only, slow, quicken)
+        if key == self._plan_key:
+            return self._plan
+        self._plan_key = key
+        self._plan = self._make_plan(battle, version, unit, target, waypoints, only, slow, quicken)
+        return self._plan
+
+    def _make_plan(
+        self,
+        battle: Battle,
+        version: int,
+        unit: str,
+        target: Pos,
+        waypoints: tuple[Pos, ...],
+        only: str | None,
+        slow: bool,
+        quicken: bool,
+    ) -> PathPlan | None:
+        world = battle.world
+        reach = self.reach(battle, version, unit, only)
+        start = world.need(unit, Position).cell
+        if target == start:
+            return None
+        steps: list[tuple[Pos, bool]] = []
+        stops = (*waypoints, target)
+        here = start
+        for i, stop in enumerate(stops):
+            if stop == here:
+                continue
+            leg: tuple[tuple[Pos, bool], ...] | None
+            if i == 0 and stop in reach:
+                leg = reach[stop].path
+            else:
+                leg = self._leg(world, unit, here, stop)
+                if leg is None:
+                    if not waypoints:
+                        return None
+                    return self._refused(unit, steps, f"no path from {here} to {stop}")
+            steps.extend(leg)
+            here = stop
+        if not steps:
+            return None
+        cells = tuple(p for p, _ in steps)
+        jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
+        hint = reach[target].action if not waypoints and target in reach else None
+        kinds = [MOVES[hint]] if hint else []
+        kinds += [k for k in ORDER if only in (None, k.name) and k not in kinds]
+        first_refusal = ""
+        for kind in kinds:
+            action = kind(unit, cells, None, jumps, slow=slow, quicken=quicken)
+            cost = battle.check(action)
+            if isinstance(cost, Refusal):
+                first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
+                continue
+            planned = plan_move(world, action)
+            half = planned.cost if not isinstance(planned, Refusal) else 0
+            budget = world.need(unit, Budget)
+            return PathPlan(
+                unit,
+                cells,
+                jumps,
+                kind.name,
+                cost,
+                half / 2,
+                budget.half - cost.half,
+                budget.bonus - cost.bonus,
+                provocations(world, unit, cells),
+            )
+        return self._refused(unit, steps, first_refusal or "no Movement Action can take this path")
+
+    def _refused(self, unit: str, steps: list[tuple[Pos, bool]], reason: str) -> PathPlan:
+        cells = tuple(p for p, _ in steps)
+        jumps = tuple(i for i, (_, j) in enumerate(steps) if j)
+        return PathPlan(unit, cells, jumps, None, None, 0.0, 0, 0, (), reason)
+
+    def _leg(
+        self, world: World, unit: str, here: Pos, stop: Pos
+    ) -> tuple[tuple[Pos, bool], ...] | None:
+        """The cheapest striding path between two cells (for legs after a waypoint)."""
+        key = (unit, here)
+        field = self._fields.get(key)
+        if field is None:
+            m = mover(world, unit)
+            limit = allowance(world, unit, a.Sprint)
+            field = distance_field(world, m, Gait.STRIDE, here, limit, jump_reach(world, unit, m))
+            self._fields[key] = field
+        try:
+            if field.cost(stop) is None:  # type: ignore[attr-defined]
+                return None
+            return field.path_to(stop)  # type: ignore[attr-defined, no-any-return]
+        except (ValueError, IndexError):
+            return None

@@ -1,0 +1,147 @@
+"""A game in the client: the battle, its scenario and seed, undo by replay, saves (no pygame).
+
+Undo never reaches into the engine: it begins the battle afresh and submits the decisions up to
+the chosen point (the seeded dice come out the same). Two undo points are offered:
+
+- one decision back, but never back over a decision that rolled dice or started a turn
+  ("undo back to the last dice roll");
+- back to the start of the current creature's turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim import events as ev
+from sim.actions import Refusal
+from sim.engine import Accepted, Battle, Decision, Outcome
+from sim.replay import ReplayError, Save, autosave_path, begin, record, write
+from sim.scenario import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What one recorded decision did, for undo."""
+
+    accepted: bool
+    rolled: bool  # a die was rolled while it resolved
+    turn_started: bool  # it ended a turn and another began (or the battle ended)
+
+
+def _mark(result: Outcome) -> Mark:
+    if not isinstance(result, Accepted):
+        return Mark(False, False, False)
+    rolled = any(isinstance(e, ev.Rolled) for e in result.events)
+    turned = any(isinstance(e, ev.TurnStarted | ev.BattleEnded) for e in result.events)
+    return Mark(True, rolled, turned)
+
+
+class Session:
+    """The battle being played, with what undo and saving need."""
+
+    def __init__(self, scenario: Scenario, seed: int, battle: Battle | None = None) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.battle = battle if battle is not None else begin(scenario, seed)
+        self.marks: list[Mark] = []
+        self.version = 0  # bumped on every change of the world, for the client's caches
+        self.autosave: Path | None = autosave_path(scenario.path)
+        self.notice = ""  # the last autosave problem, shown by the client
+        if battle is not None:
+            self._remark(tuple(battle.decisions))
+
+    @classmethod
+    def from_save(cls, save: Save, scenario: Scenario) -> Session:
+        session = cls(scenario, save.seed)
+        session._rebuild(save.decisions)
+        return session
+
+    # --- playing ---------------------------------------------------------------------------
+    def submit(self, decision: Decision) -> Outcome:
+        before = self.battle.world.turn
+        result = self.battle.submit(decision)
+        self.marks.append(_mark(result))
+        self.version += 1
+        if isinstance(result, Accepted) and self.battle.world.turn != before:
+            self._autosave()
+        return result
+
+    def turn_changed(self, result: Outcome) -> bool:
+        return isinstance(result, Accepted) and any(
+            isinstance(e, ev.TurnStarted | ev.BattleEnded) for e in result.events
+        )
+
+    # --- undo ------------------------------------------------------------------------------
+    def undo_step_point(self) -> int | None:
+        """How many decisions stay after undoing the last one, or None if it rolled dice, began
+        a turn, or there is nothing to undo. Refused decisions are undone along with it."""
+        k = len(self.marks)
+        while k > 0 and not self.marks[k - 1].accepted:
+            k -= 1
+        if k == 0:
+            return None
+        last = self.marks[k - 1]
+        if last.rolled or last.turn_started:
+            return None
+        return k - 1
+
+    def turn_start_point(self) -> int | None:
+        """How many decisions stay after undoing back to the start of the current turn."""
+        k = len(self.marks)
+        start = 0
+        for i in range(k - 1, -1, -1):
+            if self.marks[i].turn_started:
+                start = i + 1
+                break
+        # Refusals and policies right at the start carry nothing to undo.
+        if all(not m.accepted for m in self.marks[start:]):
+            return None
+        return start
+
+    def undo_reason(self) -> str:
+        k = len(self.marks)
+        while k > 0 and not self.marks[k - 1].accepted:
+            k -= 1
+        if k == 0:
+            return "nothing to undo"
+        last = self.marks[k - 1]
+        if last.rolled:
+            return "the last decision rolled dice; undo stops at a dice roll"
+        if last.turn_started:
+            return "nothing to undo in this turn"
+        return ""
+
+    def rewind(self, keep: int) -> None:
+        self._rebuild(tuple(self.battle.decisions[:keep]))
+
+    def _rebuild(self, decisions: tuple[Decision, ...]) -> None:
+        self.battle = begin(self.scenario, self.seed)
+        self.marks = []
+        for decision in decisions:
+            self.marks.append(_mark(self.battle.submit(decision)))
+        self.version += 1
+
+    def _remark(self, decisions: tuple[Decision, ...]) -> None:
+        """Work out the marks of a battle that was replayed elsewhere."""
+        probe = begin(self.scenario, self.seed)
+        self.marks = [_mark(probe.submit(d)) for d in decisions]
+
+    # --- saving ----------------------------------------------------------------------------
+    def save(self) -> Save:
+        return record(self.battle, self.scenario, self.seed)
+
+    def save_to(self, path: str | Path) -> None:
+        write(path, self.save())
+
+    def _autosave(self) -> None:
+        if self.autosave is None:
+            return
+        try:
+            write(self.autosave, self.save())
+        except ReplayError as error:
+            self.notice = f"autosave failed: {error}"
+
+
+def refusal_text(result: Outcome) -> str:
+    return result.reason if isinstance(result, Refusal) else ""

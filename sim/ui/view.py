@@ -1,0 +1,41 @@
+"""What the client is showing (no pygame): whose eyes, the selection, hover, waypoints, toggles,
+and the modes a click can be in. The renderer draws it; the app changes it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.geometry import Pos
+
+
+@dataclass
+class View:
+    side: str | None = None  # the side sitting at the screen; None sees everything
+    selected: str | None = None
+    hover: Pos | None = None
+    mouse: tuple[int, int] = (-1, -1)
+    waypoints: list[Pos] = field(default_factory=list)
+    show_reach: bool = True
+    show_threat: bool = False
+    show_own: bool = False
+    threat_teams: tuple[str, ...] | None = None  # None: every side but `side`
+    disengage: bool = False
+    slow: bool = False
+    quicken: bool = False
+    move_only: str | None = None  # restrict the reach map to one Movement Action
+    targeting: str | None = None  # an action waiting for a target creature or cell
+    item: str | None = None  # the item chosen for `targeting`, if it needs one too
+    picking: str | None = None  # an action whose item is being picked from a list
+    help: bool = False
+    handover: str | None = None  # the side asked to sit down; the board is hidden
+    status: str = ""
+    log_offset: int = 0
+    bar_hover: str | None = None  # the action button under the mouse
+    dragging: bool = False
+    omniscient: bool = False  # `sim render`: no hotseat, every creature shown
+
+    def clear_plan(self) -> None:
+        self.waypoints.clear()
+        self.targeting = None
+        self.item = None
+        self.picking = None
