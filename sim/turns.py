@@ -30,7 +30,8 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
         keys[unit] = (roll.total, world.need(unit, Stats).attribute("agi").bonus, ())
     # Draw among exact ties until no two tied creatures drew the same (R-T1).
     die = int(world.rules.number("initiative", "tie_break_die"))
-    while True:
+    redraws = int(world.rules.number("initiative", "max_redraws"))
+    for _ in range(redraws):
         groups: dict[tuple[int, int, tuple[int, ...]], list[str]] = {}
         for unit in keys:
             groups.setdefault(keys[unit], []).append(unit)
@@ -43,6 +44,8 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
                 out.append(ev.Rolled(unit, "initiative tie-break draw", die, draw, 0, draw))
                 score, bonus, draws = keys[unit]
                 keys[unit] = (score, bonus, (*draws, draw))
+    # Dice that tie every time (only loaded ones can) leave the rest in scenario order; the
+    # sort is stable, so that is deterministic too.
     order = sorted(keys, key=lambda u: tuple(-k for k in _flat(keys[u])))
     out.append(ev.InitiativeOrder(tuple(order)))
     return out

@@ -219,3 +219,26 @@ def test_R_T3_only_a_creature_of_the_battle_acts(who: str) -> None:
     """R-T3: an unknown id, or an item's id, is not a unit that can act."""
     b = begin([8, 1], "human_fighter", "orc_brute")
     assert refused(b, unit=who, action="aim") == f"there is no unit {who!r}"
+
+
+def test_R_T1_dice_that_always_tie_leave_scenario_order_after_a_bounded_number_of_draws() -> None:
+    """R-T1: the draw repeats among exact ties, but not forever: loaded dice that tie every
+    time (a seeded die cannot) leave the tied creatures in scenario order."""
+    from sim.engine import Battle
+    from sim.scenario import loads
+
+    class Always:
+        def roll(self, sides: int) -> int:
+            return min(4, sides)
+
+        def describe(self) -> str:
+            return "always 4"
+
+    text = scenario_text("...\n.ab\n...", "\n".join([
+        unit("ana", "blue", "human_fighter", "a"), unit("bob", "red", "human_fighter", "b"),
+    ]))  # fmt: skip
+    scenario = loads(text)
+    b = Battle.begin(scenario.world, Always(), scenario=scenario.name)
+    assert b.world.turn.order == ("ana", "bob")
+    draws = [e for e in b.log if getattr(e, "purpose", "") == "initiative tie-break draw"]
+    assert len(draws) == 2 * 20
