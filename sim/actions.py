@@ -39,7 +39,7 @@ class Action:
     name: ClassVar[str] = "action"
     tier: ClassVar[Tier] = Tier.HALF
     free_kind: ClassVar[str | None] = None  # R-B3: the kind of Free Action, once a turn
-    extra_bonus: ClassVar[int] = 0  # Sprint's extra Bonus Action (R-B3)
+    extra_bonus: ClassVar[int] = 0  # 1: pays Sprint's extra Bonus ([sprint], R-B3)
     reaction: ClassVar[bool] = False  # taken outside the actor's turn (R-T3)
     movement: ClassVar[bool] = False  # a Movement Action (R-M)
 

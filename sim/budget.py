@@ -93,7 +93,8 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     else:
         half = entry.half or 0
         bonus = entry.bonus or 0
-    bonus += action.extra_bonus
+    if action.extra_bonus:
+        bonus += rules.sprint_extra_bonus  # R-B3: Sprint's Bonus Action, from the rules data
     what = action.name.replace("_", " ").title()
     if isinstance(action, AbilityAction):
         what += f" {action.ability}"  # "Cast frost_grip" (R-X20)

@@ -27,8 +27,8 @@ from sim.abilities import (
 from sim.actions import AbilityAction, Refusal
 from sim.attack import interrupts, strike
 from sim.checks import roll_check, saved
-from sim.components import Position, Repertoire
-from sim.creature import conditions, creatures, incapacitated, team_of
+from sim.components import Position, Repertoire, Stats
+from sim.creature import conditions, creatures, has, incapacitated, team_of
 from sim.dice import Dice
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -202,8 +202,15 @@ def _save(
     purpose = f"{ability.save.upper()} Save against {ability.name}"
     total = 0
     if not incapacitated(world, unit):
-        roll = roll_check(world, dice, unit, ability.save, purpose)
+        # R-X9: Evade doubles the AGI Bonus of the first AGI Save, and is used up by it.
+        evading = ability.save == "agi" and has(world, unit, "evading")
+        modifier = world.need(unit, Stats).attribute("agi").bonus if evading else 0
+        if evading:
+            purpose += ", Evade: AGI Bonus doubled"
+        roll = roll_check(world, dice, unit, ability.save, purpose, modifier=modifier)
         yield roll.rolled
+        if evading:
+            yield ev.ConditionLost(unit, "evading", "its first AGI Save (R-X9)")
         total = roll.total
     success = saved(total, against)
     yield ev.CheckResolved(unit, purpose, total, against, success)

@@ -3,17 +3,22 @@ part-way when the face is higher than that, with both hands busy."""
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Climb, Refusal
 from sim.components import Hands, Position, Stats
-from sim.creature import conditions
+from sim.creature import conditions, incapacitated
 from sim.dice import Dice
 from sim.footing import standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
+from sim.movement import opportunities
+from sim.reactions import Ask
 from sim.world import World
+
+Resolution = Generator[ev.Event | Ask, str | None, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,18 +125,22 @@ def check_climb(world: World, action: Climb) -> Refusal | None:
     return plan if isinstance(plan, Refusal) else None
 
 
-def resolve_climb(world: World, action: Climb, dice: Dice) -> list[ev.Event]:
+def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     plan = plan_climb(world, action)
     assert isinstance(plan, ClimbPlan)
     unit = action.actor
-    out: list[ev.Event] = []
     held = conditions(world, unit)
     if not held.has("hanging"):
         # R-M7: both hands are busy; starting a Climb stows what they hold, for free.
-        out += [ev.ItemStowed(unit, item) for item in world.need(unit, Hands).items()]
-    out.append(ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres))
+        for item in world.need(unit, Hands).items():
+            yield ev.ItemStowed(unit, item)
+    # R-R4: a Climb is a Movement Action; an enemy whose reach it leaves attacks first.
+    yield from opportunities(world, dice, unit, plan.start, plan.end)
+    if incapacitated(world, unit):
+        yield ev.MoveCutShort(unit, plan.start, f"{unit} was downed leaving {plan.start}")
+        return
+    yield ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres)
     if plan.face is not None:
-        out.append(ev.ConditionGained(unit, "hanging", face_label(plan.face)))
+        yield ev.ConditionGained(unit, "hanging", face_label(plan.face))
     elif held.has("hanging"):
-        out.append(ev.ConditionLost(unit, "hanging", "reached the end of the climb"))
-    return out
+        yield ev.ConditionLost(unit, "hanging", "reached the end of the climb")

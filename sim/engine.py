@@ -396,6 +396,14 @@ class Battle:
             self._commit(step(world, unit, self.dice))
         if world.turn.over:
             return
+        # R-K2: a preparer downed since its trigger takes no actions; its plan is dropped.
+        self._commit(
+            [
+                ev.PlanDropped(preparer, "incapacitated before it could act (R-K2)")
+                for preparer in ready(world)
+                if incapacitated(world, preparer)
+            ]
+        )
         waiting = ready(world)
         if waiting:
             self._resume(waiting[0], after=unit)

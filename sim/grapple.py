@@ -123,6 +123,11 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
     problem = in_reach(world, actor, target, "grapple")
     if problem is not None:
         return problem
+    here, there = world.need(actor, Position).cell, world.need(target, Position).cell
+    if not reaches(world, actor, here, there, armed=False):
+        return Refusal(
+            f"{target} at {there} is out of {actor}'s grip: a grapple is hands-on (R-G1)"
+        )
     for unit in (actor, target):
         busy = _in_grapple(world, unit)
         if busy is not None:
@@ -210,7 +215,7 @@ def sustain_grapple(world: World, unit: str, dice: Dice) -> list[ev.Event]:
 def _together(world: World, holder: str, held: str) -> bool:
     a = world.need(holder, Position).cell
     b = world.need(held, Position).cell
-    return a == b or reaches(world, holder, a, b)
+    return a == b or reaches(world, holder, a, b, armed=False)  # a grip, not a weapon's reach
 
 
 def loosened(world: World) -> list[ev.Event]:

@@ -325,8 +325,9 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
     if has(world, unit, "hanging"):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
         yield ev.ConditionLost(unit, "hanging", "jumped off the face")
-    for leg in plan.legs:
-        if spent + leg.cost > limit:
+    stop = _last_stop(world, unit, plan.legs, limit)
+    for index, leg in enumerate(plan.legs):
+        if index == stop:
             yield ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m")
             return
         yield from opportunities(world, dice, unit, leg.start, leg.end)
@@ -343,6 +344,24 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
             yield ev.ConditionGained(unit, "burning", stacks)  # R-K4
         if leg.how == "fall":
             yield from fall(world, m, unit, leg.start, leg.end)
+
+
+def _last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int:
+    """How many legs a move makes within `limit` (a Sprint's rolled allowance, R-M1): all of
+    them when it is enough, else as many as end where the mover may stand (R-M5: not on
+    another standing creature, an ally it was passing through included)."""
+    if sum(leg.cost for leg in legs) <= limit:
+        return len(legs)
+    taken = standing_at(world, unit)
+    spent = 0
+    stop = 0
+    for index, leg in enumerate(legs):
+        spent += leg.cost
+        if spent > limit:
+            break
+        if leg.end not in taken:
+            stop = index + 1
+    return stop
 
 
 def opportunities(

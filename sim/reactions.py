@@ -60,7 +60,7 @@ def defence_options(
     only against melee and with a weapon, Block with a shield; Guard pays a Parry or Block."""
     if incapacitated(world, unit):
         return ()
-    paid = bonus_left(world, unit) >= 1
+    paid = bonus_left(world, unit) >= int(world.rules.number("reactions", "defence_bonus"))
     guard = has(world, unit, "guarding")
     out = []
     if paid and not has(world, unit, "prone"):

@@ -12,20 +12,21 @@ from sim.geometry import Pos
 from sim.world import World
 
 
-def reach_cells(world: World, unit: str) -> int:
-    """R-A4: a melee attack reaches the 8 neighbours (1.5 m); a `reach` weapon two cells."""
+def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
+    """R-A4: a melee attack reaches the 8 neighbours (1.5 m); a `reach` weapon two cells.
+    `armed=False`: a hands-on reach (a grapple, R-G), which no weapon lengthens."""
     rules = world.rules
     reach = int(rules.number("attack", "melee_reach_half_metres"))
-    for item in world.need(unit, Hands).items():
+    for item in world.need(unit, Hands).items() if armed else ():
         kind = world.catalog.get(item_kind(world, item))
         if isinstance(kind, Weapon) and kind.reach:
             reach = int(rules.number("attack", "reach_weapon_half_metres"))
     return reach // int(rules.number("grid", "diagonal_half_metres"))
 
 
-def reaches(world: World, attacker: str, at: Pos, target: Pos) -> bool:
+def reaches(world: World, attacker: str, at: Pos, target: Pos, *, armed: bool = True) -> bool:
     """Whether `attacker` standing in `at` reaches `target` (R-A4, heights included)."""
-    cells = reach_cells(world, attacker)
+    cells = reach_cells(world, attacker, armed=armed)
     if at == target or max(abs(at.x - target.x), abs(at.y - target.y)) > cells:
         return False
     grid = world.grid
@@ -78,6 +79,9 @@ def provocations(world: World, unit: str, path: tuple[Pos, ...]) -> tuple[Provoc
             at = world.need(enemy, Position).cell
             if reaches(world, enemy, at, here) and not reaches(world, enemy, at, cell):
                 budget = world.get(enemy, Budget)
-                out.append(Provocation(leg, here, enemy, budget is not None and budget.bonus >= 1))
+                cost = int(world.rules.number("reactions", "opportunity_bonus"))  # R-R8
+                out.append(
+                    Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
+                )
         here = cell
     return tuple(out)
