@@ -292,7 +292,9 @@ def interrupts(
     for enemy in creatures(world):
         if team_of(world, enemy) == team_of(world, actor) or incapacitated(world, enemy):
             continue
-        if not world.need(enemy, Position).cell.is_adjacent(here):
+        there = world.need(enemy, Position).cell
+        # Adjacent, and within its melee reach: a foe on a ledge above cannot strike (R-A4).
+        if not there.is_adjacent(here) or not reaches(world, enemy, there, here):
             continue
         if world.need(enemy, Budget).bonus < cost or enemy in unseen_by(world, actor):
             continue

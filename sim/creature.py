@@ -60,3 +60,9 @@ def unseen_by(world: World, unit: str) -> tuple[str, ...]:
     """The opponents that do not see `unit` (R-X8): the "unseen" condition's comma list."""
     value = conditions(world, unit).value("unseen", "")
     return tuple(v for v in str(value).split(",") if v)
+
+
+def lying(world: World, unit: str) -> bool:
+    """Down on the ground: Prone, or Incapacitated (R-K2), so it holds no cell for itself and
+    others may share its cell (R-M5)."""
+    return has(world, unit, "prone") or incapacitated(world, unit)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.components import Body, Position, Team
-from sim.creature import creatures, has
+from sim.creature import creatures, lying
 from sim.geometry import Pos, is_diagonal
 from sim.grid import Kind
 from sim.world import World
@@ -80,7 +80,7 @@ def standing_at(world: World, unit: str) -> dict[Pos, str]:
     """Cells held by another standing creature (not Incapacitated? they still stand there)."""
     out: dict[Pos, str] = {}
     for other in creatures(world):
-        if other == unit or has(world, other, "prone"):
+        if other == unit or lying(world, other):
             continue
         out.setdefault(world.need(other, Position).cell, other)
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim import events as ev
 from sim.actions import FallProne, Refusal, StandUp
 from sim.components import Body, Position
-from sim.creature import creatures, has
+from sim.creature import creatures, has, lying
 from sim.dice import Dice
 from sim.world import World
 
@@ -24,7 +24,7 @@ def standing_in(world: World, unit: str) -> str | None:
     """Another standing creature sharing this creature's cell (R-M5)."""
     here = world.need(unit, Position).cell
     for other in creatures(world):
-        if other == unit or has(world, other, "prone"):
+        if other == unit or lying(world, other):
             continue
         where = world.get(other, Position)
         if where is not None and where.cell == here:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sim.actions import Action, Refusal
 from sim.catalog import default_catalog
 from sim.components import Budget, Health, Item, Position
-from sim.creature import creatures, has, incapacitated
+from sim.creature import creatures, incapacitated, lying
 from sim.decisions import FIELDS, PARSERS, parse
 from sim.engine import Accepted, AwaitingReaction, Battle
 from sim.events import Spent, to_json
@@ -119,7 +119,7 @@ def assert_invariants(world: World) -> None:
         assert health.hp <= health.max_hp
         if health.hp <= 0:
             assert incapacitated(world, uid), f"{uid} is at {health.hp} HP but acts on (R-C6)"
-        if not has(world, uid, "prone"):
+        if not lying(world, uid):  # Prone or Incapacitated: down, sharing is allowed
             cell = world.need(uid, Position).cell
             assert cell not in standing, f"{uid} and {standing[cell]} both stand in {cell} (R-M5)"
             standing[cell] = uid

@@ -212,3 +212,40 @@ def test_R_R8_R_R4_provocations_count_the_opportunity_cost_from_the_rules_data()
     end_turns(b, "bo")
     found = provocations(b.world, "ana", (Pos(0, 1),))
     assert [(p.enemy, p.can_react) for p in found] == [("bo", False)]
+
+
+def test_R_M5_R_K2_an_incapacitated_creature_holds_no_cell_for_itself() -> None:
+    """R-M5, R-K2: an Incapacitated creature is down: others may pass and stop in its cell,
+    and a prone creature there may stand up."""
+    from sim.apply import apply
+    from sim.events import ConditionGained
+
+    text = scenario_text(
+        "....\n.ab.\n...c",
+        "\n".join(
+            [creature("ana", "blue", "a"), creature("bob", "red", "b"), creature("cy", "red", "c")]
+        ),
+    )
+    b = battle(text, [8, 7, 6])
+    apply(b.world, ConditionGained("bob", "incapacitated", 1))
+    events = accepted(b, unit="ana", action="walk", path=[[2, 1]])
+    assert events[-1]["type"] == "moved" and events[-1]["end"] == [2, 1]
+
+
+def test_R_R7_an_enemy_on_a_ledge_above_its_reach_cannot_interrupt() -> None:
+    """R-R7 with R-A4: the Interrupt is a melee Hit Roll, so the adjacent enemy must reach:
+    a foe 3 m up a ledge (higher than it is tall) cannot interrupt the shot."""
+    text = scenario_text(
+        "....\n.ab.\n..c.",
+        "\n".join([
+            creature("ana", "blue", "a", held=["shortbow"]),
+            creature("bob", "red", "b", policy="always"),
+            creature("cy", "red", "c"),
+        ]),
+        extra='[legend]\n"b" = { kind = "open", height = 3 }\n',
+    )  # fmt: skip
+    b = battle(text, [8, 7, 6, 8, 1])
+    events = accepted(b, unit="ana", action="attack", target="cy")
+    assert not [
+        e for e in events if e["type"] == "reaction_answered" and e["window"] == "interrupt"
+    ]
