@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from sim import events as ev
 from sim.actions import Administer, Aid, Refusal
-from sim.catalog import Gadget
 from sim.checks import skill_check
-from sim.components import Gear, Hands, Health, Stats
-from sim.creature import conditions, hp, incapacitated, item_kind, team_of
+from sim.components import Health, Stats
+from sim.creature import conditions, hp, incapacitated, team_of
 from sim.dice import Dice
 from sim.health import heal
-from sim.items import drink_effects, find
+from sim.items import drink_effects, possessed, undrinkable
 from sim.target import in_reach
 from sim.world import World
 
@@ -85,11 +84,6 @@ def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
 # --- Administer (R-X12) ------------------------------------------------------------------------
 
 
-def _potion(world: World, actor: str, ref: str) -> str | None:
-    """A held or carried item of the administrator's (R-X12: "a potion/remedy you possess")."""
-    return find(world, ref, (*world.need(actor, Hands).held, *world.need(actor, Gear).carried))
-
-
 def check_administer(world: World, action: Administer) -> Refusal | None:
     actor, target = action.actor, action.target
     if action.item is None:
@@ -107,13 +101,10 @@ def check_administer(world: World, action: Administer) -> Refusal | None:
         return problem
     if team_of(world, target) != team_of(world, actor):
         return Refusal(f"{target} is not willing: only an ally drinks what {actor} gives (R-X12)")
-    item = _potion(world, actor, action.item)
+    item = possessed(world, actor, action.item)  # R-X12: "a potion/remedy you possess"
     if item is None:
         return Refusal(f"{actor} has no {action.item!r} to administer")
-    kind = world.catalog.get(item_kind(world, item))
-    if not (isinstance(kind, Gadget) and kind.drink):
-        return Refusal(f"{item} is not a potion or remedy (R-X12)")
-    return None
+    return undrinkable(world, item, "R-X12")
 
 
 def resolve_administer(world: World, action: Administer, dice: Dice) -> list[ev.Event]:
@@ -121,6 +112,6 @@ def resolve_administer(world: World, action: Administer, dice: Dice) -> list[ev.
     if action.item is None:
         level = world.need(actor, Stats).skill("first_aid")
         return heal(world, target, level, f"{actor}'s first aid (R-X12)")
-    item = _potion(world, actor, action.item)
+    item = possessed(world, actor, action.item)
     assert item is not None
     return [ev.ItemConsumed(actor, item), *drink_effects(world, target, item)]

@@ -101,20 +101,26 @@ def resolve_pick_up(world: World, action: PickUp, dice: Dice) -> list[ev.Event]:
     return [ev.ItemPickedUp(action.actor, item, hands_needed(world, item))]
 
 
-def _drinkable(world: World, actor: str, ref: str) -> str | None:
+def possessed(world: World, actor: str, ref: str) -> str | None:
+    """An item the creature holds or carries, by id or kind (R-C7)."""
     hands = world.need(actor, Hands)
     gear = world.need(actor, Gear)
     return find(world, ref, (*hands.held, *gear.carried))
 
 
-def check_consume(world: World, action: Consume) -> Refusal | None:
-    item = _drinkable(world, action.actor, action.item)
-    if item is None:
-        return Refusal(f"{action.actor} has no {action.item!r} to consume")
+def undrinkable(world: World, item: str, rule: str = "R-X4") -> Refusal | None:
+    """Why `item` cannot be drunk, if it cannot (R-X4, R-X12)."""
     kind = world.catalog.get(item_kind(world, item))
     if not (isinstance(kind, Gadget) and kind.drink):
-        return Refusal(f"{item} is not a potion, remedy or food")
+        return Refusal(f"{item} is not a potion, remedy or food ({rule})")
     return None
+
+
+def check_consume(world: World, action: Consume) -> Refusal | None:
+    item = possessed(world, action.actor, action.item)
+    if item is None:
+        return Refusal(f"{action.actor} has no {action.item!r} to consume")
+    return undrinkable(world, item)
 
 
 def drink_effects(world: World, drinker: str, item: str) -> list[ev.Event]:
@@ -142,6 +148,6 @@ def drink_effects(world: World, drinker: str, item: str) -> list[ev.Event]:
 
 
 def resolve_consume(world: World, action: Consume, dice: Dice) -> list[ev.Event]:
-    item = _drinkable(world, action.actor, action.item)
+    item = possessed(world, action.actor, action.item)
     assert item is not None
     return [ev.ItemConsumed(action.actor, item), *drink_effects(world, action.actor, item)]

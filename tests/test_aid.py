@@ -254,7 +254,7 @@ def test_R_X12_potion_refusals() -> None:
         b, unit="mira", action="administer", target="ana", item="quickening_draught"
     ) == ("mira has no 'quickening_draught' to administer")
     assert refused(b, unit="mira", action="administer", target="ana", item="dagger") == (
-        "mira.dagger is not a potion or remedy (R-X12)"
+        "mira.dagger is not a potion, remedy or food (R-X12)"
     )
     assert refused(b, unit="mira", action="administer", target="mira", item="healing_potion") == (
         "mira cannot administer itself"
