@@ -319,8 +319,12 @@ def _play(args: argparse.Namespace) -> int:
         raise UsageError(f"no scenario file at {path}")
     scenario = load(path)
     dice, seed = _dice(args, scenario)
-    battle = Battle.begin(
-        scenario.world, dice, scenario=scenario.name, seed=seed, objectives=scenario.objectives
+    battle = Battle.begin(  # on a copy: the window's session begins afresh on the scenario
+        scenario.world.copy(),
+        dice,
+        scenario=scenario.name,
+        seed=seed,
+        objectives=scenario.objectives,
     )
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))

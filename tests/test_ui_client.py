@@ -16,7 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim.components import Position
-from sim.creature import team_of
+from sim.creature import conditions, team_of
 from sim.decisions import PARSERS, to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.events import to_json as event_json
@@ -57,8 +57,10 @@ needs_combat = pytest.mark.skipif("attack" not in PARSERS, reason="the engine ha
 
 
 @pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = Path(os.environ.get("SIM_SHOTS", tmp_path / "shots"))
+def shots(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """Where a test's screenshots go: a temporary directory, or $SIM_SHOTS/<test name>."""
+    keep = os.environ.get("SIM_SHOTS")
+    where = Path(keep) / request.node.name.removeprefix("test_") if keep else tmp_path / "shots"
     where.mkdir(parents=True, exist_ok=True)
     return where
 
@@ -122,7 +124,7 @@ class Player:
         raise AssertionError(f"no {kind} button {value!r} on screen")
 
     def shot(self, name: str) -> Path:
-        self.count += 1
+        self.count = len(list(self.shots.glob("*.png"))) + 1  # numbered across players
         path = self.shots / f"{self.count:02d}_{name}.png"
         pygame.image.save(self.app.frame(), str(path))
         return path
@@ -339,3 +341,476 @@ def test_attack_with_a_defence_reaction(duel: Path, shots: Path) -> None:
     assert any(prompt.startswith(enemy) for prompt in prompts), "the target was asked to defend"
     assert any(e.kind == "rolled" for e in app.session.battle.log[-20:])
     p.shot("after_attack")
+
+
+# --- a short skirmish played to its end through the window -----------------------------------
+
+SHORT = '''
+name = "UI short skirmish"
+seed = 3
+
+[map]
+rows = """
+##########
+#........#
+#..ab....#
+#........#
+##########
+"""
+
+[[units]]
+id = "ana"
+team = "blue"
+template = "human_fighter"
+at = "a"
+policy = "ask"
+hp = 5          # the greataxe deals 7 - 3 (mail) = 4: ana survives one hit, not two
+
+[[units]]
+id = "grok"
+team = "red"
+template = "orc_brute"
+at = "b"
+policy = "ask"
+hp = 4          # the longsword deals 5 - 2 (hide) = 3: grok survives one hit, not two
+'''
+
+
+@pytest.fixture
+def short(tmp_path: Path) -> Path:
+    path = tmp_path / "short.toml"
+    path.write_text(SHORT, encoding="utf-8")
+    return path
+
+
+def enemy_of(app: App, unit: str) -> str:
+    return next(u for u in ("ana", "grok") if u != unit and u != "" and app.world.exists(u))
+
+
+def at(app: App, unit: str) -> Pos:
+    return app.world.need(unit, Position).cell
+
+
+def react(p: Player, choose: str, shot: bool = True) -> str:
+    """Take the seat for a reaction prompt and answer it with `choose` (or "none")."""
+    app = p.app
+    if app.view.handover is not None:
+        p.sit_down()
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingReaction), pending
+    assert app.view.side == team_of(app.world, pending.unit), "the reacting side has the screen"
+    if shot:
+        p.shot(f"reaction_prompt_{pending.unit}")
+    option = choose if choose in pending.options else "none"
+    p.button("option", option)
+    return f"{pending.unit}:{option}"
+
+
+def settle(p: Player, choose: str, shot: bool = True) -> list[str]:
+    """Answer reaction prompts with `choose` until a creature may act; the answers given."""
+    answers = []
+    for _ in range(20):
+        pending = p.app.session.battle.pending
+        if isinstance(pending, AwaitingReaction):
+            answers.append(react(p, choose, shot))
+            continue
+        if p.app.view.handover is not None and isinstance(pending, AwaitingAction):
+            p.sit_down()
+        return answers
+    raise AssertionError("reaction prompts never ended")
+
+
+def second_turn(p: Player, shots: bool = True) -> list[str]:
+    """The side that did not move first ends... the creature now acting walks next to its enemy,
+    clicks it to attack (the click-an-enemy convenience), and the defender dodges through the
+    handover. Returns the reaction answers."""
+    app = p.app
+    if app.view.handover is not None:
+        p.sit_down()
+    attacker = acting(app)
+    target = enemy_of(app, attacker)
+    there = at(app, target)
+    beside = next(
+        c
+        for c in (Pos(there.x + 1, there.y), Pos(there.x - 1, there.y), Pos(there.x, there.y + 1))
+        if app.world.grid.inside(c) and app.unit_at(c) is None and c != at(app, attacker)
+    )
+    p.click_cell(beside)
+    assert at(app, attacker) == beside
+    p.hover(there)
+    if shots:
+        p.shot("hover_enemy_to_attack")
+    p.click_cell(there)
+    assert isinstance(app.session.battle.pending, AwaitingReaction), "the defender is asked"
+    assert app.view.handover == team_of(app.world, target)
+    if shots:
+        p.shot("defence_handover")
+    return settle(p, "dodge", shots)
+
+
+@needs_combat
+def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: Path) -> None:
+    """Selecting, an undo, a move that provokes an attack of opportunity answered through the
+    handover, a save, an attack with a defence reaction, a load that continues identically, and
+    attacks until one side is defeated."""
+    app = make_app(short)
+    p = Player(app, shots)
+    p.shot("start_handover")
+    first_side = p.sit_down()
+    mover = acting(app)
+    enemy = enemy_of(app, mover)
+    start = at(app, mover)
+    assert team_of(app.world, mover) == first_side
+
+    # Selecting: with nothing selected a click on the enemy selects it (with the acting
+    # creature selected it would attack); then a click on the mover selects the mover.
+    assert app.view.selected == mover, "the acting creature is selected when the seat is taken"
+    p.key(pygame.K_ESCAPE)
+    assert app.view.selected is None
+    p.click_cell(at(app, enemy))
+    assert app.view.selected == enemy and app.session.battle.decisions == []
+    p.click_cell(start)
+    assert app.view.selected == mover
+    p.shot("selected")
+
+    # An undo: a Step that stays in the enemy's reach rolls no dice, so Z takes it back.
+    beside = Pos(start.x, start.y - 1)
+    p.click_cell(beside)
+    assert at(app, mover) == beside
+    assert not isinstance(app.session.battle.pending, AwaitingReaction), "no provocation"
+    p.shot("stepped")
+    p.key(pygame.K_z)
+    assert at(app, mover) == start and app.view.status == "undone"
+    p.click_cell(start)  # select it again
+
+    # A move that provokes: the hovered path marks the cell where the enemy may attack. The
+    # Walk button restricts the move to a Walk (a Step would spend the Bonus Action the mover
+    # keeps for its defence later).
+    p.button("action", "walk")
+    assert app.view.move_only == "walk"
+    there = at(app, enemy)
+    step = -1 if there.x > start.x else 1
+    away = Pos(start.x + 2 * step, start.y)
+    p.hover(away)
+    plan = app.renderer.plan(app.session, app.view, app.planner)
+    assert plan is not None and plan.action is not None
+    assert [prov.enemy for prov in plan.provocations] == [enemy]
+    p.shot("provoking_path")
+    p.click_cell(away)
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingReaction) and pending.unit == enemy
+    assert "attack" in pending.options
+    # The handover hides the board and names the enemy's side; it answers, then hands back.
+    assert app.view.handover == team_of(app.world, enemy) != first_side
+    p.shot("opportunity_handover")
+    p.sit_down()
+    p.shot("opportunity_prompt")
+    p.button("option", "attack")
+    answers = settle(p, "dodge")  # the mover's defence against the attack of opportunity
+    assert app.view.side == first_side, "the screen comes back to the mover's side"
+    assert at(app, mover) == away
+    log = app.session.battle.log
+    assert any(e.kind == "reaction_answered" and e.unit == enemy for e in log)  # type: ignore[attr-defined]
+    assert any(e.kind == "attack_resolved" for e in log)
+    assert all(answer.startswith(mover) for answer in answers)
+    p.shot("after_opportunity")
+
+    # A save in the middle of the battle, then the turn ends.
+    p.key(pygame.K_F5)
+    assert app.quicksave.exists() and "saved" in app.view.status
+    p.key(pygame.K_e)
+    assert app.view.handover == team_of(app.world, enemy)
+
+    # The other side attacks with a defence reaction (dodge) through the handover.
+    defended = second_turn(p)
+    assert defended and defended[0].startswith(mover) and defended[0].endswith(":dodge")
+    p.shot("after_defended_attack")
+
+    # A load continues identically: a fresh client loads the save and plays the same inputs.
+    other = make_app(short)
+    q = Player(other, shots)
+    q.key(pygame.K_F9)
+    assert "loaded" in other.view.status
+    q.sit_down()
+    q.key(pygame.K_e)
+    assert second_turn(q, shots=False) == defended
+    assert [event_json(e) for e in other.session.battle.log] == [
+        event_json(e) for e in app.session.battle.log
+    ]
+    assert other.session.battle.pending == app.session.battle.pending
+    q.shot("loaded_and_continued")
+
+    # Fight on, answering defences with "none", until one side is down.
+    for _ in range(60):
+        pending = app.session.battle.pending
+        if isinstance(pending, BattleOver):
+            break
+        if app.view.handover is not None:
+            p.sit_down()
+            continue
+        if isinstance(pending, AwaitingReaction):
+            react(p, "none", shot=False)
+            continue
+        unit = acting(app)
+        foe = enemy_of(app, unit)
+        if app.attack_offer(foe) is not None:
+            p.click_cell(at(app, foe))  # clicking the enemy attacks it
+        else:
+            p.key(pygame.K_e)
+    pending = app.session.battle.pending
+    assert isinstance(pending, BattleOver), pending
+    assert len(pending.winners) == 1
+    loser = next(u for u in ("ana", "grok") if team_of(app.world, u) not in pending.winners)
+    assert "incapacitated" in {name for name, _ in conditions(app.world, loser).entries}
+    assert app.view.handover is None and app.view.omniscient
+    p.shot("battle_over")
+    taken = {path.stem.split("_", 1)[1] for path in shots.glob("*.png")}
+    assert {"provoking_path", "opportunity_handover", "opportunity_prompt", "defence_handover",
+            "loaded_and_continued", "battle_over"} <= taken  # fmt: skip
+
+
+def test_closing_the_window_mid_turn_and_starting_again_continues(
+    duel: Path, shots: Path, save_dir: Path
+) -> None:
+    """The window closes with a reaction window open; the autosave brings back the same world
+    and the same pending question, and both games go on alike."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    mover = acting(app)
+    start = at(app, mover)
+    p.click_cell(Pos(start.x, start.y + 1))  # a step, mid-turn (no autosave yet for it)
+    enemy = enemy_of(app, mover)
+    moved_away = Pos(start.x - 2 if at(app, enemy).x > start.x else start.x + 2, start.y + 1)
+    p.button("action", "walk")
+    p.click_cell(moved_away)
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingReaction), "the close happens with a question open"
+    p.shot("before_close")
+    p.post(pygame.QUIT)
+    assert not app.running
+    autosave = save_dir / "duel.autosave.json"
+    assert autosave.exists()
+
+    # Starting again as `sim play --load AUTOSAVE` does.
+    from sim.replay import load_save
+
+    save, scenario, battle = load_save(autosave)
+    again = App(Session(scenario, save.seed, battle), (1280, 800))
+    q = Player(again, shots)
+    assert again.session.battle.pending == pending
+    assert again.view.handover == team_of(again.world, pending.unit), "the question is asked"
+    assert [event_json(e) for e in again.session.battle.log] == [
+        event_json(e) for e in app.session.battle.log
+    ]
+    for unit in ("ana", "grok"):
+        assert again.world.need(unit, Position) == app.world.need(unit, Position)
+    q.shot("restarted_from_autosave")
+    # Both answer the same way and end the turn alike.
+    for player in (p, q):
+        react(player, "none", shot=False)
+        settle(player, "none", shot=False)
+    assert [event_json(e) for e in again.session.battle.log] == [
+        event_json(e) for e in app.session.battle.log
+    ]
+
+
+# --- spells, abilities and Prepare from the client -------------------------------------------
+
+CIRCLE = '''
+name = "UI circle"
+seed = 1
+
+[map]
+rows = """
+###############
+#.............#
+#.m.........z.#
+#.............#
+###############
+"""
+
+[[units]]
+id = "mara"
+team = "blue"
+template = "human_mage"
+at = "m"
+
+[[units]]
+id = "zul"
+team = "red"
+template = "orc_shaman"
+at = "z"
+'''
+
+
+def circle_app(tmp_path: Path) -> App:
+    path = tmp_path / "circle.toml"
+    path.write_text(CIRCLE, encoding="utf-8")
+    return make_app(path, seed=1)
+
+
+def seat_for(p: Player, unit: str) -> None:
+    """Play end_turn for other creatures until `unit` may act, taking every handover."""
+    app = p.app
+    for _ in range(10):
+        if app.view.handover is not None:
+            p.sit_down()
+        if acting(app) == unit:
+            return
+        p.key(pygame.K_e)
+    raise AssertionError(f"{unit} never got a turn")
+
+
+def test_cast_a_spell_chosen_from_the_list(tmp_path: Path, shots: Path) -> None:
+    app = circle_app(tmp_path)
+    p = Player(app, shots)
+    seat_for(p, "mara")
+    p.key(pygame.K_c)
+    assert app.view.choosing == "cast"
+    listed = app.listed()
+    assert listed and set(listed) <= {"firebolt", "frost_grip", "inferno", "mend"}
+    p.shot("spell_list")
+    index = listed.index("firebolt")
+    p.key(pygame.K_1 + index)
+    assert app.view.targeting == "cast" and app.view.ability == "firebolt"
+    zul = at(app, "zul")
+    p.hover(zul)
+    assert zul in app.renderer._aims(app.session, app.view), "zul is marked as a target"
+    p.shot("spell_target")
+    p.click_cell(zul)
+    last = to_json(app.session.battle.decisions[-1])
+    assert last == {"unit": "mara", "action": "cast", "spell": "firebolt", "target": "zul"}
+    assert any(e.kind == "ability_used" for e in app.session.battle.log)
+
+
+def test_an_area_spell_is_aimed_at_a_cell(tmp_path: Path, shots: Path) -> None:
+    app = circle_app(tmp_path)
+    p = Player(app, shots)
+    seat_for(p, "mara")
+    listed = [c for c in app.renderer.bar.entries if c.name == "cast"]
+    assert listed and listed[0].ok
+    p.key(pygame.K_c)
+    if "inferno" not in app.listed():
+        pytest.skip("the mage template knows no area spell")
+    p.button("choice", "inferno")
+    assert app.view.targeting == "cast" and app.view.ability == "inferno"
+    centre = Pos(at(app, "zul").x - 1, at(app, "zul").y)  # 9 m away: inferno reaches 16 m
+    p.hover(centre)
+    area = app.renderer._area(app.session, app.view)
+    assert centre in area and at(app, "zul") in area
+    p.shot("area_preview")
+
+
+def test_an_ability_on_itself_needs_no_target(tmp_path: Path, shots: Path) -> None:
+    app = circle_app(tmp_path)
+    p = Player(app, shots)
+    seat_for(p, "zul")
+    p.key(pygame.K_u)
+    if "battle_focus" not in app.listed():
+        pytest.skip("the shaman template knows no ability on itself")
+    p.shot("ability_list")
+    p.button("choice", "battle_focus")
+    last = to_json(app.session.battle.decisions[-1])
+    assert last == {"unit": "zul", "action": "use", "ability": "battle_focus"}
+
+
+def test_a_refused_spell_says_why_and_is_struck_through(tmp_path: Path, shots: Path) -> None:
+    app = circle_app(tmp_path)
+    p = Player(app, shots)
+    seat_for(p, "mara")
+    p.key(pygame.K_c)
+    choices = app.choices()
+    refused = [c for c in choices if not c.ok]
+    assert refused, "zul is 10 m away: out of frost_grip's 8 m"
+    assert all("Now:" in c.detail for c in refused)
+    p.button("choice", refused[0].value)
+    assert app.view.targeting is None and refused[0].value in app.view.status
+    p.key(pygame.K_ESCAPE)
+    assert app.view.choosing is None
+
+
+def test_prepare_an_attack_for_when_an_enemy_comes_near(duel: Path, shots: Path) -> None:
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    unit = acting(app)
+    enemy = enemy_of(app, unit)
+    p.key(pygame.K_w)
+    assert app.view.choosing == "prepare"
+    p.shot("prepare_triggers")
+    p.key(pygame.K_1)  # an enemy comes within 1.5 m
+    assert app.view.preparing == {"trigger": "enemy_within", "metres": 1.5}
+    entries = {e.name: e for e in app.renderer.bar.entries}
+    assert entries["attack"].ok and not entries["end_turn"].ok
+    p.key(pygame.K_a)
+    p.hover(at(app, enemy))
+    p.shot("prepare_target")
+    p.click_cell(at(app, enemy))
+    last = to_json(app.session.battle.decisions[-1])
+    assert last == {
+        "unit": unit,
+        "action": "prepare",
+        "trigger": "enemy_within",
+        "metres": 1.5,
+        "then": {"action": "attack", "target": enemy},
+    }
+    assert app.view.preparing is None
+    assert any(e.kind == "plan_made" for e in app.session.battle.log)
+
+
+def test_prepare_can_be_cancelled(duel: Path, shots: Path) -> None:
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    p.key(pygame.K_w)
+    p.key(pygame.K_2)
+    assert app.view.preparing is not None
+    p.key(pygame.K_ESCAPE)
+    assert app.view.preparing is None and "cancelled" in app.view.status
+    assert app.session.battle.decisions == []
+
+
+@needs_combat
+def test_clicking_an_enemy_in_reach_attacks_it(duel: Path, shots: Path) -> None:
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    unit = acting(app)
+    enemy = enemy_of(app, unit)
+    p.hover(at(app, enemy))
+    p.shot("enemy_tip")
+    p.click_cell(at(app, enemy))
+    assert to_json(app.session.battle.decisions[0]) == {
+        "unit": unit,
+        "action": "attack",
+        "target": enemy,
+    }
+
+
+def test_clicking_an_enemy_out_of_reach_selects_it_and_says_why(
+    tmp_path: Path, shots: Path
+) -> None:
+    app = circle_app(tmp_path)
+    p = Player(app, shots)
+    seat_for(p, "mara")
+    p.click_cell(at(app, "zul"))
+    assert app.session.battle.decisions[-1:] == [] or all(
+        to_json(d).get("action") != "attack" for d in app.session.battle.decisions
+    )
+    assert app.view.selected == "zul" and "cannot attack" in app.view.status
+
+
+@pytest.mark.parametrize("size", [(640, 480), (900, 600), (1920, 1080)])
+def test_every_button_fits_the_window(duel: Path, shots: Path, size: tuple[int, int]) -> None:
+    """Narrow or wide, the sidebar's pips and every clickable thing stay inside the window."""
+    app = make_app(duel)
+    app.surface = pygame.Surface(size)
+    app.fit()
+    p = Player(app, shots)
+    p.sit_down()
+    p.key(pygame.K_q)  # Quicken: the bar's labels change
+    p.shot(f"window_{size[0]}x{size[1]}")
+    bounds = app.surface.get_rect()
+    for rect, kind, value in app.renderer.hits.items:
+        assert bounds.contains(rect), f"{kind} {value} at {rect} is outside {bounds}"

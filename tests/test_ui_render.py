@@ -12,6 +12,9 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 import pygame
 
 from sim.cli import main
+from sim.creature import creatures, team_of
+from sim.scenario import load
+from sim.ui.planner import teams
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -23,6 +26,36 @@ def test_render_writes_a_png_for_every_shipped_scenario(scenario: Path, tmp_path
     assert main(["render", str(scenario), "--out", str(out), "--seed", "1"]) == 0
     picture = pygame.image.load(str(out))
     assert picture.get_size() == (1280, 800)
+
+
+def test_every_shipped_scenario_is_rendered() -> None:
+    names = {p.stem for p in SCENARIOS}
+    assert {"skirmish", "river_crossing", "cliff_fort", "chasm", "brawl", "spells"} <= names
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+def test_render_draws_the_overlays_on_every_shipped_scenario(
+    scenario: Path, tmp_path: Path
+) -> None:
+    """The reach overlay of the first unit and the threat overlay of the other side change the
+    picture; the threat overlay alone changes it too."""
+    loaded = load(scenario)
+    world = loaded.world
+    unit = creatures(world)[0]
+    enemy = next(t for t in teams(world) if t != team_of(world, unit))
+    shots = {}
+    for name, extra in (
+        ("plain", []),
+        ("reach", ["--overlay", f"reach:{unit}"]),
+        ("threat", ["--overlay", f"threat:{enemy}"]),
+        ("both", ["--overlay", f"reach:{unit}", "--overlay", f"threat:{enemy}"]),
+    ):
+        out = tmp_path / f"{scenario.stem}_{name}.png"
+        assert main(["render", str(scenario), "--out", str(out), "--seed", "1", *extra]) == 0
+        shots[name] = pygame.image.tobytes(pygame.image.load(str(out)), "RGB")
+    assert shots["reach"] != shots["plain"]
+    assert shots["threat"] != shots["plain"]
+    assert shots["both"] not in (shots["reach"], shots["threat"])
 
 
 def test_render_with_overlays_and_a_script(
@@ -52,3 +85,18 @@ def test_render_names_a_wrong_overlay(tmp_path: Path, capsys: pytest.CaptureFixt
     out = str(tmp_path / "x.png")
     assert main(["render", scenario, "--out", out, "--overlay", "reach:nobody"]) == 2
     assert "there is no unit 'nobody'" in capsys.readouterr().err
+
+
+def test_the_client_helpers_doctests() -> None:
+    """sim/ui is left out of pytest's doctest collection (it imports pygame); run its small
+    helpers' examples here."""
+    import doctest
+
+    import sim.ui.actionbar
+    import sim.ui.render
+    import sim.ui.terrain
+    import sim.ui.tokens
+
+    for module in (sim.ui.actionbar, sim.ui.render, sim.ui.terrain, sim.ui.tokens):
+        failed, _ = doctest.testmod(module)
+        assert failed == 0, module.__name__

@@ -1,20 +1,26 @@
 """The action bar's content (no pygame): every action of the rules, what it costs the acting
-creature now after Slow or Quicken, or why it cannot be taken, and the choices it needs."""
+creature now after Slow or Quicken, or why it cannot be taken, and the choices it needs: the
+item, the spell or ability the creature knows (cast, use), and for Prepare the trigger."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from sim.abilities import AREA, CELL, ONE_CREATURE, SELF, Ability
 from sim.actions import Cost, EndTurn, Refusal
 from sim.budget import price
+from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
-from sim.creature import creatures
+from sim.creature import creatures, has, team_of
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse
 from sim.engine import Battle, Decision
+from sim.geometry import Pos
 from sim.movement import condition_problem
+from sim.reactions import expected_defence
 from sim.rules import Tier
 from sim.ui.planner import MOVES, hidden_from
+from sim.world import World
 
 SHORT = {
     Tier.FREE: "free",
@@ -57,11 +63,62 @@ class Entry:
     needs: tuple[str, ...]  # "item", "target", "to"; movement actions need "path"
 
 
+ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON field
+
+
 def needs(name: str) -> tuple[str, ...]:
+    """What a player chooses for an action: "item", "ability" (a spell or an ability, which
+    then says whether it needs a "target" or a cell "to"), "trigger" (Prepare), "target", "to";
+    movement actions need a "path"."""
     if name in MOVES:
         return ("path",)
+    if name in ABILITY_ACTIONS:
+        return ("ability",)
+    if name == "prepare":
+        return ("trigger",)
     fields = FIELDS.get(name, set())
     return tuple(f for f in ("item", "target", "to") if f in fields)
+
+
+def aim_of(ability: Ability) -> tuple[str, ...]:
+    """What a spell or ability is aimed at: nothing (itself), a creature, or a cell."""
+    if ability.target == SELF:
+        return ()
+    if ability.target in ONE_CREATURE:
+        return ("target",)
+    return ("to",)
+
+
+def metres(half: int) -> str:
+    """
+    >>> metres(3), metres(24)
+    ('1.5', '12')
+    """
+    return f"{half / 2:g}"
+
+
+def ability_summary(ability: Ability) -> str:
+    """A short line: what it is aimed at, how far, and how it is decided.
+
+    >>> from sim.abilities import default_abilities
+    >>> ability_summary(default_abilities()["firebolt"])
+    'an enemy within 12 m; Hit Roll'
+    >>> ability_summary(default_abilities()["inferno"])
+    'a cell within 16 m, 1.5 m around it; AGI Save'
+    """
+    target = {
+        SELF: "itself",
+        "ally": "an ally",
+        "enemy": "an enemy",
+        "creature": "a creature",
+        CELL: "a cell",
+        AREA: "a cell",
+    }[ability.target]
+    where = target if ability.target == SELF else f"{target} within {metres(ability.range_half)} m"
+    if ability.target == AREA:
+        where += f", {metres(ability.radius_half)} m around it"
+    how = "Hit Roll" if ability.attack else (f"{ability.save.upper()} Save" if ability.save else "")
+    return f"{where}; {how}" if how else where
 
 
 def item_choices(battle: Battle, unit: str) -> list[str]:
@@ -86,6 +143,118 @@ def item_choices(battle: Battle, unit: str) -> list[str]:
 def target_choices(battle: Battle, unit: str, side: str | None) -> list[str]:
     world = battle.world
     return [c for c in creatures(world) if c != unit and not hidden_from(world, c, side)]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One line of a chooser (a spell, an ability, a trigger): the value it stands for, its
+    words, whether it can be taken now, and its cost or the reason it cannot."""
+
+    value: str
+    label: str
+    ok: bool
+    detail: str
+
+
+def _ability_fields(
+    battle: Battle, unit: str, ability: Ability, side: str | None
+) -> list[dict[str, Any]]:
+    """Plausible aims for a spell or ability, to judge whether it can be used now."""
+    world = battle.world
+    aim = aim_of(ability)
+    if not aim:
+        return [{}]
+    seen = [*target_choices(battle, unit, side), unit]
+    if aim == ("target",):
+        return [{"target": t} for t in seen]
+    cells = [world.need(u, Position).cell for u in seen]
+    return [{"to": [c.x, c.y]} for c in cells]
+
+
+def ability_choices(
+    battle: Battle, unit: str, action: str, slow: bool, quicken: bool, side: str | None
+) -> list[Choice]:
+    """The spells (`action` "cast") or abilities ("use") `unit` knows, each with its cost now
+    or why it cannot be used on any creature in sight."""
+    world = battle.world
+    kind = ABILITY_ACTIONS[action]
+    out = []
+    for name in known(world, unit):
+        ability = world.catalog.abilities.get(name)
+        if ability is None or ability.kind != kind:
+            continue
+        first: Refusal | None = None
+        cost: Cost | None = None
+        for fields in _ability_fields(battle, unit, ability, side):
+            result = judge(battle, build(unit, action, slow, quicken, **{kind: name}, **fields))
+            if isinstance(result, Cost):
+                cost = result
+                break
+            first = first or result
+        summary = ability_summary(ability)
+        if cost is not None:
+            label = f"{name.replace('_', ' ')}  [{cost_label(cost)}]"
+            out.append(Choice(name, label, True, f"{summary}. {ability.description}"))
+        else:
+            label = f"{name.replace('_', ' ')}  [{SHORT[ability.tier]}]"
+            reason = first.reason if first is not None else "no creature in sight to aim at"
+            out.append(Choice(name, label, False, f"{summary}. Now: {reason}"))
+    return out
+
+
+PREPARE_DISTANCES = (1.5, 3.0, 6.0)
+
+
+def prepare_triggers(
+    battle: Battle, unit: str, side: str | None
+) -> list[tuple[Choice, dict[str, Any]]]:
+    """The triggers the client offers for Skip / Prepare (R-P2), with their script fields: an
+    enemy coming within a distance, or a creature in sight ending its turn or starting an
+    action. (An area of cells can be given in a script.)"""
+    world = battle.world
+    out: list[tuple[Choice, dict[str, Any]]] = []
+    for m in PREPARE_DISTANCES:
+        fields: dict[str, Any] = {"trigger": "enemy_within", "metres": m}
+        out.append((Choice(f"within:{m:g}", f"an enemy comes within {m:g} m", True, ""), fields))
+    own = team_of(world, unit)
+    others = list(target_choices(battle, unit, side))
+    others.sort(key=lambda c: team_of(world, c) == own)  # enemies first
+    for other in others:
+        out.append(
+            (
+                Choice(f"ends:{other}", f"{other} ends its turn", True, ""),
+                {"trigger": "ends_turn", "watch": other},
+            )
+        )
+    for other in others:
+        if team_of(world, other) == own:
+            continue  # an ally's action is no threat to wait for
+        out.append(
+            (
+                Choice(f"starts:{other}", f"{other} starts an action", True, ""),
+                {"trigger": "starts_action", "watch": other},
+            )
+        )
+    return out
+
+
+def trigger_words(fields: dict[str, Any]) -> str:
+    """
+    >>> trigger_words({"trigger": "enemy_within", "metres": 3.0})
+    'when an enemy comes within 3 m'
+    >>> trigger_words({"trigger": "ends_turn", "watch": "grok"})
+    'when grok ends its turn'
+    """
+    trigger = fields.get("trigger")
+    if trigger == "enemy_within":
+        return f"when an enemy comes within {float(fields.get('metres', 0)):g} m"
+    if trigger == "ends_turn":
+        return f"when {fields.get('watch')} ends its turn"
+    if trigger == "starts_action":
+        return f"when {fields.get('watch')} starts an action"
+    if trigger == "enters_area":
+        return f"when a creature enters {len(fields.get('cells', []))} marked cell(s)"
+    return f"on {trigger}"
 
 
 def build(unit: str, name: str, slow: bool, quicken: bool, **fields: Any) -> Decision | str:
@@ -132,23 +301,86 @@ def entry(
         return Entry(
             name, True, cost_label(cost), cost_words(cost) + "; click a cell to move", need
         )
-    choices: list[dict[str, Any]] = [{}]
+    if name in ABILITY_ACTIONS:
+        listed = ability_choices(battle, unit, name, slow, quicken, side)
+        if not listed:
+            what = "spells" if name == "cast" else "abilities"
+            return Entry(name, False, "—", f"{unit} knows no {what}", need)
+        good = [c for c in listed if c.ok]
+        if not good:
+            return Entry(name, False, "—", f"{listed[0].value}: {listed[0].detail}", need)
+        names = ", ".join(c.value for c in good)
+        return Entry(name, True, "…", f"choose from: {names}", need)
+    if name == "prepare":
+        others = target_choices(battle, unit, side)
+        probe: dict[str, Any] = (
+            {"trigger": "ends_turn", "watch": others[0]}
+            if others
+            else {"trigger": "enemy_within", "metres": 1.5}
+        )
+        result = judge(battle, build(unit, name, False, False, **probe, then={"action": "aim"}))
+        if isinstance(result, Refusal):
+            return Entry(name, False, "—", result.reason, need)
+        return Entry(
+            name,
+            True,
+            "skip",
+            "skip the rest of the turn and hold an action ready for a trigger (R-P)",
+            need,
+        )
+    items: list[dict[str, Any]] = [{}]
     if "item" in need:
-        choices = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
+        items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
+    result = _first_fit(battle, unit, name, slow, quicken, side, items)
+    if isinstance(result, Cost):
+        return Entry(name, True, cost_label(result), cost_words(result), need)
+    return Entry(name, False, "—", result.reason, need)
+
+
+def _aims(battle: Battle, unit: str, name: str, side: str | None) -> list[dict[str, Any]]:
+    """Plausible targets for an action: each creature in sight, and for a cell the ones
+    around the unit and under each creature; a toss takes either."""
+    world = battle.world
+    need = needs(name)
+    targets = target_choices(battle, unit, side)
+    here = world.need(unit, Position).cell
+    near = [Pos(here.x + dx, here.y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    cells = [c for c in near if world.grid.inside(c)]
+    cells += [world.need(t, Position).cell for t in targets]
+    aims: list[dict[str, Any]] = []
     if "target" in need:
-        targets = target_choices(battle, unit, side) or ["?"]
-        choices = [{**c, "target": t} for c in choices for t in targets]
+        aims += [{"target": t} for t in targets or ["?"]]
     if "to" in need:
-        here = world.need(unit, Position).cell
-        choices = [{**c, "to": [here.x, here.y]} for c in choices]
+        aims += [{"to": [c.x, c.y]} for c in cells]
+    return aims or [{}]
+
+
+def _first_fit(
+    battle: Battle,
+    unit: str,
+    name: str,
+    slow: bool,
+    quicken: bool,
+    side: str | None,
+    items: list[dict[str, Any]],
+) -> Cost | Refusal:
+    """The cost of the first way to take the action, or the first refusal met."""
     first: Refusal | None = None
-    for fields in choices:
-        result = judge(battle, build(unit, name, slow, quicken, **fields))
-        if isinstance(result, Cost):
-            return Entry(name, True, cost_label(result), cost_words(result), need)
-        first = first or result
+    for base in items:
+        for aim in _aims(battle, unit, name, side):
+            result = judge(battle, build(unit, name, slow, quicken, **base, **aim))
+            if isinstance(result, Cost):
+                return result
+            first = first or result
     assert first is not None
-    return Entry(name, False, "—", first.reason, need)
+    return first
+
+
+def item_verdict(
+    battle: Battle, unit: str, name: str, item: str, slow: bool, quicken: bool, side: str | None
+) -> Cost | Refusal:
+    """Whether `unit` can take action `name` with `item` at some target now."""
+    return _first_fit(battle, unit, name, slow, quicken, side, [{"item": item}])
 
 
 class ActionBar:
@@ -166,8 +398,12 @@ class ActionBar:
         slow: bool,
         quicken: bool,
         side: str | None,
+        holding: bool = False,
     ) -> list[Entry]:
-        key = (version, unit, slow, quicken, side)
+        """`holding`: a Prepare trigger is chosen, so the next action is held ready, not taken;
+        every action but Prepare and End turn may be chosen (the engine checks it again when
+        the trigger comes)."""
+        key = (version, unit, slow, quicken, side, holding)
         if key != self._key:
             self._key = key
             if unit is None:
@@ -179,4 +415,51 @@ class ActionBar:
                 self.entries = [
                     entry(battle, unit, n, slow, quicken, side) for n in ALL_ACTION_NAMES
                 ]
+                if holding:
+                    self.entries = [held(e) for e in self.entries]
         return self.entries
+
+
+def held(item: Entry) -> Entry:
+    """An entry as an action to hold ready for a Prepare trigger."""
+    if item.name in ("prepare", "end_turn") or item.name not in PARSERS:
+        why = item.detail if item.name not in PARSERS else "choose the action to hold ready"
+        return Entry(item.name, False, "—", why, item.needs)
+    if item.ok:
+        return Entry(item.name, True, item.label, f"hold ready: {item.detail}", item.needs)
+    return Entry(
+        item.name,
+        True,
+        "?",
+        f"hold ready; now refused ({item.detail}), checked again when the trigger comes",
+        item.needs,
+    )
+
+
+def _bonus(n: int) -> str:
+    return f"{n} Bonus Action{'s' if n != 1 else ''}"
+
+
+def reaction_help(world: World, unit: str, option: str) -> str:
+    """What answering a reaction window with `option` does and costs, in words."""
+    number = world.rules.number
+    if option in ("dodge", "parry", "block"):
+        stat = {"dodge": "AGI Roll", "parry": "STR or AGI Roll + weapon parry",
+                "block": "RES Roll + shield block"}[option]  # fmt: skip
+        cost = _bonus(int(number("reactions", "defence_bonus")))
+        if option != "dodge" and has(world, unit, "guarding"):
+            cost = "paid by Guard"
+        mean = expected_defence(world, unit, option)
+        return f"Defense Roll + {stat} (about +{mean:.0f}); costs {cost}"
+    if option == "attack":
+        cost = _bonus(int(number("reactions", "opportunity_bonus")))
+        return f"an attack of opportunity before it leaves; costs {cost}"
+    if option == "interrupt":
+        cost = _bonus(int(number("reactions", "interrupt_bonus")))
+        return f"attack first; on a hit its action is lost; costs {cost}"
+    if option.startswith("catch"):
+        cost = _bonus(int(number("reactions", "catch_bonus")))
+        return f"try to catch it; costs {cost}"
+    if option == "none":
+        return "let it happen; keep the Bonus Actions"
+    return ""

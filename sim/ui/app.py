@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pygame
 
-from sim.actions import Cost, Refusal
+from sim.actions import Action, Cost, Refusal
 from sim.components import Policy, Position
 from sim.creature import creatures, team_of
-from sim.decisions import PARSERS
+from sim.decisions import PARSERS, to_json
 from sim.engine import (
     DEFENCES,
     REACTION_POLICIES,
@@ -26,13 +27,27 @@ from sim.engine import (
 )
 from sim.geometry import Pos
 from sim.replay import ReplayError, load_save, save_dir
-from sim.ui.actionbar import build, cost_label, judge, needs
+from sim.ui.actionbar import (
+    ABILITY_ACTIONS,
+    Choice,
+    ability_choices,
+    aim_of,
+    build,
+    cost_label,
+    item_choices,
+    item_verdict,
+    judge,
+    needs,
+    prepare_triggers,
+    trigger_words,
+)
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
 from sim.ui.planner import MOVES, Planner, hidden_from
 from sim.ui.render import Renderer
 from sim.ui.session import Session
 from sim.ui.view import View
+from sim.world import World
 
 PAN_STEP = 60
 
@@ -45,33 +60,89 @@ def _describe(result: Cost | Refusal) -> str:
     )
 
 
+def aim_needs(world: World, view: View) -> tuple[str, ...]:
+    """What the action being targeted still needs: "target" (a creature) or "to" (a cell)."""
+    name = view.targeting
+    if name is None:
+        return ()
+    if name in ABILITY_ACTIONS:
+        ability = world.catalog.abilities.get(view.ability or "")
+        return aim_of(ability) if ability is not None else ()
+    return tuple(n for n in needs(name) if n in ("target", "to"))
+
+
+def chosen_fields(view: View) -> dict[str, Any]:
+    """The fields already chosen for the action being targeted (its item, spell or ability)."""
+    fields: dict[str, Any] = {}
+    if view.item is not None:
+        fields["item"] = view.item
+    if view.targeting in ABILITY_ACTIONS and view.ability is not None:
+        fields[ABILITY_ACTIONS[view.targeting]] = view.ability
+    return fields
+
+
+def held_ready(view: View, decision: Decision | str) -> Decision | str:
+    """While a Prepare trigger is chosen, the decision becomes Prepare's "then"."""
+    if view.preparing is None or isinstance(decision, str) or not isinstance(decision, Action):
+        return decision
+    inner = {k: v for k, v in to_json(decision).items() if k != "unit"}
+    return build(decision.actor, "prepare", False, False, **view.preparing, then=inner)
+
+
 def target_decision(session: Session, view: View, target: str) -> str:
     """What choosing `target` for the action being targeted would do, in words."""
     decision = _target(view, target)
     if decision is None:
         return "refused: no action is waiting for a target"
+    if view.preparing is not None and not isinstance(decision, str):
+        now = judge(session.battle, decision)
+        later = judge(session.battle, held_ready(view, decision))
+        if isinstance(later, Refusal):
+            return _describe(later)
+        if isinstance(now, Refusal):
+            return f"held ready (now: {now.reason})"
+        return f"held ready ({cost_label(now)} when it comes)"
     return _describe(judge(session.battle, decision))
 
 
 def _target(view: View, target: str) -> Decision | str | None:
     if view.targeting is None or view.selected is None:
         return None
-    fields: dict[str, object] = {"target": target}
-    if view.item is not None:
-        fields["item"] = view.item
-    return build(view.selected, view.targeting, view.slow, view.quicken, **fields)
+    return build(
+        view.selected, view.targeting, view.slow, view.quicken, target=target, **chosen_fields(view)
+    )
+
+
+def _to(view: View, cell: Pos) -> Decision | str | None:
+    if view.targeting is None or view.selected is None:
+        return None
+    return build(
+        view.selected,
+        view.targeting,
+        view.slow,
+        view.quicken,
+        to=[cell.x, cell.y],
+        **chosen_fields(view),
+    )
 
 
 def item_decision(session: Session, view: View, item: str) -> str:
+    """What picking `item` from the list would do, in words (a target may be chosen next)."""
     if view.picking is None or view.selected is None:
         return "refused: no action is waiting for an item"
-    if "target" in needs(view.picking):
-        return "then choose a target"
-    return _describe(
-        judge(
-            session.battle, build(view.selected, view.picking, view.slow, view.quicken, item=item)
-        )
+    side = None if view.omniscient else view.side
+    result = item_verdict(
+        session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
     )
+    if isinstance(result, Refusal):
+        return f"refused: {result.reason}"
+    aim = [n for n in needs(view.picking) if n in ("target", "to")]
+    then = (
+        "; then click a creature or a cell"
+        if aim == ["target", "to"]
+        else ("; then click a target" if aim else "")
+    )
+    return f"costs {cost_label(result)}{then}"
 
 
 class App:
@@ -108,9 +179,15 @@ class App:
         return self.session.battle.world
 
     def fit(self) -> None:
-        board = self.renderer.layout(self.surface.get_size()).board
+        """Show the whole map; it stays fitted through window resizes until zoomed or panned."""
+        size = self.surface.get_size()
+        self.renderer.measure(size, self.session, self.view)
+        board = self.renderer.layout(size).board
         grid = self.world.grid
         self.camera.fit(grid.width, grid.height, board.width, board.height)
+        self._fitted = board.size
+
+    _fitted: tuple[int, int] | None = None  # the board size the map was last fitted to
 
     def unit_at(self, cell: Pos) -> str | None:
         for unit in creatures(self.world):
@@ -172,6 +249,11 @@ class App:
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
         self._window_surface()
+        if self._fitted is not None:
+            size = self.surface.get_size()
+            self.renderer.measure(size, self.session, self.view)
+            if self.renderer.layout(size).board.size != self._fitted:
+                self.fit()  # the window or the bar changed size while the whole map was shown
         self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
         return self.surface
 
@@ -228,6 +310,7 @@ class App:
         view.mouse = pos
         if len(buttons) >= 3 and (buttons[1] or buttons[2]):
             self.camera.pan(*rel)
+            self._fitted = None
             grid = self.world.grid
             board = self._board()
             self.camera.clamp(grid.width, grid.height, board.width, board.height)
@@ -243,8 +326,16 @@ class App:
         board = self._board()
         if not board.collidepoint(about):
             about = board.center
-        self.camera.zoom(factor, about)
         grid = self.world.grid
+        # No smaller than half the size that shows the whole map: a small map never shrinks to
+        # a few specks.
+        whole = min(board.width // grid.width, board.height // grid.height)
+        if factor < 1 and self.camera.cell * factor < whole // 2:
+            factor = max(whole // 2, 1) / self.camera.cell
+            if factor >= 1:
+                return
+        self.camera.zoom(factor, about)
+        self._fitted = None
         self.camera.clamp(grid.width, grid.height, board.width, board.height)
         self._motion(self.view.mouse, (0, 0), (0, 0, 0))
 
@@ -287,6 +378,8 @@ class App:
             self.answer(value)
         elif kind == "item":
             self.pick_item(value)
+        elif kind == "choice":
+            self.choose(value)
         elif kind == "unit" and not hidden_from(self.world, value, view.side):
             view.selected = value
             view.clear_plan()
@@ -309,24 +402,26 @@ class App:
         if isinstance(pending, AwaitingReaction):
             view.status = f"answer {pending.unit}'s reaction first"
             return
+        if view.choosing or view.picking:
+            view.status = "choose from the list first (Esc cancels)"
+            return
         unit = self.unit_at(cell)
         if view.targeting is not None:
-            if "target" in needs(view.targeting) and unit is not None:
+            aim = aim_needs(self.world, view)
+            decision: Decision | str | None = None
+            if "target" in aim and unit is not None:
                 decision = _target(view, unit)
-                if isinstance(decision, str) or decision is None:
-                    view.status = f"refused: {decision}"
-                else:
-                    result = self.submit(decision)
-                    if not isinstance(result, Refusal):
-                        view.clear_plan()
-            elif "to" in needs(view.targeting) and view.selected:
-                decision2 = build(
-                    view.selected, view.targeting, view.slow, view.quicken, to=[cell.x, cell.y]
-                )
-                if isinstance(decision2, str):
-                    view.status = f"refused: {decision2}"
-                elif not isinstance(self.submit(decision2), Refusal):
-                    view.clear_plan()
+            elif "to" in aim:
+                decision = _to(view, cell)
+            elif "target" in aim:
+                view.status = f"{view.targeting}: click a creature (Esc cancels)"
+                return
+            if decision is None:
+                return
+            if isinstance(decision, str):
+                view.status = f"refused: {decision}"
+            elif not isinstance(self.commit(decision), Refusal):
+                view.clear_plan()
             return
         acting = self.acting()
         if acting is not None and view.selected == acting and unit is None:
@@ -337,11 +432,51 @@ class App:
                 return
             self.commit_move(cell)
             return
+        if unit is not None and acting is not None and view.selected == acting and unit != acting:
+            offer = self.attack_offer(unit)
+            if offer is not None:
+                result = self.commit(offer)
+                if not isinstance(result, Refusal):
+                    view.clear_plan()
+                return
         if unit is not None:
             view.selected = unit
             view.clear_plan()
+            if acting is not None and unit != acting and not self.mine(unit):
+                reason = self.attack_refusal(unit)
+                view.status = f"{unit} selected" + (f"; cannot attack: {reason}" if reason else "")
             return
         view.status = ""
+
+    def attack_offer(self, target: str) -> Decision | None:
+        """Clicking an enemy while the acting creature is selected attacks it, when it can."""
+        acting = self.acting()
+        if acting is None or self.mine(target) or self.view.preparing is not None:
+            return None
+        decision = build(acting, "attack", self.view.slow, self.view.quicken, target=target)
+        if isinstance(decision, str) or isinstance(judge(self.session.battle, decision), Refusal):
+            return None
+        return decision
+
+    def attack_refusal(self, target: str) -> str:
+        acting = self.acting()
+        if acting is None:
+            return ""
+        decision = build(acting, "attack", self.view.slow, self.view.quicken, target=target)
+        result = judge(self.session.battle, decision)
+        return result.reason if isinstance(result, Refusal) else ""
+
+    def commit(self, decision: Decision) -> Outcome:
+        """Submit a decision the player made; while a Prepare trigger is chosen, hold it ready
+        instead (Prepare's "then")."""
+        wrapped = held_ready(self.view, decision)
+        if isinstance(wrapped, str):
+            self.view.status = f"refused: {wrapped}"
+            return Refusal(wrapped)
+        result = self.submit(wrapped)
+        if wrapped is not decision and not isinstance(result, Refusal):
+            self.view.preparing = None
+        return result
 
     def commit_move(self, cell: Pos) -> None:
         view = self.view
@@ -358,6 +493,10 @@ class App:
         if decision is None:
             view.status = f"cannot move there: {plan.refusal}"
             return
+        if view.preparing is not None:
+            if not isinstance(self.commit(decision), Refusal):
+                view.waypoints.clear()
+            return
         if view.disengage:
             if "disengage" not in PARSERS:
                 view.status = (
@@ -372,8 +511,17 @@ class App:
             if isinstance(check, Refusal):
                 view.status = f"refused: Disengage: {check.reason}"
                 return
+            keep = len(self.session.battle.decisions)
             self.submit(first)
-        result = self.submit(decision)
+            result = self.submit(decision)
+            if isinstance(result, Refusal):
+                # The move cannot follow the Disengage: take the Disengage back too.
+                self.session.rewind(keep)
+                self.sync()
+                view.status = f"refused after Disengage: {result.reason}"
+                return
+        else:
+            result = self.submit(decision)
         if not isinstance(result, Refusal):
             view.waypoints.clear()
             view.disengage = False
@@ -387,6 +535,9 @@ class App:
         view.selected = unit
         entry = next((e for e in self.renderer.bar.entries if e.name == name), None)
         need = needs(name)
+        if view.preparing is not None and name in ("prepare", "end_turn"):
+            view.status = "Prepare: choose the action to hold ready (Esc cancels)"
+            return
         if name in MOVES:
             view.move_only = None if view.move_only == name else name
             view.waypoints.clear()
@@ -394,6 +545,12 @@ class App:
             return
         if entry is not None and not entry.ok:
             view.status = f"{name.replace('_', ' ')}: {entry.detail}"
+            return
+        preparing = view.preparing
+        if "ability" in need or "trigger" in need:
+            view.clear_plan()
+            view.preparing = preparing
+            view.choosing = name
             return
         if "item" in need:
             view.picking = name
@@ -406,7 +563,59 @@ class App:
         if isinstance(decision, str):
             view.status = f"refused: {decision}"
             return
-        self.submit(decision)
+        self.commit(decision)
+
+    def choices(self) -> list[Choice]:
+        """The lines of the chooser that is open (spells, abilities or Prepare's triggers)."""
+        view = self.view
+        unit = self.acting()
+        if view.choosing is None or unit is None:
+            return []
+        side = None if view.omniscient else view.side
+        if view.choosing == "prepare":
+            return [choice for choice, _ in prepare_triggers(self.session.battle, unit, side)]
+        return ability_choices(
+            self.session.battle, unit, view.choosing, view.slow, view.quicken, side
+        )
+
+    def choose(self, value: str) -> None:
+        """A line of the open chooser was picked."""
+        view = self.view
+        name = view.choosing
+        unit = self.acting()
+        if name is None or unit is None:
+            return
+        if name == "prepare":
+            side = None if view.omniscient else view.side
+            for choice, fields in prepare_triggers(self.session.battle, unit, side):
+                if choice.value == value:
+                    view.choosing = None
+                    view.preparing = fields
+                    view.status = (
+                        f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
+                        " (Esc cancels)"
+                    )
+                    return
+            return
+        chosen = next((c for c in self.choices() if c.value == value), None)
+        if chosen is None:
+            return
+        if not chosen.ok and view.preparing is None:
+            view.status = f"{value}: {chosen.detail}"
+            return
+        ability = self.world.catalog.abilities[value]
+        view.choosing = None
+        if not aim_of(ability):
+            decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
+            if isinstance(decision, str):
+                view.status = f"refused: {decision}"
+            else:
+                self.commit(decision)
+            return
+        view.targeting = name
+        view.ability = value
+        what = "a creature" if aim_of(ability) == ("target",) else "a cell"
+        view.status = f"{name} {value}: click {what} (Esc cancels)"
 
     def pick_item(self, item: str) -> None:
         view = self.view
@@ -422,7 +631,7 @@ class App:
         if isinstance(decision, str):
             view.status = f"refused: {decision}"
         else:
-            self.submit(decision)
+            self.commit(decision)
 
     def answer(self, option: str) -> None:
         pending = self.session.battle.pending
@@ -461,8 +670,11 @@ class App:
         view = self.view
         if view.help:
             view.help = False
-        elif view.picking or view.targeting:
-            view.picking = view.targeting = view.item = None
+        elif view.picking or view.targeting or view.choosing:
+            view.picking = view.targeting = view.item = view.choosing = view.ability = None
+        elif view.preparing is not None:
+            view.preparing = None
+            view.status = "Prepare cancelled"
         elif view.waypoints:
             view.waypoints.clear()
         elif view.move_only:
@@ -547,6 +759,15 @@ class App:
         self.view.selected = own[(i + 1) % len(own)]
         self.view.clear_plan()
 
+    def listed(self) -> list[str]:
+        """The values of the list open over the board (items, spells, triggers), in order."""
+        view = self.view
+        if view.picking and view.selected:
+            return item_choices(self.session.battle, view.selected)
+        if view.choosing:
+            return [c.value for c in self.choices()]
+        return []
+
     def _key(self, key: int, mod: int, char: str) -> None:
         view = self.view
         shift = bool(mod & pygame.KMOD_SHIFT)
@@ -568,6 +789,15 @@ class App:
             index = key - pygame.K_1
             if index < len(options):
                 self.answer(options[index])
+            return
+        listed = self.listed()
+        if listed and pygame.K_1 <= key <= pygame.K_9:
+            index = key - pygame.K_1
+            if index < len(listed):
+                if view.picking:
+                    self.pick_item(listed[index])
+                else:
+                    self.choose(listed[index])
             return
         if key == pygame.K_ESCAPE:
             self.cancel()
@@ -591,6 +821,12 @@ class App:
             self.toggle("quicken")
         elif key == pygame.K_a:
             self.choose_action("attack")
+        elif key == pygame.K_c:
+            self.choose_action("cast")
+        elif key == pygame.K_u:
+            self.choose_action("use")
+        elif key == pygame.K_w:
+            self.choose_action("prepare")
         elif key == pygame.K_z:
             self.undo_turn() if shift else self.undo()
         elif key == pygame.K_F5:
@@ -614,12 +850,16 @@ class App:
             self.fit()
         elif key == pygame.K_LEFT:
             self.camera.pan(PAN_STEP, 0)
+            self._fitted = None
         elif key == pygame.K_RIGHT:
             self.camera.pan(-PAN_STEP, 0)
+            self._fitted = None
         elif key == pygame.K_UP:
             self.camera.pan(0, PAN_STEP)
+            self._fitted = None
         elif key == pygame.K_DOWN:
             self.camera.pan(0, -PAN_STEP)
+            self._fitted = None
         elif key == pygame.K_PAGEUP:
             view.log_offset += 8
         elif key == pygame.K_PAGEDOWN:

@@ -43,6 +43,47 @@ def describe(event: Event) -> str | None:
     if isinstance(event, ev.ConditionLost):
         why = f": {event.reason}" if event.reason else ""
         return f"{event.unit} is no longer {event.condition}{why}"
+    if isinstance(event, ev.AttackCounted | ev.AttackWindowReset):
+        return None
+    if isinstance(event, ev.ReactionAnswered):
+        how = "its policy" if event.by == "policy" else "its player"
+        what = "no reaction" if event.choice == "none" else event.choice.replace("_", " ")
+        return f"{event.unit} reacts ({how}): {what}"
+    if isinstance(event, ev.AttackResolved):
+        verdict = "HIT" if event.hit else "miss"
+        return (
+            f"{event.attacker}'s {event.purpose} on {event.target}: Hit Roll {event.hit_roll} vs "
+            f"Defense {event.defense_roll}: {verdict}"
+        )
+    if isinstance(event, ev.PolicySet):
+        return f"{event.unit}: reactions {event.reactions}, defence {event.defence}"
+    if isinstance(event, ev.AbilityUsed):
+        verb = "uses"
+        aim = f" on {event.target}" if event.target else (f" at {event.at}" if event.at else "")
+        hit = ", ".join(event.affected) or "nobody"
+        return f"{event.unit} {verb} {event.ability.replace('_', ' ')}{aim} (reaches {hit})"
+    if isinstance(event, ev.CheckResolved):
+        verdict = "success" if event.success else "failure"
+        return f"{event.unit}: {event.purpose} {event.total} vs {event.against:g}: {verdict}"
+    if isinstance(event, ev.ContestResolved):
+        return (
+            f"{event.purpose}: {event.acting} {event.acting_total} vs {event.other} "
+            f"{event.other_total}: {event.winner} wins"
+        )
+    if isinstance(event, ev.Healed):
+        return f"{event.unit} heals {event.amount} from {event.source} (HP {event.hp})"
+    if isinstance(event, ev.PlanMade):
+        then = getattr(event.then, "name", "an action")
+        target = getattr(event.then, "target", "") or getattr(event.then, "ability", "")
+        trigger = {
+            "enemy_within": f"an enemy comes within {event.metres:g} m",
+            "ends_turn": f"{event.watch} ends its turn",
+            "starts_action": f"{event.watch} starts an action",
+            "enters_area": "a creature enters the marked cells",
+        }.get(event.trigger, event.trigger)
+        return f"{event.unit} prepares {then} {target} for when {trigger}".replace("  ", " ")
+    if isinstance(event, ev.PlanTriggered):
+        return f"{event.unit}'s prepared action goes off: {event.reason}"
     if isinstance(event, ev.BattleStarted):
         return f"{event.scenario} begins ({event.dice})"
     if isinstance(event, ev.BattleEnded):

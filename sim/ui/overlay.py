@@ -92,7 +92,7 @@ class Overlays:
             if c >= 16:
                 size = max(11, c // 2 if c < 40 else c // 3)
                 ink = self.fonts.render(str(count), size, pal.WHITE, bold=True)
-                r = ink.get_rect(bottomright=(c - 2, c - 1))
+                r = ink.get_rect(topright=(c - 2, 2))  # clear of water labels and HP bars
                 pygame.draw.rect(s, (*pal.BLACK, 220), r.inflate(4, 0))
                 s.blit(ink, r)
             return s
@@ -193,13 +193,93 @@ class Overlays:
                 bold=True,
                 anchor="center",
             )
-        if not disengage:
-            seen: set[Pos] = set()
-            for prov in plan.provocations:
-                if prov.cell in seen:
-                    continue
-                seen.add(prov.cell)
-                self._warning(target, camera, prov.cell)
+
+    def draw_warnings(self, target: pygame.Surface, camera: Camera, plan: PathPlan) -> None:
+        """A "!" triangle on each cell whose leaving provokes (drawn above the tokens)."""
+        seen: set[Pos] = set()
+        for prov in plan.provocations:
+            if prov.cell in seen:
+                continue
+            seen.add(prov.cell)
+            self._warning(target, camera, prov.cell)
+
+    def draw_area(self, target: pygame.Surface, camera: Camera, cells: tuple[Pos, ...]) -> None:
+        """The cells an area spell would reach: cross-hatched, outlined in black and yellow."""
+
+        def make() -> pygame.Surface:
+            t = pygame.Surface((c, c), pygame.SRCALPHA)
+            t.fill((*pal.YELLOW, 60))
+            _pattern(t, "cross", (*pal.BLACK, 110), c)
+            pygame.draw.rect(t, pal.BLACK, (0, 0, c, c), max(2, c // 14))
+            pygame.draw.rect(t, pal.YELLOW, (2, 2, c - 4, c - 4), max(1, c // 24))
+            return t
+
+        c = camera.cell
+        tile = self._cached(("area", c), make)
+        target.blits([(tile, camera.screen(p)) for p in cells], doreturn=False)
+
+    def draw_aim(self, target: pygame.Surface, camera: Camera, cell: Pos) -> None:
+        """A creature the action being targeted can be aimed at: a crosshair around it."""
+        c = camera.cell
+        cx, cy = camera.centre(cell)
+        r = max(6, int(c * 0.46))
+        tick = max(3, c // 6)
+        for colour, width in ((pal.BLACK, max(4, c // 12)), (pal.WHITE, max(2, c // 24))):
+            pygame.draw.circle(target, colour, (cx, cy), r, width)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                pygame.draw.line(
+                    target,
+                    colour,
+                    (cx + dx * (r - tick), cy + dy * (r - tick)),
+                    (cx + dx * (r + tick // 2), cy + dy * (r + tick // 2)),
+                    width,
+                )
+
+    def draw_goal(
+        self, target: pygame.Surface, camera: Camera, cell: Pos, colour: RGB, team: str
+    ) -> None:
+        """A cell a side wins by reaching: a flag in the side's colour and a double outline."""
+        c = camera.cell
+        sx, sy = camera.screen(cell)
+        box = pygame.Rect(sx, sy, c, c)
+        pygame.draw.rect(target, pal.BLACK, box, max(2, c // 10))
+        pygame.draw.rect(
+            target, pal.YELLOW, box.inflate(-max(4, c // 6), -max(4, c // 6)), max(1, c // 20)
+        )
+        pole_x = sx + c * 2 // 5
+        top, bottom = sy + c // 5, sy + c - c // 5
+        pygame.draw.line(target, pal.BLACK, (pole_x, top), (pole_x, bottom), max(2, c // 16))
+        flag = [(pole_x, top), (pole_x + c * 2 // 5, top + c // 7), (pole_x, top + 2 * c // 7)]
+        pygame.draw.polygon(target, colour, flag)
+        pygame.draw.polygon(target, pal.BLACK, flag, max(1, c // 30))
+        if c >= 36:
+            self.fonts.draw(
+                target, "goal", (sx + c // 2, sy + c - max(4, c // 8)), max(11, c // 4),
+                pal.BLACK, bold=True, anchor="midbottom",
+            )  # fmt: skip
+
+    def draw_items(
+        self, target: pygame.Surface, camera: Camera, cell: Pos, kinds: list[str]
+    ) -> None:
+        """Items on the ground: a small crate in the cell's lower left, named when there is
+        room, with a count when several lie there."""
+        c = camera.cell
+        sx, sy = camera.screen(cell)
+        d = max(5, c // 4)
+        box = pygame.Rect(sx + max(2, c // 12), sy + c - d - max(3, c // 6), d, d)
+        pygame.draw.rect(target, pal.OBSTACLE, box)
+        pygame.draw.rect(target, pal.BLACK, box, max(1, c // 30))
+        pygame.draw.line(target, pal.BLACK, box.topleft, box.bottomright, 1)
+        pygame.draw.line(target, pal.BLACK, box.topright, box.bottomleft, 1)
+        if c >= 40:
+            name = kinds[0].replace("_", " ") + (f" +{len(kinds) - 1}" if len(kinds) > 1 else "")
+            size = max(11, c // 5)
+            ink = self.fonts.render(self.fonts.fit(name, size, c - d - 6), size, pal.BLACK)
+            r = ink.get_rect(midleft=(box.right + 2, box.centery))
+            back = pygame.Surface(r.inflate(2, 0).size, pygame.SRCALPHA)
+            back.fill((255, 255, 255, 190))
+            target.blit(back, r.inflate(2, 0))
+            target.blit(ink, r)
 
     def _warning(self, target: pygame.Surface, camera: Camera, cell: Pos) -> None:
         c = camera.cell

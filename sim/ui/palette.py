@@ -36,6 +36,7 @@ WATER: RGB = (40, 110, 190)
 OBSTACLE: RGB = (120, 90, 60)
 GRID: RGB = (110, 104, 92)
 LEDGE: RGB = (20, 20, 20)
+LADDER: RGB = (250, 236, 170)  # rails and rungs on a climbable face, outlined in black
 VOID: RGB = (34, 36, 40)
 
 # The client's panels.

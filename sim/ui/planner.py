@@ -216,6 +216,11 @@ class Planner:
                 budget.bonus - cost.bonus,
                 provocations(world, unit, cells),
             )
+        if only == "climb" and len(cells) > 1:
+            first_refusal = (
+                "climb: a climb goes up or down one face to a neighbouring cell; "
+                "stand next to the face first (R-M7)"
+            )
         return self._refused(unit, steps, first_refusal or "no Movement Action can take this path")
 
     def _refused(self, unit: str, steps: list[tuple[Pos, bool]], reason: str) -> PathPlan:

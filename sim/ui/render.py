@@ -10,13 +10,32 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from sim.components import Budget, Gear, Hands, Health, Policy, Position
-from sim.creature import conditions, creatures, incapacitated, team_of
+from sim.actions import Refusal
+from sim.casting import known
+from sim.components import Budget, Gear, Hands, Health, Item, Policy, Position
+from sim.creature import conditions, creatures, incapacitated, item_kind, team_of
+from sim.decisions import to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.geometry import Pos
+from sim.grid import Kind
+from sim.objectives import Reach
+from sim.prepare import Prepared
+from sim.sight import distance_half, line_of_sight
 from sim.threat import threatened
 from sim.ui import palette as pal
-from sim.ui.actionbar import ActionBar, Entry, item_choices
+from sim.ui.actionbar import (
+    ABILITY_ACTIONS,
+    ActionBar,
+    Entry,
+    ability_choices,
+    build,
+    cost_label,
+    item_choices,
+    judge,
+    prepare_triggers,
+    reaction_help,
+    trigger_words,
+)
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
 from sim.ui.overlay import Overlays
@@ -26,6 +45,7 @@ from sim.ui.terrain import TerrainLayer
 from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.view import View
+from sim.world import World
 
 TOGGLES = (
     ("reach", "Reach [R]"),
@@ -43,10 +63,16 @@ TOGGLES = (
 
 HELP = (
     ("click a creature", "select it (yours: plan its move)"),
-    ("hover a cell", "cheapest path, metres, budget left, provocations"),
+    ("hover a cell", "cheapest path, metres, budget left, provocations (!)"),
     ("click a cell", "commit the move shown"),
     ("shift+click", "add a waypoint (Backspace removes the last)"),
-    ("right click / Esc", "cancel waypoints, target choice, selection"),
+    ("click an enemy", "attack it with the acting creature (the tip says if it can)"),
+    ("bar buttons", "take an action; struck-through ones say why not when hovered"),
+    ("A", "attack: then click a target (crosshairs mark who can be hit)"),
+    ("C / U", "cast a spell / use an ability: pick it, then its target or cell"),
+    ("W", "Skip / Prepare: pick a trigger, then the action to hold ready"),
+    ("1 … 9", "pick from an open list, or answer a reaction"),
+    ("right click / Esc", "cancel a list, a target choice, waypoints, selection"),
     ("right or middle drag, arrows", "pan"),
     ("wheel, + / -", "zoom; Home fits the map"),
     ("E", "end the turn"),
@@ -59,6 +85,14 @@ HELP = (
     ("PageUp / PageDown", "scroll the log"),
     ("Enter", "take over after a handover"),
     ("F1 or ?", "this help"),
+)
+MAP_KEY = (
+    "Map: dots = difficult ground, bricks = wall, crossed box = pit, zigzag = fire,",
+    "hatching = cover, ripples = water (~depth m), hN = ground height in m, a thick",
+    "line with ticks = ledge (ticks on the low side), a ladder = climbable face,",
+    "a brown block = low obstacle (obN), a small crate = an item on the ground,",
+    "a flag = a goal cell. Reach letters: S step, W walk, R run, X sprint, J jump,",
+    "L climb, C crawl, ~ swim; threatened cells: red hatching and the enemy count.",
 )
 
 
@@ -105,16 +139,22 @@ class Renderer:
         self._hover_key: tuple[object, ...] | None = None
         self._hover_info: tuple[str, ...] = ()
         self._bar_height = 3 * pal.BAR_ROW_HEIGHT + 30
+        self._bar_font = pal.FONT_SMALL + 1
+        self._measured: tuple[object, ...] | None = None
+        self._bar_row = pal.BAR_ROW_HEIGHT
         self._reach_src: object = None
         self._panels: dict[str, tuple[tuple[object, ...], pygame.Surface]] = {}
         self._panel_hits: dict[str, list[tuple[pygame.Rect, str, str]]] = {}
         self._reach_cells: dict[Pos, str] = {}
+        self._aims_key: tuple[object, ...] | None = None
+        self._token_rects: list[pygame.Rect] = []
+        self._aims_cells: tuple[Pos, ...] = ()
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
         w, h = size
         side = min(pal.SIDEBAR_WIDTH, max(220, w // 4))
-        bar_h = min(self._bar_height, max(60, h // 2))
+        bar_h = min(self._bar_height, max(60, h - 160))
         return Layout(
             board=pygame.Rect(0, 0, w - side, h - bar_h),
             bar=pygame.Rect(0, h - bar_h, w - side, bar_h),
@@ -156,7 +196,7 @@ class Renderer:
         camera: Camera,
     ) -> Hits:
         self.hits = Hits()
-        self._measure_bar(surface.get_size(), session, view)
+        self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
         surface.fill(pal.VOID)
         if view.handover is not None:
@@ -185,7 +225,8 @@ class Renderer:
         bar_key = (
             session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
-            view.quicken, view.help, view.move_only, view.targeting, view.picking,
+            view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
+            view.ability, repr(view.preparing),
         )  # fmt: skip
         self._panel_cached("bar", bar_key, surface, lay.bar,
                            lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
@@ -196,6 +237,8 @@ class Renderer:
             self._reaction(surface, lay.board, session, pending)
         if view.picking is not None:
             self._item_list(surface, lay.board, session, view)
+        if view.choosing is not None:
+            self._choice_list(surface, lay.board, session, view)
         if isinstance(pending, BattleOver):
             self._banner(
                 surface,
@@ -283,7 +326,8 @@ class Renderer:
         world = session.battle.world
         surface.set_clip(rect)
         self.terrain.draw(surface, camera, rect)
-        reach = self.reach_cells(session, view, planner)
+        aiming = bool(view.targeting or view.choosing or view.picking)
+        reach = {} if aiming else self.reach_cells(session, view, planner)
         if reach:
             self.overlays.draw_reach(surface, camera, reach)
         if view.show_threat:
@@ -292,7 +336,13 @@ class Renderer:
             )
         if view.show_own and view.selected and world.has(view.selected, Position):
             self.overlays.draw_own(surface, camera, threatened(world, view.selected))
-        plan = self.plan(session, view, planner)
+        self.terrain.draw_edges(surface, camera, rect)
+        self._goals(surface, camera, session)
+        self._ground_items(surface, camera, world)
+        area = self._area(session, view)
+        if area:
+            self.overlays.draw_area(surface, camera, area)
+        plan = None if aiming else self.plan(session, view, planner)
         if plan is not None and view.selected:
             start = world.need(view.selected, Position).cell
             self.overlays.draw_path(
@@ -301,42 +351,185 @@ class Renderer:
         side = None if view.omniscient else view.side
         order = teams(world)
         current = acting_unit(session)
+        c = camera.cell
+        self._token_rects = []
         for unit in creatures(world):
             if hidden_from(world, unit, side):
                 continue
+            self._token_rects.append(
+                pygame.Rect(*camera.screen(world.need(unit, Position).cell), c, c)
+            )
             self.tokens.draw(
                 surface, camera, world, unit, pal.team_style(team_of(world, unit), order),
                 current=unit == current, selected=unit == view.selected,
             )  # fmt: skip
+        if plan is not None and not view.disengage:
+            self.overlays.draw_warnings(surface, camera, plan)
+        if view.targeting:
+            for cell in self._aims(session, view):
+                self.overlays.draw_aim(surface, camera, cell)
         if plan is not None and view.selected:
-            self._path_tip(surface, rect, camera, plan, view)
+            self._path_tip(surface, rect, camera, plan, session, view)
         elif view.hover is not None and world.grid.inside(view.hover):
             sx, sy = camera.screen(view.hover)
-            pygame.draw.rect(surface, pal.WHITE, (sx, sy, camera.cell, camera.cell), 2)
+            box = pygame.Rect(sx, sy, camera.cell, camera.cell)
+            pygame.draw.rect(surface, pal.BLACK, box, 4)
+            pygame.draw.rect(surface, pal.WHITE, box.inflate(-2, -2), 2)
             if view.targeting:
                 self._target_tip(surface, rect, camera, session, view)
+            elif not aiming:
+                self._enemy_tip(surface, rect, camera, session, view)
         surface.set_clip(None)
+
+    def _goals(self, surface: pygame.Surface, camera: Camera, session: Session) -> None:
+        """Cells a side wins by reaching: a flag and a double outline, and the side's name."""
+        world = session.battle.world
+        order = teams(world)
+        for objective in session.battle.objectives:
+            if not isinstance(objective, Reach):
+                continue
+            style = pal.team_style(objective.team, order)
+            for cell in objective.cells:
+                self.overlays.draw_goal(surface, camera, cell, style.colour, objective.team)
+
+    def _ground_items(self, surface: pygame.Surface, camera: Camera, world: World) -> None:
+        """Items lying on the ground: a small crate with the item's name when there is room."""
+        piles: dict[Pos, list[str]] = {}
+        for item, pos in world.each(Position):
+            if world.has(item, Item):
+                piles.setdefault(pos.cell, []).append(item_kind(world, item))
+        for cell, kinds in piles.items():
+            self.overlays.draw_items(surface, camera, cell, kinds)
+
+    def _area(self, session: Session, view: View) -> tuple[Pos, ...]:
+        """The cells an area spell aimed at the hovered cell would reach."""
+        if view.targeting not in ABILITY_ACTIONS or view.hover is None:
+            return ()
+        world = session.battle.world
+        ability = world.catalog.abilities.get(view.ability or "")
+        if ability is None or ability.target not in ("area", "cell"):
+            return ()
+        centre = view.hover
+        if not world.grid.inside(centre):
+            return ()
+        r = ability.radius_half // 2 + 1
+        out = []
+        for y in range(centre.y - r, centre.y + r + 1):
+            for x in range(centre.x - r, centre.x + r + 1):
+                cell = Pos(x, y)
+                if (
+                    world.grid.inside(cell)
+                    and distance_half(centre, cell) <= ability.radius_half
+                    and world.grid.kind(cell) is not Kind.WALL
+                    and line_of_sight(world.grid, centre, cell) is None
+                ):
+                    out.append(cell)
+        return tuple(out)
+
+    def _aims(self, session: Session, view: View) -> tuple[Pos, ...]:
+        """Cells of the creatures the action being targeted could be aimed at now."""
+        from sim.ui.app import aim_needs, target_decision
+
+        world = session.battle.world
+        key = (
+            session.version, view.targeting, view.item, view.ability, view.slow, view.quicken,
+            view.side, view.selected, repr(view.preparing),
+        )  # fmt: skip
+        if key != self._aims_key:
+            self._aims_key = key
+            found = []
+            if "target" in aim_needs(world, view):
+                side = None if view.omniscient else view.side
+                ability = world.catalog.abilities.get(view.ability or "")
+                on_self = ability is not None and ability.target in ("ally", "creature")
+                for unit in visible(world, side):
+                    if unit == view.selected and not on_self:
+                        continue
+                    result = target_decision(session, view, unit)
+                    if not result.startswith("refused"):
+                        found.append(world.need(unit, Position).cell)
+            self._aims_cells = tuple(found)
+        return self._aims_cells
+
+    def _enemy_tip(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        camera: Camera,
+        session: Session,
+        view: View,
+    ) -> None:
+        """Hovering an enemy while the acting creature is selected: what a click does."""
+        world = session.battle.world
+        actor = acting_unit(session)
+        hover = view.hover
+        if (
+            actor is None
+            or hover is None
+            or view.selected != actor
+            or not isinstance(session.battle.pending, AwaitingAction)
+            or (not view.omniscient and team_of(world, actor) != view.side)
+        ):
+            return
+        side = None if view.omniscient else view.side
+        unit = next(
+            (u for u in visible(world, side) if world.need(u, Position).cell == hover), None
+        )
+        if unit is None or team_of(world, unit) == team_of(world, actor):
+            return
+        hp = world.need(unit, Health)
+        rows: list[tuple[str, pal.RGB]] = [(f"{unit}  HP {hp.hp}/{hp.max_hp}", pal.TEXT)]
+        if view.preparing is not None:
+            rows.append(("choose the action to hold ready in the bar", pal.TEXT_DIM))
+        else:
+            decision = build(actor, "attack", view.slow, view.quicken, target=unit)
+            result = judge(session.battle, decision)
+            if isinstance(result, Refusal):
+                rows.append(("cannot attack:", pal.TEXT_BAD))
+                rows += [
+                    (line, pal.TEXT_BAD) for line in self.fonts.wrap(result.reason, pal.FONT, 340)
+                ]
+                rows.append(("click to select it", pal.TEXT_DIM))
+            else:
+                rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
+        c = camera.cell
+        self._tip(surface, board, pygame.Rect(*camera.screen(hover), c, c), rows)
 
     def _tip(
         self,
         surface: pygame.Surface,
         board: pygame.Rect,
-        anchor: tuple[int, int],
+        cell: pygame.Rect,
         rows: list[tuple[str, pal.RGB]],
+        avoid: tuple[pygame.Rect, ...] = (),
     ) -> None:
+        """A box of text beside the hovered `cell`, on the board, in the first place around it
+        that covers neither the cell nor the `avoid` rectangles (the mover, the cells where it
+        would provoke)."""
         size = pal.FONT
         width = max(self.fonts.width(t, size) for t, _ in rows) + 12
         height = len(rows) * (size - 2) + 10
-        x, y = anchor[0] + 18, anchor[1] + 18
-        if x + width > board.right:
-            x = anchor[0] - width - 10
-        if y + height > board.bottom:
-            y = anchor[1] - height - 10
-        box = pygame.Rect(x, y, width, height)
+        r = cell
+        tries = [
+            (r.right + 6, r.top),
+            (r.left - width - 6, r.top),
+            (r.right + 6, r.bottom - height),
+            (r.left - width - 6, r.bottom - height),
+            (r.left, r.bottom + 6),
+            (r.left, r.top - height - 6),
+            (r.right - width, r.bottom + 6),
+            (r.right - width, r.top - height - 6),
+        ]
+        boxes = [pygame.Rect(x, y, width, height) for x, y in tries]
+        inside = [b for b in boxes if board.contains(b)] or boxes
+        avoid = (cell, *avoid)
+        clear = [b for b in inside if not any(b.colliderect(a) for a in avoid)] or inside
+        # Among those, cover as few creatures as can be.
+        box = min(clear, key=lambda b: len(b.collidelistall(self._token_rects))).clamp(board)
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)
         for i, (text, colour) in enumerate(rows):
-            self.fonts.draw(surface, text, (x + 6, y + 5 + i * (size - 2)), size, colour)
+            self.fonts.draw(surface, text, (box.x + 6, box.y + 5 + i * (size - 2)), size, colour)
 
     def _path_tip(
         self,
@@ -344,6 +537,7 @@ class Renderer:
         board: pygame.Rect,
         camera: Camera,
         plan: PathPlan,
+        session: Session,
         view: View,
     ) -> None:
         rows: list[tuple[str, pal.RGB]] = []
@@ -352,23 +546,40 @@ class Renderer:
             for line in self.fonts.wrap(plan.refusal, pal.FONT, 360):
                 rows.append((line, pal.TEXT_BAD))
         else:
-            rows.append((f"{plan.action.title()} {plan.metres:g} m", pal.TEXT))
-            rows.append((f"left after: {plan.half_left} half, {plan.bonus_left} bonus", pal.TEXT))
+            head = f"{plan.action.title()} {plan.metres:g} m"
+            if plan.jumps:
+                head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
+            rows.append((head, pal.TEXT))
+            bonus_left = plan.bonus_left - (1 if view.disengage else 0)
+            rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
             if view.disengage:
-                rows.append(("Disengage: provokes nobody", pal.TEXT))
+                rows.append(("Disengage first (1 bonus): provokes nobody", pal.TEXT))
             for prov in plan.provocations if not view.disengage else ():
                 can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
                 rows.append(
                     (
-                        f"! leaving {prov.cell}: {prov.enemy} ({can})",
+                        f"! leaving {prov.cell}: {prov.enemy} may attack ({can})",
                         pal.TEXT_BAD if prov.can_react else pal.TEXT_DIM,
                     )
                 )
+            world = session.battle.world
+            end = plan.cells[-1] if plan.cells else None
+            if end is not None and end == view.hover and plan.unit in creatures(world):
+                own = team_of(world, plan.unit)
+                enemies = [u for u in self.hover_info(session, view) if team_of(world, u) != own]
+                if enemies:
+                    rows.append((f"ends in reach of: {', '.join(enemies)}", pal.TEXT_DIM))
             if view.waypoints:
                 rows.append((f"{len(view.waypoints)} waypoint(s); Backspace removes", pal.TEXT_DIM))
+            if view.preparing is not None:
+                rows.append(("held ready, not taken now", pal.YELLOW))
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
-        self._tip(surface, board, camera.centre(end), rows)
+        c = camera.cell
+        world = session.battle.world
+        keep = [world.need(plan.unit, Position).cell, *(p.cell for p in plan.provocations)]
+        avoid = tuple(pygame.Rect(*camera.screen(cell), c, c) for cell in keep)
+        self._tip(surface, board, pygame.Rect(*camera.screen(end), c, c), rows, avoid)
 
     def _target_tip(
         self,
@@ -378,25 +589,39 @@ class Renderer:
         session: Session,
         view: View,
     ) -> None:
-        from sim.ui.app import target_decision  # the same builder the click uses
+        from sim.ui.app import _describe, _to, aim_needs, target_decision  # as the click does
 
         world = session.battle.world
+        side = None if view.omniscient else view.side
         unit = next(
-            (u for u in creatures(world) if world.need(u, Position).cell == view.hover), None
+            (u for u in visible(world, side) if world.need(u, Position).cell == view.hover), None
         )
+        what = view.targeting or ""
+        if view.ability:
+            what += f" {view.ability}"
+        aim = aim_needs(world, view)
         rows: list[tuple[str, pal.RGB]] = [
-            (f"{view.targeting}: choose a target (Esc cancels)", pal.TEXT)
+            (f"{what}: choose {aim_words(aim)} (Esc cancels)", pal.TEXT)
         ]
-        if unit is not None and view.selected:
-            result = target_decision(session, view, unit)
-            rows.append(
-                (
-                    f"{unit}: {result}",
-                    pal.TEXT if not result.startswith("refused") else pal.TEXT_BAD,
+        result = ""
+        if "target" in aim and unit is not None and view.selected:
+            result = f"{unit}: {target_decision(session, view, unit)}"
+        elif "to" in aim and view.hover is not None:
+            decision = _to(view, view.hover)
+            if decision is not None:
+                result = f"{view.hover}: " + (
+                    f"refused: {decision}"
+                    if isinstance(decision, str)
+                    else _describe(judge(session.battle, decision))
                 )
-            )
+        for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
+            rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
         assert view.hover is not None
-        self._tip(surface, board, camera.centre(view.hover), rows)
+        c = camera.cell
+        avoid: tuple[pygame.Rect, ...] = ()
+        if view.selected and world.has(view.selected, Position):
+            avoid = (pygame.Rect(*camera.screen(world.need(view.selected, Position).cell), c, c),)
+        self._tip(surface, board, pygame.Rect(*camera.screen(view.hover), c, c), rows, avoid)
 
     # --- sidebar -----------------------------------------------------------------------------
     def _sidebar(
@@ -424,6 +649,11 @@ class Renderer:
             ).bottom
             + 2
         )
+        about = [session.scenario.description] if session.scenario.description else []
+        for text in about + self._goal_lines(session)[:3]:
+            for line in f.wrap(text, pal.FONT_SMALL + 1, w)[:3]:
+                y = f.draw(surface, line, (x, y), pal.FONT_SMALL + 1, pal.TEXT_DIM).bottom
+        y += 2
         turn = world.turn
         pending = session.battle.pending
         seat = "everyone" if view.omniscient or view.side is None else view.side.upper()
@@ -446,6 +676,7 @@ class Renderer:
                 surface,
                 x,
                 y,
+                w,
                 world.need(actor, Budget),
                 world.rules.half_actions,
                 world.rules.bonus_actions,
@@ -464,7 +695,8 @@ class Renderer:
             else:
                 hp = world.need(unit, Health)
                 down = " down" if incapacitated(world, unit) else ""
-                label = f"{unit}  HP {hp.hp}/{hp.max_hp}{down}"
+                ready = " (prepared)" if world.has(unit, Prepared) else ""
+                label = f"{unit}  HP {hp.hp}/{hp.max_hp}{down}{ready}"
             colour = pal.TEXT if unit == actor else pal.TEXT_DIM
             f.draw(
                 surface,
@@ -510,12 +742,25 @@ class Renderer:
         self._log(surface, rect, max(y, rect.y + 200), session, view)
 
     def _pips(
-        self, surface: pygame.Surface, x: int, y: int, budget: Budget, halves: int, bonuses: int
+        self,
+        surface: pygame.Surface,
+        x: int,
+        y: int,
+        w: int,
+        budget: Budget,
+        halves: int,
+        bonuses: int,
     ) -> int:
+        """Half-actions as circles and Bonus Actions as diamonds, spent ones struck through,
+        with their counts; the Bonus row moves under the first when the sidebar is narrow."""
         f = self.fonts
+        n_half = max(halves, budget.half)
+        n_bonus = max(bonuses, budget.bonus)
+        half_w = 62 + 18 * n_half + 26
+        bonus_w = 46 + 18 * n_bonus + 20
         f.draw(surface, "Actions", (x, y + 2), pal.FONT, pal.TEXT_DIM)
         px = x + 62
-        for i in range(max(halves, budget.half)):
+        for i in range(n_half):
             full = i < budget.half
             pygame.draw.circle(surface, pal.SKY if full else pal.PANEL_LIGHT, (px + 8, y + 9), 7, 0)
             pygame.draw.circle(surface, pal.TEXT, (px + 8, y + 9), 7, 1 if full else 2)
@@ -524,25 +769,38 @@ class Renderer:
             px += 18
         f.draw(surface, f"{budget.half}", (px + 2, y + 2), pal.FONT)
         px += 26
+        if half_w + bonus_w > w:
+            px, y = x, y + 20
         f.draw(surface, "Bonus", (px, y + 2), pal.FONT, pal.TEXT_DIM)
         px += 46
-        for i in range(max(bonuses, budget.bonus)):
+        for i in range(n_bonus):
             full = i < budget.bonus
             d = [(px + 8, y + 1), (px + 15, y + 9), (px + 8, y + 17), (px + 1, y + 9)]
             pygame.draw.polygon(surface, pal.ORANGE if full else pal.PANEL_LIGHT, d)
             pygame.draw.polygon(surface, pal.TEXT, d, 1 if full else 2)
+            if not full:
+                pygame.draw.line(surface, pal.TEXT_DIM, (px + 3, y + 14), (px + 13, y + 4), 2)
             px += 18
         f.draw(surface, f"{budget.bonus}", (px + 2, y + 2), pal.FONT)
         y += 20
         if budget.free_used:
-            y = f.draw(
-                surface,
-                "free used: " + ", ".join(budget.free_used),
-                (x, y),
-                pal.FONT_SMALL,
-                pal.TEXT_DIM,
-            ).bottom
+            for line in f.wrap("free used: " + ", ".join(budget.free_used), pal.FONT_SMALL, w):
+                y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.TEXT_DIM).bottom
         return y + 2
+
+    def _goal_lines(self, session: Session) -> list[str]:
+        """How the battle is won, in words."""
+        out = []
+        for objective in session.battle.objectives:
+            if isinstance(objective, Reach):
+                cells = ", ".join(str(c) for c in objective.cells[:3])
+                out.append(f"Goal: {objective.team} wins by reaching {cells} (flag)")
+            else:
+                out.append(f"Goal: {objective.team} wins by holding out {objective.rounds} rounds")
+        out.append(
+            "or by leaving no other side standing" if out else "Goal: be the last side standing"
+        )
+        return out
 
     def _section(self, surface: pygame.Surface, rect: pygame.Rect, y: int, title: str) -> int:
         y += 4
@@ -579,6 +837,18 @@ class Renderer:
             rows.append("holds: " + (", ".join(hands.items()) or "nothing"))
         if gear is not None and gear.carried:
             rows.append("carries: " + ", ".join(gear.carried))
+        spells = known(world, unit)
+        if spells:
+            rows.append("knows: " + ", ".join(spells) + " [C cast / U use]")
+        plan = world.get(unit, Prepared)
+        if plan is not None:
+            words = trigger_words(
+                {"trigger": plan.trigger, "metres": plan.metres, "watch": plan.watch,
+                 "cells": plan.cells}
+            )  # fmt: skip
+            then = to_json(plan.then)
+            target = then.get("target") or then.get("spell") or then.get("ability") or ""
+            rows.append(f"prepared: {then.get('action')} {target} {words}".replace("  ", " "))
         policy = world.get(unit, Policy) or Policy()
         rows.append(f"reactions: {policy.reactions} [P] · defence: {policy.defence} [O]")
         for row in rows:
@@ -638,22 +908,36 @@ class Renderer:
             actor = None
         side = None if view.omniscient else view.side
         return self.bar.update(
-            session.battle, session.version, actor, view.slow, view.quicken, side
+            session.battle,
+            session.version,
+            actor,
+            view.slow,
+            view.quicken,
+            side,
+            view.preparing is not None,
         )
 
-    def _measure_bar(self, size: tuple[int, int], session: Session, view: View) -> None:
+    def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
         w = size[0] - min(pal.SIDEBAR_WIDTH, max(220, size[0] // 4))
         f = self.fonts
-        fs = pal.FONT_SMALL + 1
-        widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
-        rows = self._rows(widths, w)
-        widths = [
-            f.width(e.name.replace("_", " "), fs) + f.width(e.label, fs) + 20
-            for e in self._bar_entries(session, view)
-        ]
-        rows += self._rows(widths, w)
-        self._bar_height = rows * pal.BAR_ROW_HEIGHT + 34
+        entries = self._bar_entries(session, view)
+        key = (size, id(entries))  # the bar keeps its list while nothing changed
+        if key == self._measured:
+            return
+        self._measured = key
+        # Normal buttons, or compact ones when a small window would give the bar too much.
+        for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
+            widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
+            rows = self._rows(widths, w)
+            widths = [
+                f.width(e.name.replace("_", " "), fs) + f.width(e.label, fs) + 20 for e in entries
+            ]
+            rows += self._rows(widths, w)
+            self._bar_font, self._bar_row = fs, row_h
+            self._bar_height = rows * row_h + 34
+            if self._bar_height <= size[1] * 0.4:
+                break
 
     @staticmethod
     def _rows(widths: list[int], width: int) -> int:
@@ -670,8 +954,10 @@ class Renderer:
         pygame.draw.rect(surface, pal.PANEL, rect)
         pygame.draw.line(surface, pal.PANEL_EDGE, rect.topleft, rect.topright, 2)
         f = self.fonts
-        size = pal.FONT_SMALL + 1
-        row_h = pal.BAR_ROW_HEIGHT
+        size = self._bar_font
+        row_h = self._bar_row
+        room = rect.bottom - 24  # the status line below the buttons
+        hidden = 0  # buttons with no room left (a tiny window)
         x, y = rect.x + 6, rect.y + 5
         on = {
             "reach": view.show_reach, "threat": view.show_threat, "own": view.show_own,
@@ -683,6 +969,9 @@ class Renderer:
             if x + width > rect.right - 6 and x > rect.x + 6:
                 x, y = rect.x + 6, y + row_h
             box = pygame.Rect(x, y, width, row_h - 4)
+            if box.bottom > room:
+                hidden += 1
+                continue
             active = on.get(key, False)
             pygame.draw.rect(surface, pal.SKY if active else pal.PANEL_LIGHT, box, border_radius=3)
             pygame.draw.rect(
@@ -705,7 +994,13 @@ class Renderer:
             if x + width > rect.right - 6 and x > rect.x + 6:
                 x, y = rect.x + 6, y + row_h
             box = pygame.Rect(x, y, width, row_h - 4)
-            chosen = item.name in (view.move_only, view.targeting, view.picking)
+            if box.bottom > room:
+                hidden += 1
+                x += width + 4
+                continue
+            chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
+                item.name == "prepare" and view.preparing is not None
+            )
             if item.ok:
                 pygame.draw.rect(
                     surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
@@ -738,7 +1033,20 @@ class Renderer:
         if hovered is not None:
             status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
         elif view.targeting:
-            status = f"{view.targeting}: click a target (Esc cancels)"
+            from sim.ui.app import aim_needs
+
+            what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
+            aim = aim_words(aim_needs(session.battle.world, view))
+            status = f"{what}: click {aim} (Esc cancels)"
+            if view.preparing is not None:
+                status = f"Prepare {trigger_words(view.preparing)}: {status}"
+        elif view.preparing is not None and not status.startswith("refused"):
+            status = (
+                f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
+                " (Esc cancels)"
+            )
+        if hidden:
+            status = f"({hidden} buttons need a taller window) {status}"
         if status:
             f.draw(
                 surface,
@@ -791,6 +1099,9 @@ class Renderer:
         pending = session.battle.pending
         if isinstance(pending, AwaitingReaction):
             line = f"{pending.unit} may react: {pending.trigger}"
+            current = world.turn.current
+            if current and team_of(world, current) != side:
+                line += f". Then the screen goes back to {team_of(world, current).upper()}."
         elif isinstance(pending, AwaitingAction):
             line = f"{pending.unit}'s turn (round {world.turn.round})"
         else:
@@ -833,85 +1144,140 @@ class Renderer:
         session: Session,
         pending: AwaitingReaction,
     ) -> None:
+        """The reaction prompt, low on the board so the situation stays in view: who may react
+        to what, each option with what it does and costs, and the Bonus Actions left."""
+        world = session.battle.world
         f = self.fonts
         options = list(pending.options)
         if "none" not in options:
             options.append("none")
-        trigger = f.wrap(pending.trigger, pal.FONT + 2, 488)
-        box = self._panel(surface, board, 520, 64 + 18 * len(trigger) + 38 * len(options), low=True)
-        y = box.y + 14
-        y = (
-            f.draw(
-                surface,
-                f"Reaction: {pending.unit}",
-                (box.x + 16, y),
-                pal.FONT + 6,
-                pal.YELLOW,
-                bold=True,
-            ).bottom
-            + 6
-        )
-        for line in f.wrap(pending.trigger, pal.FONT + 2, box.width - 32):
+        width = min(620, board.width - 20)
+        trigger = f.wrap(pending.trigger, pal.FONT + 2, width - 32)
+        left = world.get(pending.unit, Budget)
+        bonus = f"{pending.unit} has {left.bonus if left else 0} Bonus Action(s) left"
+        helps = [reaction_help(world, pending.unit, o) for o in options]
+        height = 76 + 18 * len(trigger) + 50 * len(options)
+        box = self._panel(surface, board, width, height, low=True)
+        y = box.y + 12
+        y = f.draw(surface, f"Reaction: {pending.unit}", (box.x + 16, y), pal.FONT + 6,
+                   pal.YELLOW, bold=True).bottom + 4  # fmt: skip
+        for line in trigger:
             y = f.draw(surface, line, (box.x + 16, y), pal.FONT + 2).bottom
-        y += 10
-        for number, option in enumerate(options, start=1):
-            button = pygame.Rect(box.x + 16, y, box.width - 32, 32)
+        y = f.draw(surface, bonus, (box.x + 16, y + 2), pal.FONT, pal.TEXT_DIM).bottom + 8
+        for number, (option, help_) in enumerate(zip(options, helps, strict=True), start=1):
+            button = pygame.Rect(box.x + 16, y, box.width - 32, 44)
             pygame.draw.rect(surface, pal.PANEL_LIGHT, button, border_radius=4)
             pygame.draw.rect(surface, pal.TEXT, button, 1, border_radius=4)
-            f.draw(
-                surface,
-                f"[{number}]  {option.replace('_', ' ')}",
-                (button.x + 10, button.y + 8),
-                pal.FONT + 2,
-            )
+            name = f"[{number}]  {option.replace('_', ' ')}"
+            f.draw(surface, name, (button.x + 10, button.y + 4), pal.FONT + 2, bold=True)
+            f.draw(surface, f.fit(help_, pal.FONT_SMALL + 1, button.width - 46),
+                   (button.x + 36, button.y + 25), pal.FONT_SMALL + 1, pal.TEXT_DIM)  # fmt: skip
             self.hits.add(button, "option", option)
-            y += 38
+            y += 50
+
+    def _list_panel(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        title: str,
+        rows: list[tuple[str, str, bool, str]],
+        kind: str,
+        empty: str,
+    ) -> None:
+        """A numbered list over the board: each row (value, label, ok, detail) is a button that
+        its number key also picks; a row that cannot be taken now is struck through and says
+        why, so nothing is told by colour alone."""
+        f = self.fonts
+        width = min(640, board.width - 20)
+        inner = width - 72
+        wrapped = [
+            f.wrap(detail, pal.FONT_SMALL + 1, inner)[:3] if detail else [] for *_, detail in rows
+        ]
+        height = 70 + sum(34 + 15 * len(w) for w in wrapped) + (30 if not rows else 0)
+        box = self._panel(surface, board, width, min(height, board.height - 20))
+        y = (
+            f.draw(surface, f.fit(title, pal.FONT + 4, box.width - 32), (box.x + 16, box.y + 14),
+                   pal.FONT + 4, pal.YELLOW, bold=True).bottom + 8
+        )  # fmt: skip
+        if not rows:
+            f.draw(surface, empty, (box.x + 16, y), pal.FONT, pal.TEXT_DIM)
+        for number, ((value, label, ok, _), lines_) in enumerate(
+            zip(rows, wrapped, strict=True), 1
+        ):
+            h = 28 + 15 * len(lines_)
+            if y + h > box.bottom - 6:
+                f.draw(
+                    surface,
+                    "… (more: make the window taller)",
+                    (box.x + 16, y),
+                    pal.FONT_SMALL,
+                    pal.TEXT_DIM,
+                )
+                break
+            button = pygame.Rect(box.x + 16, y, box.width - 32, h)
+            pygame.draw.rect(surface, pal.PANEL_LIGHT if ok else pal.PANEL, button, border_radius=4)
+            pygame.draw.rect(
+                surface, pal.TEXT if ok else pal.PANEL_EDGE, button, 1, border_radius=4
+            )
+            key = f"[{number}]  " if number <= 9 else "     "
+            r = f.draw(surface, f.fit(key + label, pal.FONT + 1, button.width - 16),
+                       (button.x + 8, button.y + 5), pal.FONT + 1, pal.TEXT if ok else pal.TEXT_DIM,
+                       bold=ok)  # fmt: skip
+            if not ok:
+                pygame.draw.line(
+                    surface, pal.TEXT_DIM, (r.left + 34, r.centery), (r.right, r.centery), 1
+                )
+            ly = button.y + 24
+            for line in lines_:
+                f.draw(surface, line, (button.x + 28, ly), pal.FONT_SMALL + 1,
+                       pal.TEXT_DIM if ok else pal.TEXT_BAD)  # fmt: skip
+                ly += 15
+            self.hits.add(button, kind, value)
+            y += h + 6
 
     def _item_list(
         self, surface: pygame.Surface, board: pygame.Rect, session: Session, view: View
     ) -> None:
         from sim.ui.app import item_decision
 
-        f = self.fonts
         unit = view.selected or ""
         items = item_choices(session.battle, unit) if unit else []
-        box = self._panel(surface, board, 560, 90 + 36 * max(1, len(items)))
-        y = (
-            f.draw(
-                surface,
-                f"{view.picking}: which item? (Esc cancels)",
-                (box.x + 16, box.y + 14),
-                pal.FONT + 4,
-                pal.YELLOW,
-                bold=True,
-            ).bottom
-            + 8
-        )
-        if not items:
-            f.draw(
-                surface,
-                "no items held, carried or within reach",
-                (box.x + 16, y),
-                pal.FONT,
-                pal.TEXT_DIM,
-            )
+        rows = []
         for item in items:
             result = item_decision(session, view, item)
-            button = pygame.Rect(box.x + 16, y, box.width - 32, 30)
-            ok = not result.startswith("refused")
-            pygame.draw.rect(surface, pal.PANEL_LIGHT if ok else pal.PANEL, button, border_radius=4)
-            pygame.draw.rect(
-                surface, pal.TEXT if ok else pal.PANEL_EDGE, button, 1, border_radius=4
+            rows.append((item, item, not result.startswith("refused"), result))
+        self._list_panel(
+            surface,
+            board,
+            f"{view.picking}: which item? (number key or click; Esc cancels)",
+            rows,
+            "item",
+            "no items held, carried or within reach",
+        )
+
+    def _choice_list(
+        self, surface: pygame.Surface, board: pygame.Rect, session: Session, view: View
+    ) -> None:
+        """The spells or abilities the acting creature knows, or Prepare's triggers."""
+        unit = view.selected or ""
+        side = None if view.omniscient else view.side
+        if view.choosing == "prepare":
+            choices = [c for c, _ in prepare_triggers(session.battle, unit, side)]
+        else:
+            choices = ability_choices(
+                session.battle, unit, view.choosing or "cast", view.slow, view.quicken, side
             )
-            f.draw(
-                surface,
-                f.fit(f"{item}: {result}", pal.FONT, button.width - 16),
-                (button.x + 8, button.y + 7),
-                pal.FONT,
-                pal.TEXT if ok else pal.TEXT_DIM,
-            )
-            self.hits.add(button, "item", item)
-            y += 36
+        rows = [(c.value, c.label, c.ok or view.preparing is not None, c.detail) for c in choices]
+        if view.choosing == "prepare":
+            title = f"Prepare ({unit} skips now): act when…"
+            empty = "no trigger to offer"
+        elif view.choosing == "cast":
+            title = f"Cast: which spell does {unit} cast?"
+            empty = f"{unit} knows no spells"
+        else:
+            title = f"Use: which ability does {unit} use?"
+            empty = f"{unit} knows no abilities"
+        self._list_panel(surface, board, title + "  (Esc cancels)", rows, "choice", empty)
 
     def _banner(self, surface: pygame.Surface, board: pygame.Rect, title: str, reason: str) -> None:
         box = pygame.Rect(0, 0, min(640, board.width - 20), 90)
@@ -931,22 +1297,36 @@ class Renderer:
         )
 
     def _help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
-        box = self._panel(surface, board, 720, 70 + 24 * len(HELP))
         f = self.fonts
+        rows = len(HELP) + len(MAP_KEY) + 1
+        box = self._panel(surface, board, 760, 70 + 22 * rows)
+        step = max(13, min(22, (box.height - 60) // rows))
+        size = max(12, min(pal.FONT + 2, step + 1))
         f.draw(
             surface, "Keys and mouse", (box.x + 18, box.y + 14), pal.FONT + 8, pal.YELLOW, bold=True
         )
         y = box.y + 50
+        split = min(270, box.width // 3)
         for keys, what in HELP:
-            f.draw(surface, keys, (box.x + 18, y), pal.FONT + 2, pal.TEXT, bold=True)
-            f.draw(
-                surface,
-                f.fit(what, pal.FONT + 2, box.width - 290),
-                (box.x + 270, y),
-                pal.FONT + 2,
-                pal.TEXT_DIM,
-            )
-            y += 24
+            f.draw(surface, f.fit(keys, size, split - 24), (box.x + 18, y), size, pal.TEXT,
+                   bold=True)  # fmt: skip
+            f.draw(surface, f.fit(what, size, box.width - split - 24), (box.x + split, y), size,
+                   pal.TEXT_DIM)  # fmt: skip
+            y += step
+        y += step // 2
+        for line in MAP_KEY:
+            f.draw(surface, f.fit(line, size, box.width - 36), (box.x + 18, y), size, pal.TEXT)
+            y += step
+
+
+def aim_words(aim: tuple[str, ...]) -> str:
+    """
+    >>> aim_words(("target",)), aim_words(("to",)), aim_words(("target", "to"))
+    ('a creature', 'a cell', 'a creature or a cell')
+    """
+    if "target" in aim and "to" in aim:
+        return "a creature or a cell"
+    return "a cell" if "to" in aim else "a creature"
 
 
 def hidden_units(session: Session, side: str | None) -> tuple[str, ...]:

@@ -2,13 +2,18 @@
 
 Each kind of ground has a pattern as well as a colour (difficult ground dotted, walls bricked,
 pits hollow, fire zigzagged, cover hatched); water is shaded by depth and rippled; ground height
-lightens or darkens the cell and is labelled; ledges are thick edges labelled with their drop;
-low obstacles are a raised block with their height; climbable faces carry rungs.
+lightens or darkens the cell and is labelled; low obstacles are a raised block with their height.
+
+Edges between cells live on a second, transparent layer drawn *above* the overlays, so a reach
+or threat overlay never hides them: a ledge (a rise of 1 m or more) is a thick line with
+hachures on its low side and its height written once per straight run; a face that can be
+climbed (up to a climbable cell) carries a ladder on its low side instead of hachures.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 import pygame
@@ -23,6 +28,7 @@ from sim.ui.text import Fonts
 CHUNK = 16  # cells per chunk side
 MAX_CHUNKS = 160
 LEDGE_HALF = 2  # a rise of 1 m or more between neighbours is drawn as a ledge
+KEY = (255, 0, 255)  # the edge layer's transparent colour
 
 
 def _shade(colour: RGB, height_half: int) -> RGB:
@@ -46,6 +52,20 @@ def metres_label(half: int) -> str:
     return f"{m:g}"
 
 
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """The edge between cell (x, y) and its neighbour along `axis` ("x": the cell to the east,
+    "y": the cell to the south); `diff` is the neighbour's ground minus this one's, in
+    half-metres; `climb` when the face up is climbable; `label` on one edge of each run."""
+
+    x: int
+    y: int
+    axis: str
+    diff: int
+    climb: bool
+    label: bool = False
+
+
 class TerrainLayer:
     """Terrain tiles and chunks for one grid, cached by cell size."""
 
@@ -54,12 +74,14 @@ class TerrainLayer:
         self.fonts = fonts
         self._tiles: dict[tuple[int, ...], pygame.Surface] = {}
         self._chunks: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
+        self._edge_chunks: OrderedDict[tuple[int, int, int], pygame.Surface | None] = OrderedDict()
         layers = grid.layers
         self.kind = np.asarray(layers["kind"])
         self.height = np.asarray(layers["height"])
         self.water = np.asarray(layers["water"])
         self.obstacle = np.asarray(layers["obstacle"])
         self.climbable = np.asarray(layers["climbable"])
+        self.edges = self._find_edges()
 
     # --- tiles: one per distinct cell look, per size -------------------------------------
     def tile(self, size: int, kind: int, height: int, water: int, obstacle: int, climb: bool):  # type: ignore[no-untyped-def]
@@ -132,16 +154,11 @@ class TerrainLayer:
             rect = pygame.Rect(inset, inset, c - 2 * inset, c - 2 * inset)
             pygame.draw.rect(s, pal.OBSTACLE, rect)
             pygame.draw.rect(s, pal.BLACK, rect, max(1, c // 20))
-        if climb:
-            for x in (max(1, c // 8), c - max(2, c // 8)):
-                for y in range(step // 2, c, step):
-                    pygame.draw.line(
-                        s, pal.BLACK, (x - max(1, c // 16), y), (x + max(1, c // 16), y), w
-                    )
         if c >= 26:
             small = max(10, c // 3)
             if height:
-                self._label(s, f"h{metres_label(height)}", (2, c - 2), small, "bottomleft")
+                inset = max(2, c // 16 + 2)  # clear of a ledge line on the left edge
+                self._label(s, f"h{metres_label(height)}", (inset, c - 2), small, "bottomleft")
             if water:
                 self._label(s, f"~{metres_label(water)}", (c - 2, c - 2), small, "bottomright")
             if obstacle:
@@ -149,13 +166,25 @@ class TerrainLayer:
         return s
 
     def _label(
-        self, s: pygame.Surface, text: str, pos: tuple[int, int], size: int, anchor: str
+        self,
+        s: pygame.Surface,
+        text: str,
+        pos: tuple[int, int],
+        size: int,
+        anchor: str,
+        *,
+        opaque: bool = False,
     ) -> None:
+        """Black text on a light backing (opaque on the colour-keyed edge layer)."""
         ink = self.fonts.render(text, size, pal.BLACK)
         rect = ink.get_rect(**{anchor: pos})
-        back = pygame.Surface(rect.inflate(2, 0).size, pygame.SRCALPHA)
-        back.fill((255, 255, 255, 170))
-        s.blit(back, rect.inflate(2, 0))
+        if opaque:
+            pygame.draw.rect(s, (250, 250, 244), rect.inflate(4, 0))
+            pygame.draw.rect(s, pal.BLACK, rect.inflate(4, 0), 1)
+        else:
+            back = pygame.Surface(rect.inflate(2, 0).size, pygame.SRCALPHA)
+            back.fill((255, 255, 255, 170))
+            s.blit(back, rect.inflate(2, 0))
         s.blit(ink, rect)
 
     # --- chunks ------------------------------------------------------------------------------
@@ -191,39 +220,9 @@ class TerrainLayer:
             pygame.draw.line(s, grid_colour, (x * c, 0), (x * c, (y1 - y0) * c))
         for y in range(y1 - y0 + 1):
             pygame.draw.line(s, grid_colour, (0, y * c), ((x1 - x0) * c, y * c))
-        self._ledges(s, x0, y0, x1, y1, c)
         return s
 
-    def _ledges(self, s: pygame.Surface, x0: int, y0: int, x1: int, y1: int, c: int) -> None:
-        """Thick edges where neighbouring ground differs by 1 m or more, labelled with the rise."""
-        h = self.height
-        g = self.grid
-        thick = max(2, c // 8)
-        labels = c >= 30
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                here = int(h[y, x])
-                for dx, dy in ((1, 0), (0, 1)):
-                    nx, ny = x + dx, y + dy
-                    if nx >= g.width or ny >= g.height:
-                        continue
-                    diff = int(h[ny, nx]) - here
-                    if abs(diff) < LEDGE_HALF:
-                        continue
-                    px, py = (x - x0) * c, (y - y0) * c
-                    if dx:
-                        a, b = (px + c, py), (px + c, py + c)
-                    else:
-                        a, b = (px, py + c), (px + c, py + c)
-                    pygame.draw.line(s, pal.LEDGE, a, b, thick)
-                    if labels:
-                        mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-                        self._label(
-                            s, f"{metres_label(abs(diff))}m", mid, max(10, c // 3), "center"
-                        )
-
-    def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
-        """Blit the chunks that show in `view` (a rect of `target`)."""
+    def _visible_chunks(self, camera: Camera, view: pygame.Rect) -> list[tuple[int, int]]:
         c = camera.cell
         g = self.grid
         span = CHUNK * c
@@ -231,9 +230,154 @@ class TerrainLayer:
         first_y = max(0, int((view.top - camera.y) // span))
         last_x = min((g.width - 1) // CHUNK, int((view.right - camera.x) // span))
         last_y = min((g.height - 1) // CHUNK, int((view.bottom - camera.y) // span))
+        return [(cx, cy) for cy in range(first_y, last_y + 1) for cx in range(first_x, last_x + 1)]
+
+    def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
+        """Blit the ground chunks that show in `view` (a rect of `target`)."""
+        c = camera.cell
         blits = []
-        for cy in range(first_y, last_y + 1):
-            for cx in range(first_x, last_x + 1):
-                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
-                blits.append((self.chunk(cx, cy, c), (sx, sy)))
+        for cx, cy in self._visible_chunks(camera, view):
+            sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+            blits.append((self.chunk(cx, cy, c), (sx, sy)))
         target.blits(blits, doreturn=False)
+
+    # --- edges: ledges and climbable faces, drawn above the overlays -------------------------
+    def draw_edges(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
+        """Blit the edge layer (ledges, hachures, ladders, heights) over whatever is drawn."""
+        if not self.edges:
+            return
+        c = camera.cell
+        margin = self._margin(c)
+        blits = []
+        for cx, cy in self._visible_chunks(camera, view):
+            layer = self._edge_chunk(cx, cy, c)
+            if layer is not None:
+                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+                blits.append((layer, (sx - margin, sy - margin)))
+        target.blits(blits, doreturn=False)
+
+    @staticmethod
+    def _margin(c: int) -> int:
+        return c // 2 + 8  # hachures, ladders and labels reach past a chunk's own cells
+
+    def _find_edges(self) -> list[Edge]:
+        """Every edge between two cells of ground (not wall, not pit) whose heights differ by a
+        ledge's rise, or that rises to a climbable cell; labelled once per straight run."""
+        h = self.height.astype(np.int32)
+        ground = (self.kind != int(Kind.WALL)) & (self.kind != int(Kind.PIT))
+        found: list[Edge] = []
+        for axis, (dx, dy) in (("x", (1, 0)), ("y", (0, 1))):
+            here = h[: h.shape[0] - dy, : h.shape[1] - dx]
+            there = h[dy:, dx:]
+            both = ground[: h.shape[0] - dy, : h.shape[1] - dx] & ground[dy:, dx:]
+            diff = there - here
+            climb_there = self.climbable[dy:, dx:] & (diff > 0)
+            climb_here = self.climbable[: h.shape[0] - dy, : h.shape[1] - dx] & (diff < 0)
+            mark = both & ((np.abs(diff) >= LEDGE_HALF) | climb_there | climb_here)
+            for y, x in zip(*np.nonzero(mark), strict=True):
+                d = int(diff[y, x])
+                climb = bool(climb_there[y, x] or climb_here[y, x])
+                found.append(Edge(int(x), int(y), axis, d, climb))
+        # One label per run of equal edges along a straight line.
+        key = {(e.axis, e.x, e.y): e for e in found}
+        labelled: list[Edge] = []
+        for e in found:
+            step = (0, 1) if e.axis == "x" else (1, 0)
+            prev = key.get((e.axis, e.x - step[0], e.y - step[1]))
+            if prev is not None and prev.diff == e.diff and prev.climb == e.climb:
+                continue  # not the first of its run
+            run = [e]
+            while True:
+                last = run[-1]
+                nxt = key.get((e.axis, last.x + step[0], last.y + step[1]))
+                if nxt is None or nxt.diff != e.diff or nxt.climb != e.climb:
+                    break
+                run.append(nxt)
+            middle = run[(len(run) - 1) // 2]
+            labelled.append(middle)
+        marks = {(e.axis, e.x, e.y) for e in labelled}
+        return [Edge(e.x, e.y, e.axis, e.diff, e.climb, (e.axis, e.x, e.y) in marks) for e in found]
+
+    def _edge_chunk(self, cx: int, cy: int, c: int) -> pygame.Surface | None:
+        key = (cx, cy, c)
+        if key in self._edge_chunks:
+            self._edge_chunks.move_to_end(key)
+            return self._edge_chunks[key]
+        x0, y0 = cx * CHUNK, cy * CHUNK
+        mine = [e for e in self.edges if x0 <= e.x < x0 + CHUNK and y0 <= e.y < y0 + CHUNK]
+        layer: pygame.Surface | None = None
+        if mine:
+            margin = self._margin(c)
+            size = CHUNK * c + 2 * margin
+            # A colour-keyed layer (no per-pixel alpha) with run-length acceleration: mostly
+            # empty, it blits in a fraction of the time of an alpha surface.
+            layer = pygame.Surface((size, size))
+            layer.fill(KEY)
+            layer.set_colorkey(KEY, pygame.RLEACCEL)
+            for edge in mine:
+                self._draw_edge(
+                    layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
+                )
+            for edge in mine:
+                if edge.label and c >= 24 and abs(edge.diff) >= LEDGE_HALF:
+                    a, b, _ = self._segment(
+                        edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
+                    )
+                    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+                    self._label(
+                        layer,
+                        f"{metres_label(abs(edge.diff))}m",
+                        mid,
+                        max(11, c // 3),
+                        "center",
+                        opaque=True,
+                    )
+        self._edge_chunks[key] = layer
+        while len(self._edge_chunks) > MAX_CHUNKS:
+            self._edge_chunks.popitem(last=False)
+        return layer
+
+    @staticmethod
+    def _segment(
+        edge: Edge, px: int, py: int, c: int
+    ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+        """The edge's end points on a layer where cell (edge.x, edge.y) has its corner at
+        (px, py), and the unit step toward the lower side."""
+        if edge.axis == "x":
+            a, b = (px + c, py), (px + c, py + c)
+            low = (-1, 0) if edge.diff > 0 else (1, 0)
+        else:
+            a, b = (px, py + c), (px + c, py + c)
+            low = (0, -1) if edge.diff > 0 else (0, 1)
+        return a, b, low
+
+    def _draw_edge(self, s: pygame.Surface, edge: Edge, px: int, py: int, c: int) -> None:
+        a, b, (nx, ny) = self._segment(edge, px, py, c)
+        ledge = abs(edge.diff) >= LEDGE_HALF
+        along = (b[0] - a[0], b[1] - a[1])
+        if edge.climb and c >= 10:
+            # A ladder on the low side: two rails along the face and rungs across.
+            w = max(1, c // 24)
+            near, far = max(2, c // 14), max(6, c // 4)
+            rails = [
+                ((a[0] + nx * d, a[1] + ny * d), (b[0] + nx * d, b[1] + ny * d))
+                for d in (near, far)
+            ]
+            rungs = []
+            gap = max(4, c // 5)
+            for t in range(gap // 2, c, gap):
+                ox, oy = a[0] + along[0] * t // c, a[1] + along[1] * t // c
+                rungs.append(((ox + nx * near, oy + ny * near), (ox + nx * far, oy + ny * far)))
+            for colour, width in ((pal.BLACK, w + 2), (pal.LADDER, w)):
+                for p, q in rails + rungs:
+                    pygame.draw.line(s, colour, p, q, width)
+        elif ledge and c >= 8:
+            # Hachures: short ticks falling from the top of the ledge to its low side.
+            w = max(1, c // 24)
+            length = max(3, c // 6)
+            gap = max(4, c // 4)
+            for t in range(gap // 2, c, gap):
+                ox, oy = a[0] + along[0] * t // c, a[1] + along[1] * t // c
+                pygame.draw.line(s, pal.LEDGE, (ox, oy), (ox + nx * length, oy + ny * length), w)
+        if ledge:
+            pygame.draw.line(s, pal.LEDGE, a, b, max(2, c // 8))

@@ -88,10 +88,24 @@ class Tokens:
         c = camera.cell
         pos = world.need(unit, Position)
         sx, sy = camera.screen(pos.cell)
-        cx, cy = sx + c / 2, sy + c / 2 - c * 0.05
-        r = c * 0.36
         held = conditions(world, unit)
         down = held.has("incapacitated")
+        if c < 14:
+            # Zoomed far out: the shape fills the cell; bars and badges would be noise.
+            cx, cy = sx + c / 2, sy + c / 2
+            if current or selected:
+                pygame.draw.rect(
+                    target,
+                    pal.HIGHLIGHT if current else pal.WHITE,
+                    (sx - 1, sy - 1, c + 2, c + 2),
+                    2,
+                )
+            draw_shape(target, style, (cx, cy), c * 0.5, pal.BLACK, 1)
+            if down:
+                pygame.draw.line(target, pal.BLACK, (sx, sy), (sx + c, sy + c), 2)
+            return
+        cx, cy = sx + c / 2, sy + c / 2 - c * 0.05
+        r = c * 0.36
         if current:
             pygame.draw.circle(target, pal.BLACK, (cx, cy), r + max(4, c // 7))
             pygame.draw.circle(target, pal.HIGHLIGHT, (cx, cy), r + max(3, c // 8))

@@ -4,6 +4,7 @@ and the modes a click can be in. The renderer draws it; the app changes it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sim.geometry import Pos
 
@@ -26,6 +27,11 @@ class View:
     targeting: str | None = None  # an action waiting for a target creature or cell
     item: str | None = None  # the item chosen for `targeting`, if it needs one too
     picking: str | None = None  # an action whose item is being picked from a list
+    choosing: str | None = None  # "cast" / "use": a spell or ability is being chosen;
+    # "prepare": a trigger is being chosen
+    ability: str | None = None  # the spell or ability chosen for `targeting`
+    preparing: dict[str, Any] | None = None  # Prepare's trigger fields: the next action
+    # chosen is held ready instead of taken
     help: bool = False
     handover: str | None = None  # the side asked to sit down; the board is hidden
     status: str = ""
@@ -39,3 +45,6 @@ class View:
         self.targeting = None
         self.item = None
         self.picking = None
+        self.choosing = None
+        self.ability = None
+        self.preparing = None
