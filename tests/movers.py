@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import _toml
+from sim.components import Position
+from sim.engine import Battle
+from sim.geometry import Pos
+from tests.helpers import _toml, battle, scenario_text
 
 BASE: dict[str, Any] = {
     "race": "human",
@@ -38,3 +41,15 @@ def legend(**entries: dict[str, Any]) -> str:
     for char, entry in entries.items():
         lines.append(f"{char} = {_toml({'kind': 'open'} | entry)}")
     return "\n".join(lines) + "\n"
+
+
+def begin(rows: str, *units: str, extra: str = "", dice: tuple[int, ...] = ()) -> Battle:
+    """A battle on `rows` with initiative 8, 7, 6, ... in scenario order (equal AGI: the first
+    unit acts first), then the loaded `dice`."""
+    rolls = [8 - i for i in range(len(units))]
+    return battle(scenario_text(rows, "\n".join(units), extra), [*rolls, *dice])
+
+
+def cell(b: Battle, uid: str) -> Pos:
+    """Where a creature stands."""
+    return b.world.need(uid, Position).cell

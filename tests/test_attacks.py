@@ -15,28 +15,19 @@ from typing import Any
 
 import pytest
 
-from sim.components import Position
 from sim.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.geometry import Pos
 from tests.helpers import (
     accepted,
-    battle,
     budget,
     conditions_of,
     end_turns,
     give,
     hp,
     refused,
-    scenario_text,
     types,
 )
-from tests.movers import creature, legend
-
-
-def begin(rows: str, *units: str, extra: str = "", dice: tuple[int, ...] = ()) -> Battle:
-    """Initiative 8, 7, 6, ... in scenario order (equal AGI: the first unit acts first)."""
-    rolls = [8 - i for i in range(len(units))]
-    return battle(scenario_text(rows, "\n".join(units), extra), [*rolls, *dice])
+from tests.movers import begin, cell, creature, legend
 
 
 def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int, int]]:
@@ -64,10 +55,6 @@ def windows(events: list[dict[str, Any]]) -> list[tuple[str, str, list[str], str
         for e in events
         if e["type"] == "reaction_answered"
     ]
-
-
-def cell(b: Battle, uid: str) -> Pos:
-    return b.world.need(uid, Position).cell
 
 
 OPEN = """

@@ -15,22 +15,14 @@ from sim.engine import Battle
 from sim.geometry import Pos
 from tests.helpers import (
     accepted,
-    battle,
     budget,
     conditions_of,
     end_turns,
     give,
     refused,
-    scenario_text,
     types,
 )
-from tests.movers import creature, legend
-
-
-def begin(rows: str, *units: str, extra: str = "", dice: tuple[int, ...] = ()) -> Battle:
-    """Initiative 8, 7, 6, ... in scenario order (equal AGI: the first unit acts first)."""
-    rolls = [8 - i for i in range(len(units))]
-    return battle(scenario_text(rows, "\n".join(units), extra), [*rolls, *dice])
+from tests.movers import begin, creature, legend
 
 
 def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.components import Budget, Conditions, Position
-from sim.engine import Battle
+from sim.components import Budget, Conditions
 from sim.geometry import Pos
 from tests.helpers import (
     accepted,
@@ -26,17 +25,7 @@ from tests.helpers import (
     scenario_text,
     types,
 )
-from tests.movers import creature, legend
-
-
-def begin(rows: str, *units: str, extra: str = "", dice: tuple[int, ...] = ()) -> Battle:
-    """Initiative 4, 3, 2, ... in scenario order (equal AGI: the first unit acts first)."""
-    rolls = [8 - i for i in range(len(units))]
-    return battle(scenario_text(rows, "\n".join(units), extra), [*rolls, *dice])
-
-
-def cell(b: Battle, uid: str) -> Pos:
-    return b.world.need(uid, Position).cell
+from tests.movers import begin, cell, creature, legend
 
 
 def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
