@@ -238,11 +238,19 @@ def _padded(layer: npt.NDArray[np.generic], win: Window, fill: int) -> npt.NDArr
 @dataclass(frozen=True, slots=True)
 class Fields:
     """`cost[d, y, x]`: half-metres to move into window cell (y, x) from its neighbour in
-    direction -DIRECTIONS[d]; BLOCKED where not allowed. `can_end` marks cells a move may end in."""
+    direction -DIRECTIONS[d]; BLOCKED where not allowed. `can_end` marks cells a move may end in.
+    The window's layers and masks come along, so jump edges need not read them again."""
 
     window: Window
     cost: npt.NDArray[np.int32]
     can_end: npt.NDArray[np.bool_]
+    kind: npt.NDArray[np.int32]
+    height: npt.NDArray[np.int32]
+    water: npt.NDArray[np.int32]
+    obstacle: npt.NDArray[np.int32]
+    difficult: npt.NDArray[np.bool_]  # for a creature on foot (R-M2, R-M9)
+    standing: npt.NDArray[np.bool_]  # another standing creature is there (R-M5)
+    enemy: npt.NDArray[np.bool_]  # a standing enemy is there
 
 
 def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
@@ -254,16 +262,14 @@ def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
     water = _padded(grid.layers["water"], win, 0)
     obstacle = _padded(grid.layers["obstacle"], win, 0)
     solid = (kind == wall) | (kind == int(Kind.PIT))
+    on_foot = (kind == int(Kind.DIFFICULT)) | ((water >= m.waist_half) & (water <= m.height_half))
     if gait is Gait.SWIM:
-        wet = water >= m.waist_half
-        enterable = ~solid & wet
+        enterable = ~solid & (water >= m.waist_half)
         difficult = np.zeros_like(solid)
     else:
         dry = water < m.waist_half if gait is Gait.CRAWL else water <= m.height_half
         enterable = ~solid & dry
-        difficult = (kind == int(Kind.DIFFICULT)) | (
-            (water >= m.waist_half) & (water <= m.height_half)
-        )
+        difficult = on_foot
     standing = np.zeros_like(solid)
     enemy = np.zeros_like(solid)
     my_team = m.team
@@ -302,4 +308,7 @@ def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
         cost[d] = np.where(ok, step, BLOCKED)
     # R-M5: a move cannot end on a standing creature, but a crawler is prone and may share.
     can_end = enterable[inner] if gait is Gait.CRAWL else enterable[inner] & ~standing[inner]
-    return Fields(win, cost, can_end)
+    return Fields(
+        win, cost, can_end, kind[inner], height[inner], water[inner], obstacle[inner],
+        on_foot[inner], standing[inner], enemy[inner],
+    )  # fmt: skip

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sim.components import Team
 from sim.footing import (
     BLOCKED,
     DIRECTIONS,
@@ -21,7 +20,6 @@ from sim.footing import (
     Mover,
     Window,
     cost_fields,
-    standing_at,
     window_around,
 )
 from sim.geometry import Pos
@@ -61,22 +59,11 @@ def jump_edges(
 ) -> JumpEdges:
     """Every jump of the window that is cheaper than walking its line (vectorised `plan_jump`)."""
     win = f.window
-    g = world.grid
     hh, ww = win.shape
-    sl = (slice(win.y0, win.y1), slice(win.x0, win.x1))
-    kind = g.layers["kind"][sl].astype(np.int32)
-    height = g.layers["height"][sl].astype(np.int32)
-    water = g.layers["water"][sl].astype(np.int32)
-    obstacle = g.layers["obstacle"][sl].astype(np.int32)
+    kind, height, water, obstacle = f.kind, f.height, f.water, f.obstacle
     wall, pit = int(Kind.WALL), int(Kind.PIT)
-    difficult = (kind == int(Kind.DIFFICULT)) | ((water >= m.waist_half) & (water <= m.height_half))
-    standing = ~f.can_end & (kind != wall) & (kind != pit) & (water <= m.height_half)
-    enemy = np.zeros((hh, ww), dtype=bool)
-    for cell, other in standing_at(world, m.unit).items():
-        inside = win.x0 <= cell.x < win.x1 and win.y0 <= cell.y < win.y1
-        if inside and world.need(other, Team).name != m.team:
-            enemy[cell.y - win.y0, cell.x - win.x0] = True
-    landable = (kind != wall) & (kind != pit) & (water <= m.height_half) & ~standing
+    difficult, enemy = f.difficult, f.enemy
+    landable = (kind != wall) & (kind != pit) & (water <= m.height_half) & ~f.standing
     max_cells = jr.max_length // m.orthogonal
     srcs, dsts, costs, runups = [], [], [], []
     for d, (dx, dy) in enumerate(DIRECTIONS):
