@@ -8,25 +8,25 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Attack, Refusal
-from sim.catalog import Shield, Weapon
-from sim.components import AttackWindow, Budget, Hands, Position, Stats
-from sim.creature import (
-    conditions,
-    creatures,
-    has,
-    incapacitated,
-    item_kind,
-    team_of,
-    unseen_by,
-    worn_armour,
-)
+from sim.catalog import Weapon
+from sim.components import AttackWindow, Hands, Position, Stats
+from sim.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
 from sim.dice import Dice
 from sim.health import damage
-from sim.hide import cannot_see
 from sim.items import find
-from sim.reactions import NONE, Ask, defence_options, held_shield, held_weapon
-from sim.sight import distance_half, line_of_sight
-from sim.threat import reaches
+from sim.reactions import (
+    NONE,
+    Ask,
+    block_rating,
+    can_react,
+    defence_options,
+    held_weapon,
+    parry_attribute,
+    parry_rating,
+)
+from sim.sight import blocked_line, distance_half
+from sim.target import singled_out
+from sim.threat import enemies, reaches
 from sim.world import World
 
 Resolution = Generator[ev.Event | Ask, str | None, None]
@@ -168,12 +168,9 @@ def defense_roll(
         yield ev.Rolled(unit, "dodge (AGI Roll + Bonus)", agi.die, result, bonus, result + bonus)
         return total + result + bonus
     if choice == "parry":
-        best = max(
-            ("str", "agi"),
-            key=lambda n: (stats.attribute(n).die + 1) / 2 + stats.attribute(n).bonus,
-        )
+        best = parry_attribute(stats)
         attribute = stats.attribute(best)
-        rating = (weapon_kind(world, held_weapon(world, unit, melee=True)) or _NO_WEAPON).parry
+        rating = parry_rating(world, unit)
         result = dice.roll(attribute.die)
         added = attribute.bonus + rating
         yield ev.Rolled(
@@ -186,9 +183,7 @@ def defense_roll(
         )
         return total + result + added
     # block
-    shield = held_shield(world, unit)
-    kind = world.catalog.get(item_kind(world, shield)) if shield else None
-    rating = kind.block if isinstance(kind, Shield) else 0
+    rating = block_rating(world, unit)
     result = dice.roll(res.die)
     added = res.bonus * braced + result * (braced - 1) + rating
     yield ev.Rolled(
@@ -202,17 +197,13 @@ def defense_roll(
     return total + result + added
 
 
-_NO_WEAPON = Weapon("unarmed", 1, "crushing", 0, 0.0)
-
-
 def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) -> list[ev.Event]:
     """R-A3: the weapon's WD less the target's Armour Rating, at least 0; unarmed WD 1
     crushing; a `bleed(N)` weapon adds N Bleeding stacks on a hit (R-K5)."""
     kind = weapon_kind(world, weapon)
     wd = kind.wd if kind else int(world.rules.number("attack", "unarmed_wd"))
     damage_type = kind.damage if kind else "crushing"
-    armour = worn_armour(world, target)
-    amount = max(0, wd - (armour.rating if armour else 0))
+    amount = after_armour(world, target, wd)
     out = damage(
         world, target, amount, damage_type, f"{attacker}'s {kind.name if kind else 'fist'}"
     )
@@ -234,15 +225,9 @@ class AttackPlan:
 def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     """Which weapon attacks and how, or why the attack cannot be made (R-A4, R-A5)."""
     actor, target = action.actor, action.target
-    if not target:
-        return Refusal('an attack needs a "target": the id of a creature')
-    if target == actor:
-        return Refusal(f"{actor} cannot attack itself")
-    if target not in creatures(world):
-        return Refusal(f"there is no creature {target!r} to attack")
-    hidden = cannot_see(world, actor, target)
-    if hidden is not None:
-        return hidden
+    problem = singled_out(world, actor, target, "attack")
+    if problem is not None:
+        return problem
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     if action.weapon is not None:
@@ -271,10 +256,8 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
         )
-    wall = line_of_sight(world.grid, here, there)
-    if wall is not None:
-        return Refusal(f"no line of sight to {target}: the wall at {wall} blocks it (R-A5)")
-    return AttackPlan(weapon, False)
+    blocked = blocked_line(world.grid, here, there, target)
+    return blocked if blocked is not None else AttackPlan(weapon, False)
 
 
 def check_attack(world: World, action: Attack) -> Refusal | None:
@@ -289,14 +272,13 @@ def interrupts(
     (a spell, a ranged attack, an ability). True when the action is lost."""
     here = world.need(actor, Position).cell
     cost = int(world.rules.number("reactions", "interrupt_bonus"))
-    for enemy in creatures(world):
-        if team_of(world, enemy) == team_of(world, actor) or incapacitated(world, enemy):
-            continue
+    hidden_from = unseen_by(world, actor)
+    for enemy in enemies(world, actor):
         there = world.need(enemy, Position).cell
         # Adjacent, and within its melee reach: a foe on a ledge above cannot strike (R-A4).
         if not there.is_adjacent(here) or not reaches(world, enemy, there, here):
             continue
-        if world.need(enemy, Budget).bonus < cost or enemy in unseen_by(world, actor):
+        if not can_react(world, enemy, cost) or enemy in hidden_from:
             continue
         answer = yield Ask(
             enemy, "interrupt", f"{actor} starts {what} next to {enemy}", ("interrupt", NONE)

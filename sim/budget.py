@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sim.actions import AbilityAction, Action, Cost, EndTurn, Refusal
-from sim.components import Budget, Conditions
+from sim.components import Budget
+from sim.creature import has
 from sim.rules import Rules, Tier
 from sim.world import World
 
@@ -37,18 +38,6 @@ def shifted_tier(rules: Rules, action: Action, standard: Tier | None = None) -> 
     return tier
 
 
-def quicken_source(world: World, actor: str) -> bool:
-    """R-B6: Quicken needs a source; every source grants the Quickened condition (R-K3)."""
-    conditions = world.get(actor, Conditions) or Conditions()
-    return conditions.has("quickened")
-
-
-def slowed(world: World, actor: str) -> bool:
-    """R-K3: a Slowed creature takes every action one step slower, as Slow does (R-B6)."""
-    conditions = world.get(actor, Conditions) or Conditions()
-    return conditions.has("slowed")
-
-
 def price(world: World, action: Action, budget: Budget | None = None) -> Cost | Refusal:
     """The cost of `action` for its actor now, or why the budget cannot pay it (R-B3, R-B4).
     `budget` replaces the actor's own, e.g. the turn's budget an Extended Action gives back."""
@@ -63,12 +52,13 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     standard = standard_tier(world, action)
     if isinstance(standard, Refusal):
         return standard
-    if action.quicken and not quicken_source(world, actor):
+    # R-B6: Quicken needs a source; every source grants the Quickened condition (R-K3).
+    if action.quicken and not has(world, actor, "quickened"):
         return Refusal(f"{actor} has nothing that Quickens actions (R-B6: Quicken needs a source)")
     tier = shifted_tier(rules, action, standard)
     if isinstance(tier, Refusal):
         return tier
-    if slowed(world, actor) and not action.slow:
+    if has(world, actor, "slowed") and not action.slow:
         tier = rules.slow[tier]  # R-K3: as if every action were Slowed (R-B6)
     entry = rules.costs[tier]
     free_kind: str | None = None

@@ -27,8 +27,8 @@ from sim.abilities import (
 from sim.actions import AbilityAction, Refusal
 from sim.attack import interrupts, strike
 from sim.checks import roll_check, saved
-from sim.components import Position, Repertoire, Stats
-from sim.creature import conditions, creatures, has, incapacitated, team_of
+from sim.components import Position, Repertoire
+from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.dice import Dice
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -36,7 +36,8 @@ from sim.health import damage, heal
 from sim.hide import cannot_see
 from sim.prone import knocked_down
 from sim.reactions import Ask
-from sim.sight import distance_half, line_of_sight
+from sim.sight import blocked_line, distance_half, line_of_sight
+from sim.stance import save_roll
 from sim.world import World
 
 Resolution = Generator[ev.Event | Ask, str | None, None]
@@ -143,10 +144,7 @@ def _in_range(world: World, ability: Ability, here: Pos, there: Pos, what: str) 
         )
     if ability.target in (CELL, AREA) and world.grid.kind(there) is Kind.WALL:
         return Refusal(f"{what} is a wall; {ability.name} needs an open cell (R-A5)")
-    wall = line_of_sight(world.grid, here, there)
-    if wall is not None:
-        return Refusal(f"no line of sight to {what}: the wall at {wall} blocks it (R-A5)")
-    return None
+    return blocked_line(world.grid, here, there, what)
 
 
 def check_cast(world: World, action: AbilityAction) -> Refusal | None:
@@ -202,15 +200,8 @@ def _save(
     purpose = f"{ability.save.upper()} Save against {ability.name}"
     total = 0
     if not incapacitated(world, unit):
-        # R-X9: Evade doubles the AGI Bonus of the first AGI Save, and is used up by it.
-        evading = ability.save == "agi" and has(world, unit, "evading")
-        modifier = world.need(unit, Stats).attribute("agi").bonus if evading else 0
-        if evading:
-            purpose += ", Evade: AGI Bonus doubled"
-        roll = roll_check(world, dice, unit, ability.save, purpose, modifier=modifier)
-        yield roll.rolled
-        if evading:
-            yield ev.ConditionLost(unit, "evading", "its first AGI Save (R-X9)")
+        roll = yield from save_roll(world, dice, unit, ability.save, purpose)  # Evade: R-X9
+        purpose = roll.rolled.purpose
         total = roll.total
     success = saved(total, against)
     yield ev.CheckResolved(unit, purpose, total, against, success)

@@ -23,12 +23,21 @@ from sim.scenario import Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
+from sim.world import World
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
 
 
 class UsageError(Exception):
     """A wrong command-line argument; the message says which and why."""
+
+
+def _seed(sub: argparse.ArgumentParser, default: str = "the scenario's, else random") -> None:
+    sub.add_argument("--seed", type=int, help=f"dice seed (default: {default})")
+
+
+def _script(sub: argparse.ArgumentParser, what: str = "play these decisions first") -> None:
+    sub.add_argument("--script", help=f"{what} (JSON lines)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "scenario", nargs="?", help=f"scenario file (default: {DEFAULT_SCENARIO.name})"
     )
-    play.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else random)")
+    _seed(play)
     play.add_argument("--load", metavar="SAVE", help="resume a saved game (a save is a replay)")
     play.add_argument("--text", action="store_true", help="print the battle as text, no window")
 
@@ -53,14 +62,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="KIND:WHAT",
         help="reach:UNIT (where UNIT can move) or threat:TEAM (cells TEAM threatens); repeatable",
     )
-    picture.add_argument("--script", help="play these decisions first (JSON lines)")
-    picture.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else 0)")
+    _script(picture)
+    _seed(picture, "the scenario's, else 0")
     picture.add_argument("--hover", metavar="X,Y", help="draw the path to this cell, as if hovered")
     picture.add_argument("--size", default="1280x800", help="picture size, e.g. 1920x1080")
 
     run = sub.add_parser("run", help="play a scenario headless from a script of decisions")
     run.add_argument("scenario", help="scenario file")
-    run.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else random)")
+    _seed(run)
     run.add_argument("--script", help="decisions as JSON lines ('-' for standard input)")
     run.add_argument("--dice", help="use these die results in order instead, e.g. 4,6,1")
     run.add_argument("--state", help="write the final state as JSON to this file")
@@ -71,8 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     reach.add_argument(
         "--action", choices=[kind.name for kind in ORDER], help="only this Movement Action"
     )
-    reach.add_argument("--seed", type=int, help="dice seed (default: the scenario's, else random)")
-    reach.add_argument("--script", help="play these decisions first (JSON lines)")
+    _seed(reach)
+    _script(reach)
 
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("scenarios", nargs="+", help="scenario files")
@@ -162,10 +171,20 @@ def _script_lines(path: str | None) -> list[str]:
         ) from None
 
 
+def _scenario(path: str) -> Scenario:
+    if not Path(path).exists():
+        raise UsageError(f"no scenario file at {path}")
+    return load(path)
+
+
+def _begin(scenario: Scenario, world: World, dice: Dice, seed: int | None) -> Battle:
+    return Battle.begin(
+        world, dice, scenario=scenario.name, seed=seed, objectives=scenario.objectives
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
-    if not Path(args.scenario).exists():
-        raise UsageError(f"no scenario file at {args.scenario}")
-    scenario = load(args.scenario)
+    scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
     out = sys.stdout
@@ -173,13 +192,7 @@ def _run(args: argparse.Namespace) -> int:
     battle: Battle | None = None
     number = 0
     try:
-        battle = Battle.begin(
-            scenario.world,
-            dice,
-            scenario=scenario.name,
-            seed=seed,
-            objectives=scenario.objectives,
-        )
+        battle = _begin(scenario, scenario.world, dice, seed)
         for event in battle.log:
             _emit(out, ev.to_json(event))
         for number, line in enumerate(lines, start=1):
@@ -232,14 +245,10 @@ def _write_state(path: str, state: dict[str, Any]) -> None:
 
 
 def _reach(args: argparse.Namespace) -> int:
-    if not Path(args.scenario).exists():
-        raise UsageError(f"no scenario file at {args.scenario}")
-    scenario = load(args.scenario)
+    scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
-    battle = Battle.begin(
-        scenario.world, dice, scenario=scenario.name, seed=seed, objectives=scenario.objectives
-    )
+    battle = _begin(scenario, scenario.world, dice, seed)
     quiet = io.StringIO()
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -278,9 +287,7 @@ def _render(args: argparse.Namespace) -> int:
     """`sim render`: the client's view to a PNG (pygame is loaded only here, not by the core)."""
     from sim.ui.picture import PictureError, render_png
 
-    if not Path(args.scenario).exists():
-        raise UsageError(f"no scenario file at {args.scenario}")
-    scenario = load(args.scenario)
+    scenario = _scenario(args.scenario)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -314,18 +321,10 @@ def _render(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     if args.load:
         return _resume(args)
-    path = args.scenario or str(DEFAULT_SCENARIO)
-    if not Path(path).exists():
-        raise UsageError(f"no scenario file at {path}")
-    scenario = load(path)
+    scenario = _scenario(args.scenario or str(DEFAULT_SCENARIO))
     dice, seed = _dice(args, scenario)
-    battle = Battle.begin(  # on a copy: the window's session begins afresh on the scenario
-        scenario.world.copy(),
-        dice,
-        scenario=scenario.name,
-        seed=seed,
-        objectives=scenario.objectives,
-    )
+    # On a copy: the window's session begins afresh on the scenario.
+    battle = _begin(scenario, scenario.world.copy(), dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
     if args.text or seed is None:

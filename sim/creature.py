@@ -49,6 +49,12 @@ def worn_armour(world: World, unit: str) -> Armour | None:
     return found if isinstance(found, Armour) else None
 
 
+def after_armour(world: World, unit: str, amount: int) -> int:
+    """Damage less the worn armour's Armour Rating, at least 0 (R-A3)."""
+    armour = worn_armour(world, unit)
+    return max(0, amount - (armour.rating if armour else 0))
+
+
 def speed(world: World, unit: str) -> int:
     """Race Speed less the worn armour's penalty (R-C5, R-C7), never below 0."""
     base = world.need(unit, Body).speed

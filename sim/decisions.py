@@ -103,13 +103,6 @@ def _target(fields: dict[str, Any]) -> str:
     return target
 
 
-def _attack(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
-    weapon = fields.get("weapon")
-    if weapon is not None and not isinstance(weapon, str):
-        raise DecisionError('"weapon" must be the id or kind of a held weapon')
-    return a.Attack(unit, _target(fields), weapon, slow=slow, quicken=quicken)
-
-
 def _optional(fields: dict[str, Any], key: str, what: str) -> str | None:
     value = fields.get(key)
     if value is not None and not isinstance(value, str):
@@ -117,21 +110,13 @@ def _optional(fields: dict[str, Any], key: str, what: str) -> str | None:
     return value
 
 
-def _trip(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
-    weapon = _optional(fields, "weapon", "a held weapon")
-    return a.Trip(unit, _target(fields), weapon, slow=slow, quicken=quicken)
-
-
-def _disarm(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
-    item = _optional(fields, "item", "a weapon the target holds")
-    return a.Disarm(unit, _target(fields), item, slow=slow, quicken=quicken)
-
-
-def _at_target(cls: Any) -> Parser:
-    """`cls` is an action type whose only field is `target`."""
+def _at_target(cls: Any, optional: tuple[str, str] | None = None) -> Parser:
+    """`cls` is an action type whose fields are `target`, then the optional field named by
+    `optional` (its key, and what its id or kind names)."""
 
     def make(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
-        action: a.Action = cls(unit, _target(fields), slow=slow, quicken=quicken)
+        extra = () if optional is None else (_optional(fields, *optional),)
+        action: a.Action = cls(unit, _target(fields), *extra, slow=slow, quicken=quicken)
         return action
 
     return make
@@ -199,12 +184,6 @@ def _ability(cls: type[a.AbilityAction]) -> Parser:
     return make
 
 
-def _administer(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
-    """R-X12: `target`, and `item` for a potion or remedy (without it: First Aid healing)."""
-    item = _optional(fields, "item", "a potion or remedy the unit has")
-    return a.Administer(unit, _target(fields), item, slow=slow, quicken=quicken)
-
-
 def _throw(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
     """R-X17: `target` and the held `item`."""
     return a.Throw(unit, _target(fields), _item(fields), slow=slow, quicken=quicken)
@@ -246,42 +225,34 @@ def _prepare(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.
     return a.Prepare(unit, trigger, float(metres), cells, watch, inner, slow=slow, quicken=quicken)
 
 
-def _parsers() -> dict[str, Parser]:
-    out: dict[str, Parser] = {name: _plain(cls) for name, cls in _PLAIN.items()}
-    out.update({name: _with_item(cls) for name, cls in _WITH_ITEM.items()})
-    out.update({name: _movement(cls) for name, cls in _MOVES.items()})
-    out["attack"] = _attack
-    out["trip"] = _trip
-    out["disarm"] = _disarm
-    out["shove"] = _at_target(a.Shove)
-    out["feint"] = _at_target(a.Feint)
-    out["grapple"] = _at_target(a.Grapple)
-    out["break_free"] = _plain(a.BreakFree)
-    out["release"] = _plain(a.Release)
-    out["aid"] = _at_target(a.Aid)
-    out["administer"] = _administer
-    out["throw"] = _throw
-    out["toss"] = _toss
-    out["cast"] = _ability(a.Cast)
-    out["use"] = _ability(a.Use)
-    out["prepare"] = _prepare
-    return out
-
-
-PARSERS = _parsers()
+_TABLE: dict[str, tuple[Parser, set[str]]] = {
+    **{name: (_plain(cls), set()) for name, cls in _PLAIN.items()},
+    **{name: (_with_item(cls), {"item"}) for name, cls in _WITH_ITEM.items()},
+    **{name: (_movement(cls), {"path", "to"}) for name, cls in _MOVES.items()},
+    "attack": (_at_target(a.Attack, ("weapon", "a held weapon")), {"target", "weapon"}),
+    "trip": (_at_target(a.Trip, ("weapon", "a held weapon")), {"target", "weapon"}),
+    "disarm": (_at_target(a.Disarm, ("item", "a weapon the target holds")), {"target", "item"}),
+    "shove": (_at_target(a.Shove), {"target"}),
+    "feint": (_at_target(a.Feint), {"target"}),
+    "grapple": (_at_target(a.Grapple), {"target"}),
+    "break_free": (_plain(a.BreakFree), set()),
+    "release": (_plain(a.Release), set()),
+    "aid": (_at_target(a.Aid), {"target"}),
+    # R-X12: `item` for a potion or remedy (without it: First Aid healing).
+    "administer": (
+        _at_target(a.Administer, ("item", "a potion or remedy the unit has")),
+        {"target", "item"},
+    ),
+    "throw": (_throw, {"target", "item"}),
+    "toss": (_toss, {"item", "to", "target"}),
+    "cast": (_ability(a.Cast), {"spell", "target", "to"}),
+    "use": (_ability(a.Use), {"ability", "target", "to"}),
+    "prepare": (_prepare, {"trigger", "metres", "cells", "watch", "then"}),
+}
+PARSERS: dict[str, Parser] = {name: parser for name, (parser, _) in _TABLE.items()}
 COMMON = {"unit", "action", "slow", "quicken"}
-FIELDS: dict[str, set[str]] = {"prepare": {"trigger", "metres", "cells", "watch", "then"}} | (
-    {name: set() for name in _PLAIN}
-    | {"cast": {"spell", "target", "to"}, "use": {"ability", "target", "to"}}
-    | {n: {"item"} for n in _WITH_ITEM}
-    | {n: {"path", "to"} for n in _MOVES}
-    | {"attack": {"target", "weapon"}}
-    | {"trip": {"target", "weapon"}, "disarm": {"target", "item"}}
-    | {"shove": {"target"}, "feint": {"target"}}
-    | {"grapple": {"target"}, "break_free": set(), "release": set()}
-    | {"aid": {"target"}, "administer": {"target", "item"}}
-    | {"throw": {"target", "item"}, "toss": {"item", "to", "target"}}
-)
+# The fields each action takes besides COMMON.
+FIELDS: dict[str, set[str]] = {name: fields for name, (_, fields) in _TABLE.items()}
 
 
 def parse(obj: Any) -> Decision:

@@ -14,7 +14,7 @@ from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
 from sim.apply import apply
 from sim.budget import price, refilled
 from sim.components import Budget, ExtendedAction
-from sim.creature import has, incapacitated, is_creature
+from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
 from sim.hide import revealed_by_move
@@ -327,37 +327,31 @@ class Battle:
 
     def _commit(self, events: list[ev.Event]) -> None:
         """Apply events in order, then what follows from them (R-B5 breaks, the battle's end)."""
-        for event in events:
-            apply(self.world, event)
-            self.log.append(event)
+        self._record(events)
         if events and not self.world.turn.over:
             self._followups()
         if events and not self.world.turn.over:
-            for event in triggered(self.world, events):  # R-P3
-                apply(self.world, event)
-                self.log.append(event)
+            self._record(triggered(self.world, events))  # R-P3
+
+    def _record(self, events: Iterable[ev.Event]) -> None:
+        """Apply events in order and log them; nothing follows from them here."""
+        for event in events:
+            apply(self.world, event)
+            self.log.append(event)
 
     def _followups(self) -> None:
         world = self.world
-        for event in loosened(world):  # R-G4: moved apart, or the grappler is Incapacitated
-            apply(world, event)
-            self.log.append(event)
+        self._record(loosened(world))  # R-G4: moved apart, or the grappler is Incapacitated
         broken: list[ev.Event] = []
         for unit, extended in world.each(ExtendedAction):
-            for condition in BREAKS_EXTENDED:
-                if has(world, unit, condition):
-                    broken.append(
-                        ev.ExtendedBroken(unit, extended.action, f"{unit} is {condition}")
-                    )
-                    break
-        for event in broken:
-            apply(world, event)
-            self.log.append(event)
+            held = conditions(world, unit)
+            condition = next((c for c in BREAKS_EXTENDED if held.has(c)), None)
+            if condition is not None:
+                broken.append(ev.ExtendedBroken(unit, extended.action, f"{unit} is {condition}"))
+        self._record(broken)
         decided = outcome(world, self.objectives)
         if decided is not None:
-            ended = ev.BattleEnded(*decided)
-            apply(world, ended)
-            self.log.append(ended)
+            self._record([ev.BattleEnded(*decided)])
 
     def _start_turn(self, unit: str) -> None:
         """Start `unit`'s turn (R-T2), passing over creatures that cannot act."""

@@ -229,7 +229,7 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         field = distance_field(world, m, gait, start, limit, jr)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
-            return Refusal(_unreachable(world, action, m, gait, field.cost(action.to)))
+            return Refusal(_unreachable(world, action, cost))
         steps = field.path_to(action.to)
         explicit = Movement(
             unit,
@@ -266,7 +266,7 @@ def _first_over(legs: tuple[Leg, ...], limit: int) -> Pos:
     return legs[-1].end
 
 
-def _unreachable(world: World, action: Movement, m: Mover, gait: Gait, cost: int | None) -> str:
+def _unreachable(world: World, action: Movement, cost: int | None) -> str:
     to = action.to
     assert to is not None
     if cost is not None:

@@ -59,6 +59,6 @@ def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str,
                     return (objective.team,), f"{unit} reached the objective"
         elif world.turn.round > objective.rounds:
             return (objective.team,), f"{objective.team} held out for {objective.rounds} rounds"
-    if len(teams(world)) > 1 and len(alive) <= 1:
+    if len(alive) <= 1 and len(teams(world)) > 1:
         return alive, "every other side is incapacitated (R-C6)"
     return None

@@ -51,10 +51,8 @@ def check_fall_prone(world: World, action: FallProne) -> Refusal | None:
 
 
 def resolve_fall_prone(world: World, action: FallProne, dice: Dice) -> list[ev.Event]:
-    if waist_deep(world, action.actor):
-        # R-M10: in waist-deep or deeper water a creature starts to swim instead.
-        return [ev.ConditionGained(action.actor, "swimming", 1)]
-    return [ev.ConditionGained(action.actor, "prone", 1)]
+    # R-M10: in waist-deep or deeper water a creature starts to swim instead.
+    return knocked_down(world, action.actor)
 
 
 def check_stand_up(world: World, action: StandUp) -> Refusal | None:

@@ -9,7 +9,7 @@ from sim import events as ev
 from sim.actions import Disengage, Refusal
 from sim.catalog import Shield, Weapon
 from sim.components import Budget, Hands, Policy, Stats
-from sim.creature import conditions, has, incapacitated, item_kind
+from sim.creature import has, incapacitated, item_kind
 from sim.dice import Dice
 from sim.world import World
 
@@ -53,6 +53,30 @@ def held_shield(world: World, unit: str) -> str | None:
     return None
 
 
+def parry_attribute(stats: Stats) -> str:
+    """A Parry rolls STR or AGI, whichever gives more on average."""
+
+    def mean(name: str) -> float:
+        a = stats.attribute(name)
+        return (a.die + 1) / 2 + a.bonus
+
+    return max(("str", "agi"), key=mean)
+
+
+def parry_rating(world: World, unit: str) -> int:
+    """The Parry Rating of the held melee weapon; 0 unarmed."""
+    weapon = held_weapon(world, unit, melee=True)
+    kind = world.catalog.get(item_kind(world, weapon)) if weapon else None
+    return kind.parry if isinstance(kind, Weapon) else 0
+
+
+def block_rating(world: World, unit: str) -> int:
+    """The Block Rating of the held shield; 0 without one."""
+    shield = held_shield(world, unit)
+    kind = world.catalog.get(item_kind(world, shield)) if shield else None
+    return kind.block if isinstance(kind, Shield) else 0
+
+
 def defence_options(
     world: World, unit: str, *, melee: bool, dodge_only: bool = False
 ) -> tuple[str, ...]:
@@ -85,16 +109,9 @@ def expected_defence(world: World, unit: str, option: str) -> float:
     if option == "dodge":
         return mean("agi", 2 if has(world, unit, "evading") else 1)
     if option == "parry":
-        weapon = held_weapon(world, unit, melee=True)
-        rating = 0
-        if weapon is not None:
-            kind = world.catalog.get(item_kind(world, weapon))
-            rating = kind.parry if isinstance(kind, Weapon) else 0
-        return max(mean("str"), mean("agi")) + rating
+        return mean(parry_attribute(stats)) + parry_rating(world, unit)
     if option == "block":
-        shield = held_shield(world, unit)
-        block = world.catalog.get(item_kind(world, shield)) if shield else None
-        return mean("res") * braced + (block.block if isinstance(block, Shield) else 0)
+        return mean("res") * braced + block_rating(world, unit)
     return 0.0
 
 
@@ -132,6 +149,6 @@ def resolve_disengage(world: World, action: Disengage, dice: Dice) -> list[ev.Ev
 
 def disengage_lapses(world: World, unit: str, moving: bool) -> list[ev.Event]:
     """R-R5: Disengage covers only the Movement Action directly after it."""
-    if conditions(world, unit).has("disengaged") and not moving:
+    if has(world, unit, "disengaged") and not moving:
         return [ev.ConditionLost(unit, "disengaged", "no Movement Action directly after it")]
     return []

@@ -125,6 +125,17 @@ class _Loader:
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
 
+    def unknown_keys(
+        self, base: KeyPath, table: dict[str, Any], allowed: set[str], what: str = "key"
+    ) -> None:
+        """A problem for each key of `table` not in `allowed`, at that key."""
+        for key in table:
+            if key not in allowed:
+                self.problem(
+                    (*base, key),
+                    f"unknown {what} {key!r} (expected one of {', '.join(sorted(allowed))})",
+                )
+
     def problem(self, where: KeyPath | int, message: str) -> None:
         line = where if isinstance(where, int) else self.spans.line(where)
         self.problems.append(Problem(line, message))
@@ -165,11 +176,7 @@ def loads(
 
 
 def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
-    for key in raw:
-        if key not in TOP_KEYS:
-            ld.problem(
-                (key,), f"unknown key {key!r} (expected one of {', '.join(sorted(TOP_KEYS))})"
-            )
+    ld.unknown_keys((), raw, TOP_KEYS)
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         ld.problem(("name",), "the scenario needs a `name` (a string)")
@@ -468,12 +475,7 @@ def _units(
         if not isinstance(unit, dict):
             ld.problem(base, "each [[units]] entry must be a table")
             continue
-        for key in unit:
-            if key not in UNIT_KEYS:
-                ld.problem(
-                    (*base, key),
-                    f"unknown unit key {key!r} (expected one of {', '.join(sorted(UNIT_KEYS))})",
-                )
+        ld.unknown_keys(base, unit, UNIT_KEYS, "unit key")
         uid = unit.get("id")
         if not isinstance(uid, str) or not ID.match(uid):
             ld.problem(
@@ -681,12 +683,7 @@ def _ground_items(
         if not isinstance(entry, dict):
             ld.problem(base, "each [[items]] entry must be a table")
             continue
-        for key in entry:
-            if key not in ITEM_KEYS:
-                ld.problem(
-                    (*base, key),
-                    f"unknown item key {key!r} (expected one of {', '.join(sorted(ITEM_KEYS))})",
-                )
+        ld.unknown_keys(base, entry, ITEM_KEYS, "item key")
         kind = entry.get("kind")
         if not isinstance(kind, str) or kind not in ld.catalog.equipment:
             ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")

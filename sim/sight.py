@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from sim.actions import Refusal
 from sim.geometry import Pos
 from sim.grid import Grid, Kind
 
@@ -39,6 +40,14 @@ def line_of_sight(grid: Grid, a: Pos, b: Pos) -> Pos | None:
     for cell in cells_on_line(a, b):
         if grid.inside(cell) and grid.kind(cell) is Kind.WALL:
             return cell
+    return None
+
+
+def blocked_line(grid: Grid, a: Pos, b: Pos, what: str) -> Refusal | None:
+    """Why nothing can be aimed from `a` at `what` in `b` (R-A5): the wall in the way."""
+    wall = line_of_sight(grid, a, b)
+    if wall is not None:
+        return Refusal(f"no line of sight to {what}: the wall at {wall} blocks it (R-A5)")
     return None
 
 

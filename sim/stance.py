@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from sim import events as ev
 from sim.actions import Aim, Brace, Evade, Guard, Refusal
+from sim.checks import Check, roll_check
+from sim.components import Stats
 from sim.creature import has
 from sim.dice import Dice
 from sim.world import World
@@ -38,6 +42,21 @@ def check_evade(world: World, action: Evade) -> Refusal | None:
 
 def resolve_evade(world: World, action: Evade, dice: Dice) -> list[ev.Event]:
     return [ev.ConditionGained(action.actor, "evading", 1)]
+
+
+def save_roll(
+    world: World, dice: Dice, unit: str, attribute: str, purpose: str
+) -> Generator[ev.Event, str | None, Check]:
+    """A Save (R-C2); Evade doubles the AGI Bonus of the first AGI Save (R-X9) and is used up
+    by it."""
+    evading = attribute == "agi" and has(world, unit, "evading")
+    modifier = world.need(unit, Stats).attribute("agi").bonus if evading else 0
+    note = ", Evade: AGI Bonus doubled" if evading else ""
+    save = roll_check(world, dice, unit, attribute, purpose + note, modifier=modifier)
+    yield save.rolled
+    if evading:
+        yield ev.ConditionLost(unit, "evading", "its first AGI Save (R-X9)")
+    return save
 
 
 def check_guard(world: World, action: Guard) -> Refusal | None:

@@ -28,14 +28,14 @@ from sim.actions import Refusal, Throw, Toss
 from sim.attack import interrupts, strike, weapon_damage, weapon_kind
 from sim.checks import roll_check, saved
 from sim.components import Hands, Position, Stats
-from sim.creature import item_kind, unseen_by, worn_armour
+from sim.creature import after_armour, item_kind, unseen_by
 from sim.dice import Dice
 from sim.geometry import Pos, half_metres
 from sim.grid import Kind
 from sim.health import damage
 from sim.items import find
 from sim.reactions import NONE, Ask, can_react
-from sim.sight import distance_half, line_of_sight
+from sim.sight import blocked_line, distance_half
 from sim.target import singled_out
 from sim.world import World
 
@@ -58,13 +58,6 @@ def _weight(world: World, item: str) -> float:
 
 def _metres(half: int) -> str:
     return f"{half / 2:g} m"
-
-
-def _line(world: World, a: Pos, b: Pos, to: str) -> Refusal | None:
-    wall = line_of_sight(world.grid, a, b)
-    if wall is not None:
-        return Refusal(f"no line of sight to {to}: the wall at {wall} blocks it (R-A5)")
-    return None
 
 
 # --- Throw (R-X17) -----------------------------------------------------------------------------
@@ -101,7 +94,7 @@ def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
             f"{target} is {_metres(distance)} away; {actor} throws {item} "
             f"{_metres(reach)} (R-X17: STR Bonus − weight, + X for thrown(X))"
         )
-    blocked = _line(world, here, there, target)
+    blocked = blocked_line(world.grid, here, there, target)
     return blocked if blocked is not None else ThrowPlan(item, there)
 
 
@@ -122,8 +115,7 @@ def item_damage(
     if weapon_wd and kind is not None:
         amount += kind.wd
         damage_type = kind.damage
-    armour = worn_armour(world, target)
-    amount = max(0, amount - (armour.rating if armour else 0))
+    amount = after_armour(world, target, amount)
     return damage(world, target, amount, damage_type, f"{attacker}'s {item_kind(world, item)}")
 
 
@@ -204,20 +196,11 @@ def catch_thrown(
     trying = yield from _attempt(world, catcher, trigger)
     if not trying:
         return False
-    stats = world.need(catcher, Stats)
     total = 0
     for name in ("agi", "fcs"):
-        score = stats.attribute(name)
-        roll = dice.roll(score.die)
-        total += roll + score.bonus
-        yield ev.Rolled(
-            catcher,
-            f"catch {item}: {name.upper()} Roll + Bonus",
-            score.die,
-            roll,
-            score.bonus,
-            roll + score.bonus,
-        )
+        check = roll_check(world, dice, catcher, name, f"catch {item}: {name.upper()} Roll + Bonus")
+        total += check.total
+        yield check.rolled
     caught = saved(total, hit_roll)  # R-C4: a save that ties succeeds
     yield ev.CheckResolved(
         catcher,
@@ -281,7 +264,7 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
             f"{name} is {_metres(distance)} away; {actor} tosses {_metres(reach)} "
             "(R-X18: STR Bonus metres)"
         )
-    blocked = _line(world, here, to, name)
+    blocked = blocked_line(world.grid, here, to, name)
     return blocked if blocked is not None else TossPlan(item, to, catcher)
 
 

@@ -10,12 +10,12 @@ from collections.abc import Generator
 from sim import events as ev
 from sim.actions import Attack, Refusal, Trip
 from sim.attack import AttackPlan, plan_attack, strike, weapon_kind
-from sim.checks import roll_check, saved
-from sim.components import Stats
+from sim.checks import saved
 from sim.creature import has, incapacitated
 from sim.dice import Dice
 from sim.prone import knocked_down
 from sim.reactions import Ask
+from sim.stance import save_roll
 from sim.target import in_reach
 from sim.world import World
 
@@ -57,25 +57,7 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
     )
     if not result.hit or incapacitated(world, target) or has(world, target, "prone"):
         return
-    save = yield from agi_save(world, dice, target, result.hit_roll, "keep its feet")
-    if not saved(save, result.hit_roll):
+    purpose = f"keep its feet: AGI Save against {result.hit_roll}"
+    save = yield from save_roll(world, dice, target, "agi", purpose)
+    if not saved(save.total, result.hit_roll):
         yield from knocked_down(world, target)
-
-
-def agi_save(
-    world: World, dice: Dice, unit: str, against: int, what: str
-) -> Generator[ev.Event | Ask, str | None, int]:
-    """An AGI Save (R-C2) against `against`; Evade doubles the AGI Bonus of the first one
-    (R-X9) and is used up by it."""
-    modifier = 0
-    evading = has(world, unit, "evading")
-    if evading:
-        modifier = world.need(unit, Stats).attribute("agi").bonus
-    note = ", Evade: AGI Bonus doubled" if evading else ""
-    save = roll_check(
-        world, dice, unit, "agi", f"{what}: AGI Save against {against}{note}", modifier=modifier
-    )
-    yield save.rolled
-    if evading:
-        yield ev.ConditionLost(unit, "evading", "its first AGI Save (R-X9)")
-    return save.total

@@ -140,14 +140,19 @@ START_OF_TURN: tuple[Step, ...] = (
 )
 
 
-def _quickened(world: World, unit: str, dice: Dice) -> list[ev.Event]:
-    """Quickened lasts a number of the creature's turn ends (R-K3)."""
-    turns = conditions(world, unit).count("quickened")
-    if turns <= 0:
-        return []
-    if turns == 1:
-        return [ev.ConditionLost(unit, "quickened", "its duration ran out")]
-    return [ev.ConditionGained(unit, "quickened", turns - 1)]
+def _counts_down(condition: str) -> Step:
+    """A condition that lasts a number of the creature's turn ends: Quickened and Slowed
+    (R-K3)."""
+
+    def step(world: World, unit: str, dice: Dice) -> list[ev.Event]:
+        turns = conditions(world, unit).count(condition)
+        if turns <= 0:
+            return []
+        if turns == 1:
+            return [ev.ConditionLost(unit, condition, "its duration ran out")]
+        return [ev.ConditionGained(unit, condition, turns - 1)]
+
+    return step
 
 
 def _finish_extended(world: World, unit: str, dice: Dice) -> list[ev.Event]:
@@ -167,20 +172,10 @@ def _disengage(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     return []
 
 
-def _slowed(world: World, unit: str, dice: Dice) -> list[ev.Event]:
-    """Slowed lasts a number of the creature's turn ends, as Quickened does (R-K3)."""
-    turns = conditions(world, unit).count("slowed")
-    if turns <= 0:
-        return []
-    if turns == 1:
-        return [ev.ConditionLost(unit, "slowed", "its duration ran out")]
-    return [ev.ConditionGained(unit, "slowed", turns - 1)]
-
-
 END_OF_TURN: tuple[Step, ...] = (
     _finish_extended,
-    _quickened,
-    _slowed,
+    _counts_down("quickened"),
+    _counts_down("slowed"),
     _attack_window,
     _disengage,
     feint_expiry,  # R-X10: an unused feint lapses at the end of the next turn

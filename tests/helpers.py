@@ -69,6 +69,13 @@ def refuse(b: Battle, decision: Decision) -> str:
     return result.reason
 
 
+def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
+    """(unit, purpose, die result, total) of each roll."""
+    return [
+        (e["unit"], e["purpose"], e["result"], e["total"]) for e in events if e["type"] == "rolled"
+    ]
+
+
 def types(events: list[dict[str, Any]] | list[Event]) -> list[str]:
     return [e["type"] if isinstance(e, dict) else e.kind for e in events]
 

@@ -8,8 +8,6 @@ no armour, nothing held unless a test says so, reaction policy "never".
 
 from __future__ import annotations
 
-from typing import Any
-
 from sim.components import Hands, Position
 from sim.engine import Battle
 from sim.geometry import Pos
@@ -20,16 +18,10 @@ from tests.helpers import (
     end_turns,
     give,
     refused,
+    rolls,
     types,
 )
 from tests.movers import begin, creature, legend
-
-
-def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
-    """(unit, purpose, die result, total) of each roll."""
-    return [
-        (e["unit"], e["purpose"], e["result"], e["total"]) for e in events if e["type"] == "rolled"
-    ]
 
 
 def held(b: Battle, uid: str) -> tuple[str, ...]:

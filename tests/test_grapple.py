@@ -27,6 +27,7 @@ from tests.helpers import (
     end_turns,
     give,
     refused,
+    rolls,
     scenario_text,
     types,
 )
@@ -67,12 +68,6 @@ def pair(
         rows=rows,
         dice=dice,
     )
-
-
-def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
-    return [
-        (e["unit"], e["purpose"], e["result"], e["total"]) for e in events if e["type"] == "rolled"
-    ]
 
 
 def contests(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -22,17 +22,11 @@ from tests.helpers import (
     give,
     hp,
     refused,
+    rolls,
     scenario_text,
     types,
 )
 from tests.movers import begin, cell, creature, legend
-
-
-def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
-    """(unit, purpose, die result, total) of each roll."""
-    return [
-        (e["unit"], e["purpose"], e["result"], e["total"]) for e in events if e["type"] == "rolled"
-    ]
 
 
 def pushes(events: list[dict[str, Any]]) -> list[list[int]]:
