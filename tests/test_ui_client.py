@@ -25,17 +25,17 @@ from sim.scenario import load
 from sim.ui.app import App
 from sim.ui.session import Session
 
-DUEL = '''
-name = "UI duel"
+
+def fighters(name: str, rows: str, ana: str = "", grok: str = "") -> str:
+    """A scenario of ana (a blue human fighter at "a") against grok (a red orc brute at "b"),
+    both asking their player about reactions; `ana` and `grok` are extra TOML lines."""
+    return f'''
+name = "{name}"
 seed = 3
 
 [map]
 rows = """
-#########
-#.......#
-#..ab...#
-#.......#
-#########
+{rows.strip()}
 """
 
 [[units]]
@@ -44,14 +44,34 @@ team = "blue"
 template = "human_fighter"
 at = "a"
 policy = "ask"
-
+{ana}
 [[units]]
 id = "grok"
 team = "red"
 template = "orc_brute"
 at = "b"
 policy = "ask"
+{grok}
 '''
+
+
+DUEL = fighters(
+    "UI duel",
+    """
+#########
+#.......#
+#..ab...#
+#.......#
+#########
+""",
+)
+
+
+def write_scenario(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
 
 needs_combat = pytest.mark.skipif("attack" not in PARSERS, reason="the engine has no attack yet")
 
@@ -74,9 +94,7 @@ def save_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def duel(tmp_path: Path) -> Path:
-    path = tmp_path / "duel.toml"
-    path.write_text(DUEL, encoding="utf-8")
-    return path
+    return write_scenario(tmp_path, "duel", DUEL)
 
 
 def make_app(path: Path, seed: int = 3) -> App:
@@ -345,42 +363,23 @@ def test_attack_with_a_defence_reaction(duel: Path, shots: Path) -> None:
 
 # --- a short skirmish played to its end through the window -----------------------------------
 
-SHORT = '''
-name = "UI short skirmish"
-seed = 3
-
-[map]
-rows = """
+SHORT = fighters(
+    "UI short skirmish",
+    """
 ##########
 #........#
 #..ab....#
 #........#
 ##########
-"""
-
-[[units]]
-id = "ana"
-team = "blue"
-template = "human_fighter"
-at = "a"
-policy = "ask"
-hp = 5          # the greataxe deals 7 - 3 (mail) = 4: ana survives one hit, not two
-
-[[units]]
-id = "grok"
-team = "red"
-template = "orc_brute"
-at = "b"
-policy = "ask"
-hp = 4          # the longsword deals 5 - 2 (hide) = 3: grok survives one hit, not two
-'''
+""",
+    ana="hp = 5          # the greataxe deals 7 - 3 (mail) = 4: ana survives one hit, not two",
+    grok="hp = 4          # the longsword deals 5 - 2 (hide) = 3: grok survives one hit, not two",
+)
 
 
 @pytest.fixture
 def short(tmp_path: Path) -> Path:
-    path = tmp_path / "short.toml"
-    path.write_text(SHORT, encoding="utf-8")
-    return path
+    return write_scenario(tmp_path, "short", SHORT)
 
 
 def enemy_of(app: App, unit: str) -> str:
@@ -645,9 +644,7 @@ at = "z"
 
 
 def circle_app(tmp_path: Path) -> App:
-    path = tmp_path / "circle.toml"
-    path.write_text(CIRCLE, encoding="utf-8")
-    return make_app(path, seed=1)
+    return make_app(write_scenario(tmp_path, "circle", CIRCLE), seed=1)
 
 
 def seat_for(p: Player, unit: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim import geometry
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF, Ability
 from sim.actions import Cost, EndTurn, Refusal
 from sim.budget import price
@@ -90,11 +91,12 @@ def aim_of(ability: Ability) -> tuple[str, ...]:
 
 
 def metres(half: int) -> str:
+    """Half-metres as metres for a label.
+
+    >>> metres(3), metres(24), metres(-4), metres(2)
+    ('1.5', '12', '-2', '1')
     """
-    >>> metres(3), metres(24)
-    ('1.5', '12')
-    """
-    return f"{half / 2:g}"
+    return f"{geometry.metres(half):g}"
 
 
 def ability_summary(ability: Ability) -> str:

@@ -50,6 +50,18 @@ from sim.ui.view import View
 from sim.world import World
 
 PAN_STEP = 60
+FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
+         "disengage": "disengage", "help": "help"}  # fmt: skip  # toggles that only flip
+TOGGLE_KEYS = {
+    pygame.K_r: "reach", pygame.K_t: "threat", pygame.K_y: "own",
+    pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
+}  # fmt: skip
+FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
+ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
+PAN_KEYS = {
+    pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
+    pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP),
+}  # fmt: skip
 
 
 def _describe(result: Cost | Refusal) -> str:
@@ -130,7 +142,7 @@ def item_decision(session: Session, view: View, item: str) -> str:
     """What picking `item` from the list would do, in words (a target may be chosen next)."""
     if view.picking is None or view.selected is None:
         return "refused: no action is waiting for an item"
-    side = None if view.omniscient else view.side
+    side = view.eyes
     result = item_verdict(
         session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
     )
@@ -571,7 +583,7 @@ class App:
         unit = self.acting()
         if view.choosing is None or unit is None:
             return []
-        side = None if view.omniscient else view.side
+        side = view.eyes
         if view.choosing == "prepare":
             return [choice for choice, _ in prepare_triggers(self.session.battle, unit, side)]
         return ability_choices(
@@ -586,7 +598,7 @@ class App:
         if name is None or unit is None:
             return
         if name == "prepare":
-            side = None if view.omniscient else view.side
+            side = view.eyes
             for choice, fields in prepare_triggers(self.session.battle, unit, side):
                 if choice.value == value:
                     view.choosing = None
@@ -641,22 +653,14 @@ class App:
 
     def toggle(self, name: str) -> None:
         view = self.view
-        if name == "reach":
-            view.show_reach = not view.show_reach
-        elif name == "threat":
-            view.show_threat = not view.show_threat
-        elif name == "own":
-            view.show_own = not view.show_own
-        elif name == "disengage":
-            view.disengage = not view.disengage
+        if name in FLAGS:
+            setattr(view, FLAGS[name], not getattr(view, FLAGS[name]))
         elif name == "slow":
             view.slow = not view.slow
             view.quicken = view.quicken and not view.slow
         elif name == "quicken":
             view.quicken = not view.quicken
             view.slow = view.slow and not view.quicken
-        elif name == "help":
-            view.help = not view.help
         elif name == "undo":
             self.undo()
         elif name == "undo_turn":
@@ -774,10 +778,8 @@ class App:
         if view.handover is not None:
             if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self.take_seat()
-            elif key == pygame.K_F5:
-                self.save()
-            elif key == pygame.K_F9:
-                self.load(self.quicksave)
+            elif key in FILE_KEYS:
+                self.toggle(FILE_KEYS[key])
             return
         pending = self.session.battle.pending
         if (
@@ -801,38 +803,19 @@ class App:
             return
         if key == pygame.K_ESCAPE:
             self.cancel()
-        elif key in (pygame.K_F1,) or char == "?":
-            view.help = not view.help
+        elif key == pygame.K_F1 or char == "?":
+            self.toggle("help")
         elif key == pygame.K_e:
-            unit = self.acting()
-            if unit is not None:
+            if self.acting() is not None:
                 self.choose_action("end_turn")
-        elif key == pygame.K_r:
-            self.toggle("reach")
-        elif key == pygame.K_t:
-            self.toggle("threat")
-        elif key == pygame.K_y:
-            self.toggle("own")
-        elif key == pygame.K_g:
-            self.toggle("disengage")
-        elif key == pygame.K_s:
-            self.toggle("slow")
-        elif key == pygame.K_q:
-            self.toggle("quicken")
-        elif key == pygame.K_a:
-            self.choose_action("attack")
-        elif key == pygame.K_c:
-            self.choose_action("cast")
-        elif key == pygame.K_u:
-            self.choose_action("use")
-        elif key == pygame.K_w:
-            self.choose_action("prepare")
+        elif key in TOGGLE_KEYS:
+            self.toggle(TOGGLE_KEYS[key])
+        elif key in ACTION_KEYS:
+            self.choose_action(ACTION_KEYS[key])
         elif key == pygame.K_z:
             self.undo_turn() if shift else self.undo()
-        elif key == pygame.K_F5:
-            self.save()
-        elif key == pygame.K_F9:
-            self.load(self.quicksave)
+        elif key in FILE_KEYS:
+            self.toggle(FILE_KEYS[key])
         elif key == pygame.K_p:
             self.set_policy(True)
         elif key == pygame.K_o:
@@ -848,17 +831,8 @@ class App:
             self._zoom(0.8, self._board().center)
         elif key == pygame.K_HOME:
             self.fit()
-        elif key == pygame.K_LEFT:
-            self.camera.pan(PAN_STEP, 0)
-            self._fitted = None
-        elif key == pygame.K_RIGHT:
-            self.camera.pan(-PAN_STEP, 0)
-            self._fitted = None
-        elif key == pygame.K_UP:
-            self.camera.pan(0, PAN_STEP)
-            self._fitted = None
-        elif key == pygame.K_DOWN:
-            self.camera.pan(0, -PAN_STEP)
+        elif key in PAN_KEYS:
+            self.camera.pan(*PAN_KEYS[key])
             self._fitted = None
         elif key == pygame.K_PAGEUP:
             view.log_offset += 8

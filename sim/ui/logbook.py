@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from sim import events as ev
 from sim.actions import Refusal
 from sim.events import Event, to_json
 
+# Bookkeeping a player does not need to read (steps are summed up by `move_summary`).
+SILENT = (ev.InitiativeRolled, ev.BudgetRefilled, ev.Moved, ev.AttackCounted, ev.AttackWindowReset)
+
 
 def describe(event: Event) -> str | None:
     """One line for the log, or None for bookkeeping a player does not need to read."""
+    if isinstance(event, SILENT):
+        return None
     if isinstance(event, ev.Rolled):
         extra = f" {event.bonus:+d} = {event.total}" if event.bonus else ""
         purpose = event.purpose.replace("_", " ")
         return f"{event.unit} rolls d{event.die} for {purpose}: {event.result}{extra}"
-    if isinstance(event, ev.InitiativeRolled | ev.BudgetRefilled):
-        return None
     if isinstance(event, ev.InitiativeOrder):
         return "initiative: " + ", ".join(event.order)
     if isinstance(event, ev.RoundStarted):
@@ -30,8 +35,6 @@ def describe(event: Event) -> str | None:
         if event.bonus:
             paid.append(f"{event.bonus} bonus")
         return f"{event.unit}: {event.action.replace('_', ' ')} ({', '.join(paid) or 'free'})"
-    if isinstance(event, ev.Moved):
-        return None
     if isinstance(event, ev.Damaged):
         return (
             f"{event.unit} takes {event.amount} {event.damage_type} damage "
@@ -43,8 +46,6 @@ def describe(event: Event) -> str | None:
     if isinstance(event, ev.ConditionLost):
         why = f": {event.reason}" if event.reason else ""
         return f"{event.unit} is no longer {event.condition}{why}"
-    if isinstance(event, ev.AttackCounted | ev.AttackWindowReset):
-        return None
     if isinstance(event, ev.ReactionAnswered):
         how = "its policy" if event.by == "policy" else "its player"
         what = "no reaction" if event.choice == "none" else event.choice.replace("_", " ")
@@ -107,24 +108,14 @@ def move_summary(events: tuple[Event, ...]) -> str | None:
 
 def lines(events: tuple[Event, ...] | list[Event]) -> list[str]:
     """The log lines of some events; a run of steps by one creature becomes one line."""
-    out = []
-    seq = list(events)
-    i = 0
-    while i < len(seq):
-        event = seq[i]
-        if isinstance(event, ev.Moved):
-            j = i
-            while j < len(seq) and isinstance(seq[j], ev.Moved) and seq[j].unit == event.unit:  # type: ignore[attr-defined]
-                j += 1
-            summary = move_summary(tuple(seq[i:j]))
+    out: list[str] = []
+    for mover, run in groupby(events, key=lambda e: e.unit if isinstance(e, ev.Moved) else None):
+        if mover is None:
+            out += [text for text in map(describe, run) if text]
+        else:
+            summary = move_summary(tuple(run))
             if summary:
                 out.append(summary)
-            i = j
-            continue
-        text = describe(event)
-        if text:
-            out.append(text)
-        i += 1
     return out
 
 

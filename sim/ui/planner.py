@@ -148,33 +148,36 @@ class Planner:
         slow: bool,
         quicken: bool,
     ) -> PathPlan | None:
+        """The path to `target` through the waypoints, and what committing it would do."""
         key = (version, unit, target, waypoints, only, slow, quicken)
         if key == self._plan_key:
             return self._plan
         self._plan_key = key
-        self._plan = self._make_plan(battle, version, unit, target, waypoints, only, slow, quicken)
+        reach = self.reach(battle, version, unit, only)
+        steps = self._steps(battle.world, reach, unit, target, waypoints)
+        if steps is None or isinstance(steps, PathPlan):
+            self._plan = steps
+        else:
+            hint = reach[target].action if not waypoints and target in reach else None
+            self._plan = self._judge(battle, unit, steps, hint, only, slow, quicken)
         return self._plan
 
-    def _make_plan(
+    def _steps(
         self,
-        battle: Battle,
-        version: int,
+        world: World,
+        reach: dict[Pos, ReachCell],
         unit: str,
         target: Pos,
         waypoints: tuple[Pos, ...],
-        only: str | None,
-        slow: bool,
-        quicken: bool,
-    ) -> PathPlan | None:
-        world = battle.world
-        reach = self.reach(battle, version, unit, only)
+    ) -> list[tuple[Pos, bool]] | PathPlan | None:
+        """The cells from the unit to `target` through the waypoints (the reach map's path for
+        the first leg when it has one); a refused plan when a later leg has no path."""
         start = world.need(unit, Position).cell
         if target == start:
             return None
         steps: list[tuple[Pos, bool]] = []
-        stops = (*waypoints, target)
         here = start
-        for i, stop in enumerate(stops):
+        for i, stop in enumerate((*waypoints, target)):
             if stop == here:
                 continue
             leg: tuple[tuple[Pos, bool], ...] | None
@@ -188,11 +191,22 @@ class Planner:
                     return self._refused(unit, steps, f"no path from {here} to {stop}")
             steps.extend(leg)
             here = stop
-        if not steps:
-            return None
+        return steps or None
+
+    def _judge(
+        self,
+        battle: Battle,
+        unit: str,
+        steps: list[tuple[Pos, bool]],
+        hint: str | None,
+        only: str | None,
+        slow: bool,
+        quicken: bool,
+    ) -> PathPlan:
+        """The cheapest Movement Action (the reach map's `hint` first) that takes the path."""
+        world = battle.world
         cells = tuple(p for p, _ in steps)
         jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
-        hint = reach[target].action if not waypoints and target in reach else None
         kinds = [MOVES[hint]] if hint else []
         kinds += [k for k in ORDER if only in (None, k.name) and k not in kinds]
         first_refusal = ""

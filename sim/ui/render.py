@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import pygame
 
@@ -46,6 +47,8 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.view import View
 from sim.world import World
+
+T = TypeVar("T")
 
 TOGGLES = (
     ("reach", "Reach [R]"),
@@ -126,6 +129,21 @@ def acting_unit(session: Session) -> str | None:
     return None
 
 
+def turn_unit(session: Session) -> str | None:
+    """The creature whose turn waits for an action (not for a reaction), if any."""
+    pending = session.battle.pending
+    return pending.unit if isinstance(pending, AwaitingAction) else None
+
+
+def _cell_rect(camera: Camera, cell: Pos) -> pygame.Rect:
+    return pygame.Rect(*camera.screen(cell), camera.cell, camera.cell)
+
+
+def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
+    """The creature `side` sees standing in `cell`, if any."""
+    return next((u for u in visible(world, side) if world.need(u, Position).cell == cell), None)
+
+
 class Renderer:
     def __init__(self, session: Session) -> None:
         self.fonts = Fonts()
@@ -134,10 +152,7 @@ class Renderer:
         self.tokens = Tokens(self.fonts)
         self.bar = ActionBar()
         self.hits = Hits()
-        self._threat_key: tuple[object, ...] | None = None
-        self._threat: dict[Pos, list[str]] = {}
-        self._hover_key: tuple[object, ...] | None = None
-        self._hover_info: tuple[str, ...] = ()
+        self._memos: dict[str, tuple[tuple[object, ...], Any]] = {}
         self._bar_height = 3 * pal.BAR_ROW_HEIGHT + 30
         self._bar_font = pal.FONT_SMALL + 1
         self._measured: tuple[object, ...] | None = None
@@ -146,9 +161,7 @@ class Renderer:
         self._panels: dict[str, tuple[tuple[object, ...], pygame.Surface]] = {}
         self._panel_hits: dict[str, list[tuple[pygame.Rect, str, str]]] = {}
         self._reach_cells: dict[Pos, str] = {}
-        self._aims_key: tuple[object, ...] | None = None
         self._token_rects: list[pygame.Rect] = []
-        self._aims_cells: tuple[Pos, ...] = ()
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
@@ -162,29 +175,38 @@ class Renderer:
         )
 
     # --- cached questions --------------------------------------------------------------------
-    def threats(self, session: Session, view: View) -> dict[Pos, list[str]]:
+    def _memo(self, name: str, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """The answer kept under `name` while its key stays the same. The questions a frame
+        asks (checks, threats, lists) change with the state and the view, not with the frame."""
+        kept = self._memos.get(name)
+        if kept is not None and kept[0] == key:
+            return kept[1]  # type: ignore[no-any-return]
+        value = make()
+        self._memos[name] = (key, value)
+        return value
+
+    def threats(self, session: Session, view: View) -> dict[Pos, int]:
+        """How many enemies (of the chosen teams, that the seat can see) threaten each cell."""
         world = session.battle.world
         chosen = view.threat_teams
         if chosen is None:
             chosen = tuple(t for t in teams(world) if t != view.side) if view.side else teams(world)
-        key = (session.version, chosen, view.side)
-        if key != self._threat_key:
-            self._threat_key = key
-            self._threat = threat_map(world, chosen, None if view.omniscient else view.side)
-        return self._threat
+        side = view.eyes
+        return self._memo(
+            "threats",
+            (session.version, chosen, side),
+            lambda: {p: len(u) for p, u in threat_map(world, chosen, side).items()},
+        )
 
     def hover_info(self, session: Session, view: View) -> tuple[str, ...]:
-        key = (session.version, view.hover, view.side)
-        if key != self._hover_key:
-            self._hover_key = key
-            world = session.battle.world
-            if view.hover is None or not world.grid.inside(view.hover):
-                self._hover_info = ()
-            else:
-                self._hover_info = who_can_hit(
-                    world, view.hover, None if view.omniscient else view.side
-                )
-        return self._hover_info
+        world = session.battle.world
+        hover = view.hover
+        if hover is None or not world.grid.inside(hover):
+            return ()
+        side = view.eyes
+        return self._memo(
+            "hover", (session.version, hover, side), lambda: who_can_hit(world, hover, side)
+        )
 
     # --- the frame ---------------------------------------------------------------------------
     def draw(
@@ -198,10 +220,10 @@ class Renderer:
         self.hits = Hits()
         self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
-        surface.fill(pal.VOID)
         if view.handover is not None:
             self._handover(surface, session, view)
             return self.hits
+        surface.fill(pal.VOID, lay.board)  # the sidebar and the bar cover the rest
         self._board(surface, lay.board, session, view, planner, camera)
         side_key = (
             session.version, lay.sidebar.size, view.selected, view.hover, view.side,
@@ -232,7 +254,7 @@ class Renderer:
                            lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
         pending = session.battle.pending
         if isinstance(pending, AwaitingReaction) and (
-            view.omniscient or team_of(session.battle.world, pending.unit) == view.side
+            view.sits_for(team_of(session.battle.world, pending.unit))
         ):
             self._reaction(surface, lay.board, session, pending)
         if view.picking is not None:
@@ -280,9 +302,7 @@ class Renderer:
             or not world.grid.inside(view.hover)
         ):
             return None
-        if acting_unit(session) != unit or not isinstance(session.battle.pending, AwaitingAction):
-            return None
-        if not view.omniscient and team_of(world, unit) != view.side:
+        if turn_unit(session) != unit or not view.sits_for(team_of(world, unit)):
             return None
         return planner.plan(
             session.battle,
@@ -302,10 +322,8 @@ class Renderer:
         world = session.battle.world
         if not world.has(unit, Position):
             return {}
-        if not view.omniscient and team_of(world, unit) != view.side:
-            return {}
         if not view.omniscient and (
-            acting_unit(session) != unit or not isinstance(session.battle.pending, AwaitingAction)
+            turn_unit(session) != unit or team_of(world, unit) != view.side
         ):
             return {}
         found = planner.reach(session.battle, session.version, unit, view.move_only)
@@ -331,11 +349,11 @@ class Renderer:
         if reach:
             self.overlays.draw_reach(surface, camera, reach)
         if view.show_threat:
-            self.overlays.draw_threat(
-                surface, camera, {p: len(u) for p, u in self.threats(session, view).items()}
-            )
-        if view.show_own and view.selected and world.has(view.selected, Position):
-            self.overlays.draw_own(surface, camera, threatened(world, view.selected))
+            self.overlays.draw_threat(surface, camera, self.threats(session, view))
+        own = view.selected
+        if view.show_own and own and world.has(own, Position):
+            cells = self._memo("own", (session.version, own), lambda: threatened(world, own))
+            self.overlays.draw_own(surface, camera, cells)
         self.terrain.draw_edges(surface, camera, rect)
         self._goals(surface, camera, session)
         self._ground_items(surface, camera, world)
@@ -348,19 +366,12 @@ class Renderer:
             self.overlays.draw_path(
                 surface, camera, start, plan, tuple(view.waypoints), view.disengage
             )
-        side = None if view.omniscient else view.side
-        order = teams(world)
         current = acting_unit(session)
-        c = camera.cell
         self._token_rects = []
-        for unit in creatures(world):
-            if hidden_from(world, unit, side):
-                continue
-            self._token_rects.append(
-                pygame.Rect(*camera.screen(world.need(unit, Position).cell), c, c)
-            )
+        for unit, style in self._shown(session, view):
+            self._token_rects.append(_cell_rect(camera, world.need(unit, Position).cell))
             self.tokens.draw(
-                surface, camera, world, unit, pal.team_style(team_of(world, unit), order),
+                surface, camera, world, unit, style,
                 current=unit == current, selected=unit == view.selected,
             )  # fmt: skip
         if plan is not None and not view.disengage:
@@ -371,15 +382,24 @@ class Renderer:
         if plan is not None and view.selected:
             self._path_tip(surface, rect, camera, plan, session, view)
         elif view.hover is not None and world.grid.inside(view.hover):
-            sx, sy = camera.screen(view.hover)
-            box = pygame.Rect(sx, sy, camera.cell, camera.cell)
+            box = _cell_rect(camera, view.hover)
             pygame.draw.rect(surface, pal.BLACK, box, 4)
             pygame.draw.rect(surface, pal.WHITE, box.inflate(-2, -2), 2)
-            if view.targeting:
-                self._target_tip(surface, rect, camera, session, view)
-            elif not aiming:
-                self._enemy_tip(surface, rect, camera, session, view)
+            if view.targeting or not aiming:
+                self._cell_tip(surface, rect, camera, session, view, view.hover)
         surface.set_clip(None)
+
+    def _shown(self, session: Session, view: View) -> list[tuple[str, pal.TeamStyle]]:
+        """The creatures the seat sees, with their side's look."""
+
+        def make() -> list[tuple[str, pal.TeamStyle]]:
+            world = session.battle.world
+            order = teams(world)
+            return [
+                (u, pal.team_style(team_of(world, u), order)) for u in visible(world, view.eyes)
+            ]
+
+        return self._memo("shown", (session.version, view.eyes), make)
 
     def _goals(self, surface: pygame.Surface, camera: Camera, session: Session) -> None:
         """Cells a side wins by reaching: a flag and a double outline, and the side's name."""
@@ -412,88 +432,71 @@ class Renderer:
         centre = view.hover
         if not world.grid.inside(centre):
             return ()
-        r = ability.radius_half // 2 + 1
-        out = []
-        for y in range(centre.y - r, centre.y + r + 1):
-            for x in range(centre.x - r, centre.x + r + 1):
-                cell = Pos(x, y)
-                if (
-                    world.grid.inside(cell)
-                    and distance_half(centre, cell) <= ability.radius_half
-                    and world.grid.kind(cell) is not Kind.WALL
-                    and line_of_sight(world.grid, centre, cell) is None
-                ):
-                    out.append(cell)
-        return tuple(out)
+        key = (session.version, centre, ability.radius_half)
+        return self._memo("area", key, lambda: _area_cells(world, centre, ability.radius_half))
+
+    def _aim_key(self, session: Session, view: View) -> tuple[object, ...]:
+        """What the answers about the action being targeted depend on."""
+        return (
+            session.version, view.targeting, view.item, view.ability, view.slow, view.quicken,
+            view.side, view.omniscient, view.selected, repr(view.preparing),
+        )  # fmt: skip
 
     def _aims(self, session: Session, view: View) -> tuple[Pos, ...]:
         """Cells of the creatures the action being targeted could be aimed at now."""
-        from sim.ui.app import aim_needs, target_decision
+        return self._memo("aims", self._aim_key(session, view), lambda: _aim_cells(session, view))
 
-        world = session.battle.world
-        key = (
-            session.version, view.targeting, view.item, view.ability, view.slow, view.quicken,
-            view.side, view.selected, repr(view.preparing),
-        )  # fmt: skip
-        if key != self._aims_key:
-            self._aims_key = key
-            found = []
-            if "target" in aim_needs(world, view):
-                side = None if view.omniscient else view.side
-                ability = world.catalog.abilities.get(view.ability or "")
-                on_self = ability is not None and ability.target in ("ally", "creature")
-                for unit in visible(world, side):
-                    if unit == view.selected and not on_self:
-                        continue
-                    result = target_decision(session, view, unit)
-                    if not result.startswith("refused"):
-                        found.append(world.need(unit, Position).cell)
-            self._aims_cells = tuple(found)
-        return self._aims_cells
-
-    def _enemy_tip(
+    def _cell_tip(
         self,
         surface: pygame.Surface,
         board: pygame.Rect,
         camera: Camera,
         session: Session,
         view: View,
+        hover: Pos,
     ) -> None:
-        """Hovering an enemy while the acting creature is selected: what a click does."""
+        """The tip beside a hovered cell no path ends in: what a click does with the action
+        being targeted or, with the acting creature selected, on an enemy (an attack)."""
         world = session.battle.world
-        actor = acting_unit(session)
-        hover = view.hover
-        if (
-            actor is None
-            or hover is None
-            or view.selected != actor
-            or not isinstance(session.battle.pending, AwaitingAction)
-            or (not view.omniscient and team_of(world, actor) != view.side)
-        ):
-            return
-        side = None if view.omniscient else view.side
-        unit = next(
-            (u for u in visible(world, side) if world.need(u, Position).cell == hover), None
-        )
+        avoid: tuple[pygame.Rect, ...] = ()
+        if view.targeting:
+            key = (*self._aim_key(session, view), hover)
+            rows = self._memo("target_tip", key, lambda: self._target_rows(session, view, hover))
+            if view.selected and world.has(view.selected, Position):
+                avoid = (_cell_rect(camera, world.need(view.selected, Position).cell),)
+        else:
+            actor = turn_unit(session)
+            if actor is None or view.selected != actor:
+                return
+            key = (session.version, hover, actor, view.side, view.omniscient,
+                   view.preparing is not None, view.slow, view.quicken)  # fmt: skip
+            rows = self._memo("enemy_tip", key, lambda: self._enemy_rows(session, view, hover))
+        if rows:
+            self._tip(surface, board, _cell_rect(camera, hover), rows, avoid)
+
+    def _enemy_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
+        world = session.battle.world
+        actor = turn_unit(session)
+        assert actor is not None
+        if not view.sits_for(team_of(world, actor)):
+            return []
+        unit = unit_at(world, hover, view.eyes)
         if unit is None or team_of(world, unit) == team_of(world, actor):
-            return
+            return []
         hp = world.need(unit, Health)
         rows: list[tuple[str, pal.RGB]] = [(f"{unit}  HP {hp.hp}/{hp.max_hp}", pal.TEXT)]
         if view.preparing is not None:
             rows.append(("choose the action to hold ready in the bar", pal.TEXT_DIM))
+            return rows
+        decision = build(actor, "attack", view.slow, view.quicken, target=unit)
+        result = judge(session.battle, decision)
+        if isinstance(result, Refusal):
+            rows.append(("cannot attack:", pal.TEXT_BAD))
+            rows += [(line, pal.TEXT_BAD) for line in self.fonts.wrap(result.reason, pal.FONT, 340)]
+            rows.append(("click to select it", pal.TEXT_DIM))
         else:
-            decision = build(actor, "attack", view.slow, view.quicken, target=unit)
-            result = judge(session.battle, decision)
-            if isinstance(result, Refusal):
-                rows.append(("cannot attack:", pal.TEXT_BAD))
-                rows += [
-                    (line, pal.TEXT_BAD) for line in self.fonts.wrap(result.reason, pal.FONT, 340)
-                ]
-                rows.append(("click to select it", pal.TEXT_DIM))
-            else:
-                rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
-        c = camera.cell
-        self._tip(surface, board, pygame.Rect(*camera.screen(hover), c, c), rows)
+            rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
+        return rows
 
     def _tip(
         self,
@@ -575,27 +578,17 @@ class Renderer:
                 rows.append(("held ready, not taken now", pal.YELLOW))
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
-        c = camera.cell
         world = session.battle.world
         keep = [world.need(plan.unit, Position).cell, *(p.cell for p in plan.provocations)]
-        avoid = tuple(pygame.Rect(*camera.screen(cell), c, c) for cell in keep)
-        self._tip(surface, board, pygame.Rect(*camera.screen(end), c, c), rows, avoid)
+        avoid = tuple(_cell_rect(camera, cell) for cell in keep)
+        self._tip(surface, board, _cell_rect(camera, end), rows, avoid)
 
-    def _target_tip(
-        self,
-        surface: pygame.Surface,
-        board: pygame.Rect,
-        camera: Camera,
-        session: Session,
-        view: View,
-    ) -> None:
-        from sim.ui.app import _describe, _to, aim_needs, target_decision  # as the click does
+    def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
+        """What clicking `hover` would do with the action being targeted, as the click does."""
+        from sim.ui.app import _describe, _to, aim_needs, target_decision
 
         world = session.battle.world
-        side = None if view.omniscient else view.side
-        unit = next(
-            (u for u in visible(world, side) if world.need(u, Position).cell == view.hover), None
-        )
+        unit = unit_at(world, hover, view.eyes)
         what = view.targeting or ""
         if view.ability:
             what += f" {view.ability}"
@@ -606,22 +599,17 @@ class Renderer:
         result = ""
         if "target" in aim and unit is not None and view.selected:
             result = f"{unit}: {target_decision(session, view, unit)}"
-        elif "to" in aim and view.hover is not None:
-            decision = _to(view, view.hover)
+        elif "to" in aim:
+            decision = _to(view, hover)
             if decision is not None:
-                result = f"{view.hover}: " + (
+                result = f"{hover}: " + (
                     f"refused: {decision}"
                     if isinstance(decision, str)
                     else _describe(judge(session.battle, decision))
                 )
         for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
-        assert view.hover is not None
-        c = camera.cell
-        avoid: tuple[pygame.Rect, ...] = ()
-        if view.selected and world.has(view.selected, Position):
-            avoid = (pygame.Rect(*camera.screen(world.need(view.selected, Position).cell), c, c),)
-        self._tip(surface, board, pygame.Rect(*camera.screen(view.hover), c, c), rows, avoid)
+        return rows
 
     # --- sidebar -----------------------------------------------------------------------------
     def _sidebar(
@@ -682,7 +670,7 @@ class Renderer:
                 world.rules.bonus_actions,
             )
         y = self._section(surface, rect, y, "Initiative")
-        side = None if view.omniscient else view.side
+        side = view.eyes
         order = teams(world)
         for unit in turn.order:
             hidden = hidden_from(world, unit, side)
@@ -878,10 +866,12 @@ class Renderer:
         f = self.fonts
         size = pal.FONT_SMALL + 1
         width = rect.width - 20
-        text = lines(session.battle.log)
-        wrapped: list[str] = []
-        for line in text[-200:]:
-            wrapped.extend(f.wrap(line, size, width))
+        text = self._memo("log", (session.version,), lambda: lines(session.battle.log)[-200:])
+        wrapped = self._memo(
+            "log_wrapped",
+            (session.version, width),
+            lambda: [part for line in text for part in f.wrap(line, size, width)],
+        )
         room = max(1, (rect.bottom - y - 8) // (size - 3))
         end = max(room, len(wrapped) - view.log_offset)
         shown = wrapped[max(0, end - room) : end]
@@ -903,10 +893,10 @@ class Renderer:
         actor = acting_unit(session)
         world = session.battle.world
         pending = session.battle.pending
-        foreign = actor is not None and not view.omniscient and team_of(world, actor) != view.side
+        foreign = actor is not None and not view.sits_for(team_of(world, actor))
         if not isinstance(pending, AwaitingAction) or foreign:
             actor = None
-        side = None if view.omniscient else view.side
+        side = view.eyes
         return self.bar.update(
             session.battle,
             session.version,
@@ -1155,7 +1145,11 @@ class Renderer:
         trigger = f.wrap(pending.trigger, pal.FONT + 2, width - 32)
         left = world.get(pending.unit, Budget)
         bonus = f"{pending.unit} has {left.bonus if left else 0} Bonus Action(s) left"
-        helps = [reaction_help(world, pending.unit, o) for o in options]
+        helps = self._memo(
+            "reaction",
+            (session.version,),
+            lambda: [reaction_help(world, pending.unit, o) for o in options],
+        )
         height = 76 + 18 * len(trigger) + 50 * len(options)
         box = self._panel(surface, board, width, height, low=True)
         y = box.y + 12
@@ -1240,12 +1234,16 @@ class Renderer:
     ) -> None:
         from sim.ui.app import item_decision
 
-        unit = view.selected or ""
-        items = item_choices(session.battle, unit) if unit else []
-        rows = []
-        for item in items:
-            result = item_decision(session, view, item)
-            rows.append((item, item, not result.startswith("refused"), result))
+        def make() -> list[tuple[str, str, bool, str]]:
+            unit = view.selected
+            rows = []
+            for item in item_choices(session.battle, unit) if unit else []:
+                result = item_decision(session, view, item)
+                rows.append((item, item, not result.startswith("refused"), result))
+            return rows
+
+        key = (session.version, view.picking, view.selected, view.slow, view.quicken, view.eyes)
+        rows = self._memo("items", key, make)
         self._list_panel(
             surface,
             board,
@@ -1260,14 +1258,21 @@ class Renderer:
     ) -> None:
         """The spells or abilities the acting creature knows, or Prepare's triggers."""
         unit = view.selected or ""
-        side = None if view.omniscient else view.side
-        if view.choosing == "prepare":
-            choices = [c for c, _ in prepare_triggers(session.battle, unit, side)]
-        else:
-            choices = ability_choices(
-                session.battle, unit, view.choosing or "cast", view.slow, view.quicken, side
-            )
-        rows = [(c.value, c.label, c.ok or view.preparing is not None, c.detail) for c in choices]
+
+        def make() -> list[tuple[str, str, bool, str]]:
+            side = view.eyes
+            if view.choosing == "prepare":
+                choices = [c for c, _ in prepare_triggers(session.battle, unit, side)]
+            else:
+                choices = ability_choices(
+                    session.battle, unit, view.choosing or "cast", view.slow, view.quicken, side
+                )
+            held = view.preparing is not None
+            return [(c.value, c.label, c.ok or held, c.detail) for c in choices]
+
+        key = (session.version, view.choosing, unit, view.slow, view.quicken, view.eyes,
+               view.preparing is not None)  # fmt: skip
+        rows = self._memo("choices", key, make)
         if view.choosing == "prepare":
             title = f"Prepare ({unit} skips now): act when…"
             empty = "no trigger to offer"
@@ -1329,6 +1334,35 @@ def aim_words(aim: tuple[str, ...]) -> str:
     return "a cell" if "to" in aim else "a creature"
 
 
-def hidden_units(session: Session, side: str | None) -> tuple[str, ...]:
+def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
+    """The open cells within `radius_half` of `centre` that a line from it reaches."""
+    r = radius_half // 2 + 1
+    out = []
+    for y in range(centre.y - r, centre.y + r + 1):
+        for x in range(centre.x - r, centre.x + r + 1):
+            cell = Pos(x, y)
+            if (
+                world.grid.inside(cell)
+                and distance_half(centre, cell) <= radius_half
+                and world.grid.kind(cell) is not Kind.WALL
+                and line_of_sight(world.grid, centre, cell) is None
+            ):
+                out.append(cell)
+    return tuple(out)
+
+
+def _aim_cells(session: Session, view: View) -> tuple[Pos, ...]:
+    """Cells of the creatures the action being targeted could be aimed at now."""
+    from sim.ui.app import aim_needs, target_decision
+
     world = session.battle.world
-    return tuple(u for u in creatures(world) if u not in visible(world, side))
+    if "target" not in aim_needs(world, view):
+        return ()
+    ability = world.catalog.abilities.get(view.ability or "")
+    on_self = ability is not None and ability.target in ("ally", "creature")
+    return tuple(
+        world.need(unit, Position).cell
+        for unit in visible(world, view.eyes)
+        if (unit != view.selected or on_self)
+        and not target_decision(session, view, unit).startswith("refused")
+    )

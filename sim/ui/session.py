@@ -11,6 +11,7 @@ the chosen point (the seeded dice come out the same). Two undo points are offere
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import count
 from pathlib import Path
 
 from sim import events as ev
@@ -29,6 +30,11 @@ class Mark:
     turn_started: bool  # it ended a turn and another began (or the battle ended)
 
 
+# One counter for every session: a loaded game never reuses the version of the one it replaced,
+# so the client's caches (keyed by version) cannot serve the old world's answers.
+_VERSIONS = count()
+
+
 def _mark(result: Outcome) -> Mark:
     if not isinstance(result, Accepted):
         return Mark(False, False, False)
@@ -45,7 +51,7 @@ class Session:
         self.seed = seed
         self.battle = battle if battle is not None else begin(scenario, seed)
         self.marks: list[Mark] = []
-        self.version = 0  # bumped on every change of the world, for the client's caches
+        self.version = next(_VERSIONS)  # new on every change of the world, for the caches
         self.autosave: Path | None = autosave_path(scenario.path)
         self.notice = ""  # the last autosave problem, shown by the client
         if battle is not None:
@@ -62,29 +68,23 @@ class Session:
         before = self.battle.world.turn
         result = self.battle.submit(decision)
         self.marks.append(_mark(result))
-        self.version += 1
+        self.version = next(_VERSIONS)
         if isinstance(result, Accepted) and self.battle.world.turn != before:
             self._autosave()
         return result
 
-    def turn_changed(self, result: Outcome) -> bool:
-        return isinstance(result, Accepted) and any(
-            isinstance(e, ev.TurnStarted | ev.BattleEnded) for e in result.events
-        )
-
     # --- undo ------------------------------------------------------------------------------
-    def undo_step_point(self) -> int | None:
-        """How many decisions stay after undoing the last one, or None if it rolled dice, began
-        a turn, or there is nothing to undo. Refused decisions are undone along with it."""
+    def _last_accepted(self) -> int:
+        """How many marks there are up to the last accepted decision (0: none was)."""
         k = len(self.marks)
         while k > 0 and not self.marks[k - 1].accepted:
             k -= 1
-        if k == 0:
-            return None
-        last = self.marks[k - 1]
-        if last.rolled or last.turn_started:
-            return None
-        return k - 1
+        return k
+
+    def undo_step_point(self) -> int | None:
+        """How many decisions stay after undoing the last one, or None if it rolled dice, began
+        a turn, or there is nothing to undo. Refused decisions are undone along with it."""
+        return None if self.undo_reason() else self._last_accepted() - 1
 
     def turn_start_point(self) -> int | None:
         """How many decisions stay after undoing back to the start of the current turn."""
@@ -100,9 +100,7 @@ class Session:
         return start
 
     def undo_reason(self) -> str:
-        k = len(self.marks)
-        while k > 0 and not self.marks[k - 1].accepted:
-            k -= 1
+        k = self._last_accepted()
         if k == 0:
             return "nothing to undo"
         last = self.marks[k - 1]
@@ -120,7 +118,7 @@ class Session:
         self.marks = []
         for decision in decisions:
             self.marks.append(_mark(self.battle.submit(decision)))
-        self.version += 1
+        self.version = next(_VERSIONS)
 
     def _remark(self, decisions: tuple[Decision, ...]) -> None:
         """Work out the marks of a battle that was replayed elsewhere."""

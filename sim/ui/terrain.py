@@ -21,6 +21,7 @@ import pygame
 from sim.geometry import Pos
 from sim.grid import Grid, Kind
 from sim.ui import palette as pal
+from sim.ui.actionbar import metres
 from sim.ui.camera import Camera
 from sim.ui.palette import RGB
 from sim.ui.text import Fonts
@@ -41,15 +42,6 @@ def _shade(colour: RGB, height_half: int) -> RGB:
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-def metres_label(half: int) -> str:
-    """
-    >>> metres_label(3), metres_label(-4), metres_label(2)
-    ('1.5', '-2', '1')
-    """
-    m = half / 2
-    return f"{m:g}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +150,11 @@ class TerrainLayer:
             small = max(10, c // 3)
             if height:
                 inset = max(2, c // 16 + 2)  # clear of a ledge line on the left edge
-                self._label(s, f"h{metres_label(height)}", (inset, c - 2), small, "bottomleft")
+                self._label(s, f"h{metres(height)}", (inset, c - 2), small, "bottomleft")
             if water:
-                self._label(s, f"~{metres_label(water)}", (c - 2, c - 2), small, "bottomright")
+                self._label(s, f"~{metres(water)}", (c - 2, c - 2), small, "bottomright")
             if obstacle:
-                self._label(s, f"ob{metres_label(obstacle)}", (c // 2, c // 2), small, "center")
+                self._label(s, f"ob{metres(obstacle)}", (c // 2, c // 2), small, "center")
         return s
 
     def _label(
@@ -326,7 +318,7 @@ class TerrainLayer:
                     mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
                     self._label(
                         layer,
-                        f"{metres_label(abs(edge.diff))}m",
+                        f"{metres(abs(edge.diff))}m",
                         mid,
                         max(11, c // 3),
                         "center",

@@ -40,6 +40,15 @@ class View:
     dragging: bool = False
     omniscient: bool = False  # `sim render`: no hotseat, every creature shown
 
+    @property
+    def eyes(self) -> str | None:
+        """Whose sight the screen shows: the seated side, or None (everything) when omniscient."""
+        return None if self.omniscient else self.side
+
+    def sits_for(self, team: str) -> bool:
+        """Whether the screen plays for creatures of `team` (every team when omniscient)."""
+        return self.omniscient or team == self.side
+
     def clear_plan(self) -> None:
         self.waypoints.clear()
         self.targeting = None
