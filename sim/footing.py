@@ -1,9 +1,9 @@
 """Ground underfoot: what one move between neighbouring cells costs a creature, or why it cannot
 be made (R-U2, R-U3, R-M2, R-M3, R-M4, R-M5, R-M9).
 
-The same rules exist twice on purpose: `step_problem`/`step_cost` for one step (with a reason a
-player can read) and `cost_fields` for every step of a window at once (numpy, for reach maps).
-tests/test_reach_property.py checks that the two agree on random maps.
+The same rules exist twice on purpose: `step_problem`/`step_cost` here, for one step with a
+reason a player can read, and `pathfinder.step_cost`, compiled, for the thousands of steps of a
+reach map. tests/test_reach_property.py checks that the two agree on random maps.
 """
 
 from __future__ import annotations
@@ -11,18 +11,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from sim.components import Body, Position, Team
 from sim.creature import creatures, lying
 from sim.geometry import Pos, is_diagonal
 from sim.grid import Kind
 from sim.world import World
 
-BLOCKED = np.int32(1 << 20)  # larger than any reachable cost, small enough to add safely
-
-# (dx, dy) of the 8 neighbours; index d of every cost field.
+# (dx, dy) of the 8 neighbours; direction d of every step table and search.
 DIRECTIONS: tuple[tuple[int, int], ...] = (
     (-1, -1),
     (0, -1),
@@ -186,129 +181,3 @@ def step_cost(world: World, m: Mover, gait: Gait, a: Pos, b: Pos) -> int:
 def is_fall(world: World, m: Mover, a: Pos, b: Pos) -> bool:
     """Stepping from `a` down to `b` drops further than the creature is tall (R-M4)."""
     return world.grid.ground_half(a) - world.grid.ground_half(b) > m.height_half
-
-
-# --- every step of a window at once ----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """A rectangle of the map [x0, x1) x [y0, y1) that a reach map is computed on."""
-
-    x0: int
-    y0: int
-    x1: int
-    y1: int
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (self.y1 - self.y0, self.x1 - self.x0)
-
-    def local(self, pos: Pos) -> tuple[int, int]:
-        return (pos.y - self.y0, pos.x - self.x0)
-
-    def world_pos(self, y: int, x: int) -> Pos:
-        return Pos(x + self.x0, y + self.y0)
-
-
-def window_around(world: World, centre: Pos, radius: int) -> Window:
-    g = world.grid
-    return Window(
-        max(0, centre.x - radius),
-        max(0, centre.y - radius),
-        min(g.width, centre.x + radius + 1),
-        min(g.height, centre.y + radius + 1),
-    )
-
-
-def _padded(layer: npt.NDArray[np.generic], win: Window, fill: int) -> npt.NDArray[np.int32]:
-    """The window of a layer with a one-cell border of `fill` (outside the map)."""
-    h, w = layer.shape
-    out = np.full((win.y1 - win.y0 + 2, win.x1 - win.x0 + 2), fill, dtype=np.int32)
-    out[1:-1, 1:-1] = layer[win.y0 : win.y1, win.x0 : win.x1]
-    # Cells just outside the window but inside the map are real neighbours.
-    ys0, ys1 = max(0, win.y0 - 1), min(h, win.y1 + 1)
-    xs0, xs1 = max(0, win.x0 - 1), min(w, win.x1 + 1)
-    out[ys0 - win.y0 + 1 : ys1 - win.y0 + 1, xs0 - win.x0 + 1 : xs1 - win.x0 + 1] = layer[
-        ys0:ys1, xs0:xs1
-    ]
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Fields:
-    """`cost[d, y, x]`: half-metres to move into window cell (y, x) from its neighbour in
-    direction -DIRECTIONS[d]; BLOCKED where not allowed. `can_end` marks cells a move may end in.
-    The window's layers and masks come along, so jump edges need not read them again."""
-
-    window: Window
-    cost: npt.NDArray[np.int32]
-    can_end: npt.NDArray[np.bool_]
-    kind: npt.NDArray[np.int32]
-    height: npt.NDArray[np.int32]
-    water: npt.NDArray[np.int32]
-    obstacle: npt.NDArray[np.int32]
-    difficult: npt.NDArray[np.bool_]  # for a creature on foot (R-M2, R-M9)
-    standing: npt.NDArray[np.bool_]  # another standing creature is there (R-M5)
-    enemy: npt.NDArray[np.bool_]  # a standing enemy is there
-
-
-def cost_fields(world: World, m: Mover, gait: Gait, win: Window) -> Fields:
-    """The vectorised form of `step_problem` and `step_cost` over a window."""
-    grid = world.grid
-    wall = int(Kind.WALL)
-    kind = _padded(grid.layers["kind"], win, wall)
-    height = _padded(grid.layers["height"], win, 0)
-    water = _padded(grid.layers["water"], win, 0)
-    obstacle = _padded(grid.layers["obstacle"], win, 0)
-    solid = (kind == wall) | (kind == int(Kind.PIT))
-    on_foot = (kind == int(Kind.DIFFICULT)) | ((water >= m.waist_half) & (water <= m.height_half))
-    if gait is Gait.SWIM:
-        enterable = ~solid & (water >= m.waist_half)
-        difficult = np.zeros_like(solid)
-    else:
-        dry = water < m.waist_half if gait is Gait.CRAWL else water <= m.height_half
-        enterable = ~solid & dry
-        difficult = on_foot
-    standing = np.zeros_like(solid)
-    enemy = np.zeros_like(solid)
-    my_team = m.team
-    ph, pw = solid.shape
-    for cell, other in standing_at(world, m.unit).items():
-        y, x = cell.y - win.y0 + 1, cell.x - win.x0 + 1
-        if 0 <= y < ph and 0 <= x < pw:
-            standing[y, x] = True
-            if world.need(other, Team).name != my_team:
-                enemy[y, x] = True
-    passable = enterable & ~enemy
-    hh, ww = win.shape
-    cost = np.full((8, hh, ww), BLOCKED, dtype=np.int32)
-    inner = (slice(1, hh + 1), slice(1, ww + 1))
-    for d, (dx, dy) in enumerate(DIRECTIONS):
-        src = (slice(1 - dy, hh + 1 - dy), slice(1 - dx, ww + 1 - dx))
-        ok = passable[inner].copy()
-        if dx and dy:
-            corner_a = (slice(1 - dy, hh + 1 - dy), slice(1, ww + 1))  # (b.x, a.y)
-            corner_b = (slice(1, hh + 1), slice(1 - dx, ww + 1 - dx))  # (a.x, b.y)
-            ok &= ~solid[corner_a] & ~solid[corner_b]
-            base = m.diagonal
-        else:
-            base = m.orthogonal
-        if gait is not Gait.SWIM:
-            rise = height[inner] - height[src]
-            climb = np.maximum(rise, 0) + obstacle[inner]
-            if gait is Gait.STRIDE:
-                ok &= climb <= m.leap_half
-            else:
-                ok &= climb <= 0
-            ok &= -rise <= m.height_half
-            step = np.where(difficult[inner] | difficult[src], base * m.difficult_factor, base)
-        else:
-            step = np.full((hh, ww), base, dtype=np.int32)
-        cost[d] = np.where(ok, step, BLOCKED)
-    # R-M5: a move cannot end on a standing creature, but a crawler is prone and may share.
-    can_end = enterable[inner] if gait is Gait.CRAWL else enterable[inner] & ~standing[inner]
-    return Fields(
-        win, cost, can_end, kind[inner], height[inner], water[inner], obstacle[inner],
-        on_foot[inner], standing[inner], enemy[inner],
-    )  # fmt: skip

@@ -2,8 +2,8 @@
 rules agree, and the reach map agrees with the move check (R-U2, R-U3, R-M2..R-M6, R-M9).
 
 1. For every Gait and every pair of neighbouring cells, the scalar `step_problem`/`step_cost`
-   (what a refusal explains) and the vectorised `cost_fields` (what reach maps use) say the
-   same: blocked in both, or allowed at the same cost.
+   (what a refusal explains) and the compiled `pathfinder.step_cost` (what reach maps use) say
+   the same: blocked in both, or allowed at the same cost.
 2. Every cell `reach_map` offers for a Walk or a Run is accepted by `plan_move`, both as a
    destination and along the path the reach map shows, at the cost it showed; every cell it
    leaves out is refused to a destination move.
@@ -22,11 +22,13 @@ from hypothesis.extra.numpy import arrays
 from sim.actions import Movement, Refusal, Run, Walk
 from sim.components import Position
 from sim.creature import conditions, creatures
-from sim.footing import BLOCKED, DIRECTIONS, Gait, Window, cost_fields, mover, step_cost
+from sim.footing import DIRECTIONS, Gait, mover, step_cost
 from sim.footing import step_problem as scalar_problem
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.movement import plan_move
+from sim.pathfinder import BLOCKED, step_costs
+from sim.reach import Window, ground
 from sim.reachmap import reach_map
 from sim.scenario import loads
 from sim.world import World
@@ -109,7 +111,7 @@ FAST = settings(
 
 @FAST
 @given(cases())
-def test_scalar_and_vectorised_ground_rules_agree_on_every_step(case: Case) -> None:
+def test_scalar_and_compiled_ground_rules_agree_on_every_step(case: Case) -> None:
     """R-U2, R-U3, R-M2, R-M3, R-M4, R-M5, R-M9: the same answer from both forms, for every
     Gait and every neighbouring pair."""
     world = case.world
@@ -117,19 +119,20 @@ def test_scalar_and_vectorised_ground_rules_agree_on_every_step(case: Case) -> N
     m = mover(world, "ana")
     whole = Window(0, 0, grid.width, grid.height)
     for gait in Gait:
-        fields = cost_fields(world, m, gait, whole)
+        g = ground(world, m, gait, whole, 0, None)
+        costs = step_costs(g.planes, g.flags, g.params)
         for a in grid.cells():
             for d, (dx, dy) in enumerate(DIRECTIONS):
                 b = Pos(a.x + dx, a.y + dy)
                 if not grid.inside(b):
                     continue
-                vector = int(fields.cost[d, b.y, b.x])
+                compiled = int(costs[d, b.y, b.x])
                 problem = scalar_problem(world, m, gait, a, b)
                 where = f"{gait.name} {a}->{b}"
                 if problem is None:
-                    assert vector == step_cost(world, m, gait, a, b), where
+                    assert compiled == step_cost(world, m, gait, a, b), where
                 else:
-                    assert vector == BLOCKED, f"{where}: scalar says {problem!r}"
+                    assert compiled == BLOCKED, f"{where}: scalar says {problem!r}"
 
 
 def _along(kind: type[Movement], path: tuple[tuple[Pos, bool], ...]) -> Movement:

@@ -1,0 +1,356 @@
+"""The compiled search behind reach maps: the ground rules of one step and one jump, and a
+Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-M9).
+
+These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
+scalar code that numba compiles, because a reach map asks them thousands of times per frame.
+tests/test_reach_property.py checks on random maps that the two forms agree, and that every
+cell a reach map offers is accepted by the move check at the cost it showed.
+
+Inputs are plain arrays so that the compiled code needs no Python objects:
+`planes[p, y, x]` holds the window's layers (the P_* indices) and `params` the mover's numbers
+(the M_* indices), both made by `reach.py`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from sim.footing import DIRECTIONS
+
+BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
+
+# Planes of the window (int32 each).
+P_KIND, P_HEIGHT, P_WATER, P_OBSTACLE, P_STANDING, P_ENEMY = range(6)
+PLANES = 6
+
+# The mover's numbers (float64 each), in half-metres unless said.
+M_HEIGHT, M_LEAP, M_WAIST, M_ORTHOGONAL, M_DIAGONAL, M_DIFFICULT = range(6)
+M_GAIT, M_JUMPS, M_LIMIT = 6, 7, 8
+M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 12
+M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
+PARAMS = 16
+
+# Gait codes (footing.Gait order) and terrain kinds (grid.Kind values) the rules test.
+STRIDE, STEP, CRAWL, SWIM = 0, 1, 2, 3
+DIFFICULT, WALL, PIT = 1, 2, 3
+
+# (dx, dy) of the 8 neighbours: direction d is the same d as everywhere else.
+DX = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
+DY = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
+
+Int32 = npt.NDArray[np.int32]
+
+
+Flags = npt.NDArray[np.uint8]
+Float = npt.NDArray[np.float64]
+
+# What each window cell is to this mover, worked out once per search (`cell_flags`).
+F_ENTER = 1  # this gait may step in: no wall or pit, water right for it, no standing enemy
+F_SOLID = 2  # a wall or a pit: no diagonal step past its corner (R-U3)
+F_WALL = 4  # a wall: no jump over it or past its corner
+F_DIFFICULT = 8  # difficult ground, or water from waist-deep to the mover's height (R-M2, R-M9)
+F_LAND = 16  # a jump may land: no wall or pit, not over its head, nobody standing (R-M5, R-M6)
+F_ENEMY = 32  # a standing enemy: no jumping over it (R-M5)
+F_PIT = 64  # a pit: nothing to clear when jumped over
+
+
+@njit(cache=True)
+def cell_flags(planes: Int32, params: Float) -> Flags:
+    """The F_* flags of every window cell for the mover and gait in `params`."""
+    hh, ww = planes.shape[1], planes.shape[2]
+    gait = int(params[M_GAIT])
+    height, waist = params[M_HEIGHT], params[M_WAIST]
+    out = np.zeros((hh, ww), dtype=np.uint8)
+    for y in range(hh):
+        for x in range(ww):
+            kind = planes[P_KIND, y, x]
+            water = planes[P_WATER, y, x]
+            flags = 0
+            solid = kind in (WALL, PIT)
+            if solid:
+                flags |= F_SOLID
+            if kind == WALL:
+                flags |= F_WALL
+            if kind == PIT:
+                flags |= F_PIT
+            if kind == DIFFICULT or (waist <= water and water <= height):
+                flags |= F_DIFFICULT
+            if planes[P_ENEMY, y, x]:
+                flags |= F_ENEMY
+            if gait == SWIM:
+                water_ok = water >= waist
+            elif gait == CRAWL:
+                water_ok = water < waist
+            else:
+                water_ok = water <= height
+            if not solid and water_ok and not planes[P_ENEMY, y, x]:
+                flags |= F_ENTER
+            if not solid and water <= height and not planes[P_STANDING, y, x]:
+                flags |= F_LAND
+            out[y, x] = flags
+    return out
+
+
+@njit(cache=True, inline="always")
+def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: int) -> int:
+    """Half-metres to step from window cell (ay, ax) to its neighbour in direction d, or
+    BLOCKED (the compiled `footing.step_problem` and `footing.step_cost`)."""
+    hh, ww = flags.shape
+    dx, dy = DX[d], DY[d]
+    by, bx = ay + dy, ax + dx
+    if by < 0 or by >= hh or bx < 0 or bx >= ww or not flags[by, bx] & F_ENTER:
+        return BLOCKED
+    if dx != 0 and dy != 0:
+        # R-U3: a diagonal may not cut the corner of a wall or a pit.
+        if (flags[ay, bx] | flags[by, ax]) & F_SOLID:
+            return BLOCKED
+        base = int(params[M_DIAGONAL])
+    else:
+        base = int(params[M_ORTHOGONAL])
+    gait = int(params[M_GAIT])
+    if gait == SWIM:
+        return base  # swimming ignores the ground below (R-M8)
+    rise = planes[P_HEIGHT, by, bx] - planes[P_HEIGHT, ay, ax]
+    climb = max(rise, 0) + planes[P_OBSTACLE, by, bx]
+    if gait == STRIDE:
+        if climb > params[M_LEAP]:
+            return BLOCKED
+    elif climb > 0:
+        return BLOCKED
+    if -rise > params[M_HEIGHT]:
+        return BLOCKED
+    if (flags[ay, ax] | flags[by, bx]) & F_DIFFICULT:
+        return base * int(params[M_DIFFICULT])
+    return base
+
+
+@njit(cache=True, inline="always")
+def _jump_length(params: Float, runup: int) -> int:
+    """JumpReach.length: the longest jump with `runup` half-metres of run-up."""
+    standing = int(params[M_STANDING_LENGTH])
+    cap = max(int(params[M_LENGTH_CAP]), standing)
+    return min(standing + runup, cap) + int(params[M_SKILL_LENGTH])
+
+
+@njit(cache=True, inline="always")
+def _runup_for_length(params: Float, needed: int) -> int:
+    """JumpReach.runup_for_length, BLOCKED for None."""
+    if needed <= _jump_length(params, 0):
+        return 0
+    if needed > _jump_length(params, 1 << 30):
+        return BLOCKED
+    return needed - int(params[M_SKILL_LENGTH]) - int(params[M_STANDING_LENGTH])
+
+
+@njit(cache=True, inline="always")
+def _runup_for_height(params: Float, needed: int) -> int:
+    """JumpReach.runup_for_height for whole half-metres, BLOCKED for None."""
+    extra = max(needed - int(params[M_STANDING_HEIGHT]), 0)
+    steps = -(-extra // 2)
+    if steps * 2 > int(params[M_EXTRA_HEIGHT_CAP]):
+        return BLOCKED
+    return steps * int(params[M_HEIGHT_PER_RUNUP])
+
+
+@njit(cache=True, inline="always")
+def jump_line(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    ay: int,
+    ax: int,
+    d: int,
+    runup_made: int,
+    max_cost: int,
+    costs: Int32,
+    runups: Int32,
+) -> int:
+    """The jumps from (ay, ax) in direction d that beat walking the same line (R-M6, R-U3),
+    for a jumper that has made `runup_made` of run-up and may spend `max_cost` more: for k
+    cells, `costs[k]` (BLOCKED if none) and the run-up it needs `runups[k]`. Returns the
+    largest k filled (the compiled `jump.plan_jump`, searched along one line)."""
+    hh, ww = flags.shape
+    dx, dy = DX[d], DY[d]
+    diagonal = dx != 0 and dy != 0
+    per = int(params[M_DIAGONAL]) if diagonal else int(params[M_ORTHOGONAL])
+    max_cells = min(_jump_length(params, runup_made) // per, max_cost // per, len(costs) - 1)
+    base = planes[P_HEIGHT, ay, ax]
+    height = params[M_HEIGHT]
+    factor_a = (flags[ay, ax] & F_DIFFICULT) != 0
+    clearance = -(10**6)
+    blocked_between = False
+    walk = 0
+    last = 0
+    for k in range(1, max_cells + 1):
+        by, bx = ay + dy * k, ax + dx * k
+        if by < 0 or by >= hh or bx < 0 or bx >= ww:
+            break
+        costs[k] = BLOCKED
+        last = k
+        length = per * k
+        walk_k = walk + step_cost(planes, flags, params, by - dy, bx - dx, d)
+        walk = min(walk_k, BLOCKED)
+        if k > 1:
+            cy, cx = by - dy, bx - dx  # the cell before the landing is now passed over
+            if flags[cy, cx] & (F_WALL | F_ENEMY):
+                blocked_between = True
+            if not flags[cy, cx] & F_PIT:
+                rise_c = planes[P_HEIGHT, cy, cx] - base + planes[P_OBSTACLE, cy, cx]
+                clearance = max(clearance, rise_c)
+        if diagonal and (flags[by - dy, bx] | flags[by, bx - dx]) & F_WALL:
+            blocked_between = True  # R-U3: no cutting a wall's corner in the air either
+        if blocked_between:
+            break  # every longer jump on this line passes the same obstacle
+        if not flags[by, bx] & F_LAND:
+            continue
+        rise = planes[P_HEIGHT, by, bx] - base
+        if -rise > height:
+            continue
+        cost = length
+        if factor_a or flags[by, bx] & F_DIFFICULT:
+            cost *= int(params[M_DIFFICULT])
+        if cost >= walk_k or cost > max_cost:
+            continue  # walking the line is as cheap, or the jump is out of budget
+        landing = max(rise, 0) + planes[P_OBSTACLE, by, bx]
+        need_clear = _runup_for_height(params, max(clearance, 0))
+        need_land = _runup_for_height(params, landing)
+        if rise > 0:
+            grab = _runup_for_height(params, int(np.ceil(landing - params[M_GRAB_HEIGHT])))
+            need_land = min(need_land, grab)
+        runup = max(need_clear, need_land, _runup_for_length(params, length))
+        if runup <= runup_made:
+            costs[k] = cost
+            runups[k] = runup
+    return last
+
+
+@njit(cache=True)
+def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> Int32:
+    """The least cost from (sy, sx) to every window cell within the limit; BLOCKED elsewhere.
+
+    Costs are small whole numbers, so cells wait in one bucket per cost (Dial's form of
+    Dijkstra) and are settled cheapest first: a jump's run-up is then the final cost of its
+    take-off cell (R-M6: the metres already spent in the action)."""
+    hh, ww = flags.shape
+    n = hh * ww
+    limit = int(params[M_LIMIT])
+    jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
+    dist = np.full(n, BLOCKED, dtype=np.int32)
+    done = np.zeros(n, dtype=np.bool_)
+    head = np.full(limit + 1, -1, dtype=np.int32)  # bucket c: a linked list of cells
+    size = n * 8 * (1 + (max(hh, ww) + 1 if jumps else 0)) + 1
+    size = min(size, n * (limit + 1) + 1)  # no cell gets a better cost more often than this
+    cell = np.empty(size, dtype=np.int32)
+    after = np.empty(size, dtype=np.int32)
+    costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    start = sy * ww + sx
+    dist[start] = 0
+    cell[0], after[0], head[0] = start, -1, 0
+    entries = 1
+    for spent in range(limit + 1):
+        e = head[spent]
+        while e != -1:
+            here = cell[e]
+            e = after[e]
+            if done[here] or dist[here] != spent:
+                continue
+            done[here] = True
+            ay, ax = here // ww, here % ww
+            for d in range(8):
+                total = spent + step_cost(planes, flags, params, ay, ax, d)
+                b = (ay + DY[d]) * ww + ax + DX[d]
+                if total <= limit and total < dist[b]:
+                    dist[b] = total
+                    cell[entries], after[entries], head[total] = b, head[total], entries
+                    entries += 1
+            if not jumps:
+                continue
+            for d in range(8):
+                last = jump_line(
+                    planes, flags, params, ay, ax, d, spent, limit - spent, costs, runups
+                )
+                for k in range(1, last + 1):
+                    if costs[k] >= BLOCKED:
+                        continue
+                    total = spent + costs[k]
+                    b = (ay + DY[d] * k) * ww + ax + DX[d] * k
+                    if total < dist[b]:
+                        dist[b] = total
+                        cell[entries], after[entries], head[total] = b, head[total], entries
+                        entries += 1
+    return dist.reshape(hh, ww)
+
+
+@njit(cache=True)
+def trace(
+    planes: Int32, flags: Flags, params: Float, dist: Int32, ty: int, tx: int
+) -> npt.NDArray[np.int64]:
+    """The cheapest path back from (ty, tx) to the start, as rows (y, x, jumped) from the
+    target backwards. A step is preferred to a jump, and directions go in DIRECTIONS order,
+    so a path is always the same for the same field."""
+    hh, ww = flags.shape
+    jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
+    out = np.empty((hh * ww + 1, 3), dtype=np.int64)
+    costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    y, x = ty, tx
+    count = 0
+    while dist[y, x] != 0:
+        here = dist[y, x]
+        found = False
+        for d in range(8):
+            py, px = y - DY[d], x - DX[d]
+            if py < 0 or py >= hh or px < 0 or px >= ww or dist[py, px] >= BLOCKED:
+                continue
+            if dist[py, px] + step_cost(planes, flags, params, py, px, d) == here:
+                out[count, 0], out[count, 1], out[count, 2] = y, x, 0
+                y, x = py, px
+                found = True
+                break
+        if not found and jumps:
+            for d in range(8):
+                per = (
+                    int(params[M_DIAGONAL])
+                    if DX[d] != 0 and DY[d] != 0
+                    else int(params[M_ORTHOGONAL])
+                )
+                for k in range(1, _jump_length(params, 1 << 30) // per + 1):
+                    py, px = y - DY[d] * k, x - DX[d] * k
+                    if py < 0 or py >= hh or px < 0 or px >= ww:
+                        break
+                    before = dist[py, px]
+                    if before >= here:
+                        continue
+                    last = jump_line(
+                        planes, flags, params, py, px, d, before, here - before, costs, runups
+                    )
+                    if k <= last and before + costs[k] == here:
+                        out[count, 0], out[count, 1], out[count, 2] = y, x, 1
+                        y, x = py, px
+                        found = True
+                        break
+                if found:
+                    break
+        if not found:
+            return out[:0]  # unreachable: the field is not one `search` made
+        count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
+    """`out[d, y, x]`: the cost to step into window cell (y, x) from its neighbour in direction
+    -d, BLOCKED where not allowed: the whole window's step rules as one array (for tests and
+    for the benchmark's like-for-like graph)."""
+    hh, ww = flags.shape
+    out = np.full((8, hh, ww), BLOCKED, dtype=np.int32)
+    for d in range(8):
+        for y in range(hh):
+            for x in range(ww):
+                ay, ax = y - DY[d], x - DX[d]
+                if 0 <= ay < hh and 0 <= ax < ww:
+                    out[d, y, x] = step_cost(planes, flags, params, ay, ax, d)
+    return out
