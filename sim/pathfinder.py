@@ -203,6 +203,8 @@ def jump_line(
             blocked_between = True  # R-U3: no cutting a wall's corner in the air either
         if blocked_between:
             break  # every longer jump on this line passes the same obstacle
+        if length >= walk_k:
+            continue  # walking the line costs no more than the shortest such jump could
         if not flags[by, bx] & F_LAND:
             continue
         rise = planes[P_HEIGHT, by, bx] - base
