@@ -17,7 +17,6 @@ from sim import pathfinder as pf
 from sim.components import Team
 from sim.footing import Gait, Mover, standing_at
 from sim.geometry import Pos
-from sim.grid import Kind
 from sim.jump import JumpReach
 from sim.world import World
 
@@ -90,35 +89,36 @@ def ground(
             y, x = win.local(cell)
             planes[pf.P_STANDING, y, x] = 1
             planes[pf.P_ENEMY, y, x] = world.need(other, Team).name != m.team
-    params = np.zeros(pf.PARAMS, dtype=np.float64)
-    params[pf.M_HEIGHT] = m.height_half
-    params[pf.M_LEAP] = m.leap_half
-    params[pf.M_WAIST] = m.waist_half
-    params[pf.M_ORTHOGONAL] = m.orthogonal
-    params[pf.M_DIAGONAL] = m.diagonal
-    params[pf.M_DIFFICULT] = m.difficult_factor
-    params[pf.M_GAIT] = GAIT_CODES[gait]
-    params[pf.M_LIMIT] = limit
+    numbers = [
+        (pf.M_HEIGHT, m.height_half),
+        (pf.M_LEAP, m.leap_half),
+        (pf.M_WAIST, m.waist_half),
+        (pf.M_ORTHOGONAL, m.orthogonal),
+        (pf.M_DIAGONAL, m.diagonal),
+        (pf.M_DIFFICULT, m.difficult_factor),
+        (pf.M_GAIT, GAIT_CODES[gait]),
+        (pf.M_LIMIT, limit),
+    ]
     if jr is not None:
-        params[pf.M_JUMPS] = 1
-        params[pf.M_STANDING_LENGTH] = jr.standing_length
-        params[pf.M_LENGTH_CAP] = jr.length_cap
-        params[pf.M_SKILL_LENGTH] = jr.skill_length
-        params[pf.M_STANDING_HEIGHT] = jr.standing_height
-        params[pf.M_HEIGHT_PER_RUNUP] = jr.height_per_runup
-        params[pf.M_EXTRA_HEIGHT_CAP] = jr.extra_height_cap
-        params[pf.M_GRAB_HEIGHT] = jr.grab_height
-    kind, water = planes[pf.P_KIND], planes[pf.P_WATER]
-    enterable = (kind != int(Kind.WALL)) & (kind != int(Kind.PIT))
-    if gait is Gait.SWIM:
-        enterable &= water >= m.waist_half
-    elif gait is Gait.CRAWL:
-        enterable &= water < m.waist_half
-    else:
-        enterable &= water <= m.height_half
-    # R-M5: a move cannot end on a standing creature, but a crawler is prone and may share.
-    can_end = enterable if gait is Gait.CRAWL else enterable & (planes[pf.P_STANDING] == 0)
-    return Ground(win, planes, params, pf.cell_flags(planes, params), can_end)
+        numbers += [
+            (pf.M_JUMPS, 1),
+            (pf.M_STANDING_LENGTH, jr.standing_length),
+            (pf.M_LENGTH_CAP, jr.length_cap),
+            (pf.M_SKILL_LENGTH, jr.skill_length),
+            (pf.M_STANDING_HEIGHT, jr.standing_height),
+            (pf.M_HEIGHT_PER_RUNUP, jr.height_per_runup),
+            (pf.M_EXTRA_HEIGHT_CAP, jr.extra_height_cap),
+            (pf.M_GRAB_HEIGHT, jr.grab_height),
+        ]
+    params = np.zeros(pf.PARAMS, dtype=np.float64)
+    for index, value in numbers:
+        params[index] = value
+    flags = pf.cell_flags(planes, params)
+    can_end = (flags & pf.F_ENTER) != 0
+    if gait is not Gait.CRAWL:
+        # R-M5: a move cannot end on a standing creature; a crawler is prone and may share.
+        can_end &= planes[pf.P_STANDING] == 0
+    return Ground(win, planes, params, flags, can_end)
 
 
 @dataclass(frozen=True, slots=True)
