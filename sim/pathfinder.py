@@ -2,7 +2,7 @@
 Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-M9).
 
 These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
-scalar code that numba compiles, because a reach map asks them thousands of times per frame.
+scalar code that numba compiles, because one reach map asks them thousands of times.
 tests/test_reach_property.py checks on random maps that the two forms agree, and that every
 cell a reach map offers is accepted by the move check at the cost it showed.
 
@@ -18,6 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from sim.footing import DIRECTIONS
+from sim.grid import Kind
 
 BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
 
@@ -32,17 +33,15 @@ M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 
 M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
 PARAMS = 16
 
-# Gait codes (footing.Gait order) and terrain kinds (grid.Kind values) the rules test.
-STRIDE, STEP, CRAWL, SWIM = 0, 1, 2, 3
-DIFFICULT, WALL, PIT = 1, 2, 3
+# Gait codes (reach.GAIT_CODES gives them to footing.Gait) and the terrain kinds the rules test.
+STRIDE, STEP, CRAWL, SWIM = range(4)
+DIFFICULT, WALL, PIT = int(Kind.DIFFICULT), int(Kind.WALL), int(Kind.PIT)
 
 # (dx, dy) of the 8 neighbours: direction d is the same d as everywhere else.
 DX = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
 DY = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
 
 Int32 = npt.NDArray[np.int32]
-
-
 Flags = npt.NDArray[np.uint8]
 Float = npt.NDArray[np.float64]
 
