@@ -38,6 +38,8 @@ STRIDE, STEP, CRAWL, SWIM = range(4)
 DIFFICULT, WALL, PIT = int(Kind.DIFFICULT), int(Kind.WALL), int(Kind.PIT)
 
 # (dx, dy) of the 8 neighbours: direction d is the same d as everywhere else.
+# numba freezes globals like these into the compiled code, and its on-disk cache only notices
+# changes to this file: after changing DIRECTIONS or Kind, touch this file.
 DX = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
 DY = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
 
