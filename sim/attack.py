@@ -123,7 +123,7 @@ def strike(
             trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
             answer = yield Ask(target, "defence", trigger, (*options, NONE))
             choice = answer if answer in options else NONE
-        defense = yield from defense_roll(world, dice, target, choice)
+        defense = yield from defense_roll(world, dice, target, choice, f"{attacker}'s {purpose}")
     hit = hit_total > defense  # R-A3
     yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
     if hit and deal_damage:
@@ -132,9 +132,10 @@ def strike(
 
 
 def defense_roll(
-    world: World, dice: Dice, unit: str, choice: str
+    world: World, dice: Dice, unit: str, choice: str, against: str
 ) -> Generator[ev.Event | Ask, str | None, int]:
-    """R-A2: RES Roll plus the chosen reaction; Brace doubles every RES term (R-X3)."""
+    """R-A2: RES Roll plus the chosen reaction; Brace doubles every RES term (R-X3). `against`
+    names the attack in the log ("ana's attack"), as the Hit Roll names its target."""
     stats = world.need(unit, Stats)
     braced = 2 if has(world, unit, "braced") else 1
     res = stats.attribute("res")
@@ -142,7 +143,7 @@ def defense_roll(
     total = roll * braced
     yield ev.Rolled(
         unit,
-        "defense roll (RES Roll" + (", braced)" if braced > 1 else ")"),
+        f"defense roll: {against} (RES Roll" + (", braced)" if braced > 1 else ")"),
         res.die,
         roll,
         total - roll,

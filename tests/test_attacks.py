@@ -130,7 +130,7 @@ def test_R_A2_R_A3_an_undefended_defense_roll_is_the_res_roll_alone() -> None:
     events = accepted(b, unit="ana", action="attack", target="bob")
     assert rolls(events) == [
         ("ana", "hit roll: melee attack on bob", 5, 6, 11),
-        ("bob", "defense roll (RES Roll)", 3, 0, 3),
+        ("bob", "defense roll: ana's melee attack (RES Roll)", 3, 0, 3),
     ]
     assert resolved(events) == [(11, 3, True)]
 
@@ -141,7 +141,13 @@ def test_R_A2_R_X3_brace_doubles_the_res_roll() -> None:
     accepted(b, unit="bob", action="brace")
     end_turns(b, "bob")
     events = accepted(b, unit="ana", action="attack", target="bob")
-    assert rolls(events)[1] == ("bob", "defense roll (RES Roll, braced)", 7, 7, 14)
+    assert rolls(events)[1] == (
+        "bob",
+        "defense roll: ana's melee attack (RES Roll, braced)",
+        7,
+        7,
+        14,
+    )
     assert resolved(events) == [(14, 14, False)]
 
 
@@ -158,7 +164,7 @@ def test_R_A2_R_X3_brace_doubles_every_res_term_of_a_block() -> None:
     end_turns(b, "bob")
     events = accepted(b, unit="ana", action="attack", target="bob")
     assert rolls(events)[1:] == [
-        ("bob", "defense roll (RES Roll, braced)", 3, 3, 6),
+        ("bob", "defense roll: ana's melee attack (RES Roll, braced)", 3, 3, 6),
         ("bob", "block (RES Roll + Bonus + Block Rating 4)", 2, 16, 18),
     ]
     assert resolved(events) == [(14, 24, False)]

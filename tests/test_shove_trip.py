@@ -418,7 +418,7 @@ def test_R_X19_trip_is_a_1_action_melee_attack_with_damage_and_an_agi_save_or_pr
     assert events[0]["tier"] == "one" and events[0]["half"] == 2
     assert rolls(events) == [
         ("ana", "hit roll: trip on bob", 5, 11),
-        ("bob", "defense roll (RES Roll)", 3, 3),
+        ("bob", "defense roll: ana's trip (RES Roll)", 3, 3),
         ("bob", "keep its feet: AGI Save against 11", 2, 10),
     ]
     assert hp(b, "bob") == 14
