@@ -252,7 +252,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return AttackPlan(weapon, True)
     kind = weapon_kind(world, weapon)
     assert kind is not None and kind.ranged is not None
-    distance = distance_half(here, there)
+    distance = distance_half(world.rules, here, there)
     if distance > kind.ranged * 2:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"

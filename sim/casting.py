@@ -129,14 +129,14 @@ def _area(
         cell = world.need(unit, Position).cell
         # Walls shelter a creature from the burst (R-A5's line, drawn from the centre).
         sheltered = line_of_sight(world.grid, centre, cell) is not None
-        if distance_half(centre, cell) <= radius and not sheltered:
+        if distance_half(world.rules, centre, cell) <= radius and not sheltered:
             hit.append(unit)
     return tuple(hit)
 
 
 def _in_range(world: World, ability: Ability, here: Pos, there: Pos, what: str) -> Refusal | None:
     """R-X20: within the data's range; R-A5: with a line of sight no wall cell blocks."""
-    distance = distance_half(here, there)
+    distance = distance_half(world.rules, here, there)
     if distance > ability.range_half:
         return Refusal(
             f"{what} is {_metres(distance)} m away; {ability.name} reaches "

@@ -103,7 +103,7 @@ def _fires(world: World, unit: str, plan: Prepared, event: ev.Event) -> str | No
     if team_of(world, mover) == team_of(world, unit):
         return None
     here = world.need(unit, Position).cell
-    if distance_half(here, event.end) <= round(plan.metres * 2):
+    if distance_half(world.rules, here, event.end) <= round(plan.metres * 2):
         return f"{mover} came within {plan.metres:g} m"
     return None
 

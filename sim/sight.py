@@ -7,6 +7,7 @@ import math
 from sim.actions import Refusal
 from sim.geometry import Pos
 from sim.grid import Grid, Kind
+from sim.rules import Rules
 
 SAMPLES_PER_CELL = 4
 
@@ -51,12 +52,16 @@ def blocked_line(grid: Grid, a: Pos, b: Pos, what: str) -> Refusal | None:
     return None
 
 
-def distance_half(a: Pos, b: Pos) -> int:
+def distance_half(rules: Rules, a: Pos, b: Pos) -> int:
     """Grid distance in half-metres: 1 m straight, 1.5 m diagonal (R-U2).
 
-    >>> distance_half(Pos(0, 0), Pos(3, 1))
+    >>> from sim.rules import default_rules
+    >>> distance_half(default_rules(), Pos(0, 0), Pos(3, 1))
     7
     """
     dx, dy = abs(a.x - b.x), abs(a.y - b.y)
     diagonal = min(dx, dy)
-    return diagonal * 3 + (max(dx, dy) - diagonal) * 2
+    straight = max(dx, dy) - diagonal
+    return diagonal * int(rules.number("grid", "diagonal_half_metres")) + straight * int(
+        rules.number("grid", "orthogonal_half_metres")
+    )

@@ -88,7 +88,7 @@ def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     reach = throw_range(world, actor, item)
-    distance = distance_half(here, there)
+    distance = distance_half(world.rules, here, there)
     if distance > reach:
         return Refusal(
             f"{target} is {_metres(distance)} away; {actor} throws {item} "
@@ -257,7 +257,7 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
             return Refusal(f"{to}: a wall; nothing can land there")
         if to == here:
             return Refusal(f"{to} is where {actor} stands; drop the item instead (R-X7)")
-    distance = distance_half(here, to)
+    distance = distance_half(world.rules, here, to)
     reach = half_metres(bonus)
     if distance > reach:
         return Refusal(

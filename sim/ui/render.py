@@ -1343,7 +1343,7 @@ def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
             cell = Pos(x, y)
             if (
                 world.grid.inside(cell)
-                and distance_half(centre, cell) <= radius_half
+                and distance_half(world.rules, centre, cell) <= radius_half
                 and world.grid.kind(cell) is not Kind.WALL
                 and line_of_sight(world.grid, centre, cell) is None
             ):
