@@ -17,7 +17,7 @@ import pygame
 
 from sim.components import Position
 from sim.creature import conditions, team_of
-from sim.decisions import PARSERS, to_json
+from sim.decisions import PARSERS, parse, to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.events import to_json as event_json
 from sim.geometry import Pos
@@ -811,3 +811,168 @@ def test_every_button_fits_the_window(duel: Path, shots: Path, size: tuple[int, 
     bounds = app.surface.get_rect()
     for rect, kind, value in app.renderer.hits.items:
         assert bounds.contains(rect), f"{kind} {value} at {rect} is outside {bounds}"
+
+
+# --- hidden plans, the marked area of Prepare, and what a reaction prompt is about ---------------
+
+
+def prepare_attack_on_grok(p: Player) -> None:
+    """ana (blue, first in the duel) prepares an attack on grok for when an enemy comes within
+    1.5 m; the screen goes to red."""
+    app = p.app
+    p.sit_down()
+    assert acting(app) == "ana"
+    p.key(pygame.K_w)
+    p.key(pygame.K_1)  # an enemy comes within 1.5 m
+    p.key(pygame.K_a)
+    p.click_cell(at(app, "grok"))
+    assert any(e.kind == "plan_made" for e in app.session.battle.log)
+    assert app.view.handover == "red"
+
+
+def test_a_prepared_plan_is_hidden_from_the_other_side(duel: Path, shots: Path) -> None:
+    """At a table you see that someone holds an action, not what for: the other side's sidebar
+    and log say that ana holds an action ready; ana's own side reads the trigger and the
+    action."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    prepare_attack_on_grok(p)
+    p.sit_down()
+    assert app.view.side == "red"
+    p.button("unit", "ana")  # select ana from the initiative list
+    assert app.view.selected == "ana"
+    about = " ".join(app.renderer.unit_lines(app.session, app.view, "ana"))
+    assert "holds an action ready" in about
+    assert "attack" not in about and "1.5" not in about
+    log = app.renderer.log_lines(app.session, app.view)
+    assert "ana holds an action ready (what for is hidden)" in log
+    assert not any("prepares" in line or "1.5 m" in line for line in log)
+    p.shot("plan_hidden_from_red")
+
+    # grok walks away from ana: ana's attack of opportunity brings blue to the screen.
+    grok = at(app, "grok")
+    p.button("action", "walk")
+    p.click_cell(Pos(grok.x + 2, grok.y))
+    p.sit_down()
+    assert app.view.side == "blue"
+    p.button("unit", "ana")
+    about = " ".join(app.renderer.unit_lines(app.session, app.view, "ana"))
+    assert "prepared: attack grok when an enemy comes within 1.5 m" in about
+    log = app.renderer.log_lines(app.session, app.view)
+    assert "ana prepares attack grok for when an enemy comes within 1.5 m" in log
+    p.shot("plan_shown_to_blue")
+
+
+def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) -> None:
+    """The enters_area trigger from the client: pick it, click cells on the board to mark them
+    (a second click unmarks, a wall is refused), Enter, then the action as for any trigger;
+    the decision is the script's. Only blue is shown the area afterwards."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    assert acting(app) == "ana"
+    p.key(pygame.K_w)
+    assert "area" in app.listed()
+    p.button("choice", "area")
+    assert app.view.choosing is None and app.view.marking == []
+    p.key(pygame.K_RETURN)  # nothing marked yet: nothing happens
+    assert app.view.marking == [] and "at least one cell" in app.view.status
+    for cell in (Pos(5, 3), Pos(5, 2), Pos(6, 2), Pos(5, 1)):
+        p.click_cell(cell)
+    p.click_cell(Pos(6, 2))  # unmark
+    p.click_cell(Pos(5, 0))  # a wall
+    assert "wall" in app.view.status
+    assert app.view.marking == [Pos(5, 3), Pos(5, 2), Pos(5, 1)]
+    assert app.session.battle.decisions == []
+    p.hover(Pos(6, 2))
+    assert app.renderer.marked_areas(app.session, app.view) == [
+        ((Pos(5, 3), Pos(5, 2), Pos(5, 1)), "marking: 3 cells")
+    ]
+    p.shot("area_marking")
+    p.key(pygame.K_RETURN)
+    assert app.view.marking is None
+    assert app.view.preparing == {"trigger": "enters_area", "cells": [[5, 1], [5, 2], [5, 3]]}
+    p.key(pygame.K_a)
+    p.hover(at(app, "grok"))
+    p.shot("area_then_target")
+    p.click_cell(at(app, "grok"))
+    script = {
+        "unit": "ana",
+        "action": "prepare",
+        "trigger": "enters_area",
+        "cells": [[5, 1], [5, 2], [5, 3]],
+        "then": {"action": "attack", "target": "grok"},
+    }
+    last = app.session.battle.decisions[-1]
+    assert to_json(last) == script and last == parse(script)
+
+    # Red does not see the area (nor what ana holds ready).
+    p.sit_down()
+    assert app.view.side == "red"
+    assert app.renderer.marked_areas(app.session, app.view) == []
+    p.shot("area_hidden_from_red")
+    # grok steps into the area: leaving ana's reach, blue gets the screen for the attack of
+    # opportunity and sees its area; then the step sets the plan off.
+    p.button("action", "step")
+    p.click_cell(Pos(5, 2))
+    p.sit_down()
+    assert app.view.side == "blue"
+    assert app.renderer.marked_areas(app.session, app.view) == [
+        ((Pos(5, 1), Pos(5, 2), Pos(5, 3)), "ana watches this area")
+    ]
+    p.shot("area_shown_to_blue")
+    react(p, "none", shot=False)
+    assert any(e.kind == "plan_triggered" and e.unit == "ana" for e in app.session.battle.log)  # type: ignore[attr-defined]
+
+
+def test_marking_an_area_is_cancelled_with_escape(duel: Path, shots: Path) -> None:
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    p.key(pygame.K_w)
+    p.button("choice", "area")
+    p.click_cell(Pos(5, 1))
+    p.key(pygame.K_ESCAPE)
+    assert app.view.marking is None and app.view.preparing is None
+    assert "cancelled" in app.view.status
+    p.click_cell(Pos(3, 1))  # a click moves again
+    assert at(app, "ana") == Pos(3, 1)
+    assert [to_json(d)["action"] for d in app.session.battle.decisions] == ["step"]
+
+
+@needs_combat
+def test_a_reaction_prompt_shows_the_move_and_the_attack_it_is_about(
+    duel: Path, shots: Path
+) -> None:
+    """ana walks away from grok: grok's prompt (red) shows ana's path and where it ends; when
+    grok attacks, ana's defence prompt (blue) shows grok's attack as an arrow, and the rest of
+    the walk."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    assert acting(app) == "ana" and at(app, "ana") == Pos(3, 2)
+    p.button("action", "walk")
+    p.click_cell(Pos(1, 3))
+    p.sit_down()
+    assert app.view.side == "red"
+    shown = app.renderer.underway_shown(app.session, app.view)
+    assert shown is not None and shown.move is not None and not shown.aims
+    assert shown.move.unit == "ana" and shown.move.here == Pos(3, 2)
+    assert shown.move.end == Pos(1, 3) and shown.move.ahead[-1] == Pos(1, 3)
+    assert shown.move.ahead == tuple(
+        Pos(*c) for c in to_json(app.session.battle.decisions[-1])["path"]
+    )
+    p.shot("reaction_shows_destination")
+    p.button("option", "attack")
+    p.sit_down()
+    assert app.view.side == "blue"
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingReaction) and pending.unit == "ana"
+    shown = app.renderer.underway_shown(app.session, app.view)
+    assert shown is not None and shown.move is not None and shown.move.end == Pos(1, 3)
+    assert [(a.actor, a.what, a.target) for a in shown.aims] == [
+        ("grok", "attack of opportunity", "ana")
+    ]
+    p.shot("reaction_shows_attack")
+    react(p, "none", shot=False)
+    assert app.renderer.underway_shown(app.session, app.view) is None

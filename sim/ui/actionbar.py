@@ -205,19 +205,34 @@ def ability_choices(
 
 
 PREPARE_DISTANCES = (1.5, 3.0, 6.0)
+AREA_CHOICE = "area"  # the Prepare trigger whose cells are marked on the board next
+AREA_HELP = "Prepare: click cells to mark the area, Enter when done (Esc cancels)"
 
 
 def prepare_triggers(
     battle: Battle, unit: str, side: str | None
 ) -> list[tuple[Choice, dict[str, Any]]]:
     """The triggers the client offers for Skip / Prepare (R-P2), with their script fields: an
-    enemy coming within a distance, or a creature in sight ending its turn or starting an
-    action. (An area of cells can be given in a script.)"""
+    enemy coming within a distance, any creature entering an area the player marks on the
+    board (its "cells" are added once marked), or a creature in sight ending its turn or
+    starting an action."""
     world = battle.world
     out: list[tuple[Choice, dict[str, Any]]] = []
     for m in PREPARE_DISTANCES:
         fields: dict[str, Any] = {"trigger": "enemy_within", "metres": m}
         out.append((Choice(f"within:{m:g}", f"an enemy comes within {m:g} m", True, ""), fields))
+    out.append(
+        (
+            Choice(
+                AREA_CHOICE,
+                "a creature enters an area you mark",
+                True,
+                "any creature but this one, ally or enemy (R-P2); click cells on the board to "
+                "mark them, Enter when done",
+            ),
+            {"trigger": "enters_area"},
+        )
+    )
     own = team_of(world, unit)
     others = list(target_choices(battle, unit, side))
     others.sort(key=lambda c: team_of(world, c) == own)  # enemies first

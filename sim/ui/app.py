@@ -26,9 +26,12 @@ from sim.engine import (
     SetPolicy,
 )
 from sim.geometry import Pos
+from sim.grid import Kind
 from sim.replay import ReplayError, load_save, save_dir
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
+    AREA_CHOICE,
+    AREA_HELP,
     Choice,
     ability_choices,
     aim_of,
@@ -44,7 +47,7 @@ from sim.ui.actionbar import (
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
 from sim.ui.planner import MOVES, Planner, hidden_from
-from sim.ui.render import Renderer
+from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
 from sim.world import World
@@ -252,7 +255,7 @@ class App:
         if isinstance(result, Refusal):
             self.view.status = f"refused: {result.reason}"
         else:
-            said = lines(result.events)
+            said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
             self.view.log_offset = 0
         self.sync()
@@ -417,6 +420,9 @@ class App:
         if view.choosing or view.picking:
             view.status = "choose from the list first (Esc cancels)"
             return
+        if view.marking is not None:
+            self.mark(cell)
+            return
         unit = self.unit_at(cell)
         if view.targeting is not None:
             aim = aim_needs(self.world, view)
@@ -538,6 +544,40 @@ class App:
             view.waypoints.clear()
             view.disengage = False
 
+    def mark(self, cell: Pos) -> None:
+        """Prepare's area: a click marks a cell, or unmarks a marked one."""
+        view = self.view
+        marked = view.marking
+        if marked is None or self.acting() is None:
+            return
+        if not self.world.grid.inside(cell):
+            return
+        if cell in marked:
+            marked.remove(cell)
+            view.status = f"unmarked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+        elif self.world.grid.kind(cell) is Kind.WALL:
+            view.status = f"{cell} is a wall: nobody can enter it. {AREA_HELP}"
+        else:
+            marked.append(cell)
+            view.status = f"marked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+
+    def confirm_area(self) -> None:
+        """Enter: the marked cells become Prepare's "enters_area" trigger; the action to hold
+        ready is chosen next, as for the other triggers."""
+        view = self.view
+        if view.marking is None:
+            return
+        if not view.marking:
+            view.status = f"mark at least one cell first. {AREA_HELP}"
+            return
+        cells = sorted(view.marking, key=lambda c: (c.y, c.x))
+        view.marking = None
+        view.preparing = {"trigger": "enters_area", "cells": [[c.x, c.y] for c in cells]}
+        view.status = (
+            f"Prepare {trigger_words(view.preparing)}: now choose the action to hold ready"
+            " (Esc cancels)"
+        )
+
     def choose_action(self, name: str) -> None:
         view = self.view
         unit = self.acting()
@@ -545,6 +585,9 @@ class App:
             view.status = "it is not your creature's turn"
             return
         view.selected = unit
+        if view.marking is not None:
+            view.status = AREA_HELP
+            return
         entry = next((e for e in self.renderer.bar.entries if e.name == name), None)
         need = needs(name)
         if view.preparing is not None and name in ("prepare", "end_turn"):
@@ -600,7 +643,13 @@ class App:
         if name == "prepare":
             side = view.eyes
             for choice, fields in prepare_triggers(self.session.battle, unit, side):
-                if choice.value == value:
+                if choice.value == AREA_CHOICE:
+                    if value == AREA_CHOICE:
+                        view.choosing = None
+                        view.marking = []
+                        view.status = AREA_HELP
+                        return
+                elif choice.value == value:
                     view.choosing = None
                     view.preparing = fields
                     view.status = (
@@ -676,8 +725,9 @@ class App:
             view.help = False
         elif view.picking or view.targeting or view.choosing:
             view.picking = view.targeting = view.item = view.choosing = view.ability = None
-        elif view.preparing is not None:
+        elif view.preparing is not None or view.marking is not None:
             view.preparing = None
+            view.marking = None
             view.status = "Prepare cancelled"
         elif view.waypoints:
             view.waypoints.clear()
@@ -801,7 +851,12 @@ class App:
                 else:
                     self.choose(listed[index])
             return
-        if key == pygame.K_ESCAPE:
+        if view.marking is not None and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.confirm_area()
+        elif view.marking is not None and key == pygame.K_BACKSPACE:
+            if view.marking:
+                view.status = f"unmarked {view.marking.pop()}; {AREA_HELP}"
+        elif key == pygame.K_ESCAPE:
             self.cancel()
         elif key == pygame.K_F1 or char == "?":
             self.toggle("help")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import groupby
 
 from sim import events as ev
@@ -12,8 +13,10 @@ from sim.events import Event, to_json
 SILENT = (ev.InitiativeRolled, ev.BudgetRefilled, ev.Moved, ev.AttackCounted, ev.AttackWindowReset)
 
 
-def describe(event: Event) -> str | None:
-    """One line for the log, or None for bookkeeping a player does not need to read."""
+def describe(event: Event, secret: Callable[[str], bool] | None = None) -> str | None:
+    """One line for the log, or None for bookkeeping a player does not need to read.
+    `secret(unit)`: whether the reader must not learn what `unit` prepared (a plan is hidden
+    information in hotseat: the other side sees that it holds an action, not what for)."""
     if isinstance(event, SILENT):
         return None
     if isinstance(event, ev.Rolled):
@@ -74,6 +77,8 @@ def describe(event: Event) -> str | None:
     if isinstance(event, ev.Healed):
         return f"{event.unit} heals {event.amount} from {event.source} (HP {event.hp})"
     if isinstance(event, ev.PlanMade):
+        if secret is not None and secret(event.unit):
+            return f"{event.unit} holds an action ready (what for is hidden)"
         then = getattr(event.then, "name", "an action")
         target = getattr(event.then, "target", "") or getattr(event.then, "ability", "")
         trigger = {
@@ -106,12 +111,15 @@ def move_summary(events: tuple[Event, ...]) -> str | None:
     return f"{steps[0].unit} moves {steps[0].start} -> {steps[-1].end} ({metres:g} m)"
 
 
-def lines(events: tuple[Event, ...] | list[Event]) -> list[str]:
-    """The log lines of some events; a run of steps by one creature becomes one line."""
+def lines(
+    events: tuple[Event, ...] | list[Event], secret: Callable[[str], bool] | None = None
+) -> list[str]:
+    """The log lines of some events; a run of steps by one creature becomes one line. `secret`
+    hides plans from the reader, as in `describe`."""
     out: list[str] = []
     for mover, run in groupby(events, key=lambda e: e.unit if isinstance(e, ev.Moved) else None):
         if mover is None:
-            out += [text for text in map(describe, run) if text]
+            out += [text for e in run if (text := describe(e, secret))]
         else:
             summary = move_summary(tuple(run))
             if summary:

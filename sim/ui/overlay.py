@@ -315,3 +315,169 @@ class Overlays:
             p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
             p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
             pygame.draw.line(target, colour, p0, p1, width)
+
+
+def _tape(target: pygame.Surface, rect: pygame.Rect, width: int, dash: int) -> None:
+    """A cell's border as black and white dashes (warning tape): readable on any ground and
+    without colour."""
+    x0, y0, x1, y1 = rect.left, rect.top, rect.right - 1, rect.bottom - 1
+    edges = (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0)))
+    for a, b in edges:
+        length = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+        n = max(2, length // dash)
+        for i in range(n):
+            t0, t1 = i / n, (i + 1) / n
+            p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+            p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+            pygame.draw.line(target, pal.BLACK if i % 2 == 0 else pal.WHITE, p0, p1, width)
+
+
+class Marks:
+    """What the board marks beyond reach and threats: an area marked for Prepare's
+    "enters_area" trigger, and while a reaction window is open the move or attack it is about.
+    Each has an outline or a dash pattern and a label, never colour alone."""
+
+    def __init__(self, fonts: Fonts) -> None:
+        self.fonts = fonts
+        self._tiles: dict[tuple[object, ...], pygame.Surface] = {}
+
+    def area_tile(self, c: int) -> pygame.Surface:
+        """A marked cell: back-slash hatching (an area spell's preview is cross-hatched) and a
+        border of black and white dashes."""
+        key = ("marked", c)
+        tile = self._tiles.get(key)
+        if tile is None:
+            tile = pygame.Surface((c, c), pygame.SRCALPHA)
+            tile.fill((*pal.WHITE, 70))
+            step = max(5, c // 5)
+            w = max(1, c // 22)
+            for k in range(0, 2 * c, step):
+                pygame.draw.line(tile, (*pal.BLACK, 150), (k - c, 0), (k, c), w)
+            _tape(tile, tile.get_rect().inflate(-2, -2), max(2, c // 14), max(4, c // 5))
+            self._tiles[key] = tile
+        return tile
+
+    def draw_area(self, target: pygame.Surface, camera: Camera, cells: tuple[Pos, ...]) -> None:
+        tile = self.area_tile(camera.cell)
+        target.blits([(tile, camera.screen(p)) for p in cells], doreturn=False)
+
+    def tag(
+        self,
+        target: pygame.Surface,
+        camera: Camera,
+        cell: Pos,
+        text: str,
+        board: pygame.Rect,
+        *,
+        below: bool = False,
+    ) -> pygame.Rect:
+        """A label on a white card with a black border, just above a cell (below it when
+        there is no room above, or when asked), kept on the board."""
+        size = max(13, min(pal.FONT, camera.cell // 3))
+        box = self.card(target, text, (0, 0), board, size, clamp=False)
+        sx, sy = camera.screen(cell)
+        box.midbottom = (sx + camera.cell // 2, sy - 2)
+        if below or box.top < board.top:
+            box.midtop = (sx + camera.cell // 2, sy + camera.cell + 2)
+        return self.card(target, text, box.center, board, size)
+
+    def card(
+        self,
+        target: pygame.Surface,
+        text: str,
+        centre: tuple[int, int],
+        board: pygame.Rect,
+        size: int,
+        *,
+        clamp: bool = True,
+    ) -> pygame.Rect:
+        """Black bold text on a white card with a black border, centred at `centre` and kept
+        on the board; with `clamp` False only measured, not drawn."""
+        ink = self.fonts.render(text, size, pal.BLACK, bold=True)
+        box = ink.get_rect().inflate(8, 4)
+        box.center = centre
+        if not clamp:
+            return box
+        box = box.clamp(board)
+        pygame.draw.rect(target, pal.WHITE, box)
+        pygame.draw.rect(target, pal.BLACK, box, 2)
+        target.blit(ink, ink.get_rect(center=box.center))
+        return box
+
+    def draw_move(
+        self,
+        target: pygame.Surface,
+        camera: Camera,
+        here: Pos,
+        ahead: tuple[Pos, ...],
+        jumps: tuple[int, ...],
+    ) -> None:
+        """A move under way: a white path outlined in black from where the mover stands, jumps
+        dashed, an arrowhead into the last cell, and that cell boxed in black and white."""
+        if not ahead:
+            return
+        c = camera.cell
+        width = max(3, c // 9)
+        points = [camera.centre(here), *(camera.centre(p) for p in ahead)]
+        for colour, w in ((pal.BLACK, width + 4), (pal.WHITE, width)):
+            for i in range(1, len(points)):
+                if (i - 1) in jumps:
+                    Overlays._dashed(target, points[i - 1], points[i], colour, w)
+                else:
+                    pygame.draw.line(target, colour, points[i - 1], points[i], w)
+            for p in points[1:-1]:
+                pygame.draw.circle(target, colour, p, w // 2)
+        end = pygame.Rect(*camera.screen(ahead[-1]), c, c)
+        pygame.draw.rect(target, pal.BLACK, end, max(3, c // 10))
+        pygame.draw.rect(target, pal.WHITE, end.inflate(-max(6, c // 5), -max(6, c // 5)),
+                         max(2, c // 16))  # fmt: skip
+        self._arrowhead(target, points[-2], points[-1], max(8, c // 4))
+
+    def draw_aimed(self, target: pygame.Surface, camera: Camera, start: Pos, end: Pos) -> None:
+        """An action aimed at a creature or a cell, under the tokens: a dashed line in black and
+        orange from the actor's centre to the target's (a move's path is solid white)."""
+        a, b = camera.centre(start), camera.centre(end)
+        if a == b:
+            return
+        width = max(3, camera.cell // 10)
+        pygame.draw.line(target, pal.BLACK, a, b, width + 4)
+        Overlays._dashed(target, a, b, pal.ORANGE, width)
+
+    def draw_aimed_head(
+        self,
+        target: pygame.Surface,
+        camera: Camera,
+        start: Pos,
+        end: Pos,
+        text: str,
+        board: pygame.Rect,
+    ) -> None:
+        """Above the tokens: the arrowhead at the edge of the target's token, and a label over
+        the two cells (under them when there is no room above)."""
+        c = camera.cell
+        a, b = camera.centre(start), camera.centre(end)
+        length = math.dist(a, b)
+        if length > 0:
+            cut = min(0.42 * c, length / 2) / length
+            tip = (b[0] - (b[0] - a[0]) * cut, b[1] - (b[1] - a[1]) * cut)
+            self._arrowhead(target, a, tip, max(10, c // 4))
+        size = max(13, min(pal.FONT, c // 3))
+        top = min(camera.screen(start)[1], camera.screen(end)[1])
+        box = self.card(target, text, (0, 0), board, size, clamp=False)
+        box.midbottom = ((a[0] + b[0]) // 2, top - 2)
+        if box.top < board.top:
+            box.midtop = (
+                (a[0] + b[0]) // 2,
+                max(camera.screen(start)[1], camera.screen(end)[1]) + c + 2,
+            )
+        self.card(target, text, box.center, board, size)
+
+    @staticmethod
+    def _arrowhead(
+        target: pygame.Surface, a: tuple[float, float], b: tuple[float, float], size: int
+    ) -> None:
+        angle = math.atan2(b[1] - a[1], b[0] - a[0])
+        left = (b[0] - size * math.cos(angle - 0.45), b[1] - size * math.sin(angle - 0.45))
+        right = (b[0] - size * math.cos(angle + 0.45), b[1] - size * math.sin(angle + 0.45))
+        pygame.draw.polygon(target, pal.WHITE, [b, left, right])
+        pygame.draw.polygon(target, pal.BLACK, [b, left, right], 2)

@@ -118,6 +118,7 @@ CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "aiming": ("A", GREEN),
     "quickened": ("Q", SKY),
     "slowed": ("s", SKY),
+    "prepared": ("R", ORANGE),  # not a condition: holds a prepared action, ready (R-P1)
 }
 
 SIDEBAR_WIDTH = 340

@@ -26,6 +26,7 @@ from sim.threat import threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
+    AREA_HELP,
     ActionBar,
     Entry,
     ability_choices,
@@ -39,12 +40,13 @@ from sim.ui.actionbar import (
 )
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
-from sim.ui.overlay import Overlays
+from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
 from sim.ui.session import Session
 from sim.ui.terrain import TerrainLayer
 from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
+from sim.ui.underway import Underway, underway
 from sim.ui.view import View
 from sim.world import World
 
@@ -74,6 +76,7 @@ HELP = (
     ("A", "attack: then click a target (crosshairs mark who can be hit)"),
     ("C / U", "cast a spell / use an ability: pick it, then its target or cell"),
     ("W", "Skip / Prepare: pick a trigger, then the action to hold ready"),
+    ("W, then an area", "click cells to mark them (again: unmark), Enter when done"),
     ("1 … 9", "pick from an open list, or answer a reaction"),
     ("right click / Esc", "cancel a list, a target choice, waypoints, selection"),
     ("right or middle drag, arrows", "pan"),
@@ -86,7 +89,7 @@ HELP = (
     ("Z / Shift+Z", "undo one decision (not past a dice roll) / undo the turn"),
     ("F5 / F9", "save / load (the quick save beside the autosave)"),
     ("PageUp / PageDown", "scroll the log"),
-    ("Enter", "take over after a handover"),
+    ("Enter", "take over after a handover; confirm a marked area"),
     ("F1 or ?", "this help"),
 )
 MAP_KEY = (
@@ -96,6 +99,9 @@ MAP_KEY = (
     "a brown block = low obstacle (obN), a small crate = an item on the ground,",
     "a flag = a goal cell. Reach letters: S step, W walk, R run, X sprint, J jump,",
     "L climb, C crawl, ~ swim; threatened cells: red hatching and the enemy count.",
+    "Black-and-white dashed boxes = an area marked for Prepare (only its side sees it);",
+    "badge R = holds a prepared action. During a reaction prompt: a white path to a",
+    "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
 )
 
 
@@ -139,6 +145,12 @@ def _cell_rect(camera: Camera, cell: Pos) -> pygame.Rect:
     return pygame.Rect(*camera.screen(cell), camera.cell, camera.cell)
 
 
+def plan_secret(world: World, view: View) -> Callable[[str], bool]:
+    """Whose prepared plans the screen must not tell (in the log, the sidebar, the board): the
+    creatures of every side but the seated one."""
+    return lambda unit: not view.sees_plan_of(team_of(world, unit))
+
+
 def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
     """The creature `side` sees standing in `cell`, if any."""
     return next((u for u in visible(world, side) if world.need(u, Position).cell == cell), None)
@@ -149,6 +161,7 @@ class Renderer:
         self.fonts = Fonts()
         self.terrain = TerrainLayer(session.battle.world.grid, self.fonts)
         self.overlays = Overlays(self.fonts)
+        self.marks = Marks(self.fonts)
         self.tokens = Tokens(self.fonts)
         self.bar = ActionBar()
         self.hits = Hits()
@@ -248,7 +261,7 @@ class Renderer:
             session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
-            view.ability, repr(view.preparing),
+            view.ability, repr(view.preparing), repr(view.marking),
         )  # fmt: skip
         self._panel_cached("bar", bar_key, surface, lay.bar,
                            lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
@@ -256,7 +269,7 @@ class Renderer:
         if isinstance(pending, AwaitingReaction) and (
             view.sits_for(team_of(session.battle.world, pending.unit))
         ):
-            self._reaction(surface, lay.board, session, pending)
+            self._reaction(surface, lay.board, session, view, pending, camera)
         if view.picking is not None:
             self._item_list(surface, lay.board, session, view)
         if view.choosing is not None:
@@ -299,6 +312,7 @@ class Renderer:
             unit is None
             or view.hover is None
             or view.targeting
+            or view.marking is not None
             or not world.grid.inside(view.hover)
         ):
             return None
@@ -344,7 +358,8 @@ class Renderer:
         world = session.battle.world
         surface.set_clip(rect)
         self.terrain.draw(surface, camera, rect)
-        aiming = bool(view.targeting or view.choosing or view.picking)
+        marking = view.marking is not None
+        aiming = bool(view.targeting or view.choosing or view.picking or marking)
         reach = {} if aiming else self.reach_cells(session, view, planner)
         if reach:
             self.overlays.draw_reach(surface, camera, reach)
@@ -360,6 +375,16 @@ class Renderer:
         area = self._area(session, view)
         if area:
             self.overlays.draw_area(surface, camera, area)
+        marked = self.marked_areas(session, view)
+        for cells, _ in marked:
+            self.marks.draw_area(surface, camera, cells)
+        happening = self.underway_shown(session, view)
+        if happening is not None:
+            if happening.move is not None:
+                m = happening.move
+                self.marks.draw_move(surface, camera, m.here, m.ahead, m.jumps)
+            for start, end, _ in self._aim_ends(world, happening):
+                self.marks.draw_aimed(surface, camera, start, end)
         plan = None if aiming else self.plan(session, view, planner)
         if plan is not None and view.selected:
             start = world.need(view.selected, Position).cell
@@ -376,6 +401,11 @@ class Renderer:
             )  # fmt: skip
         if plan is not None and not view.disengage:
             self.overlays.draw_warnings(surface, camera, plan)
+        for cells, label in marked:
+            first = min(cells, key=lambda p: (p.y, p.x))
+            self.marks.tag(surface, camera, first, label, rect)
+        if happening is not None:
+            self._draw_underway(surface, rect, camera, session, happening)
         if view.targeting:
             for cell in self._aims(session, view):
                 self.overlays.draw_aim(surface, camera, cell)
@@ -385,7 +415,9 @@ class Renderer:
             box = _cell_rect(camera, view.hover)
             pygame.draw.rect(surface, pal.BLACK, box, 4)
             pygame.draw.rect(surface, pal.WHITE, box.inflate(-2, -2), 2)
-            if view.targeting or not aiming:
+            if marking:
+                self._mark_tip(surface, rect, camera, session, view, view.hover)
+            elif view.targeting or not aiming:
                 self._cell_tip(surface, rect, camera, session, view, view.hover)
         surface.set_clip(None)
 
@@ -400,6 +432,104 @@ class Renderer:
             ]
 
         return self._memo("shown", (session.version, view.eyes), make)
+
+    def marked_areas(self, session: Session, view: View) -> list[tuple[tuple[Pos, ...], str]]:
+        """Areas marked for Prepare's "enters_area" trigger, with their labels: the one being
+        marked or just chosen, and the plans waiting for it that the seat may know of (its own
+        side's: the other side sees that a creature holds an action, not where it watches)."""
+        world = session.battle.world
+        out: list[tuple[tuple[Pos, ...], str]] = []
+        for unit, plan in world.each(Prepared):
+            if (
+                plan.trigger == "enters_area"
+                and plan.cells
+                and not plan.by
+                and view.sees_plan_of(team_of(world, unit))
+            ):
+                out.append((tuple(plan.cells), f"{unit} watches this area"))
+        if view.marking:
+            n = len(view.marking)
+            out.append((tuple(view.marking), f"marking: {n} cell{'s' if n != 1 else ''}"))
+        elif view.preparing is not None and view.preparing.get("cells"):
+            cells = tuple(Pos(x, y) for x, y in view.preparing["cells"])
+            out.append((cells, "the area to watch"))
+        return out
+
+    def underway_shown(self, session: Session, view: View) -> Underway | None:
+        """While the seat answers a reaction prompt: the move or attack it is about."""
+        pending = session.battle.pending
+        world = session.battle.world
+        if not isinstance(pending, AwaitingReaction) or not view.sits_for(
+            team_of(world, pending.unit)
+        ):
+            return None
+        found = self._memo("underway", (session.version,), lambda: underway(session.battle))
+        if found is None:
+            return None
+        side = view.eyes
+        move = found.move
+        if move is not None and hidden_from(world, move.unit, side):
+            move = None
+        aims = tuple(
+            a
+            for a in found.aims
+            if not hidden_from(world, a.actor, side)
+            and (a.target is None or not hidden_from(world, a.target, side))
+        )
+        return Underway(move, aims) if move is not None or aims else None
+
+    @staticmethod
+    def _aim_ends(world: World, happening: Underway) -> list[tuple[Pos, Pos, str]]:
+        """Each action aimed under way: from the actor's cell to its target's (or the cell
+        aimed at), with its label."""
+        out = []
+        for aim in happening.aims:
+            end = world.need(aim.target, Position).cell if aim.target else aim.cell
+            if end is not None:
+                start = world.need(aim.actor, Position).cell
+                out.append((start, end, f"{aim.actor}: {aim.what}"))
+        return out
+
+    def _draw_underway(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        camera: Camera,
+        session: Session,
+        happening: Underway,
+    ) -> None:
+        """Above the tokens: what is aimed (a crosshair on it, the arrowhead and a label), and
+        the label of the cell a move under way ends in."""
+        for start, end, label in self._aim_ends(session.battle.world, happening):
+            self.overlays.draw_aim(surface, camera, end)
+            self.marks.draw_aimed_head(surface, camera, start, end, label, board)
+        move = happening.move
+        if move is not None and move.ahead:
+            words = f"{move.unit}'s {move.action.replace('_', ' ')} ends here"
+            self.marks.tag(surface, camera, move.end, words, board)
+
+    def _mark_tip(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        camera: Camera,
+        session: Session,
+        view: View,
+        hover: Pos,
+    ) -> None:
+        """What a click does while Prepare's area is being marked."""
+        marked = view.marking or []
+        if hover in marked:
+            head = f"click: unmark {hover}"
+        elif session.battle.world.grid.kind(hover) is Kind.WALL:
+            head = f"{hover} is a wall: nobody can enter it"
+        else:
+            head = f"click: mark {hover}"
+        rows: list[tuple[str, pal.RGB]] = [
+            (head, pal.TEXT),
+            (f"{len(marked)} marked; Enter when done, Esc cancels", pal.TEXT_DIM),
+        ]
+        self._tip(surface, board, _cell_rect(camera, hover), rows)
 
     def _goals(self, surface: pygame.Surface, camera: Camera, session: Session) -> None:
         """Cells a side wins by reaching: a flag and a double outline, and the side's name."""
@@ -702,7 +832,7 @@ class Renderer:
             and not hidden_from(world, view.selected, side)
         ):
             y = self._section(surface, rect, y, f"Selected: {view.selected}")
-            y = self._unit_info(surface, x, y, w, session, view.selected)
+            y = self._unit_info(surface, x, y, w, session, view, view.selected)
         reach = self.reach_cells(session, view, planner)
         if reach:
             y = self._legend(
@@ -801,10 +931,25 @@ class Renderer:
         )
 
     def _unit_info(
-        self, surface: pygame.Surface, x: int, y: int, w: int, session: Session, unit: str
+        self,
+        surface: pygame.Surface,
+        x: int,
+        y: int,
+        w: int,
+        session: Session,
+        view: View,
+        unit: str,
     ) -> int:
-        world = session.battle.world
         f = self.fonts
+        for row in self.unit_lines(session, view, unit):
+            for line in f.wrap(row, pal.FONT_SMALL + 1, w):
+                y = f.draw(surface, line, (x, y), pal.FONT_SMALL + 1, pal.TEXT).bottom
+        return y + 2
+
+    def unit_lines(self, session: Session, view: View, unit: str) -> list[str]:
+        """The sidebar's lines about the selected creature; a prepared plan in full only for
+        its own side's seat (the other side sees that it holds an action)."""
+        world = session.battle.world
         hp = world.need(unit, Health)
         pos = world.need(unit, Position)
         budget = world.get(unit, Budget)
@@ -829,7 +974,9 @@ class Renderer:
         if spells:
             rows.append("knows: " + ", ".join(spells) + " [C cast / U use]")
         plan = world.get(unit, Prepared)
-        if plan is not None:
+        if plan is not None and not view.sees_plan_of(team_of(world, unit)):
+            rows.append("prepared: holds an action ready (what for is hidden from you)")
+        elif plan is not None:
             words = trigger_words(
                 {"trigger": plan.trigger, "metres": plan.metres, "watch": plan.watch,
                  "cells": plan.cells}
@@ -839,10 +986,7 @@ class Renderer:
             rows.append(f"prepared: {then.get('action')} {target} {words}".replace("  ", " "))
         policy = world.get(unit, Policy) or Policy()
         rows.append(f"reactions: {policy.reactions} [P] · defence: {policy.defence} [O]")
-        for row in rows:
-            for line in f.wrap(row, pal.FONT_SMALL + 1, w):
-                y = f.draw(surface, line, (x, y), pal.FONT_SMALL + 1, pal.TEXT).bottom
-        return y + 2
+        return rows
 
     def _legend(self, surface: pygame.Surface, x: int, y: int, w: int, actions: list[str]) -> int:
         y += 4
@@ -859,6 +1003,16 @@ class Renderer:
             px += width
         return y + size + 4
 
+    def log_lines(self, session: Session, view: View) -> list[str]:
+        """The last 200 lines of the log as the seat may read them (plans of the other side
+        hidden)."""
+        secret = plan_secret(session.battle.world, view)
+        return self._memo(
+            "log",
+            (session.version, view.side, view.omniscient),
+            lambda: lines(session.battle.log, secret)[-200:],
+        )
+
     def _log(
         self, surface: pygame.Surface, rect: pygame.Rect, y: int, session: Session, view: View
     ) -> None:
@@ -866,10 +1020,10 @@ class Renderer:
         f = self.fonts
         size = pal.FONT_SMALL + 1
         width = rect.width - 20
-        text = self._memo("log", (session.version,), lambda: lines(session.battle.log)[-200:])
+        text = self.log_lines(session, view)
         wrapped = self._memo(
             "log_wrapped",
-            (session.version, width),
+            (session.version, view.side, view.omniscient, width),
             lambda: [part for line in text for part in f.wrap(line, size, width)],
         )
         room = max(1, (rect.bottom - y - 8) // (size - 3))
@@ -989,7 +1143,7 @@ class Renderer:
                 x += width + 4
                 continue
             chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
-                item.name == "prepare" and view.preparing is not None
+                item.name == "prepare" and (view.preparing is not None or view.marking is not None)
             )
             if item.ok:
                 pygame.draw.rect(
@@ -1030,6 +1184,8 @@ class Renderer:
             status = f"{what}: click {aim} (Esc cancels)"
             if view.preparing is not None:
                 status = f"Prepare {trigger_words(view.preparing)}: {status}"
+        elif view.marking is not None and not status:
+            status = AREA_HELP
         elif view.preparing is not None and not status.startswith("refused"):
             status = (
                 f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
@@ -1053,19 +1209,13 @@ class Renderer:
         board: pygame.Rect,
         width: int,
         height: int,
-        *,
-        low: bool = False,
     ) -> pygame.Rect:
-        """A dialog box over the board; `low` puts it at the bottom and leaves the board
-        unshaded, so the situation it asks about stays in view."""
+        """A dialog box over the shaded board."""
         box = pygame.Rect(0, 0, min(width, board.width - 20), min(height, board.height - 20))
         box.center = board.center
-        if low:
-            box.bottom = board.bottom - 10
-        else:
-            shade = pygame.Surface(board.size, pygame.SRCALPHA)
-            shade.fill((0, 0, 0, 120))
-            surface.blit(shade, board.topleft)
+        shade = pygame.Surface(board.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surface.blit(shade, board.topleft)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
         return box
@@ -1132,17 +1282,20 @@ class Renderer:
         surface: pygame.Surface,
         board: pygame.Rect,
         session: Session,
+        view: View,
         pending: AwaitingReaction,
+        camera: Camera,
     ) -> None:
-        """The reaction prompt, low on the board so the situation stays in view: who may react
-        to what, each option with what it does and costs, and the Bonus Actions left."""
+        """The reaction prompt, placed where it covers least of what it asks about (the board
+        stays unshaded, so the situation stays in view): who may react to what, what the board
+        shows of it, each option with what it does and costs, and the Bonus Actions left."""
         world = session.battle.world
         f = self.fonts
         options = list(pending.options)
         if "none" not in options:
             options.append("none")
-        width = min(620, board.width - 20)
-        trigger = f.wrap(pending.trigger, pal.FONT + 2, width - 32)
+        happening = self.underway_shown(session, view)
+        shown = happening.words() if happening is not None else []
         left = world.get(pending.unit, Budget)
         bonus = f"{pending.unit} has {left.bonus if left else 0} Bonus Action(s) left"
         helps = self._memo(
@@ -1150,24 +1303,123 @@ class Renderer:
             (session.version,),
             lambda: [reaction_help(world, pending.unit, o) for o in options],
         )
-        height = 76 + 18 * len(trigger) + 50 * len(options)
-        box = self._panel(surface, board, width, height, low=True)
+
+        def high(size: int) -> int:
+            return f.font(size).get_height()
+
+        def measure(width: int) -> tuple[list[str], list[str], list[list[str]], int]:
+            """The prompt's lines at `width`, wrapped in full when the board has the room,
+            else one line each, else the options' names alone; and its height."""
+            inner = width - 32
+            laid: tuple[list[str], list[str], list[list[str]], int] | None = None
+            for level in range(3):
+                if level == 0:
+                    trigger = f.wrap(pending.trigger, pal.FONT + 2, inner)
+                    said = [part for text in shown for part in f.wrap(text, pal.FONT, inner)]
+                    wrapped = [f.wrap(h, pal.FONT_SMALL + 1, inner - 46)[:3] for h in helps]
+                elif level == 1:
+                    trigger = f.wrap(pending.trigger, pal.FONT + 2, inner)[:2]
+                    said = [f.fit(text, pal.FONT, inner) for text in shown]
+                    wrapped = [[f.fit(h, pal.FONT_SMALL + 1, inner - 46)] for h in helps]
+                else:
+                    trigger = [f.fit(pending.trigger, pal.FONT + 2, inner)]
+                    said, wrapped = [], [[] for _ in helps]
+                height = 12 + high(pal.FONT + 6) + 4 + high(pal.FONT + 2) * len(trigger)
+                height += high(pal.FONT) * len(said) + 2 + high(pal.FONT) + 8
+                height += sum(32 + 15 * len(w) for w in wrapped) + 4
+                laid = (trigger, said, wrapped, height)
+                if height <= board.height - 20:
+                    break
+            assert laid is not None
+            return laid
+
+        box = self._prompt_place(
+            board,
+            lambda width: measure(width)[-1],
+            self._underway_rect(session, camera, pending, happening),
+        )
+        trigger, said, wrapped, _ = measure(box.width)
+        pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
+        pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
         y = box.y + 12
         y = f.draw(surface, f"Reaction: {pending.unit}", (box.x + 16, y), pal.FONT + 6,
                    pal.YELLOW, bold=True).bottom + 4  # fmt: skip
         for line in trigger:
             y = f.draw(surface, line, (box.x + 16, y), pal.FONT + 2).bottom
+        for line in said:
+            y = f.draw(surface, line, (box.x + 16, y), pal.FONT, pal.TEXT_DIM).bottom
         y = f.draw(surface, bonus, (box.x + 16, y + 2), pal.FONT, pal.TEXT_DIM).bottom + 8
-        for number, (option, help_) in enumerate(zip(options, helps, strict=True), start=1):
-            button = pygame.Rect(box.x + 16, y, box.width - 32, 44)
+        for number, (option, lines_) in enumerate(zip(options, wrapped, strict=True), start=1):
+            button = pygame.Rect(box.x + 16, y, box.width - 32, 26 + 15 * len(lines_))
             pygame.draw.rect(surface, pal.PANEL_LIGHT, button, border_radius=4)
             pygame.draw.rect(surface, pal.TEXT, button, 1, border_radius=4)
             name = f"[{number}]  {option.replace('_', ' ')}"
             f.draw(surface, name, (button.x + 10, button.y + 4), pal.FONT + 2, bold=True)
-            f.draw(surface, f.fit(help_, pal.FONT_SMALL + 1, button.width - 46),
-                   (button.x + 36, button.y + 25), pal.FONT_SMALL + 1, pal.TEXT_DIM)  # fmt: skip
+            ly = button.y + 24
+            for line in lines_:
+                f.draw(surface, line, (button.x + 36, ly), pal.FONT_SMALL + 1, pal.TEXT_DIM)
+                ly += 15
             self.hits.add(button, "option", option)
-            y += 50
+            y = button.bottom + 6
+
+    @staticmethod
+    def _prompt_place(
+        board: pygame.Rect, height: Callable[[int], int], avoid: pygame.Rect
+    ) -> pygame.Rect:
+        """Where the reaction prompt goes: low in the middle, else high, else in a narrower
+        column beside what it is about; the first place that covers none of `avoid`, or the
+        one that covers least. `height(width)`: how tall the prompt is at that width."""
+        wide = min(620, board.width - 20)
+        places = []
+        for high in (False, True):
+            box = pygame.Rect(0, 0, wide, min(height(wide), board.height - 20))
+            box.centerx = board.centerx
+            if high:
+                box.top = board.top + 10
+            else:
+                box.bottom = board.bottom - 10
+            places.append(box)
+        room = {"right": board.right - 10 - avoid.right, "left": avoid.left - board.left - 10}
+        for side, free in room.items():
+            width = min(wide, free)
+            if width < 340:
+                continue
+            box = pygame.Rect(0, 0, width, min(height(width), board.height - 20))
+            box.bottom = board.bottom - 10
+            if side == "right":
+                box.right = board.right - 10
+            else:
+                box.left = board.left + 10
+            places.append(box)
+
+        def covered(box: pygame.Rect) -> int:
+            part = box.clip(avoid)
+            return part.width * part.height
+
+        return min(places, key=covered)  # the first of those that cover least
+
+    def _underway_rect(
+        self,
+        session: Session,
+        camera: Camera,
+        pending: AwaitingReaction,
+        happening: Underway | None,
+    ) -> pygame.Rect:
+        """The screen area of what a reaction prompt is about: the asked creature, and the
+        cells of the move or the aim under way (with room for their labels)."""
+        world = session.battle.world
+        cells = [world.need(pending.unit, Position).cell]
+        if happening is not None:
+            if happening.move is not None:
+                cells += [happening.move.here, *happening.move.ahead]
+            for aim in happening.aims:
+                cells.append(world.need(aim.actor, Position).cell)
+                if aim.target:
+                    cells.append(world.need(aim.target, Position).cell)
+                elif aim.cell is not None:
+                    cells.append(aim.cell)
+        rects = [_cell_rect(camera, cell) for cell in cells]
+        return rects[0].unionall(rects[1:]).inflate(camera.cell // 2, camera.cell)
 
     def _list_panel(
         self,
@@ -1305,7 +1557,10 @@ class Renderer:
         f = self.fonts
         rows = len(HELP) + len(MAP_KEY) + 1
         box = self._panel(surface, board, 760, 70 + 22 * rows)
-        step = max(13, min(22, (box.height - 60) // rows))
+        with_key = (box.height - 60) // rows >= 13  # a short window: the keys come first
+        if not with_key:
+            rows = len(HELP) + 2
+        step = max(12, min(22, (box.height - 60) // rows))
         size = max(12, min(pal.FONT + 2, step + 1))
         f.draw(
             surface, "Keys and mouse", (box.x + 18, box.y + 14), pal.FONT + 8, pal.YELLOW, bold=True
@@ -1319,6 +1574,10 @@ class Renderer:
                    pal.TEXT_DIM)  # fmt: skip
             y += step
         y += step // 2
+        if not with_key:
+            note = "(a taller window also shows the map key)"
+            f.draw(surface, f.fit(note, size, box.width - 36), (box.x + 18, y), size, pal.TEXT_DIM)
+            return
         for line in MAP_KEY:
             f.draw(surface, f.fit(line, size, box.width - 36), (box.x + 18, y), size, pal.TEXT)
             y += step

@@ -1,5 +1,6 @@
 """Creature tokens: a team-coloured shape with the creature's initials, a hit point bar, and a
-badge per condition (prone, grappled, swimming, climbing, hanging, burning, bleeding, unseen)."""
+badge per condition (prone, grappled, swimming, climbing, hanging, burning, bleeding, unseen) and
+one for holding a prepared action."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pygame
 
 from sim.components import Health, Position
 from sim.creature import conditions
+from sim.prepare import Prepared
 from sim.ui import palette as pal
 from sim.ui.camera import Camera
 from sim.ui.palette import RGB, TeamStyle
@@ -149,7 +151,10 @@ class Tokens:
                 pal.BLACK,
                 bold=True,
             )
-        self._badges(target, sx, sy, c, held.names())
+        names = held.names()
+        if world.has(unit, Prepared):
+            names = (*names, "prepared")  # seen by every side; what for is not (R-P2)
+        self._badges(target, sx, sy, c, names)
 
     def _badges(
         self, target: pygame.Surface, sx: int, sy: int, c: int, names: tuple[str, ...]

@@ -32,6 +32,7 @@ class View:
     ability: str | None = None  # the spell or ability chosen for `targeting`
     preparing: dict[str, Any] | None = None  # Prepare's trigger fields: the next action
     # chosen is held ready instead of taken
+    marking: list[Pos] | None = None  # Prepare's "enters_area": the cells marked so far
     help: bool = False
     handover: str | None = None  # the side asked to sit down; the board is hidden
     status: str = ""
@@ -49,6 +50,12 @@ class View:
         """Whether the screen plays for creatures of `team` (every team when omniscient)."""
         return self.omniscient or team == self.side
 
+    def sees_plan_of(self, team: str) -> bool:
+        """Whether the screen may show what a creature of `team` prepared (its trigger, action
+        and marked area): in hotseat that is its side's secret; the other side only sees that
+        it holds an action, as at a table."""
+        return self.sits_for(team)
+
     def clear_plan(self) -> None:
         self.waypoints.clear()
         self.targeting = None
@@ -57,3 +64,4 @@ class View:
         self.choosing = None
         self.ability = None
         self.preparing = None
+        self.marking = None
