@@ -3,8 +3,9 @@ Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-
 
 These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
 scalar code that numba compiles, because one reach map asks them thousands of times.
-tests/test_reach_property.py checks on random maps that the two forms agree, and that every
-cell a reach map offers is accepted by the move check at the cost it showed.
+tests/test_reach_property.py checks on random maps that the two forms of the step rules agree,
+that an exhaustive search with the scalar rules finds the same cells at the same least costs,
+and that every cell a reach map offers is accepted by the move check at the cost it showed.
 
 Inputs are plain arrays so that the compiled code needs no Python objects:
 `planes[p, y, x]` holds the window's layers (the P_* indices) and `params` the mover's numbers
@@ -16,9 +17,6 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 from numba import njit
-
-from sim.footing import DIRECTIONS
-from sim.grid import Kind
 
 BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
 
@@ -33,15 +31,17 @@ M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 
 M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
 PARAMS = 16
 
+# numba compiles module globals into the code as constants, and its cache on disk knows only
+# this file's text: so the constants below are written out here, not imported, and
+# tests/test_reach_property.py checks them against footing.DIRECTIONS and grid.Kind.
+
 # Gait codes (reach.GAIT_CODES gives them to footing.Gait) and the terrain kinds the rules test.
 STRIDE, STEP, CRAWL, SWIM = range(4)
-DIFFICULT, WALL, PIT = int(Kind.DIFFICULT), int(Kind.WALL), int(Kind.PIT)
+DIFFICULT, WALL, PIT = 1, 2, 3  # grid.Kind
 
-# (dx, dy) of the 8 neighbours: direction d is the same d as everywhere else.
-# numba freezes globals like these into the compiled code, and its on-disk cache only notices
-# changes to this file: after changing DIRECTIONS or Kind, touch this file.
-DX = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
-DY = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
+# (dx, dy) of the 8 neighbours, direction d as in footing.DIRECTIONS.
+DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 
 Int32 = npt.NDArray[np.int32]
 Flags = npt.NDArray[np.uint8]
@@ -180,7 +180,7 @@ def jump_line(
     base = planes[P_HEIGHT, ay, ax]
     height = params[M_HEIGHT]
     factor_a = (flags[ay, ax] & F_DIFFICULT) != 0
-    clearance = -(10**6)
+    clearance = 0  # the most the jump must rise above its take-off to pass over (R-M6)
     blocked_between = False
     walk = 0
     last = 0
@@ -217,7 +217,7 @@ def jump_line(
         if cost >= walk_k or cost > max_cost:
             continue  # walking the line is as cheap, or the jump is out of budget
         landing = max(rise, 0) + planes[P_OBSTACLE, by, bx]
-        need_clear = _runup_for_height(params, max(clearance, 0))
+        need_clear = _runup_for_height(params, clearance)
         need_land = _runup_for_height(params, landing)
         if rise > 0:
             grab = _runup_for_height(params, int(np.ceil(landing - params[M_GRAB_HEIGHT])))
@@ -229,46 +229,71 @@ def jump_line(
     return last
 
 
-@njit(cache=True)
-def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> Int32:
-    """The least cost from (sy, sx) to every window cell within the limit; BLOCKED elsewhere.
+@njit(cache=True, inline="always")
+def runup_levels(params: Float) -> int:
+    """How many amounts of metres spent a search tells apart: 0, 1, ... up to the most run-up
+    any jump can need (R-M6), beyond which more metres spent make no difference."""
+    if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
+        return 1
+    standing = int(params[M_STANDING_LENGTH])
+    for_length = max(int(params[M_LENGTH_CAP]), standing) - standing
+    for_height = (int(params[M_EXTRA_HEIGHT_CAP]) // 2) * int(params[M_HEIGHT_PER_RUNUP])
+    return min(max(for_length, for_height), int(params[M_LIMIT])) + 1
 
-    Costs are small whole numbers, so cells wait in one bucket per cost (Dial's form of
-    Dijkstra) and are settled cheapest first: a jump's run-up is then the final cost of its
-    take-off cell (R-M6: the metres already spent in the action)."""
+
+@njit(cache=True, inline="always")
+def _push(cell: Int32, after: Int32, head: Int32, entries: int, state: int, cost: int) -> int:
+    cell[entries], after[entries], head[cost] = state, head[cost], entries
+    return entries + 1
+
+
+@njit(cache=True)
+def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tuple[Int32, Int32]:
+    """The least cost from (sy, sx) to every window cell within the limit (BLOCKED elsewhere),
+    and the cost of every search state.
+
+    A jump needs run-up, the metres already spent in the action (R-M6), and a path may come
+    back over its cells to build it up. So the search runs over states (cell, metres spent so
+    far, counted up to `runup_levels` - 1 and no further): a cell reached at 1 m and again at
+    3 m are different states when a jump needs 3 m. Costs are small whole numbers, so states
+    wait in one bucket per cost (Dial's form of Dijkstra) and are settled cheapest first.
+    Returns `(least, states)`: `least[y, x]`, and `states[cell * levels + spent]`."""
     hh, ww = flags.shape
     n = hh * ww
     limit = int(params[M_LIMIT])
     jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
-    dist = np.full(n, BLOCKED, dtype=np.int32)
-    done = np.zeros(n, dtype=np.bool_)
-    head = np.full(limit + 1, -1, dtype=np.int32)  # bucket c: a linked list of cells
-    size = n * 8 * (1 + (max(hh, ww) + 1 if jumps else 0)) + 1
-    size = min(size, n * (limit + 1) + 1)  # no cell gets a better cost more often than this
+    levels = runup_levels(params)
+    top = levels - 1
+    dist = np.full(n * levels, BLOCKED, dtype=np.int32)
+    done = np.zeros(n * levels, dtype=np.bool_)
+    head = np.full(limit + 1, -1, dtype=np.int32)  # bucket c: a linked list of states
+    # A state below the top level is only ever reached at its own cost, and one at the top at
+    # most limit + 1 costs, so this many entries are enough.
+    size = n * (limit + 1) + 1
     cell = np.empty(size, dtype=np.int32)
     after = np.empty(size, dtype=np.int32)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
-    start = sy * ww + sx
+    start = (sy * ww + sx) * levels
     dist[start] = 0
-    cell[0], after[0], head[0] = start, -1, 0
-    entries = 1
+    entries = _push(cell, after, head, 0, start, 0)
     for spent in range(limit + 1):
         e = head[spent]
         while e != -1:
-            here = cell[e]
+            state = cell[e]
             e = after[e]
-            if done[here] or dist[here] != spent:
+            if done[state] or dist[state] != spent:
                 continue
-            done[here] = True
+            done[state] = True
+            here = state // levels
             ay, ax = here // ww, here % ww
             for d in range(8):
                 total = spent + step_cost(planes, flags, params, ay, ax, d)
-                b = (ay + DY[d]) * ww + ax + DX[d]
-                if total <= limit and total < dist[b]:
-                    dist[b] = total
-                    cell[entries], after[entries], head[total] = b, head[total], entries
-                    entries += 1
+                if total <= limit:
+                    b = ((ay + DY[d]) * ww + ax + DX[d]) * levels + min(total, top)
+                    if total < dist[b]:
+                        dist[b] = total
+                        entries = _push(cell, after, head, entries, b, total)
             if not jumps:
                 continue
             for d in range(8):
@@ -279,66 +304,101 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> Int3
                     if costs[k] >= BLOCKED:
                         continue
                     total = spent + costs[k]
-                    b = (ay + DY[d] * k) * ww + ax + DX[d] * k
+                    b = ((ay + DY[d] * k) * ww + ax + DX[d] * k) * levels + min(total, top)
                     if total < dist[b]:
                         dist[b] = total
-                        cell[entries], after[entries], head[total] = b, head[total], entries
-                        entries += 1
-    return dist.reshape(hh, ww)
+                        entries = _push(cell, after, head, entries, b, total)
+    least = np.full(n, BLOCKED, dtype=np.int32)
+    for i in range(n):
+        for level in range(levels):
+            least[i] = min(least[i], dist[i * levels + level])
+    return least.reshape(hh, ww), dist
+
+
+@njit(cache=True)
+def _back(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    y: int,
+    x: int,
+    here: int,
+    strict: bool,
+    costs: Int32,
+    runups: Int32,
+) -> tuple[int, int, int, int]:
+    """A state the search reached (y, x) from at cost `here`: (y, x, its cost, 1 if by a
+    jump), or y = -1. A step before a jump, directions in DIRECTIONS order; with `strict`,
+    only a cell at its own least cost (not one passed on a detour that builds run-up)."""
+    hh, ww = flags.shape
+    levels = runup_levels(params)
+    top = levels - 1
+    for d in range(8):
+        py, px = y - DY[d], x - DX[d]
+        if py < 0 or py >= hh or px < 0 or px >= ww:
+            continue
+        before = here - step_cost(planes, flags, params, py, px, d)
+        if before < 0 or states[(py * ww + px) * levels + min(before, top)] != before:
+            continue
+        if not strict or least[py, px] == before:
+            return py, px, before, 0
+    if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
+        return -1, -1, -1, 0
+    limit = int(params[M_LIMIT])
+    for d in range(8):
+        per = int(params[M_DIAGONAL]) if DX[d] and DY[d] else int(params[M_ORTHOGONAL])
+        for k in range(1, _jump_length(params, 1 << 30) // per + 1):
+            py, px = y - DY[d] * k, x - DX[d] * k
+            if py < 0 or py >= hh or px < 0 or px >= ww:
+                break
+            last = jump_line(planes, flags, params, py, px, d, limit, here, costs, runups)
+            if k > last or costs[k] >= BLOCKED:
+                continue
+            before = here - costs[k]
+            if before < runups[k]:
+                continue  # not enough run-up made by then (R-M6)
+            if states[(py * ww + px) * levels + min(before, top)] != before:
+                continue
+            if not strict or least[py, px] == before:
+                return py, px, before, 1
+    return -1, -1, -1, 0
 
 
 @njit(cache=True)
 def trace(
-    planes: Int32, flags: Flags, params: Float, dist: Int32, ty: int, tx: int
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    ty: int,
+    tx: int,
 ) -> npt.NDArray[np.int64]:
     """The cheapest path back from (ty, tx) to the start, as rows (y, x, jumped) from the
-    target backwards. A step is preferred to a jump, and directions go in DIRECTIONS order,
-    so a path is always the same for the same field."""
+    target backwards. Each cell goes back to a cell reached at its own least cost where it can
+    (see `_back`), so a path is always the same for the same field and takes no detour it does
+    not need for run-up."""
     hh, ww = flags.shape
-    jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
-    out = np.empty((hh * ww + 1, 3), dtype=np.int64)
+    out = np.empty((int(params[M_LIMIT]) + 1, 3), dtype=np.int64)  # every leg costs 1 or more
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     y, x = ty, tx
+    here = least[y, x]
     count = 0
-    while dist[y, x] != 0:
-        here = dist[y, x]
-        found = False
-        for d in range(8):
-            py, px = y - DY[d], x - DX[d]
-            if py < 0 or py >= hh or px < 0 or px >= ww or dist[py, px] >= BLOCKED:
-                continue
-            if dist[py, px] + step_cost(planes, flags, params, py, px, d) == here:
-                out[count, 0], out[count, 1], out[count, 2] = y, x, 0
-                y, x = py, px
-                found = True
-                break
-        if not found and jumps:
-            for d in range(8):
-                per = (
-                    int(params[M_DIAGONAL])
-                    if DX[d] != 0 and DY[d] != 0
-                    else int(params[M_ORTHOGONAL])
-                )
-                for k in range(1, _jump_length(params, 1 << 30) // per + 1):
-                    py, px = y - DY[d] * k, x - DX[d] * k
-                    if py < 0 or py >= hh or px < 0 or px >= ww:
-                        break
-                    before = dist[py, px]
-                    if before >= here:
-                        continue
-                    last = jump_line(
-                        planes, flags, params, py, px, d, before, here - before, costs, runups
-                    )
-                    if k <= last and before + costs[k] == here:
-                        out[count, 0], out[count, 1], out[count, 2] = y, x, 1
-                        y, x = py, px
-                        found = True
-                        break
-                if found:
-                    break
-        if not found:
+    while here != 0:
+        py, px, before, jumped = _back(
+            planes, flags, params, least, states, y, x, here, True, costs, runups
+        )
+        if py < 0:
+            py, px, before, jumped = _back(
+                planes, flags, params, least, states, y, x, here, False, costs, runups
+            )
+        if py < 0:
             return out[:0]  # unreachable: the field is not one `search` made
+        out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
+        y, x, here = py, px, before
         count += 1
     return out[:count]
 

@@ -129,6 +129,7 @@ class Field:
     limit: int
     ground: Ground
     dist: Int
+    states: Int  # the search's states, for tracing paths back (pathfinder.search)
 
     @property
     def window(self) -> Window:
@@ -142,6 +143,8 @@ class Field:
         return None if value >= INF else value
 
     def can_end(self, pos: Pos) -> bool:
+        if not self.window.holds(pos):
+            return False
         y, x = self.window.local(pos)
         return bool(self.ground.can_end[y, x])
 
@@ -162,7 +165,7 @@ class Field:
             raise ValueError(f"{target} is not reachable")
         y, x = self.window.local(target)
         g = self.ground
-        rows = pf.trace(g.planes, g.flags, g.params, self.dist, y, x).tolist()
+        rows = pf.trace(g.planes, g.flags, g.params, self.dist, self.states, y, x).tolist()
         if not rows and target != self.start:  # pragma: no cover - a search made this field
             raise AssertionError(f"no path back from {target}")
         return tuple((self.window.world_pos(r[0], r[1]), bool(r[2])) for r in reversed(rows))
@@ -182,5 +185,5 @@ def distance_field(
     win = window_around(world, start, radius)
     g = ground(world, m, gait, win, limit, jr)
     sy, sx = win.local(start)
-    dist: Int = pf.search(g.planes, g.flags, g.params, sy, sx)
-    return Field(start, limit, g, dist)
+    dist, states = pf.search(g.planes, g.flags, g.params, sy, sx)
+    return Field(start, limit, g, dist, states)

@@ -7,10 +7,13 @@ rules agree, and the reach map agrees with the move check (R-U2, R-U3, R-M2..R-M
 2. Every cell `reach_map` offers for a Walk or a Run is accepted by `plan_move`, both as a
    destination and along the path the reach map shows, at the cost it showed; every cell it
    leaves out is refused to a destination move.
+3. A search with only the scalar rules, over every (cell, metres spent), finds the same cells at
+   the same least costs as the compiled search: nothing a written path could do is left out.
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,16 +22,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from sim import pathfinder as pf
 from sim.actions import Movement, Refusal, Run, Walk
 from sim.components import Position
 from sim.creature import conditions, creatures
-from sim.footing import DIRECTIONS, Gait, mover, step_cost
+from sim.footing import DIRECTIONS, Gait, is_difficult, mover, standing_at, step_cost
 from sim.footing import step_problem as scalar_problem
 from sim.geometry import Pos
 from sim.grid import Kind
+from sim.jump import jump_reach, plan_jump
 from sim.movement import plan_move
 from sim.pathfinder import BLOCKED, step_costs
-from sim.reach import Window, ground
+from sim.reach import Window, distance_field, ground
 from sim.reachmap import reach_map
 from sim.scenario import loads
 from sim.world import World
@@ -172,3 +177,71 @@ def test_reach_map_cells_are_exactly_what_the_move_check_accepts(
             plan = plan_move(world, own("ana", to=cell))
             assert not isinstance(plan, Refusal), f"{offer.action} to {cell}: {plan}"
             assert plan.cost == offer.cost
+
+
+def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
+    """The least cost of every cell a Walk-like move of `limit` half-metres can end in, found
+    from the scalar rules the move check applies to a written path (`step_problem`,
+    `step_cost`, `plan_jump`), searching every (cell, metres spent) pair: a path may come back
+    over its cells to build run-up for a jump (R-M6). Falls are left out, as in reach maps."""
+    m = mover(world, "ana")
+    jr = jump_reach(world, "ana", m)
+    grid = world.grid
+    start = world.need("ana", Position).cell
+    jumps: dict[Pos, list[tuple[Pos, int, int]]] = {}
+    for a in grid.cells():
+        found = []
+        for b in grid.cells():
+            if b == a:
+                continue
+            plan = plan_jump(world, m, jr, a, b)
+            if not isinstance(plan, str):
+                rough = is_difficult(world, m, a) or is_difficult(world, m, b)
+                found.append(
+                    (b, plan.length * (m.difficult_factor if rough else 1), plan.runup_needed)
+                )
+        jumps[a] = found
+    best: dict[tuple[Pos, int], int] = {}
+    queue = [(0, start.y, start.x)]
+    seen: set[tuple[Pos, int]] = set()
+    while queue:
+        spent, y, x = heapq.heappop(queue)
+        here = Pos(x, y)
+        if (here, spent) in seen:
+            continue
+        seen.add((here, spent))
+        best.setdefault((here, 0), spent)
+        moves = []
+        for b in here.neighbours():
+            if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, here, b) is None:
+                moves.append((b, step_cost(world, m, Gait.STRIDE, here, b)))
+        moves += [(b, cost) for b, cost, runup in jumps[here] if runup <= spent]
+        for b, cost in moves:
+            if spent + cost <= limit and (b, spent + cost) not in seen:
+                heapq.heappush(queue, (spent + cost, b.y, b.x))
+    standing = standing_at(world, "ana")
+    return {
+        cell: cost for (cell, _), cost in best.items() if cell != start and cell not in standing
+    }
+
+
+@FAST
+@given(cases())
+def test_the_reach_map_finds_every_path_the_scalar_rules_allow(case: Case) -> None:
+    """R-M2..R-M6, R-M9: not circular, unlike a destination move (which asks the reach engine
+    itself): an exhaustive search with the scalar rules, over metres spent as well as cells,
+    finds exactly the cells and least costs of the compiled reach map, detours for run-up
+    included."""
+    world = case.world
+    m = mover(world, "ana")
+    start = world.need("ana", Position).cell
+    limit = 12
+    field = distance_field(world, m, Gait.STRIDE, start, limit, jump_reach(world, "ana", m))
+    assert dict(field.ends()) == _reference_costs(world, limit)
+
+
+def test_the_compiled_constants_are_the_python_ones() -> None:
+    """numba bakes these into its cached code, so pathfinder writes them out; they must not
+    drift from the directions and terrain kinds everything else uses (R-U3)."""
+    assert tuple(zip(pf.DX.tolist(), pf.DY.tolist(), strict=True)) == DIRECTIONS
+    assert (pf.DIFFICULT, pf.WALL, pf.PIT) == (Kind.DIFFICULT, Kind.WALL, Kind.PIT)
