@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sim import events as ev
 from sim.actions import Refusal
@@ -24,6 +24,9 @@ from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
 from sim.world import World
+
+if TYPE_CHECKING:
+    from sim.ui.session import Session
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
 
@@ -329,10 +332,9 @@ def _play(args: argparse.Namespace) -> int:
     print(render(battle.world))
     if args.text or seed is None:
         return 0
-    from sim.ui.app import play
     from sim.ui.session import Session
 
-    return play(Session(scenario, seed))
+    return _window(Session(scenario, seed))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -348,7 +350,18 @@ def _resume(args: argparse.Namespace) -> int:
         print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
         print(render(battle.world))
         return 0
-    from sim.ui.app import play
     from sim.ui.session import Session
 
-    return play(Session(scenario, save.seed, battle))
+    return _window(Session(scenario, save.seed, battle))
+
+
+def _window(session: Session) -> int:
+    """Open the client, with the reach engine compiled first: a window that froze for seconds
+    on its first overlay would look hung."""
+    from sim import pathfinder
+    from sim.ui.app import play
+
+    if not pathfinder.is_cached():
+        print("Compiling the reach engine (once, after installing; a few seconds)...", flush=True)
+    pathfinder.warm_up()
+    return play(session)

@@ -14,6 +14,8 @@ Inputs are plain arrays so that the compiled code needs no Python objects:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -417,3 +419,21 @@ def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
                 if 0 <= ay < hh and 0 <= ax < ww:
                     out[d, y, x] = step_cost(planes, flags, params, ay, ax, d)
     return out
+
+
+def warm_up() -> None:
+    """Compile the search (or load it from numba's cache) now, on a one-cell window, so that
+    the first reach map a player asks for does not pause."""
+    planes = np.zeros((PLANES, 1, 1), dtype=np.int32)
+    params = np.zeros(PARAMS, dtype=np.float64)
+    params[M_JUMPS] = 1
+    flags = cell_flags(planes, params)
+    least, states = search(planes, flags, params, 0, 0)
+    trace(planes, flags, params, least, states, 0, 0)
+    step_costs(planes, flags, params)
+
+
+def is_cached() -> bool:
+    """Whether numba's cache beside this module already holds the compiled search (else the
+    first call compiles it, which takes seconds)."""
+    return any((Path(__file__).parent / "__pycache__").glob("pathfinder.search-*.nbi"))
