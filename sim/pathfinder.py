@@ -422,13 +422,28 @@ def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
 
 
 def warm_up() -> None:
-    """Compile the search (or load it from numba's cache) now, on a one-cell window, so that
+    """Compile the search (or load it from numba's cache) now, on a small open window, so that
     the first reach map a player asks for does not pause."""
-    planes = np.zeros((PLANES, 1, 1), dtype=np.int32)
+    planes = np.zeros((PLANES, 3, 3), dtype=np.int32)
     params = np.zeros(PARAMS, dtype=np.float64)
-    params[M_JUMPS] = 1
+    for index, value in (
+        (M_HEIGHT, 3.6),
+        (M_LEAP, 1.8),
+        (M_WAIST, 1.8),
+        (M_ORTHOGONAL, 2),
+        (M_DIAGONAL, 3),
+        (M_DIFFICULT, 2),
+        (M_JUMPS, 1),
+        (M_LIMIT, 4),
+        (M_STANDING_LENGTH, 2),
+        (M_LENGTH_CAP, 4),
+        (M_HEIGHT_PER_RUNUP, 6),
+        (M_EXTRA_HEIGHT_CAP, 2),
+        (M_GRAB_HEIGHT, 3.6),
+    ):
+        params[index] = value
     flags = cell_flags(planes, params)
-    least, states = search(planes, flags, params, 0, 0)
+    least, states = search(planes, flags, params, 1, 1)
     trace(planes, flags, params, least, states, 0, 0)
     step_costs(planes, flags, params)
 

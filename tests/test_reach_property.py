@@ -245,3 +245,9 @@ def test_the_compiled_constants_are_the_python_ones() -> None:
     drift from the directions and terrain kinds everything else uses (R-U3)."""
     assert tuple(zip(pf.DX.tolist(), pf.DY.tolist(), strict=True)) == DIRECTIONS
     assert (pf.DIFFICULT, pf.WALL, pf.PIT) == (Kind.DIFFICULT, Kind.WALL, Kind.PIT)
+
+
+def test_warming_up_the_compiled_search_runs_it_once_and_leaves_it_cached() -> None:
+    """`sim play` calls this before opening the window (the first compile takes seconds)."""
+    pf.warm_up()
+    assert pf.is_cached()
