@@ -387,16 +387,15 @@ def trace(
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     y, x = ty, tx
-    here = least[y, x]
+    here = least[y, x] + 0  # widened to int64 by the literal: `_back` compiles for one type
     count = 0
     while here != 0:
-        py, px, before, jumped = _back(
-            planes, flags, params, least, states, y, x, here, True, costs, runups
-        )
-        if py < 0:
+        for strict in range(1, -1, -1):  # a variable, not a literal: again, one compile
             py, px, before, jumped = _back(
-                planes, flags, params, least, states, y, x, here, False, costs, runups
+                planes, flags, params, least, states, y, x, here, strict == 1, costs, runups
             )
+            if py >= 0:
+                break
         if py < 0:
             return out[:0]  # unreachable: the field is not one `search` made
         out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
@@ -445,7 +444,6 @@ def warm_up() -> None:
     flags = cell_flags(planes, params)
     least, states = search(planes, flags, params, 1, 1)
     trace(planes, flags, params, least, states, 0, 0)
-    step_costs(planes, flags, params)
 
 
 def is_cached() -> bool:
