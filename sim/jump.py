@@ -4,6 +4,7 @@ and whether a jump from one cell to another along a straight line can be made.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import pairwise
 
 from sim.components import Stats
@@ -62,11 +63,16 @@ def jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
     bonus = stats.attribute("agi").bonus
     num = rules.number
     skill = max(stats.skill("athletics"), stats.skill("acrobatics"))
+
+    def share(divisor: str) -> int:
+        """AGI Bonus / the rules' divisor, in whole half-metres (exact: R-U4 rounds down)."""
+        return half_metres(Fraction(bonus, int(num("movement", divisor))))
+
     return JumpReach(
-        standing_length=half_metres(bonus / int(num("movement", "standing_jump_length_divisor"))),
-        length_cap=half_metres(bonus / int(num("movement", "running_jump_max_length_divisor"))),
+        standing_length=share("standing_jump_length_divisor"),
+        length_cap=share("running_jump_max_length_divisor"),
         skill_length=2 * (skill // int(num("movement", "jump_skill_levels_per_metre"))),
-        standing_height=half_metres(bonus / int(num("movement", "standing_jump_height_divisor"))),
+        standing_height=share("standing_jump_height_divisor"),
         height_per_runup=2 * int(num("movement", "running_jump_height_per_metres")),
         extra_height_cap=2 * int(num("movement", "running_jump_max_extra_height")),
         grab_height=m.height_half,

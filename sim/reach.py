@@ -152,12 +152,10 @@ class Field:
         """Every cell a move may end in, with its cost, in row order (start excluded)."""
         ok = (self.dist < INF) & self.ground.can_end
         ys, xs = np.nonzero(ok)
-        out = []
-        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-            pos = self.window.world_pos(y, x)
-            if pos != self.start:
-                out.append((pos, int(self.dist[y, x])))
-        return out
+        costs = self.dist[ys, xs].tolist()
+        x0, y0 = self.window.x0, self.window.y0
+        cells = [Pos(x + x0, y + y0) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+        return [(c, cost) for c, cost in zip(cells, costs, strict=True) if c != self.start]
 
     def path_to(self, target: Pos) -> tuple[tuple[Pos, bool], ...]:
         """The cheapest path from the start (excluded) to `target`: (cell, entered by a jump)."""

@@ -71,14 +71,16 @@ def reach_map(
     # with the largest of their allowances serves all three (its costs are least costs).
     strides = [_limit(world, unit, kind) for kind, _ in usable if kind in STRIDES]
     shared = None
+    shared_ends: list[tuple[Pos, int]] = []
     if strides:
         jr = jump_reach(world, unit, m)
         shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
+        shared_ends = shared.ends()
     for kind, left in usable:
         if kind in STRIDES:
             assert shared is not None
             limit = _limit(world, unit, kind)
-            found: Found = [(c, cost, shared) for c, cost in shared.ends() if cost <= limit]
+            found: Found = [(c, cost, shared) for c, cost in shared_ends if cost <= limit]
         else:
             found = _cells(world, unit, kind, start, m)
         for cell, cost, route in found:
