@@ -976,3 +976,31 @@ def test_a_reaction_prompt_shows_the_move_and_the_attack_it_is_about(
     p.shot("reaction_shows_attack")
     react(p, "none", shot=False)
     assert app.renderer.underway_shown(app.session, app.view) is None
+
+
+def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
+    duel: Path, shots: Path
+) -> None:
+    """ana walks away from grok; red, seated for grok's prompt and shown ana's whole path, may
+    not take ana's move back with Z, Shift+Z or the quick load: only the acting side may."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    app.save()  # a quick save exists, so a refused load is refused for the seat, not the file
+    p.button("action", "walk")
+    p.click_cell(Pos(1, 3))
+    p.sit_down()
+    assert app.view.side == "red"
+    before = [to_json(d) for d in app.session.battle.decisions]
+    for mod in (0, pygame.KMOD_SHIFT):
+        p.key(pygame.K_z, mod=mod)
+        assert "cannot undo: only the side whose creature is acting" in app.view.status
+    p.key(pygame.K_F9)
+    assert "cannot load: only the side whose creature is acting" in app.view.status
+    assert [to_json(d) for d in app.session.battle.decisions] == before
+    assert isinstance(app.session.battle.pending, AwaitingReaction)
+    react(p, "none", shot=False)
+    p.sit_down()
+    assert acting(app) == "ana"
+    p.key(pygame.K_z)  # ana's own side may take its walk back
+    assert app.view.status == "undone" and at(app, "ana") == Pos(3, 2)

@@ -717,7 +717,11 @@ class App:
         elif name == "save":
             self.save()
         elif name == "load":
-            self.load(self.quicksave)
+            refused = self.rewind_refusal()
+            if refused is not None:
+                view.status = f"cannot load: {refused}"
+            else:
+                self.load(self.quicksave)
 
     def cancel(self) -> None:
         view = self.view
@@ -736,7 +740,21 @@ class App:
         else:
             view.selected = None
 
+    def rewind_refusal(self) -> str | None:
+        """Why the side at the screen may not take the game back now (undo, undo turn, quick
+        load), or None: only the side whose creature is to act may, so a player answering a
+        reaction cannot erase the other side's move it has just been shown."""
+        if self.view.handover is not None:
+            return "take the screen first"
+        if self.acting() is None:
+            return "only the side whose creature is acting may undo or load"
+        return None
+
     def undo(self) -> None:
+        refused = self.rewind_refusal()
+        if refused is not None:
+            self.view.status = f"cannot undo: {refused}"
+            return
         keep = self.session.undo_step_point()
         if keep is None:
             self.view.status = f"cannot undo: {self.session.undo_reason()}"
@@ -747,6 +765,10 @@ class App:
         self.sync()
 
     def undo_turn(self) -> None:
+        refused = self.rewind_refusal()
+        if refused is not None:
+            self.view.status = f"cannot undo: {refused}"
+            return
         keep = self.session.turn_start_point()
         if keep is None:
             self.view.status = "cannot undo: nothing done this turn yet"
