@@ -717,7 +717,9 @@ class App:
         elif name == "save":
             self.save()
         elif name == "load":
-            refused = self.rewind_refusal()
+            # From the handover screen a load is between turns (or a fresh start); on the
+            # board only the acting side may, as for undo.
+            refused = None if view.handover is not None else self.rewind_refusal()
             if refused is not None:
                 view.status = f"cannot load: {refused}"
             else:
@@ -741,9 +743,9 @@ class App:
             view.selected = None
 
     def rewind_refusal(self) -> str | None:
-        """Why the side at the screen may not take the game back now (undo, undo turn, quick
-        load), or None: only the side whose creature is to act may, so a player answering a
-        reaction cannot erase the other side's move it has just been shown."""
+        """Why the side at the screen may not take the game back now (undo, undo turn, a quick
+        load on the board), or None: only the side whose creature is to act may, so a player
+        answering a reaction cannot erase the other side's move it has just been shown."""
         if self.view.handover is not None:
             return "take the screen first"
         if self.acting() is None:
