@@ -325,7 +325,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
     if has(world, unit, "hanging"):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
         yield ev.ConditionLost(unit, "hanging", "jumped off the face")
-    stop = _last_stop(world, unit, plan.legs, limit)
+    stop = last_stop(world, unit, plan.legs, limit)
     for index, leg in enumerate(plan.legs):
         if index == stop:
             yield ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m")
@@ -346,7 +346,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
             yield from fall(world, m, unit, leg.start, leg.end)
 
 
-def _last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int:
+def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int:
     """How many legs a move makes within `limit` (a Sprint's rolled allowance, R-M1): all of
     them when it is enough, else as many as end where the mover may stand (R-M5: not on
     another standing creature, an ally it was passing through included)."""

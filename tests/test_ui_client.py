@@ -1004,3 +1004,29 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     assert acting(app) == "ana"
     p.key(pygame.K_z)  # ana's own side may take its walk back
     assert app.view.status == "undone" and at(app, "ana") == Pos(3, 2)
+
+
+def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -> None:
+    """R-M1: a Sprint's metres are rolled when it is declared, and the move stops where they
+    run out; grok's prompt, as ana sprints out of its reach, shows that cell, not the end of
+    the written path."""
+    from sim.engine import ReactionChoice
+    from sim.ui.underway import underway
+
+    rows = "#" * 34 + "\n#..b" + "." * 29 + "#\n#..a" + "." * 29 + "#\n#" + "." * 32 + "#\n"
+    path = write_scenario(tmp_path, "wide", fighters("wide", rows + "#" * 34))
+    far = [[x, 3] for x in range(4, 25)]
+    cut_short = 0
+    for seed in range(12):
+        session = Session(load(path), seed)
+        battle = session.battle
+        if battle.pending.unit != "ana":
+            session.submit(parse({"unit": "grok", "action": "end_turn"}))
+        session.submit(parse({"unit": "ana", "action": "sprint", "path": far}))
+        assert isinstance(battle.pending, AwaitingReaction) and battle.pending.unit == "grok"
+        shown = underway(battle)
+        assert shown is not None and shown.move is not None
+        session.submit(ReactionChoice("grok", "none"))
+        assert battle.world.need("ana", Position).cell == shown.move.end, f"seed {seed}"
+        cut_short += shown.move.end != Pos(24, 3)
+    assert cut_short, "no seed rolled a Sprint too short for the path"

@@ -13,7 +13,7 @@ from sim.actions import Action, Refusal
 from sim.components import Position
 from sim.engine import AwaitingReaction, Battle, ReactionChoice, SetPolicy
 from sim.geometry import Pos
-from sim.movement import plan_move
+from sim.movement import allowance, last_stop, plan_move
 from sim.prepare import REACTION_SPENDS
 
 DEFENCE_OPTIONS = ("dodge", "parry", "block")
@@ -118,18 +118,48 @@ def _moving(battle: Battle, action: a.Movement, since: int) -> Moving | None:
             done = path.index(here) + 1 if here in path else 0
         ahead = path[done:]
         jumps = tuple(j - done for j in action.jumps if j >= done)
-        return Moving(unit, action.name, here, ahead, jumps)
-    if action.to is None:
+    elif action.to is not None:
+        try:  # a script's move with only "to": the engine's path from where the mover is now
+            plan = plan_move(world, action)
+        except Exception:  # a core bug must not take the client down: the destination alone
+            plan = Refusal("")
+        if isinstance(plan, Refusal):
+            return Moving(unit, action.name, here, (action.to,))
+        ahead = tuple(leg.end for leg in plan.legs)
+        jumps = tuple(i for i, leg in enumerate(plan.legs) if leg.how == "jump")
+    else:
         return None
-    try:  # a script's move with only "to": the engine's path from where the mover stands now
-        plan = plan_move(world, action)
-    except Exception:  # a core bug must not take the client down: the destination alone
-        plan = Refusal("")
-    if isinstance(plan, Refusal):
-        return Moving(unit, action.name, here, (action.to,))
-    cells = tuple(leg.end for leg in plan.legs)
-    jumps = tuple(i for i, leg in enumerate(plan.legs) if leg.how == "jump")
-    return Moving(unit, action.name, here, cells, jumps)
+    if isinstance(action, a.Sprint):
+        keep = _sprint_reach(battle, action, ahead, jumps, since)
+        ahead, jumps = ahead[:keep], tuple(j for j in jumps if j < keep)
+    return Moving(unit, action.name, here, ahead, jumps)
+
+
+def _sprint_reach(
+    battle: Battle, action: a.Sprint, ahead: tuple[Pos, ...], jumps: tuple[int, ...], since: int
+) -> int:
+    """How many of the cells ahead a Sprint still makes: its metres were rolled when it was
+    declared (R-M1), and it stops where they run out, as the engine does (`last_stop`)."""
+    unit = action.actor
+    rolled = next(
+        (
+            e
+            for e in battle.log[since:]
+            if isinstance(e, ev.Rolled) and e.unit == unit and e.purpose.startswith("sprint")
+        ),
+        None,
+    )
+    if rolled is None or not ahead:
+        return len(ahead)
+    world = battle.world
+    spent = sum(
+        e.cost for e in battle.log[since:] if isinstance(e, ev.Moved | ev.Jumped) and e.unit == unit
+    )
+    rest = plan_move(world, a.Sprint(unit, ahead, None, jumps))
+    if isinstance(rest, Refusal):
+        return len(ahead)
+    limit = allowance(world, unit, a.Sprint, rolled.result) - spent
+    return last_stop(world, unit, rest.legs, limit)
 
 
 def underway(battle: Battle) -> Underway | None:
