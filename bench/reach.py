@@ -84,6 +84,7 @@ def main() -> None:
     header += f"{'reach_map':>10} {'scipy':>8} {'+graph':>8} {'ratio':>6} {'ratio_j':>7}"
     print(header)
     verdicts = []
+    jumps_note = ""
     for n in (32, 128, 512):
         scenario = loads(make_scenario(n), f"bench{n}.toml")
         world = scenario.world
@@ -119,7 +120,10 @@ def main() -> None:
                 f"{t_map:>10.3f} {t_scipy:>8.3f} {t_built:>8.3f} {ratio:>6.2f} {ratio_j:>7.2f}"
             )
             if n == 128 and metres == 30:
-                verdicts.append(("30 m on 128x128 within 3x of scipy", ratio <= 3))
+                verdicts.append(
+                    ("30 m on 128x128 within 3x of scipy, on the same plain cost model", ratio <= 3)
+                )
+                jumps_note = f"with jumps folded in (scipy cannot express run-up): {ratio_j:.1f}x"
             if n == 512 and metres == 30:
                 verdicts.append(("512x512, every rule on, under 16 ms", t_jumps < 16))
     print(
@@ -129,6 +133,7 @@ def main() -> None:
     )
     for goal, met in verdicts:
         print(f"goal: {goal}: {'met' if met else 'NOT met'}")
+    print(f"for information, 30 m on 128x128 {jumps_note}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -361,7 +362,14 @@ def _window(session: Session) -> int:
     from sim import pathfinder
     from sim.ui.app import play
 
-    if not pathfinder.is_cached():
-        print("Compiling the reach engine (once, after installing; a few seconds)...", flush=True)
-    pathfinder.warm_up()
+    # Loaded from numba's cache this takes a fraction of a second; only a compile outlasts the
+    # timer, so the message shows exactly when there is a wait to explain.
+    notice = threading.Timer(
+        1.0, print, ("Compiling the reach engine (after installing or updating; seconds)...",)
+    )
+    notice.start()
+    try:
+        pathfinder.warm_up()
+    finally:
+        notice.cancel()
     return play(session)

@@ -14,8 +14,6 @@ Inputs are plain arrays so that the compiled code needs no Python objects:
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -444,9 +442,3 @@ def warm_up() -> None:
     flags = cell_flags(planes, params)
     least, states = search(planes, flags, params, 1, 1)
     trace(planes, flags, params, least, states, 0, 0)
-
-
-def is_cached() -> bool:
-    """Whether numba's cache beside this module already holds the compiled search (else the
-    first call compiles it, which takes seconds)."""
-    return any((Path(__file__).parent / "__pycache__").glob("pathfinder.search-*.nbi"))

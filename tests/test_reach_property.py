@@ -26,7 +26,7 @@ from sim import pathfinder as pf
 from sim.actions import Movement, Refusal, Run, Walk
 from sim.components import Position
 from sim.creature import conditions, creatures
-from sim.footing import DIRECTIONS, Gait, is_difficult, mover, standing_at, step_cost
+from sim.footing import DIRECTIONS, Gait, Mover, is_difficult, mover, standing_at, step_cost
 from sim.footing import step_problem as scalar_problem
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -247,7 +247,16 @@ def test_the_compiled_constants_are_the_python_ones() -> None:
     assert (pf.DIFFICULT, pf.WALL, pf.PIT) == (Kind.DIFFICULT, Kind.WALL, Kind.PIT)
 
 
-def test_warming_up_the_compiled_search_runs_it_once_and_leaves_it_cached() -> None:
-    """`sim play` calls this before opening the window (the first compile takes seconds)."""
+def test_warming_up_compiles_the_search_the_reach_map_uses() -> None:
+    """`sim play` calls this before opening the window (a first compile takes seconds): after
+    it, the search and the trace hold the one signature reach maps call them with."""
     pf.warm_up()
-    assert pf.is_cached()
+    field = distance_field(*_fighter_on_open_ground(), 8)
+    field.path_to(Pos(2, 0))
+    assert len(pf.search.signatures) == 1
+    assert len(pf.trace.signatures) == 1
+
+
+def _fighter_on_open_ground() -> tuple[World, Mover, Gait, Pos]:
+    world = loads(scenario_text("a....", creature("ana", "blue", "a"))).world
+    return world, mover(world, "ana"), Gait.STRIDE, Pos(0, 0)
