@@ -4,12 +4,11 @@ and whether a jump from one cell to another along a straight line can be made.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import pairwise
 
 from sim.components import Stats
 from sim.footing import Mover, blocker, standing_at
-from sim.geometry import Pos, half_metres
+from sim.geometry import Pos
 from sim.grid import Kind
 from sim.world import World
 
@@ -65,8 +64,8 @@ def jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
     skill = max(stats.skill("athletics"), stats.skill("acrobatics"))
 
     def share(divisor: str) -> int:
-        """AGI Bonus / the rules' divisor, in whole half-metres (exact: R-U4 rounds down)."""
-        return half_metres(Fraction(bonus, int(num("movement", divisor))))
+        """AGI Bonus / the rules' divisor in whole half-metres, rounded down (R-U4)."""
+        return (2 * bonus) // int(num("movement", divisor))
 
     return JumpReach(
         standing_length=share("standing_jump_length_divisor"),
