@@ -7,7 +7,7 @@ it the same way (DESIGN "How an action flows").
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sim import events as ev
 from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
@@ -36,11 +36,14 @@ class AwaitingAction:
 
 @dataclass(frozen=True, slots=True)
 class AwaitingReaction:
-    """The engine waits for `unit` to choose among `options` (or "none")."""
+    """The engine waits for `unit` to choose among `options` (or "none"). `kind` names the
+    window (reactions.Ask.kind: "defence", "attack_of_opportunity", ...); it follows from the
+    trigger, so it takes no part in comparisons."""
 
     unit: str
     trigger: str
     options: tuple[str, ...]
+    kind: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +150,16 @@ class Battle:
             return BattleOver(turn.winners, self._end_reason())
         if self._paused is not None:
             ask = self._paused[1]
-            return AwaitingReaction(ask.unit, ask.trigger, ask.options)
+            return AwaitingReaction(ask.unit, ask.trigger, ask.options, ask.kind)
         current = turn.current
         assert current is not None
         return AwaitingAction(current)
+
+    @property
+    def resolving(self) -> Action | None:
+        """The action whose resolution waits at the open reaction window (a prepared action
+        the engine took itself included, R-P3), or None when no window is open."""
+        return self._acting if self._paused is not None else None
 
     def _end_reason(self) -> str:
         for event in reversed(self.log):

@@ -11,12 +11,10 @@ from sim import actions as a
 from sim import events as ev
 from sim.actions import Action, Refusal
 from sim.components import Position
-from sim.engine import AwaitingReaction, Battle, ReactionChoice, SetPolicy
+from sim.engine import AwaitingReaction, Battle
 from sim.geometry import Pos
 from sim.movement import allowance, last_stop, plan_move
 from sim.prepare import REACTION_SPENDS
-
-DEFENCE_OPTIONS = ("dodge", "parry", "block")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,34 +71,22 @@ def _action_name(action: Action) -> str:
 
 
 def in_progress(battle: Battle) -> tuple[Action, int] | None:
-    """The action being resolved, and the index in the log of the cost it paid: the last cost
-    that was not a reaction's, matched with the last decision or, for a prepared action the
-    engine took (R-P3), with the preparer's plan."""
-    log = battle.log
-    spent: ev.Spent | None = None
-    index = len(log) - 1
-    while index >= 0:
-        event = log[index]
-        if isinstance(event, ev.Spent) and event.action not in REACTION_SPENDS:
-            spent = event
-            break
-        index -= 1
-    if spent is None:
+    """The action being resolved at the open reaction window, and the index in the log of the
+    cost it paid (where its events begin)."""
+    action = battle.resolving
+    if action is None:
         return None
-    candidates: list[Action] = []
-    for decision in reversed(battle.decisions):
-        if not isinstance(decision, ReactionChoice | SetPolicy):
-            candidates.append(decision)
-            break
-    for event in reversed(log[:index]):
-        if isinstance(event, ev.PlanMade) and event.unit == spent.unit:
-            if isinstance(event.then, Action):
-                candidates.append(event.then)
-            break
-    for action in candidates:
-        if action.actor == spent.unit and action.name == spent.action:
+    log = battle.log
+    for index in range(len(log) - 1, -1, -1):
+        event = log[index]
+        if (
+            isinstance(event, ev.Spent)
+            and event.unit == action.actor
+            and event.action == action.name
+            and event.action not in REACTION_SPENDS
+        ):
             return action, index
-    return None
+    return action, len(log)
 
 
 def _moving(battle: Battle, action: a.Movement, since: int) -> Moving | None:
@@ -182,7 +168,7 @@ def underway(battle: Battle) -> Underway | None:
                 aims.append(Aimed(action.actor, _action_name(action), target))
             elif isinstance(cell, Pos):
                 aims.append(Aimed(action.actor, _action_name(action), cell=cell))
-    if any(option in DEFENCE_OPTIONS for option in pending.options):
+    if pending.kind == "defence":
         # A defence window: the attack on the asked creature is the one whose Hit Roll was
         # just counted; a reaction's spend after the action's own names it (an attack of
         # opportunity, an interrupt).
