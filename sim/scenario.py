@@ -339,10 +339,11 @@ def _block(ld: _Loader, rows: Any, key: str) -> list[tuple[int, str]] | None:
     if not numbered or all(not row for _, row in numbered):
         ld.problem(("map", key), f"the map has no {key}")
         return None
-    width = len(numbered[0][1])
-    for line, row in numbered:
-        if len(row) != width:
-            ld.problem(line, f"map row has {len(row)} cells; the first row has {width}")
+    if key == "rows":  # heights and depths rows are measured against the map instead
+        width = len(numbered[0][1])
+        for line, row in numbered:
+            if len(row) != width:
+                ld.problem(line, f"map row has {len(row)} cells; the first row has {width}")
     return numbered
 
 

@@ -51,3 +51,9 @@ def test_heights_rows_of_the_wrong_shape_are_refused_with_the_docs_wording() -> 
         loads(one_short, "scenario.toml")
     assert [p.message for p in error.value.problems] == ["heights has 4 rows; the map has 5"]
     assert "`heights has 4 rows; the map has 5`" in DOC
+    narrow = example.replace("......4..", "......4.", 1)
+    with pytest.raises(ScenarioError) as error:
+        loads(narrow, "scenario.toml")
+    # One problem, in the heights' own words (not also "map row ... the first row has").
+    assert [p.message for p in error.value.problems] == ["heights row has 8 cells; the map has 9"]
+    assert "`heights row has 8 cells; the map has 9`" in DOC
