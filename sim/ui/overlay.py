@@ -163,17 +163,7 @@ class Overlays:
         width = max(3, c // 7)
         under = pal.PATH_EDGE
         ink: RGB = pal.PATH if ok else pal.TEXT_BAD
-        for i in range(1, len(points)):
-            a, b = points[i - 1], points[i]
-            jumped = (i - 1) in plan.jumps
-            if jumped:
-                self._dashed(target, a, b, under, width + 4)
-                self._dashed(target, a, b, ink, width)
-            else:
-                pygame.draw.line(target, under, a, b, width + 4)
-                pygame.draw.line(target, ink, a, b, width)
-        for p in points[1:-1]:
-            pygame.draw.circle(target, ink, p, max(2, width // 2 + 1))
+        route(target, points, plan.jumps, under, ink, width)
         end = points[-1]
         r = max(4, c // 4)
         pygame.draw.circle(target, under, end, r + 2)
@@ -317,6 +307,28 @@ class Overlays:
             pygame.draw.line(target, colour, p0, p1, width)
 
 
+def route(
+    target: pygame.Surface,
+    points: list[tuple[int, int]],
+    jumps: tuple[int, ...],
+    under: RGB,
+    ink: RGB,
+    width: int,
+) -> None:
+    """A path through cell centres: an `ink` line on a wider `under` edge, legs entered by a
+    jump (indices into the legs) dashed, a dot at each cell passed."""
+    for i in range(1, len(points)):
+        a, b = points[i - 1], points[i]
+        if (i - 1) in jumps:
+            Overlays._dashed(target, a, b, under, width + 4)
+            Overlays._dashed(target, a, b, ink, width)
+        else:
+            pygame.draw.line(target, under, a, b, width + 4)
+            pygame.draw.line(target, ink, a, b, width)
+    for p in points[1:-1]:
+        pygame.draw.circle(target, ink, p, max(2, width // 2 + 1))
+
+
 def _tape(target: pygame.Surface, rect: pygame.Rect, width: int, dash: int) -> None:
     """A cell's border as black and white dashes (warning tape): readable on any ground and
     without colour."""
@@ -419,14 +431,7 @@ class Marks:
         c = camera.cell
         width = max(3, c // 9)
         points = [camera.centre(here), *(camera.centre(p) for p in ahead)]
-        for colour, w in ((pal.BLACK, width + 4), (pal.WHITE, width)):
-            for i in range(1, len(points)):
-                if (i - 1) in jumps:
-                    Overlays._dashed(target, points[i - 1], points[i], colour, w)
-                else:
-                    pygame.draw.line(target, colour, points[i - 1], points[i], w)
-            for p in points[1:-1]:
-                pygame.draw.circle(target, colour, p, w // 2)
+        route(target, points, jumps, pal.BLACK, pal.WHITE, width)
         end = pygame.Rect(*camera.screen(ahead[-1]), c, c)
         pygame.draw.rect(target, pal.BLACK, end, max(3, c // 10))
         pygame.draw.rect(target, pal.WHITE, end.inflate(-max(6, c // 5), -max(6, c // 5)),
