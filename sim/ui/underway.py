@@ -5,7 +5,7 @@ shows "this". Read from the public record only: the log, the decisions and the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim import actions as a
 from sim import events as ev
@@ -90,43 +90,28 @@ def in_progress(battle: Battle) -> tuple[Action, int] | None:
 
 
 def _moving(battle: Battle, action: a.Movement, since: int) -> Moving | None:
+    """The move under way: the engine's own legs still ahead, cut where a Sprint's rolled
+    metres run out (R-M1)."""
     world = battle.world
     unit = action.actor
     if not world.has(unit, Position):
         return None
     here = world.need(unit, Position).cell
-    done = sum(
-        1 for e in battle.log[since:] if isinstance(e, ev.Moved | ev.Jumped) and e.unit == unit
-    )
-    path = action.path
-    if path:
-        if done and (done > len(path) or path[done - 1] != here):
-            done = path.index(here) + 1 if here in path else 0
-        ahead = path[done:]
-        jumps = tuple(j - done for j in action.jumps if j >= done)
-    elif action.to is not None:
-        try:  # a script's move with only "to": the engine's path from where the mover is now
-            plan = plan_move(world, action)
-        except Exception:  # a core bug must not take the client down: the destination alone
-            plan = Refusal("")
-        if isinstance(plan, Refusal):
-            return Moving(unit, action.name, here, (action.to,))
-        ahead = tuple(leg.end for leg in plan.legs)
-        jumps = tuple(i for i, leg in enumerate(plan.legs) if leg.how == "jump")
-    else:
-        return None
-    if isinstance(action, a.Sprint):
-        keep = _sprint_reach(battle, action, ahead, jumps, since)
-        ahead, jumps = ahead[:keep], tuple(j for j in jumps if j < keep)
-    return Moving(unit, action.name, here, ahead, jumps)
-
-
-def _sprint_reach(
-    battle: Battle, action: a.Sprint, ahead: tuple[Pos, ...], jumps: tuple[int, ...], since: int
-) -> int:
-    """How many of the cells ahead a Sprint still makes: its metres were rolled when it was
-    declared (R-M1), and it stops where they run out, as the engine does (`last_stop`)."""
-    unit = action.actor
+    made = [e for e in battle.log[since:] if isinstance(e, ev.Moved | ev.Jumped) and e.unit == unit]
+    origin = made[0].start if made else here
+    # The engine planned the move from where it began, with the run-up its jumps need; plan it
+    # again from there, on a private copy with the mover put back (nothing else moves while
+    # a move resolves), so the legs are the engine's. The game's world is not touched.
+    before = world.copy()
+    before.set(unit, replace(world.need(unit, Position), cell=origin))
+    try:
+        plan = plan_move(before, action)
+    except Exception:  # a core bug must not take the client down: show what was asked
+        plan = Refusal("")
+    if isinstance(plan, Refusal):
+        asked = action.path[len(made) :] if action.path else (action.to,) if action.to else ()
+        return Moving(unit, action.name, here, asked) if asked else None
+    stop = len(plan.legs)
     rolled = next(
         (
             e
@@ -135,17 +120,11 @@ def _sprint_reach(
         ),
         None,
     )
-    if rolled is None or not ahead:
-        return len(ahead)
-    world = battle.world
-    spent = sum(
-        e.cost for e in battle.log[since:] if isinstance(e, ev.Moved | ev.Jumped) and e.unit == unit
-    )
-    rest = plan_move(world, a.Sprint(unit, ahead, None, jumps))
-    if isinstance(rest, Refusal):
-        return len(ahead)
-    limit = allowance(world, unit, a.Sprint, rolled.result) - spent
-    return last_stop(world, unit, rest.legs, limit)
+    if isinstance(action, a.Sprint) and rolled is not None:
+        stop = last_stop(world, unit, plan.legs, allowance(world, unit, a.Sprint, rolled.result))
+    legs = plan.legs[len(made) : stop]
+    jumps = tuple(i for i, leg in enumerate(legs) if leg.how == "jump")
+    return Moving(unit, action.name, here, tuple(leg.end for leg in legs), jumps)
 
 
 def underway(battle: Battle) -> Underway | None:
