@@ -566,6 +566,10 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
     taken = {path.stem.split("_", 1)[1] for path in shots.glob("*.png")}
     assert {"provoking_path", "opportunity_handover", "opportunity_prompt", "defence_handover",
             "loaded_and_continued", "battle_over"} <= taken  # fmt: skip
+    # Once it is over, either player may load the quick save and play on from there.
+    p.key(pygame.K_F9)
+    assert "loaded" in app.view.status
+    assert not isinstance(app.session.battle.pending, BattleOver)
 
 
 def test_closing_the_window_mid_turn_and_starting_again_continues(
@@ -989,6 +993,9 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     app.save()  # a quick save exists, so a refused load is refused for the seat, not the file
     p.button("action", "walk")
     p.click_cell(Pos(1, 3))
+    assert app.view.handover == "red"
+    p.key(pygame.K_F9)  # not from the handover to grok's prompt either
+    assert "cannot load: take the screen first" in app.view.status
     p.sit_down()
     assert app.view.side == "red"
     before = [to_json(d) for d in app.session.battle.decisions]
@@ -1009,24 +1016,31 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
 def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -> None:
     """R-M1: a Sprint's metres are rolled when it is declared, and the move stops where they
     run out; grok's prompt, as ana sprints out of its reach, shows that cell, not the end of
-    the written path."""
+    the written path nor the destination: a path with a jump over a pit whose run-up was
+    already run (R-M6), and the same move given only by "to"."""
     from sim.engine import ReactionChoice
     from sim.ui.underway import underway
 
-    rows = "#" * 34 + "\n#..b" + "." * 29 + "#\n#..a" + "." * 29 + "#\n#" + "." * 32 + "#\n"
-    path = write_scenario(tmp_path, "wide", fighters("wide", rows + "#" * 34))
-    far = [[x, 3] for x in range(4, 25)]
+    def line(cells: str) -> str:
+        return "#" + cells.ljust(32, ".") + "#"
+
+    rows = "\n".join(["#" * 34, line("........b"), line("..a......_"), line(""), "#" * 34])
+    path = write_scenario(tmp_path, "pit", fighters("pit", rows))
+    written = [[x, 2] for x in range(4, 10)] + [[11, 2, "jump"]] + [[x, 2] for x in range(12, 26)]
     cut_short = 0
-    for seed in range(12):
-        session = Session(load(path), seed)
-        battle = session.battle
-        if battle.pending.unit != "ana":
-            session.submit(parse({"unit": "grok", "action": "end_turn"}))
-        session.submit(parse({"unit": "ana", "action": "sprint", "path": far}))
-        assert isinstance(battle.pending, AwaitingReaction) and battle.pending.unit == "grok"
-        shown = underway(battle)
-        assert shown is not None and shown.move is not None
-        session.submit(ReactionChoice("grok", "none"))
-        assert battle.world.need("ana", Position).cell == shown.move.end, f"seed {seed}"
-        cut_short += shown.move.end != Pos(24, 3)
+    for move in ({"path": written}, {"to": [25, 2]}):
+        for seed in range(8):
+            session = Session(load(path), seed)
+            battle = session.battle
+            if battle.pending.unit != "ana":
+                session.submit(parse({"unit": "grok", "action": "end_turn"}))
+            session.submit(parse({"unit": "ana", "action": "sprint", **move}))
+            assert isinstance(battle.pending, AwaitingReaction), f"{move} seed {seed}"
+            shown = underway(battle)
+            assert shown is not None and shown.move is not None
+            while isinstance(battle.pending, AwaitingReaction):
+                session.submit(ReactionChoice(battle.pending.unit, "none"))
+            end = battle.world.need("ana", Position).cell
+            assert end == shown.move.end, f"{move} seed {seed}"
+            cut_short += end != Pos(25, 2)
     assert cut_short, "no seed rolled a Sprint too short for the path"

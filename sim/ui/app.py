@@ -717,9 +717,12 @@ class App:
         elif name == "save":
             self.save()
         elif name == "load":
-            # From the handover screen a load is between turns (or a fresh start); on the
-            # board only the acting side may, as for undo.
-            refused = None if view.handover is not None else self.rewind_refusal()
+            # From the handover screen between turns (or at a fresh start) anyone may load;
+            # not from the one before a reaction prompt, which follows the other side's move.
+            between_turns = view.handover is not None and not isinstance(
+                self.session.battle.pending, AwaitingReaction
+            )
+            refused = None if between_turns else self.rewind_refusal()
             if refused is not None:
                 view.status = f"cannot load: {refused}"
             else:
@@ -746,6 +749,9 @@ class App:
         """Why the side at the screen may not take the game back now (undo, undo turn, a quick
         load on the board), or None: only the side whose creature is to act may, so a player
         answering a reaction cannot erase the other side's move it has just been shown."""
+        pending = self.session.battle.pending
+        if isinstance(pending, BattleOver):
+            return None  # the game is over: nothing is hidden from anyone any more
         if self.view.handover is not None:
             return "take the screen first"
         if self.acting() is None:
