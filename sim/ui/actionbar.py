@@ -17,6 +17,7 @@ from sim.creature import creatures, has, team_of
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse
 from sim.engine import Battle, Decision
 from sim.geometry import Pos
+from sim.grid import Kind
 from sim.movement import condition_problem
 from sim.reactions import expected_defence
 from sim.rules import Tier
@@ -207,6 +208,13 @@ def ability_choices(
 PREPARE_DISTANCES = (1.5, 3.0, 6.0)
 AREA_CHOICE = "area"  # the Prepare trigger whose cells are marked on the board next
 AREA_HELP = "Prepare: click cells to mark the area, Enter when done (Esc cancels)"
+
+
+def unmarkable(world: World, cell: Pos) -> str | None:
+    """Why a cell cannot join Prepare's area, or None: nobody can enter a wall."""
+    if world.grid.kind(cell) is Kind.WALL:
+        return f"{cell} is a wall: nobody can enter it"
+    return None
 
 
 def prepare_triggers(

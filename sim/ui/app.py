@@ -26,7 +26,6 @@ from sim.engine import (
     SetPolicy,
 )
 from sim.geometry import Pos
-from sim.grid import Kind
 from sim.replay import ReplayError, load_save, save_dir
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
@@ -43,6 +42,7 @@ from sim.ui.actionbar import (
     needs,
     prepare_triggers,
     trigger_words,
+    unmarkable,
 )
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
@@ -555,8 +555,8 @@ class App:
         if cell in marked:
             marked.remove(cell)
             view.status = f"unmarked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
-        elif self.world.grid.kind(cell) is Kind.WALL:
-            view.status = f"{cell} is a wall: nobody can enter it. {AREA_HELP}"
+        elif (problem := unmarkable(self.world, cell)) is not None:
+            view.status = f"{problem}. {AREA_HELP}"
         else:
             marked.append(cell)
             view.status = f"marked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
@@ -722,10 +722,7 @@ class App:
             between_turns = view.handover is not None and not isinstance(
                 self.session.battle.pending, AwaitingReaction
             )
-            refused = None if between_turns else self.rewind_refusal()
-            if refused is not None:
-                view.status = f"cannot load: {refused}"
-            else:
+            if between_turns or self._may_rewind("load"):
                 self.load(self.quicksave)
 
     def cancel(self) -> None:
@@ -758,10 +755,14 @@ class App:
             return "only the side whose creature is acting may undo or load"
         return None
 
-    def undo(self) -> None:
+    def _may_rewind(self, what: str) -> bool:
         refused = self.rewind_refusal()
         if refused is not None:
-            self.view.status = f"cannot undo: {refused}"
+            self.view.status = f"cannot {what}: {refused}"
+        return refused is None
+
+    def undo(self) -> None:
+        if not self._may_rewind("undo"):
             return
         keep = self.session.undo_step_point()
         if keep is None:
@@ -773,9 +774,7 @@ class App:
         self.sync()
 
     def undo_turn(self) -> None:
-        refused = self.rewind_refusal()
-        if refused is not None:
-            self.view.status = f"cannot undo: {refused}"
+        if not self._may_rewind("undo"):
             return
         keep = self.session.turn_start_point()
         if keep is None:

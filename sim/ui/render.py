@@ -37,6 +37,7 @@ from sim.ui.actionbar import (
     prepare_triggers,
     reaction_help,
     trigger_words,
+    unmarkable,
 )
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
@@ -521,8 +522,8 @@ class Renderer:
         marked = view.marking or []
         if hover in marked:
             head = f"click: unmark {hover}"
-        elif session.battle.world.grid.kind(hover) is Kind.WALL:
-            head = f"{hover} is a wall: nobody can enter it"
+        elif (problem := unmarkable(session.battle.world, hover)) is not None:
+            head = problem
         else:
             head = f"click: mark {hover}"
         rows: list[tuple[str, pal.RGB]] = [

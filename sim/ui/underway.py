@@ -112,16 +112,12 @@ def _moving(battle: Battle, action: a.Movement, since: int) -> Moving | None:
         asked = action.path[len(made) :] if action.path else (action.to,) if action.to else ()
         return Moving(unit, action.name, here, asked) if asked else None
     stop = len(plan.legs)
-    rolled = next(
-        (
-            e
-            for e in battle.log[since:]
-            if isinstance(e, ev.Rolled) and e.unit == unit and e.purpose.startswith("sprint")
-        ),
-        None,
-    )
-    if isinstance(action, a.Sprint) and rolled is not None:
-        stop = last_stop(world, unit, plan.legs, allowance(world, unit, a.Sprint, rolled.result))
+    if isinstance(action, a.Sprint):
+        for e in battle.log[since:]:
+            if isinstance(e, ev.Rolled) and e.unit == unit and e.purpose.startswith("sprint"):
+                limit = allowance(world, unit, a.Sprint, e.result)
+                stop = last_stop(world, unit, plan.legs, limit)
+                break
     legs = plan.legs[len(made) : stop]
     jumps = tuple(i for i, leg in enumerate(legs) if leg.how == "jump")
     return Moving(unit, action.name, here, tuple(leg.end for leg in legs), jumps)
