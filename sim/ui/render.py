@@ -1334,12 +1334,16 @@ class Renderer:
             assert laid is not None
             return laid
 
-        box = self._prompt_place(
-            board,
-            lambda width: measure(width)[-1],
-            self._underway_rect(session, camera, pending, happening),
-        )
-        trigger, said, wrapped, _ = measure(box.width)
+        avoid = self._underway_rect(session, camera, pending, happening)
+
+        def lay_out() -> tuple[pygame.Rect, tuple[list[str], list[str], list[list[str]], int]]:
+            box = self._prompt_place(board, lambda width: measure(width)[-1], avoid)
+            return box, measure(box.width)
+
+        # Wrapping and placing take several text measurements: once per state and view, not
+        # once per frame.
+        key = (session.version, view.eyes, tuple(board), tuple(avoid))
+        box, (trigger, said, wrapped, _) = self._memo("prompt", key, lay_out)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
         y = box.y + 12
