@@ -1,0 +1,325 @@
+"""Exact odds of attacks and contests, worked out from the dice distributions without sampling.
+
+Every total the engine rolls is a sum of dice times small factors plus a constant (R-C2), so its
+distribution is a discrete convolution of uniform dice. An attack hits when the Hit Roll is
+greater than the Defense Roll (R-A3); a contest goes to the acting side only on a higher total
+and a save succeeds on a tie (R-C4). The terms read the same helpers the engine rolls with
+(`hit_bonus`, `parry_attribute`, `parry_rating`, `block_rating`, `defence_options`), so a
+change to a rule's numbers reaches the odds too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sim.attack import hit_bonus, weapon_kind
+from sim.components import AttackWindow, Stats
+from sim.creature import after_armour, conditions, has, incapacitated, unseen_by
+from sim.reactions import (
+    NONE,
+    block_rating,
+    defence_options,
+    parry_attribute,
+    parry_rating,
+)
+from sim.world import World
+
+Probs = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The chance of every whole total from `low` up: `probs[i]` is P(total == low + i)."""
+
+    low: int
+    probs: Probs
+
+    @staticmethod
+    def constant(value: int) -> Distribution:
+        return Distribution(value, np.ones(1))
+
+    @staticmethod
+    def die(size: int, times: int = 1) -> Distribution:
+        """One roll of a d`size`, multiplied by `times` (Brace's doubled RES Roll, R-X3)."""
+        probs = np.zeros((size - 1) * times + 1)
+        probs[::times] = 1.0 / size
+        return Distribution(times, probs)
+
+    def __add__(self, other: Distribution | int) -> Distribution:
+        if isinstance(other, int):
+            return Distribution(self.low + other, self.probs)
+        return Distribution(self.low + other.low, np.convolve(self.probs, other.probs))
+
+    @property
+    def high(self) -> int:
+        return self.low + len(self.probs) - 1
+
+    def mean(self) -> float:
+        return float(np.dot(self.probs, np.arange(self.low, self.high + 1)))
+
+    def cdf_below(self, value: int) -> float:
+        """P(total < value)."""
+        upto = min(max(value - self.low, 0), len(self.probs))
+        return float(self.probs[:upto].sum())
+
+    def below_each(self, low: int, high: int) -> Probs:
+        """P(total < v) for every v in low..high."""
+        cumulative = np.concatenate(([0.0], np.cumsum(self.probs)))
+        index = np.clip(np.arange(low, high + 1) - self.low, 0, len(self.probs))
+        return cumulative[index]
+
+    def beats(self, other: Distribution) -> float:
+        """P(self > other): the acting side's chance in a contest, or a hit (R-A3, R-C4)."""
+        return float(np.dot(self.probs, other.below_each(self.low, self.high)))
+
+
+# --- totals the engine rolls ---------------------------------------------------------------------
+
+
+def attribute_total(world: World, unit: str, attribute: str, *, added: int = 0) -> Distribution:
+    """R-C2: the attribute's die + its Bonus + `added` (skill levels, modifiers)."""
+    score = world.need(unit, Stats).attribute(attribute)
+    return Distribution.die(score.die) + (score.bonus + added)
+
+
+def skill_total(world: World, unit: str, skill: str) -> Distribution:
+    """R-C3: the governing attribute's die + its Bonus + the skill level."""
+    stats = world.need(unit, Stats)
+    return attribute_total(world, unit, world.rules.skills[skill], added=stats.skill(skill))
+
+
+def hit_total(
+    world: World, attacker: str, target: str, *, melee: bool, factor: int = 1
+) -> Distribution:
+    """R-A1: the Hit Roll of `attacker`'s next attack in its window, with Aim (R-X1, ranged)
+    and a Feint against this target (R-X10, melee) as `hit_roll` adds them."""
+    count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
+    modifier = hit_bonus(world, attacker, count, factor)
+    held = conditions(world, attacker)
+    if not melee and held.has("aiming"):
+        modifier += held.count("aiming")
+    if melee and held.value("feinted", "") == target:
+        modifier += int(world.rules.number("actions", "feint_bonus"))
+    fcs = world.need(attacker, Stats).attribute("fcs")
+    return Distribution.die(fcs.die) + modifier
+
+
+def defense_total(world: World, unit: str, choice: str) -> Distribution:
+    """R-A2: the RES Roll (doubled by Brace, R-X3) plus the chosen reaction, as `defense_roll`
+    rolls it; 0 for an Incapacitated defender."""
+    if incapacitated(world, unit):
+        return Distribution.constant(0)
+    stats = world.need(unit, Stats)
+    braced = 2 if has(world, unit, "braced") else 1
+    res = stats.attribute("res")
+    total = Distribution.die(res.die, braced)
+    if choice == "dodge":
+        agi = stats.attribute("agi")
+        bonus = agi.bonus * (2 if has(world, unit, "evading") else 1)  # R-X9
+        return total + Distribution.die(agi.die) + bonus
+    if choice == "parry":
+        attribute = stats.attribute(parry_attribute(stats))
+        return (
+            total + Distribution.die(attribute.die) + (attribute.bonus + parry_rating(world, unit))
+        )
+    if choice == "block":
+        added = res.bonus * braced + block_rating(world, unit)
+        return total + Distribution.die(res.die, braced) + added
+    return total
+
+
+# --- attacks --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """One defence the target may choose against an attack: the chance that the attack hits,
+    and the damage expected from it after armour (R-A3)."""
+
+    defence: str
+    hit: float
+    damage: float
+    per_hit: int
+
+
+def defences(world: World, attacker: str, target: str, *, melee: bool) -> tuple[str, ...]:
+    """The defences `target` can still choose now, "none" last; only "none" against an unseen
+    attacker (R-X8) or for an Incapacitated target (R-A2)."""
+    if incapacitated(world, target) or target in unseen_by(world, attacker):
+        return (NONE,)
+    return (*defence_options(world, target, melee=melee), NONE)
+
+
+def attack_odds(
+    world: World,
+    attacker: str,
+    target: str,
+    *,
+    weapon: str | None,
+    melee: bool,
+    factor: int = 1,
+) -> tuple[AttackOdds, ...]:
+    """The chance to hit and expected damage against each defence the target can afford."""
+    hit = hit_total(world, attacker, target, melee=melee, factor=factor)
+    kind = weapon_kind(world, weapon)
+    wd = kind.wd if kind else int(world.rules.number("attack", "unarmed_wd"))
+    per_hit = after_armour(world, target, wd)
+    out = []
+    for choice in defences(world, attacker, target, melee=melee):
+        chance = hit.beats(defense_total(world, target, choice))
+        out.append(AttackOdds(choice, chance, chance * per_hit, per_hit))
+    return tuple(out)
+
+
+def hit_and_fail(hit: Distribution, defense: Distribution, save: Distribution) -> float:
+    """P(the attack hits and the save made against its Hit Roll fails): a trip's AGI Save
+    (R-X19), or a Catch's AGI + FCS Save (R-R6). A save that ties succeeds (R-C4)."""
+    hits = defense.below_each(hit.low, hit.high)  # P(defense < h)
+    fails = save.below_each(hit.low, hit.high)  # P(save < h)
+    return float(np.dot(hit.probs, hits * fails))
+
+
+# --- contests -------------------------------------------------------------------------------------
+
+
+def contest(acting: Distribution, other: Distribution) -> float:
+    """R-C4: the acting side's chance to win (a tie goes to the other)."""
+    return acting.beats(other)
+
+
+def save_chance(save: Distribution, against: int | Distribution) -> float:
+    """R-C4: the chance that a save equals or beats `against`."""
+    if isinstance(against, int):
+        return 1.0 - save.cdf_below(against)
+    return 1.0 - against.beats(save)
+
+
+def grapple_total(world: World, unit: str, *, holder: bool) -> Distribution:
+    """R-G1: STR + Athletics for the (would-be) grappler; the other adds the better of Athletics
+    and Acrobatics; an Incapacitated creature does not resist (0), as `grapple._roll` rolls."""
+    if not holder and incapacitated(world, unit):
+        return Distribution.constant(0)
+    stats = world.need(unit, Stats)
+    skill = "athletics" if holder else max(("athletics", "acrobatics"), key=stats.skill)
+    return attribute_total(world, unit, "str", added=stats.skill(skill))
+
+
+def grapple_chance(world: World, actor: str, target: str) -> float:
+    """R-G1: the chance that `actor` wins the contest and holds `target`."""
+    return contest(
+        grapple_total(world, actor, holder=True), grapple_total(world, target, holder=False)
+    )
+
+
+def break_free_chance(world: World, held: str, holder: str) -> float:
+    """R-G2: the held creature's chance to win the same contest and break free."""
+    return contest(
+        grapple_total(world, held, holder=False), grapple_total(world, holder, holder=True)
+    )
+
+
+def feint_chance(world: World, actor: str, target: str) -> float:
+    """R-X10: a Deception check against the target's FCS Save."""
+    return contest(skill_total(world, actor, "deception"), attribute_total(world, target, "fcs"))
+
+
+def hide_chance(world: World, actor: str, watcher: str) -> float:
+    """R-X8: the Stealth check beats this watcher's Perception check."""
+    return contest(skill_total(world, actor, "stealth"), skill_total(world, watcher, "perception"))
+
+
+def disarm_chance(world: World, actor: str, target: str) -> float:
+    """R-X5: the actor's Hit Roll against the target's FCS Roll + Bonus (0 when it is
+    Incapacitated), as `disarm.resolve_disarm` rolls them."""
+    mine = hit_total(world, actor, target, melee=True)
+    if incapacitated(world, target):
+        return contest(mine, Distribution.constant(0))
+    return contest(mine, attribute_total(world, target, "fcs"))
+
+
+def save_total(world: World, unit: str, attribute: str, *, evade: bool = True) -> Distribution:
+    """A Save (R-C2); Evade doubles the AGI Bonus of the first AGI Save (R-X9)."""
+    score = world.need(unit, Stats).attribute(attribute)
+    evading = evade and attribute == "agi" and has(world, unit, "evading")
+    return attribute_total(world, unit, attribute, added=score.bonus if evading else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ShoveOdds:
+    """R-X15: the chance to win the STR Contest, of the target then falling Prone on flat
+    ground, and of each distance it is pushed (metres: chance)."""
+
+    win: float
+    prone: float
+    pushed: tuple[tuple[int, float], ...]
+
+
+def shove_odds(world: World, actor: str, target: str) -> ShoveOdds:
+    """R-X15, as `shove.resolve_shove` rolls it; `prone` assumes the push ends on open ground
+    (a fall or water puts the target down or afloat by itself)."""
+    mine = attribute_total(world, actor, "str")
+    theirs = attribute_total(world, target, "str")
+    wins = theirs.below_each(mine.low, mine.high)
+    falls = save_total(world, target, "str").below_each(mine.low, mine.high)
+    rules = world.rules
+    least = int(rules.number("actions", "shove_min_push_metres"))
+    divisor = int(rules.number("actions", "shove_push_divisor"))
+    pushed: dict[int, float] = {}
+    for index, chance in enumerate(mine.probs):
+        roll = index + 1  # the die result: mine.low is 1 + the Bonus
+        metres = max(least, roll // divisor)
+        pushed[metres] = pushed.get(metres, 0.0) + float(chance * wins[index])
+    return ShoveOdds(
+        float(np.dot(mine.probs, wins)),
+        float(np.dot(mine.probs, wins * falls)),
+        tuple(sorted(pushed.items())),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TripOdds:
+    """R-X19 against one defence: the chance to hit, and to hit and knock the target Prone."""
+
+    defence: str
+    hit: float
+    prone: float
+
+
+def trip_odds(world: World, actor: str, target: str, *, factor: int = 1) -> tuple[TripOdds, ...]:
+    """R-X19: a melee attack whose Hit Roll the target then saves against with AGI; a Dodge
+    with Evade uses the Evade up before the save (R-X9)."""
+    hit = hit_total(world, actor, target, melee=True, factor=factor)
+    out = []
+    for choice in defences(world, actor, target, melee=True):
+        defense = defense_total(world, target, choice)
+        chance = hit.beats(defense)
+        if incapacitated(world, target) or has(world, target, "prone"):
+            prone = 0.0
+        else:
+            save = save_total(world, target, "agi", evade=choice != "dodge")
+            prone = hit_and_fail(hit, defense, save)
+        out.append(TripOdds(choice, chance, prone))
+    return tuple(out)
+
+
+def catch_thrown_chance(world: World, thrower: str, catcher: str) -> float:
+    """R-R6: the chance that a thrown item that hit an undefended `catcher` is caught: an
+    AGI + FCS Save against the Hit Roll, given that the Hit Roll beat its Defense Roll."""
+    hit = hit_total(world, thrower, catcher, melee=False)
+    defense = defense_total(world, catcher, NONE)
+    save = attribute_total(world, catcher, "agi") + attribute_total(world, catcher, "fcs")
+    hits = hit.beats(defense)
+    if hits == 0:
+        return 0.0
+    return (hits - hit_and_fail(hit, defense, save)) / hits
+
+
+def catch_toss_chance(world: World, catcher: str, weight: float) -> float:
+    """R-R6: an FCS Check against the base plus the item's weight; a tie succeeds."""
+    against = float(world.rules.number("actions", "catch_toss_base")) + weight
+    check = attribute_total(world, catcher, "fcs")
+    values = np.arange(check.low, check.high + 1)
+    return float(check.probs[values >= against].sum())
