@@ -21,6 +21,7 @@ from sim.creature import creatures, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.reachmap import ORDER, reach_map
+from sim.rules import Tier
 from sim.world import World
 
 # R-P2: the distances an "enemy comes within" trigger is offered at (a representative set).
@@ -71,7 +72,7 @@ def candidates(world: World, unit: str, *, slowed: bool = True) -> Iterator[Acti
     """Every action worth putting to the check for `unit`, each also slowed when asked."""
     for action in _plain_candidates(world, unit):
         yield action
-        if slowed and action.tier is not a.Tier.FREE:
+        if slowed and action.tier is not Tier.FREE:
             yield _slowed(action)
 
 
