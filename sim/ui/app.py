@@ -4,6 +4,7 @@ onto a Surface, so tests drive it headless (SDL_VIDEODRIVER=dummy) with posted e
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,7 @@ class App:
         self.planner = Planner()
         self.renderer = Renderer(session)
         self.running = True
+        self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
         self._drag_moved = 0
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
@@ -302,7 +304,7 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame.QUIT:
-            self.session._autosave()
+            self.closing = self.session.close()
             self.running = False
         elif kind in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             self._window_surface()
@@ -924,17 +926,40 @@ class App:
             view.log_offset = max(0, view.log_offset - 8)
 
 
+# SDL's stand-in drivers: they "open" a window nobody can see. SDL falls back to one when it
+# finds no display, so one that was not asked for by name means there is no display.
+STAND_INS = ("offscreen", "dummy")
+NO_WINDOW = "use `sim play --text` to print the battle in the terminal instead"
+
+
+def display_problem() -> str | None:
+    """Why no window can open here (no display, or an SDL_VIDEODRIVER that cannot open), in
+    words for the player; None when one can. It does not wait: it asks SDL once."""
+    asked = [d.strip().lower() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")]
+    try:
+        pygame.display.init()
+    except pygame.error as error:
+        return f"cannot open a window ({error}); {NO_WINDOW}"
+    driver = pygame.display.get_driver()
+    if driver in STAND_INS and driver not in asked:
+        pygame.display.quit()
+        return (
+            "no display found ($DISPLAY and $WAYLAND_DISPLAY are not set, or nothing answers "
+            f"there), so no window can open; {NO_WINDOW}"
+        )
+    return None
+
+
 def play(session: Session, size: tuple[int, int] = (1400, 860)) -> int:
-    """Open the window and play until it is closed; the autosave keeps the game."""
+    """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
+    when the game could not be autosaved as it closed (the message says so)."""
     try:
         app = App(session, size, window=True)
     except pygame.error as error:
-        print(f"sim play: cannot open a window ({error}); try --text", file=sys.stderr)
+        print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1
     app.run()
-    if session.autosave is not None:
-        print(
-            f"autosaved to {app.session.autosave}; "
-            f"continue with: sim play --load {app.session.autosave}"
-        )
-    return 0
+    message, kept = app.closing if app.closing is not None else app.session.close()
+    if message:
+        print(message if kept else f"sim play: {message}", file=sys.stdout if kept else sys.stderr)
+    return 0 if kept else 1
