@@ -215,7 +215,7 @@ def _run(args: argparse.Namespace) -> int:
         status = 1
     if args.state:
         world = battle.world if battle is not None else scenario.world
-        _write_state(args.state, snapshot(world))
+        _write_state(args.state, snapshot(world, battle))
     return status
 
 
