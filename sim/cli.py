@@ -27,6 +27,7 @@ from sim.threat import provocations
 from sim.world import World
 
 if TYPE_CHECKING:
+    from sim.replay import Unfinished
     from sim.ui.session import Session
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
@@ -341,27 +342,29 @@ def _play(args: argparse.Namespace) -> int:
     battle = _begin(scenario, scenario.world.copy(), dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
-    _offer(scenario, args.scenario)
+    offer = _offer(scenario, args.scenario)
     if args.text or seed is None:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, seed))
+    return _window(Session(scenario, seed), offer)
 
 
-def _offer(scenario: Scenario, named: str | None) -> None:
+def _offer(scenario: Scenario, named: str | None) -> Unfinished | None:
     """A new game of a scenario that has an unfinished one autosaved: say how to continue it
-    (the new game gets an autosave of its own, so the old one stays)."""
+    (the new game gets an autosave of its own, so the old one stays); the window offers it
+    too, on its first handover screen."""
     from sim.replay import unfinished_games
 
     games = unfinished_games(scenario)
     if not games:
-        return
+        return None
     which = f" {named}" if named else ""
     print(
         f"An unfinished game of this scenario was autosaved ({games[0].describe()}): continue it "
         f"with `sim play{which} --continue`. This new game is autosaved to a file of its own."
     )
+    return games[0]
 
 
 def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
@@ -414,7 +417,7 @@ def _resume(args: argparse.Namespace) -> int:
     return _window(Session(scenario, save.seed, battle, autosave=own))
 
 
-def _window(session: Session) -> int:
+def _window(session: Session, offer: Unfinished | None = None) -> int:
     """Open the client, with the reach engine compiled first: a window that froze for seconds
     on its first overlay would look hung."""
     from sim import pathfinder
@@ -436,4 +439,4 @@ def _window(session: Session) -> int:
         pathfinder.warm_up()
     finally:
         notice.cancel()
-    return play(session)
+    return play(session, offer=offer)

@@ -155,7 +155,7 @@ def test_a_game_loaded_from_its_autosave_goes_on_in_that_file(
     end_turns(game, 4)
     assert game.autosave is not None
     opened: list[Session] = []
-    monkeypatch.setattr("sim.cli._window", lambda session: opened.append(session) or 0)
+    monkeypatch.setattr("sim.cli._window", lambda session, offer=None: opened.append(session) or 0)
     assert main(["play", "--load", str(game.autosave)]) == 0
     assert opened[-1].autosave == game.autosave
     end_turns(opened[-1], 2)
@@ -296,12 +296,63 @@ def test_continue_opens_the_window_on_the_game_and_keeps_its_autosave(
     game = Session(load(SKIRMISH), 1)
     end_turns(game, 3)
     opened: list[Session] = []
-    monkeypatch.setattr("sim.cli._window", lambda session: opened.append(session) or 0)
+    monkeypatch.setattr("sim.cli._window", lambda session, offer=None: opened.append(session) or 0)
     assert main(["play", "--continue"]) == 0  # the default scenario is the skirmish
     [session] = opened
     assert session.autosave == game.autosave
     assert session.battle.decisions == game.battle.decisions
     assert session.battle.world == game.battle.world
+
+
+def test_the_window_offers_the_unfinished_game_on_its_first_handover_screen(
+    private_saves: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sim play SCENARIO` hands the offer to the window: its first handover screen says an
+    unfinished game was autosaved; C takes it up, in its own autosave file."""
+    game = Session(load(SKIRMISH), 1)
+    end_turns(game, 3)
+    assert game.autosave is not None
+    offered: list[object] = []
+    monkeypatch.setattr("sim.cli._window", lambda session, offer=None: offered.append(offer) or 0)
+    assert main(["play", str(SKIRMISH)]) == 0
+    [offer] = offered
+    assert offer == unfinished_games(load(SKIRMISH))[0]
+
+    app = App(Session(load(SKIRMISH), 1), (1280, 800), offer=unfinished_games(load(SKIRMISH))[0])
+    assert app.view.handover is not None
+    assert app.view.offer.startswith("An unfinished game of this scenario was autosaved (3 ")
+    assert app.view.offer.endswith("Press C to continue it; Enter starts this new one.")
+    app.frame()
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
+    assert app.view.offer == ""
+    assert app.view.status == f"continued {game.autosave}"
+    assert app.session.autosave == game.autosave
+    assert app.session.battle.decisions == game.battle.decisions
+    assert app.session.battle.world == game.battle.world
+    assert app.view.handover is not None  # the side to act takes the screen as usual
+    app.take_seat()
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingAction)
+    app.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    assert len(read(game.autosave).decisions) == 4
+    assert autosaves(private_saves) == [game.autosave]
+
+
+def test_enter_starts_the_new_game_and_the_offer_lapses(private_saves: Path) -> None:
+    game = Session(load(SKIRMISH), 1)
+    end_turns(game, 3)
+    assert game.autosave is not None
+    before = game.autosave.read_bytes()
+    app = App(Session(load(SKIRMISH), 1), (1280, 800), offer=unfinished_games(load(SKIRMISH))[0])
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    assert app.view.offer == "" and app.view.handover is None
+    assert app.session.battle.decisions == []
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingAction)
+    app.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    assert app.session.autosave != game.autosave
+    assert game.autosave.read_bytes() == before
+    assert len(autosaves(private_saves)) == 2
 
 
 def test_finished_games_and_other_scenarios_are_not_offered(
