@@ -325,10 +325,19 @@ def new_autosave_path(scenario_path: str | Path, when: datetime | None = None) -
     game = game_name(when)
     path = autosave_path(scenario_path, game)
     number = 1
-    while path.exists():
+    while taken(path):
         number += 1
         path = autosave_path(scenario_path, f"{game}-{number}")
     return path
+
+
+def taken(path: Path) -> bool:
+    """Whether a file is at `path`; one that cannot be looked at (a save directory without
+    permission) counts as free: writing it will fail and say why."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def is_autosave(path: str | Path) -> bool:

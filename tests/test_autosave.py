@@ -499,3 +499,20 @@ def test_the_dummy_driver_asked_for_by_name_still_opens(monkeypatch: pytest.Monk
     pygame.display.quit()
     assert client.display_problem() is None
     assert pygame.display.get_driver() == "dummy"
+
+
+def test_a_save_directory_that_cannot_be_looked_into_is_a_failed_write_not_a_crash(
+    private_saves: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without permission to look into the save directory (faked: the tests run as root), a
+    game still starts, and its autosave fails with the reason."""
+
+    def denied(self: Path, *args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "exists", denied)
+    monkeypatch.setattr(Path, "mkdir", denied)
+    session = Session(load(SKIRMISH), 1)
+    assert unfinished_games(load(SKIRMISH)) == []
+    end_turns(session, 1)
+    assert session.notice == f"autosave failed: {session.autosave}: cannot save: Permission denied"

@@ -20,7 +20,7 @@ from pathlib import Path
 from sim import events as ev
 from sim.actions import Refusal
 from sim.engine import Accepted, Battle, Decision, Outcome
-from sim.replay import ReplayError, Save, begin, new_autosave_path, record, write
+from sim.replay import ReplayError, Save, begin, new_autosave_path, record, taken, write
 from sim.scenario import Scenario
 
 
@@ -156,7 +156,7 @@ class Session:
         an empty game must replace nothing)."""
         if self.autosave is None or not self.battle.decisions:
             return None
-        if not self._owned and self.autosave.exists():
+        if not self._owned and taken(self.autosave):
             self.autosave = new_autosave_path(self.scenario.path)
         try:
             write(self.autosave, self.save())
