@@ -95,7 +95,10 @@ def test_starting_again_and_closing_at_once_keeps_the_earlier_game(private_saves
     end_turns(first, 40)
     message, kept = first.close()
     assert kept and first.autosave is not None
-    assert message.startswith(f"autosaved to {first.autosave}; continue with: sim play --continue")
+    assert message == (
+        f"autosaved to {first.autosave}; continue with: sim play {SKIRMISH} --continue "
+        f"(or sim play --load {first.autosave})"
+    )
     assert len(read(first.autosave).decisions) == 40
 
     again = Session(load(SKIRMISH), 1)
@@ -260,7 +263,7 @@ def test_closing_the_window_prints_where_the_game_was_autosaved(
     monkeypatch.setattr(App, "run", close_at_once)
     assert client.play(session, (800, 600)) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"autosaved to {session.autosave}; continue with: sim play --continue ")
+    assert out.startswith(f"autosaved to {session.autosave}; continue with: sim play {SKIRMISH} ")
     assert session.autosave is not None and session.autosave.exists()
 
 

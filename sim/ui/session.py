@@ -186,8 +186,8 @@ class Session:
         if self.battle.world.turn.over:
             return f"autosaved to {self.autosave} (the battle is over)", True
         return (
-            f"autosaved to {self.autosave}; continue with: sim play --continue "
-            f"{self.scenario.path} (or sim play --load {self.autosave})"
+            f"autosaved to {self.autosave}; continue with: sim play {self.scenario.path} "
+            f"--continue (or sim play --load {self.autosave})"
         ), True
 
 
