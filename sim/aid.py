@@ -8,7 +8,9 @@ with its effect at once.
 
 **Decisions**: neither tends the actor itself (Consume is for that); "willing" means of the
 same side; healing does not end Incapacitated (only Aid does, R-K2); a potion is not refused
-when it would do nothing, but First Aid on an unhurt ally is.
+when it would do nothing, but First Aid on an unhurt ally is; a creature revived in a cell where
+another creature stands stays down, Prone (R-M5: one standing creature a cell), and gets up with
+Stand Up once the cell is free.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sim.creature import conditions, hp, incapacitated, team_of
 from sim.dice import Dice
 from sim.health import heal
 from sim.items import drink_effects, possessed, undrinkable
+from sim.prone import standing_in
 from sim.target import in_reach
 from sim.world import World
 
@@ -66,6 +69,9 @@ def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
         revive = int(number("conditions", "incapacitated_revive_hp"))
         if hp(world, target) < revive:
             out += heal(world, target, revive - hp(world, target), f"{actor}'s aid (R-K2)")
+        if standing_in(world, target) is not None and not held.has("prone"):
+            # Down, it shared its cell (R-M5); revived, it may not stand in it beside another.
+            out.append(ev.ConditionGained(target, "prone", 1))
         out.append(ev.ConditionLost(target, "incapacitated", f"aided by {actor} (R-X11)"))
     burning = held.count("burning")
     if burning:

@@ -27,6 +27,7 @@ from sim.threat import provocations
 from sim.world import World
 
 if TYPE_CHECKING:
+    from sim.replay import Unfinished
     from sim.ui.session import Session
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
@@ -54,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     _seed(play)
     play.add_argument("--load", metavar="SAVE", help="resume a saved game (a save is a replay)")
+    play.add_argument(
+        "--continue",
+        dest="resume",
+        action="store_true",
+        help="continue the last unfinished game of the scenario, from its autosave",
+    )
     play.add_argument("--text", action="store_true", help="print the battle as text, no window")
 
     picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
@@ -209,7 +216,7 @@ def _run(args: argparse.Namespace) -> int:
         status = 1
     if args.state:
         world = battle.world if battle is not None else scenario.world
-        _write_state(args.state, snapshot(world))
+        _write_state(args.state, snapshot(world, battle))
     return status
 
 
@@ -323,24 +330,77 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.load and args.resume:
+        raise UsageError("give --load SAVE or --continue, not both")
     if args.load:
         return _resume(args)
     scenario = _scenario(args.scenario or str(DEFAULT_SCENARIO))
+    if args.resume:
+        return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
     # On a copy: the window's session begins afresh on the scenario.
     battle = _begin(scenario, scenario.world.copy(), dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
+    offer = _offer(scenario, args.scenario)
     if args.text or seed is None:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, seed))
+    return _window(Session(scenario, seed), offer)
+
+
+def _offer(scenario: Scenario, named: str | None) -> Unfinished | None:
+    """A new game of a scenario that has an unfinished one autosaved: say how to continue it
+    (the new game gets an autosave of its own, so the old one stays); the window offers it
+    too, on its first handover screen."""
+    from sim.replay import unfinished_games
+
+    games = unfinished_games(scenario)
+    if not games:
+        return None
+    which = f" {named}" if named else ""
+    print(
+        f"An unfinished game of this scenario was autosaved ({games[0].describe()}): continue it "
+        f"with `sim play{which} --continue`. This new game is autosaved to a file of its own."
+    )
+    return games[0]
+
+
+def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
+    """`sim play [SCENARIO] --continue`: the most recently saved unfinished game of the scenario."""
+    from sim.replay import ReplayError, replay, unfinished_games
+
+    if args.seed is not None:
+        raise UsageError("--continue takes the seed of the game it continues; leave out --seed")
+    games = unfinished_games(scenario)
+    if not games:
+        which = f" {args.scenario}" if args.scenario else ""
+        print(
+            f"sim play: no unfinished game of {scenario.path} was autosaved; "
+            f"`sim play{which}` starts a new one",
+            file=sys.stderr,
+        )
+        return 1
+    last = games[0]
+    try:
+        _, battle = replay(last.save, scenario, where=str(last.path))
+    except ReplayError as error:
+        print(f"sim play: {error}", file=sys.stderr)
+        return 1
+    print(f"Continuing {last.path} ({last.describe()})")
+    if args.text:
+        print(render(battle.world))
+        return 0
+    from sim.ui.session import Session
+
+    return _window(Session(scenario, last.save.seed, battle, autosave=last.path))
 
 
 def _resume(args: argparse.Namespace) -> int:
-    """`sim play --load SAVE`: replay the save, then open the window on it."""
-    from sim.replay import ReplayError, load_save
+    """`sim play --load SAVE`: replay the save, then open the window on it. A game loaded from
+    its autosave goes on autosaving there; one loaded from another save is autosaved anew."""
+    from sim.replay import ReplayError, is_autosave, load_save
 
     try:
         save, scenario, battle = load_save(args.load)
@@ -353,15 +413,22 @@ def _resume(args: argparse.Namespace) -> int:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, save.seed, battle))
+    own = Path(args.load) if is_autosave(args.load) else None
+    return _window(Session(scenario, save.seed, battle, autosave=own))
 
 
-def _window(session: Session) -> int:
+def _window(session: Session, offer: Unfinished | None = None) -> int:
     """Open the client, with the reach engine compiled first: a window that froze for seconds
     on its first overlay would look hung."""
     from sim import pathfinder
-    from sim.ui.app import play
+    from sim.ui.app import display_problem, play
 
+    # Before anything slow and before any save is touched: without a display SDL would "open"
+    # an invisible stand-in window and the command would seem to hang.
+    problem = display_problem()
+    if problem is not None:
+        print(f"sim play: {problem}", file=sys.stderr)
+        return 1
     # Loaded from numba's cache this takes a fraction of a second; only a compile outlasts the
     # timer, so the message shows exactly when there is a wait to explain.
     notice = threading.Timer(
@@ -372,4 +439,4 @@ def _window(session: Session) -> int:
         pathfinder.warm_up()
     finally:
         notice.cancel()
-    return play(session)
+    return play(session, offer=offer)

@@ -3,21 +3,28 @@
 A save never pickles the engine: loading begins a fresh battle on the same scenario with the same
 seed and submits the same decisions, so the battle comes back exactly (DESIGN "Randomness and
 replay"). Files are written atomically (a temporary file beside the target, then `os.replace`),
-so a crash while saving leaves the previous save whole. A damaged or foreign file raises
+so a crash while saving leaves the previous save whole; the temporary file such a crash leaves
+behind is removed by the next save into that directory. A damaged or foreign file raises
 `ReplayError`, whose message names the file and what is wrong with it.
 
 Autosaves go to a user directory, not beside the scenario (shipped scenarios may be read-only):
-`$SIM_SAVE_DIR` if set, else `$XDG_STATE_HOME/sim/saves`, else `~/.local/state/sim/saves`, one
-file per scenario named `<scenario stem>.autosave.json`.
+`$SIM_SAVE_DIR` if set, else `$XDG_STATE_HOME/sim/saves`, else `~/.local/state/sim/saves`. An
+autosave belongs to one game, not to a scenario: `<scenario stem>.<game>.autosave.json`, where
+the game is named by the time it started, so starting the scenario again never replaces the
+autosave of an earlier game.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
+import re
 import tempfile
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +56,7 @@ class Save:
     decisions: tuple[Decision, ...]
     events: int = -1  # length of the event log when saved (-1: unknown, not checked)
     log_digest: str = ""  # sha256 of the event log when saved ("" : not checked)
+    over: bool = False  # the battle had ended when saved (False also for older saves)
 
 
 def log_digest(battle: Battle) -> str:
@@ -71,6 +79,7 @@ def record(battle: Battle, scenario: Scenario, seed: int) -> Save:
         decisions=tuple(battle.decisions),
         events=len(battle.log),
         log_digest=log_digest(battle),
+        over=battle.world.turn.over,
     )
 
 
@@ -88,6 +97,7 @@ def dumps(save: Save) -> str:
         "decisions": [to_json(d) for d in save.decisions],
         "events": save.events,
         "log_sha256": save.log_digest,
+        "over": save.over,
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -133,16 +143,55 @@ def loads(text: str, where: str = "<save>") -> Save:
         decisions=tuple(decisions),
         events=events if isinstance(events, int) else -1,
         log_digest=str(data.get("log_sha256", "")),
+        over=data.get("over") is True,
     )
 
 
+# A temporary file of `write`: `.<target name>.<random>` (mkstemp's 8 random characters), with
+# ".tmp" since this version. Only names of this shape are ever removed.
+_RANDOM = r"\.[a-z0-9_]{8}(\.tmp)?"
+_TEMPORARY = re.compile(r"\..+\.json" + _RANDOM)
+# A temporary file of another target is removed only once it is this old: a write takes
+# milliseconds, so an older one was left by a write that was cut off (a crash, a kill), while a
+# younger one may belong to another sim saving into the same directory at this moment.
+STALE_SECONDS = 60.0
+
+
+def clean_temporaries(directory: Path, target: Path | None = None) -> list[Path]:
+    """Remove the temporary files that interrupted writes left in `directory`: every one of
+    `target`'s (its next write is under way), and the stale ones of other files. The paths
+    removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return removed
+    now = time.time()
+    own = re.compile(re.escape(f".{target.name}") + _RANDOM) if target is not None else None
+    for entry in entries:
+        mine = own is not None and own.fullmatch(entry.name) is not None
+        if not mine and not _TEMPORARY.fullmatch(entry.name):
+            continue
+        try:
+            if mine or now - entry.stat().st_mtime > STALE_SECONDS:
+                entry.unlink()
+                removed.append(entry)
+        except OSError:
+            continue  # gone already, or not ours to remove: the save itself goes on
+    return removed
+
+
 def write(path: str | Path, save: Save) -> None:
-    """Write atomically: a temporary file in the same directory, flushed, then renamed over."""
+    """Write atomically: a temporary file in the same directory, flushed, then renamed over.
+    Temporary files left by earlier writes that were cut off are removed first."""
     target = Path(path)
     text = dumps(save)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        clean_temporaries(target.parent, target)
+        fd, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+        )
     except OSError as error:
         raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
     try:
@@ -256,8 +305,80 @@ def save_dir() -> Path:
     return base / "sim" / "saves"
 
 
-def autosave_path(scenario_path: str | Path) -> Path:
-    return save_dir() / f"{Path(scenario_path).stem}.autosave.json"
+AUTOSAVE = ".autosave.json"
+
+
+def game_name(when: datetime | None = None) -> str:
+    """A game's name: when it started, in UTC, to the second (sorts by time)."""
+    moment = when if when is not None else datetime.now(UTC)
+    return moment.astimezone(UTC).strftime("%Y%m%d-%H%M%S")
+
+
+def autosave_path(scenario_path: str | Path, game: str) -> Path:
+    """Where game `game` of the scenario at `scenario_path` is autosaved."""
+    return save_dir() / f"{Path(scenario_path).stem}.{game}{AUTOSAVE}"
+
+
+def new_autosave_path(scenario_path: str | Path, when: datetime | None = None) -> Path:
+    """The autosave of a game starting now: a file no other game has (a second game started in
+    the same second gets "-2", and so on)."""
+    game = game_name(when)
+    path = autosave_path(scenario_path, game)
+    number = 1
+    while taken(path):
+        number += 1
+        path = autosave_path(scenario_path, f"{game}-{number}")
+    return path
+
+
+def taken(path: Path) -> bool:
+    """Whether a file is at `path`; one that cannot be looked at (a save directory without
+    permission) counts as free: writing it will fail and say why."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def is_autosave(path: str | Path) -> bool:
+    return Path(path).name.endswith(AUTOSAVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Unfinished:
+    """An autosaved game that has not ended: its file, its save, and when it was last saved."""
+
+    path: Path
+    save: Save
+    saved_at: float  # seconds since the epoch (the file's modification time)
+
+    def describe(self) -> str:
+        when = datetime.fromtimestamp(self.saved_at).strftime("%Y-%m-%d %H:%M")
+        n = len(self.save.decisions)
+        return f"{n} decision{'s' if n != 1 else ''}, last saved {when}"
+
+
+def unfinished_games(scenario: Scenario) -> list[Unfinished]:
+    """The autosaved games of `scenario` (this very file: same name and sha256) that have not
+    ended and in which something was decided, the most recently saved first. Files that cannot
+    be read are passed over: they are not games to continue."""
+    stem = Path(scenario.path).stem
+    found: list[Unfinished] = []
+    try:
+        candidates = sorted(save_dir().glob(f"{glob.escape(stem)}.*{AUTOSAVE}"))
+    except OSError:
+        return found
+    for path in candidates:
+        try:
+            save = read(path)
+            saved_at = path.stat().st_mtime
+        except (ReplayError, OSError):
+            continue
+        if save.scenario_digest != scenario.digest or save.over or not save.decisions:
+            continue
+        found.append(Unfinished(path, save, saved_at))
+    found.sort(key=lambda u: (u.saved_at, u.path.name), reverse=True)
+    return found
 
 
 def rules_version() -> str:

@@ -2,11 +2,51 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from sim.actions import Movement
 from sim.components import Budget, Gear, Hands, Health, Item, Position, Team
-from sim.creature import conditions, creatures
+from sim.creature import conditions, creatures, lying, team_of
+from sim.engine import Battle
+from sim.geometry import Pos
 from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Passing:
+    """A move paused at a reaction window: `unit` stands at `cell` on its way to `to` (where
+    the move was asked to end), passing through the standing allies `through` that hold
+    that cell (R-M5 **Decision**: a creature may move through allies; the window opens before
+    it leaves the cell, R-R4, R-R8)."""
+
+    unit: str
+    action: str
+    cell: Pos
+    to: Pos
+    through: tuple[str, ...]
+
+
+def passing(battle: Battle) -> Passing | None:
+    """The move waiting at the open reaction window, if a move is what waits."""
+    action = battle.resolving
+    if not isinstance(action, Movement):
+        return None
+    world = battle.world
+    unit = action.actor
+    if not world.exists(unit) or not world.has(unit, Position):
+        return None
+    cell = world.need(unit, Position).cell
+    end = action.to if action.to is not None else (action.path[-1] if action.path else cell)
+    through = tuple(
+        other
+        for other in creatures(world)
+        if other != unit
+        and not lying(world, other)
+        and world.need(other, Position).cell == cell
+        and team_of(world, other) == team_of(world, unit)
+    )
+    return Passing(unit, action.name, cell, end, through)
 
 
 def unit_state(world: World, unit: str) -> dict[str, Any]:
@@ -29,14 +69,25 @@ def unit_state(world: World, unit: str) -> dict[str, Any]:
     }
 
 
-def snapshot(world: World) -> dict[str, Any]:
-    """Each unit's cell, height, HP, conditions, budget left and held items; items on the ground."""
+def snapshot(world: World, battle: Battle | None = None) -> dict[str, Any]:
+    """Each unit's cell, height, HP, conditions, budget left and held items; items on the ground;
+    and, from `battle`, the move waiting at an open reaction window ("moving")."""
     turn = world.turn
+    move = passing(battle) if battle is not None else None
     return {
         "round": turn.round,
         "turn": turn.current,
         "over": turn.over,
         "winners": list(turn.winners),
+        "moving": None
+        if move is None
+        else {
+            "unit": move.unit,
+            "action": move.action,
+            "cell": [move.cell.x, move.cell.y],
+            "to": [move.to.x, move.to.y],
+            "passing_through": list(move.through),
+        },
         "units": {unit: unit_state(world, unit) for unit in creatures(world)},
         "ground_items": {
             item: {"kind": world.need(item, Item).kind, "cell": [pos.cell.x, pos.cell.y]}

@@ -114,7 +114,7 @@ class Brawl(RuleBasedStateMachine):
 
     @invariant()
     def whole(self) -> None:
-        assert_invariants(self.battle.world)
+        assert_invariants(self.battle)
 
     def teardown(self) -> None:
         again = fresh(self.seed)

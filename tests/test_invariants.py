@@ -1,11 +1,15 @@
 """Invariants under random play (DESIGN "Tests"; R-B2, R-B4, R-M5, R-T3): random decisions, legal
-and illegal, never drive a budget negative, every refusal leaves the world exactly as it was,
-and the same seed with the same decisions gives the same log."""
+and illegal, never drive a budget negative, never leave two standing creatures in one cell,
+every refusal leaves the world exactly as it was, and the same seed with the same decisions
+gives the same log; on a test map and on every shipped scenario."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,10 +18,12 @@ from sim.catalog import default_catalog
 from sim.components import Budget, Health, Item, Position
 from sim.creature import creatures, incapacitated, lying
 from sim.decisions import FIELDS, PARSERS, parse
-from sim.engine import Accepted, AwaitingReaction, Battle
+from sim.dice import SeededDice
+from sim.engine import REACTION_POLICIES, Accepted, AwaitingAction, AwaitingReaction, Battle
 from sim.events import Spent, to_json
-from sim.scenario import loads
-from sim.world import World
+from sim.geometry import Pos
+from sim.scenario import Scenario, load, loads
+from sim.state import Passing, passing
 from tests.helpers import give, scenario_text, seeded_battle, unit
 
 # The shipped skirmish's ford, with a medic and an elf who carries a quickening draught, and
@@ -42,64 +48,141 @@ TEXT = scenario_text(
     ),
     extra='[[items]]\nkind = "rope"\nat = "r"\n',
 )
-_WORLD = loads(TEXT).world
-UNITS = creatures(_WORLD)
-ITEM_IDS = tuple(item for item, _ in _WORLD.each(Item))
-ITEM_REFS = (*ITEM_IDS, *sorted(default_catalog().equipment), "nothing")
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
+CURRENT = -1  # "whoever's turn it is" (or, while a window is open, whoever it waits for)
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """What random choices are made of, for one scenario: its creatures, item references and
+    map size. Choices are numbers, read against the cast, so one strategy serves every map."""
+
+    scenario: Scenario
+    units: tuple[str, ...]
+    item_refs: tuple[str, ...]
+    width: int
+    height: int
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Cast:
+        world = scenario.world
+        items = tuple(item for item, _ in world.each(Item))
+        return cls(
+            scenario,
+            creatures(world),
+            (*items, *sorted(default_catalog().equipment), "nothing"),
+            world.grid.width,
+            world.grid.height,
+        )
+
+    def actor(self, who: int) -> str | None:
+        """CURRENT about half the time; else any unit, an unknown one or an item's id."""
+        if who < 60:
+            return None
+        names = (*self.units, "zed", *self.item_refs[:1])
+        return names[who % len(names)]
+
+    def target(self, index: int) -> str:
+        return (*self.units, "zed")[index % (len(self.units) + 1)]
+
+    def cell(self, raw: tuple[int, int], near: Pos | None) -> list[int]:
+        """Half the time a cell within 4 of `near` (the actor's cell: a move it might make),
+        else any cell of the map or one step off it."""
+        x, y = raw
+        if near is not None and x < 32:
+            return [near.x + x % 9 - 4, near.y + y % 9 - 4]
+        return [x % (self.width + 2) - 1, y % (self.height + 2) - 1]
+
+
+def begin(cast: Cast, seed: int) -> Battle:
+    scenario = cast.scenario
+    return Battle.begin(
+        scenario.world.copy(),
+        SeededDice(seed),
+        scenario=scenario.name,
+        seed=seed,
+        objectives=scenario.objectives,
+    )
+
+
+FORD = Cast.of(loads(TEXT, "test.toml"))
 ABILITY_REFS = (*default_catalog().abilities, "nothing")  # for cast and use (R-X20)
-CURRENT = "<whose turn it is>"
 
 # Weighted so that about half the decisions come from whoever's turn it is, and turns pass.
-who = st.sampled_from((CURRENT,) * 6 + (*UNITS, "zed", "ana.longsword"))
+who = st.integers(0, 119)
 actions = st.sampled_from(("end_turn",) * 4 + tuple(sorted(PARSERS)))
 flag = st.sampled_from((False, False, False, True))
-cells = st.tuples(st.integers(-1, _WORLD.grid.width), st.integers(-1, _WORLD.grid.height))
-targets = st.sampled_from((*UNITS, "zed"))
+cells = st.tuples(st.integers(0, 63), st.integers(0, 63))
 decisions = st.lists(
-    st.tuples(who, actions, st.sampled_from(ITEM_REFS), cells, flag, flag, targets),
+    st.tuples(who, actions, st.integers(0, 999), cells, flag, flag, st.integers(0, 99)),
     min_size=1,
     max_size=60,
 )
+# On the shipped maps moves come often (to pass through allies and out of enemies' reach) and
+# games run longer.
+MOVES = ("walk", "run", "step", "sprint", "crawl", "jump")
+moving_decisions = st.lists(
+    st.tuples(
+        who,
+        st.sampled_from(("end_turn",) * 4 + tuple(sorted(PARSERS)) + MOVES * 4),
+        st.integers(0, 999),
+        cells,
+        flag,
+        flag,
+        st.integers(0, 99),
+    ),
+    min_size=10,
+    max_size=80,
+)
 setup = st.lists(
     st.tuples(
-        st.sampled_from(UNITS),
+        st.integers(0, 99),
         st.sampled_from(("bleeding", "burning", "quickened", "prone")),
         st.integers(1, 4),
     ),
     max_size=3,
 )
+policies = st.lists(st.sampled_from(REACTION_POLICIES), min_size=12, max_size=12)
 
 
-Choice = tuple[str, str, str, tuple[int, int], bool, bool, str]
+Choice = tuple[int, str, int, tuple[int, int], bool, bool, int]
+Gift = tuple[int, str, int]
 
 
-def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
+def as_json(b: Battle, choice: Choice, cast: Cast = FORD) -> dict[str, Any]:
     """A script line for one random choice; CURRENT becomes whoever's turn it is, or, while a
     reaction window is open, the creature it waits for, answering with a random option."""
-    actor, name, item, cell, slow, quicken, target = choice
+    who_index, name, item_index, raw_cell, slow, quicken, target_index = choice
+    actor = cast.actor(who_index)
+    item = cast.item_refs[item_index % len(cast.item_refs)]
+    target = cast.target(target_index)
     pending = b.pending
-    if actor == CURRENT and isinstance(pending, AwaitingReaction):
+    if actor is None and isinstance(pending, AwaitingReaction):
         options = (*pending.options, "nonsense")
-        return {"unit": pending.unit, "reaction": options[len(item) % len(options)]}
-    obj: dict[str, Any] = {"unit": (b.world.turn.current or "ana") if actor == CURRENT else actor}
+        return {"unit": pending.unit, "reaction": options[item_index % len(options)]}
+    uid = (b.world.turn.current or cast.units[0]) if actor is None else actor
+    at = b.world.get(uid, Position) if b.world.exists(uid) else None
+    cell = cast.cell(raw_cell, at.cell if at is not None else None)
+    obj: dict[str, Any] = {"unit": uid}
     obj["action"] = name
     if "item" in FIELDS[name]:
         obj["item"] = item
     if "to" in FIELDS[name]:
-        obj["to"] = list(cell)
+        obj["to"] = cell
     if "target" in FIELDS[name]:
         obj["target"] = target
     for key in ("spell", "ability"):
         if key in FIELDS[name]:
-            obj[key] = ABILITY_REFS[len(item) % len(ABILITY_REFS)]
+            obj[key] = ABILITY_REFS[item_index % len(ABILITY_REFS)]
     if name == "prepare":
         # R-P2: a trigger the engine can check, with an attack or a move ready.
         triggers = ("enemy_within", "enters_area", "starts_action", "ends_turn")
-        obj["trigger"] = triggers[len(item) % len(triggers)]
-        obj["metres"] = 1 + len(item) % 4
-        obj["cells"] = [list(cell)]
+        obj["trigger"] = triggers[item_index % len(triggers)]
+        obj["metres"] = 1 + item_index % 4
+        obj["cells"] = [cell]
         obj["watch"] = target
-        then = {"action": "attack", "target": target} if len(item) % 2 else {"action": "aim"}
+        then = {"action": "attack", "target": target} if item_index % 2 else {"action": "aim"}
         obj["then"] = then
     if slow:
         obj["slow"] = True
@@ -108,8 +191,14 @@ def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
     return obj
 
 
-def assert_invariants(world: World) -> None:
+def assert_invariants(battle: Battle) -> None:
+    """R-B2, R-B4: budgets within a turn's worth; R-C6: HP at most the maximum, Incapacitated at
+    0; R-K2: an Incapacitated creature never has the turn; R-M5: never two standing creatures in
+    one cell (Prone and Incapacitated ones are down and may share), except a mover passing
+    through its allies while its move waits at a reaction window (R-M5 **Decision**, R-R4)."""
+    world = battle.world
     rules = world.rules
+    move = passing(battle)
     standing: dict[Any, str] = {}
     for uid in creatures(world):
         left = world.need(uid, Budget)
@@ -119,25 +208,48 @@ def assert_invariants(world: World) -> None:
         assert health.hp <= health.max_hp
         if health.hp <= 0:
             assert incapacitated(world, uid), f"{uid} is at {health.hp} HP but acts on (R-C6)"
-        if not lying(world, uid):  # Prone or Incapacitated: down, sharing is allowed
-            cell = world.need(uid, Position).cell
-            assert cell not in standing, f"{uid} and {standing[cell]} both stand in {cell} (R-M5)"
+        if lying(world, uid):  # Prone or Incapacitated: down, sharing is allowed
+            continue
+        cell = world.need(uid, Position).cell
+        other = standing.get(cell)
+        if other is None:
             standing[cell] = uid
+            continue
+        passing_by = move is not None and (
+            (move.unit == uid and other in move.through)
+            or (move.unit == other and uid in move.through)
+        )
+        assert passing_by, f"{uid} and {other} both stand in {cell} (R-M5)"
+    if move is not None:
+        assert move.cell != move.to or not move.through, (
+            f"{move.unit}'s move waits at its end, {move.cell}, on {move.through} (R-M5)"
+        )
     current = world.turn.current
     if current is not None:
         assert not incapacitated(world, current), "an Incapacitated creature has the turn (R-K2)"
 
 
 def play(
-    seed: int, gives: list[tuple[str, str, int]], choices: list[Choice]
+    seed: int,
+    gives: list[Gift],
+    choices: list[Choice],
+    cast: Cast = FORD,
+    reactions: list[str] | None = None,
 ) -> tuple[Battle, list[dict[str, Any]]]:
-    """Play random choices, checking the invariants after each; the battle and the script."""
-    b = seeded_battle(TEXT, seed)
-    for uid, condition, value in gives:
-        give(b, uid, condition, value)
+    """Play random choices, checking the invariants after each; the battle and the script.
+    `gives` are conditions given at the start; `reactions`, policies set first (a script's
+    policy lines, so they replay)."""
+    b = begin(cast, seed)
+    for index, condition, value in gives:
+        give(b, cast.units[index % len(cast.units)], condition, value)
     script: list[dict[str, Any]] = []
+    for uid, policy in zip(cast.units, reactions or [], strict=False):
+        obj = {"unit": uid, "policy": policy}
+        assert isinstance(b.submit(parse(obj)), Accepted)
+        script.append(obj)
+    assert_invariants(b)
     for choice in choices:
-        obj = as_json(b, choice)
+        obj = as_json(b, choice, cast)
         decision = parse(obj)
         before = b.world.copy()
         logged = len(b.log)
@@ -158,15 +270,24 @@ def play(
             ]
             if paid and cost is not None:
                 assert (paid[0].half, paid[0].bonus) == (cost.half, cost.bonus)
-        assert_invariants(b.world)
+        assert_invariants(b)
         script.append(obj)
     return b, script
+
+
+def replayed(cast: Cast, seed: int, gives: list[Gift], script: list[dict[str, Any]]) -> Battle:
+    again = begin(cast, seed)
+    for index, condition, value in gives:
+        give(again, cast.units[index % len(cast.units)], condition, value)
+    for obj in script:
+        again.submit(parse(obj))
+    return again
 
 
 @settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), gives=setup, choices=decisions)
 def test_random_play_keeps_budgets_whole_and_refusals_change_nothing(
-    seed: int, gives: list[tuple[str, str, int]], choices: list[Choice]
+    seed: int, gives: list[Gift], choices: list[Choice]
 ) -> None:
     """R-B4: a refused decision changes nothing, ever; R-B2: no budget goes below 0 or above a
     turn's worth; R-M5: never two standing creatures in one cell. Decisions are random: every
@@ -178,15 +299,101 @@ def test_random_play_keeps_budgets_whole_and_refusals_change_nothing(
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), gives=setup, choices=decisions)
 def test_the_same_seed_and_decisions_give_the_same_log(
-    seed: int, gives: list[tuple[str, str, int]], choices: list[Choice]
+    seed: int, gives: list[Gift], choices: list[Choice]
 ) -> None:
     """DESIGN "Determinism": two battles with the same seed and the same decisions give the
     same event log and the same world."""
     first, script = play(seed, gives, choices)
-    again = seeded_battle(TEXT, seed)
-    for uid, condition, value in gives:
-        give(again, uid, condition, value)
-    for obj in script:
-        again.submit(parse(obj))
+    again = replayed(FORD, seed, gives, script)
     assert [to_json(e) for e in again.log] == [to_json(e) for e in first.log]
     assert again.world == first.world
+
+
+CASTS = {path.name: Cast.of(load(path)) for path in SHIPPED}
+
+
+@pytest.mark.parametrize("name", sorted(CASTS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), gives=setup, choices=moving_decisions, reactions=policies)
+def test_random_play_on_every_shipped_scenario_keeps_the_invariants(
+    name: str, seed: int, gives: list[Gift], choices: list[Choice], reactions: list[str]
+) -> None:
+    """The same random play on each map in scenarios/, with random reaction policies (so
+    moves and attacks wait at windows a player answers), and the same log when replayed."""
+    cast = CASTS[name]
+    first, script = play(seed, gives, choices, cast, reactions)
+    again = replayed(cast, seed, gives, script)
+    assert [to_json(e) for e in again.log] == [to_json(e) for e in first.log]
+    assert again.world == first.world
+
+
+def test_every_shipped_scenario_is_played_at_random() -> None:
+    """A scenario added to scenarios/ is played by the test above without being listed."""
+    assert sorted(CASTS) == sorted(p.name for p in (ROOT / "scenarios").glob("*.toml"))
+    assert len(CASTS) >= 6
+
+
+# --- the invariant itself --------------------------------------------------------------------
+
+PASSING = scenario_text(
+    """
+    ########
+    #.ab...#
+    #.g....#
+    ########
+    """,
+    "\n".join(
+        [
+            unit("ana", "blue", "human_fighter", "a"),
+            unit("bram", "blue", "human_archer", "b"),
+            unit("grok", "red", "orc_brute", "g", policy="ask"),
+        ]
+    ),
+)
+
+
+def paused_in_bram(b: Battle) -> None:
+    """Ana walks east through bram's cell; leaving it leaves grok's reach, and grok's player
+    is asked about an Attack of Opportunity while ana is still in bram's cell (R-R4, R-R8)."""
+    while b.pending != AwaitingAction("ana"):
+        pending = b.pending
+        assert isinstance(pending, AwaitingAction)
+        b.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    b.submit(parse({"unit": "ana", "action": "walk", "path": [[3, 1], [4, 1]]}))
+    assert isinstance(b.pending, AwaitingReaction)
+    assert b.pending.unit == "grok" and b.pending.kind == "attack_of_opportunity"
+
+
+def test_a_mover_waiting_in_an_allys_cell_is_passing_through_it() -> None:
+    """R-M5 **Decision**: a creature moves through allies. While the move waits at a reaction
+    window in an ally's cell, both stand there and the invariant holds: the mover is passing
+    through; once the move goes on, it ends in a cell of its own."""
+    b = seeded_battle(PASSING, 1)
+    paused_in_bram(b)
+    world = b.world
+    assert world.need("ana", Position).cell == world.need("bram", Position).cell == Pos(3, 1)
+    move = passing(b)
+    assert move == Passing("ana", "walk", Pos(3, 1), Pos(4, 1), ("bram",))
+    assert_invariants(b)
+    b.submit(parse({"unit": "grok", "reaction": "none"}))
+    assert world.need("ana", Position).cell == Pos(4, 1)
+    assert passing(b) is None
+    assert_invariants(b)
+
+
+def test_the_invariant_fails_where_two_creatures_stand_in_one_cell() -> None:
+    """The check can fail: bram set down in ana's cell (no move under way), or an enemy in a
+    paused mover's cell, is two standing creatures in one cell; Prone, bram may share it."""
+    b = seeded_battle(PASSING, 1)
+    ana = b.world.need("ana", Position)
+    b.world.set("bram", replace(b.world.need("bram", Position), cell=ana.cell))
+    with pytest.raises(AssertionError, match=r"both stand in \(2, ?1\) \(R-M5\)|both stand in"):
+        assert_invariants(b)
+    give(b, "bram", "prone")
+    assert_invariants(b)
+
+    b = seeded_battle(PASSING, 1)
+    paused_in_bram(b)
+    b.world.set("grok", replace(b.world.need("grok", Position), cell=Pos(3, 1)))
+    with pytest.raises(AssertionError, match="both stand in"):
+        assert_invariants(b)

@@ -148,9 +148,11 @@ def test_autosave_path_is_in_the_user_directory(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path))
-    assert autosave_path(SKIRMISH) == tmp_path / "skirmish.autosave.json"
+    game = "20261203-075732"
+    assert autosave_path(SKIRMISH, game) == tmp_path / f"skirmish.{game}.autosave.json"
     monkeypatch.delenv("SIM_SAVE_DIR")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert (
-        autosave_path(SKIRMISH) == tmp_path / "state" / "sim" / "saves" / "skirmish.autosave.json"
+        autosave_path(SKIRMISH, game)
+        == tmp_path / "state" / "sim" / "saves" / f"skirmish.{game}.autosave.json"
     )

@@ -210,7 +210,9 @@ def test_select_hover_move_end_turn_and_undo(duel: Path, shots: Path, save_dir: 
     # End the turn: the screen goes to the other side, and an autosave is written.
     p.key(pygame.K_e)
     assert app.view.handover is not None and app.view.handover != team_of(app.world, unit)
-    assert (save_dir / "duel.autosave.json").exists()
+    assert app.session.autosave is not None and app.session.autosave.parent == save_dir
+    assert app.session.autosave.name.startswith("duel.")
+    assert app.session.autosave.exists()
     p.shot("handover_other_side")
 
 
@@ -592,8 +594,9 @@ def test_closing_the_window_mid_turn_and_starting_again_continues(
     p.shot("before_close")
     p.post(pygame.QUIT)
     assert not app.running
-    autosave = save_dir / "duel.autosave.json"
-    assert autosave.exists()
+    autosave = app.session.autosave
+    assert autosave is not None and autosave.exists()
+    assert list(save_dir.glob("duel.*.autosave.json")) == [autosave]
 
     # Starting again as `sim play --load AUTOSAVE` does.
     from sim.replay import load_save

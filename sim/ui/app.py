@@ -4,6 +4,7 @@ onto a Surface, so tests drive it headless (SDL_VIDEODRIVER=dummy) with posted e
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from sim.engine import (
     SetPolicy,
 )
 from sim.geometry import Pos
-from sim.replay import ReplayError, load_save, save_dir
+from sim.replay import ReplayError, Unfinished, load_save, replay, save_dir
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
@@ -164,8 +165,15 @@ class App:
     """The client. `window=False` draws onto an off-screen Surface (tests, `sim render`)."""
 
     def __init__(
-        self, session: Session, size: tuple[int, int] = (1280, 800), *, window: bool = False
+        self,
+        session: Session,
+        size: tuple[int, int] = (1280, 800),
+        *,
+        window: bool = False,
+        offer: Unfinished | None = None,
     ) -> None:
+        """`offer`: an unfinished game of the scenario, offered on the handover screen until
+        something is decided in this new one (C continues it)."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -182,9 +190,16 @@ class App:
         self.planner = Planner()
         self.renderer = Renderer(session)
         self.running = True
+        self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
         self._drag_moved = 0
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
+        self.offer = offer
+        if offer is not None:
+            self.view.offer = (
+                f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
+                "Press C to continue it; Enter starts this new one."
+            )
         self.fit()
         self.sync()
 
@@ -251,6 +266,7 @@ class App:
             view.selected = None
 
     def submit(self, decision: Decision) -> Outcome:
+        self.view.offer = ""  # this game has begun: the offer to continue another one lapses
         result = self.session.submit(decision)
         if isinstance(result, Refusal):
             self.view.status = f"refused: {result.reason}"
@@ -302,7 +318,7 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame.QUIT:
-            self.session._autosave()
+            self.closing = self.session.close()
             self.running = False
         elif kind in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             self._window_surface()
@@ -406,6 +422,7 @@ class App:
             return
         view.side = view.handover
         view.handover = None
+        view.offer = ""  # the new game goes ahead
         pending = self.session.battle.pending
         if isinstance(pending, AwaitingAction):
             view.selected = pending.unit
@@ -795,6 +812,7 @@ class App:
         self.view.status = f"saved to {target}"
 
     def load(self, path: Path | str) -> None:
+        self.view.offer = ""
         try:
             save, scenario, battle = load_save(path)
         except ReplayError as error:
@@ -811,6 +829,25 @@ class App:
         self.view.omniscient = False
         self.sync()
         self.view.status = f"loaded {path}"
+
+    def continue_offered(self) -> None:
+        """Take up the unfinished game offered on the handover screen, in its own autosave."""
+        offer = self.offer
+        self.view.offer = ""
+        self.offer = None
+        if offer is None or self.session.battle.decisions:
+            return
+        try:
+            scenario, battle = replay(offer.save, self.session.scenario, where=str(offer.path))
+        except ReplayError as error:
+            self.view.status = str(error)
+            return
+        self.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
+        self.planner = Planner()
+        self._turn_key = None
+        self.view.side = None
+        self.sync()
+        self.view.status = f"continued {offer.path}"
 
     def set_policy(self, reactions: bool) -> None:
         unit = self.view.selected
@@ -857,6 +894,8 @@ class App:
         if view.handover is not None:
             if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self.take_seat()
+            elif key == pygame.K_c and view.offer:
+                self.continue_offered()
             elif key in FILE_KEYS:
                 self.toggle(FILE_KEYS[key])
             return
@@ -924,17 +963,43 @@ class App:
             view.log_offset = max(0, view.log_offset - 8)
 
 
-def play(session: Session, size: tuple[int, int] = (1400, 860)) -> int:
-    """Open the window and play until it is closed; the autosave keeps the game."""
+# SDL's stand-in drivers: they "open" a window nobody can see. SDL falls back to one when it
+# finds no display, so one that was not asked for by name means there is no display.
+STAND_INS = ("offscreen", "dummy")
+NO_WINDOW = "use `sim play --text` to print the battle in the terminal instead"
+
+
+def display_problem() -> str | None:
+    """Why no window can open here (no display, or an SDL_VIDEODRIVER that cannot open), in
+    words for the player; None when one can. It does not wait: it asks SDL once."""
+    asked = [d.strip().lower() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")]
     try:
-        app = App(session, size, window=True)
+        pygame.display.init()
     except pygame.error as error:
-        print(f"sim play: cannot open a window ({error}); try --text", file=sys.stderr)
+        return f"cannot open a window ({error}); {NO_WINDOW}"
+    driver = pygame.display.get_driver()
+    if driver in STAND_INS and driver not in asked:
+        pygame.display.quit()
+        return (
+            "no display found ($DISPLAY and $WAYLAND_DISPLAY are not set, or nothing answers "
+            f"there), so no window can open; {NO_WINDOW}"
+        )
+    return None
+
+
+def play(
+    session: Session, size: tuple[int, int] = (1400, 860), offer: Unfinished | None = None
+) -> int:
+    """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
+    when the game could not be autosaved as it closed (the message says so). `offer`: an
+    unfinished game of the scenario to offer on the first handover screen."""
+    try:
+        app = App(session, size, window=True, offer=offer)
+    except pygame.error as error:
+        print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1
     app.run()
-    if session.autosave is not None:
-        print(
-            f"autosaved to {app.session.autosave}; "
-            f"continue with: sim play --load {app.session.autosave}"
-        )
-    return 0
+    message, kept = app.closing if app.closing is not None else app.session.close()
+    if message:
+        print(message if kept else f"sim play: {message}", file=sys.stdout if kept else sys.stderr)
+    return 0 if kept else 1

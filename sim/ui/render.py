@@ -1277,6 +1277,15 @@ class Renderer:
             pal.TEXT_DIM,
             anchor="center",
         )
+        for i, text in enumerate(f.wrap(view.offer, pal.FONT + 2, rect.width - 80)):
+            f.draw(
+                surface,
+                text,
+                (rect.centerx, button.bottom + 70 + i * 22),
+                pal.FONT + 2,
+                pal.YELLOW,
+                anchor="center",
+            )
 
     def _reaction(
         self,

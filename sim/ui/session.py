@@ -6,6 +6,9 @@ the chosen point (the seeded dice come out the same). Two undo points are offere
 - one decision back, but never back over a decision that rolled dice or started a turn
   ("undo back to the last dice roll");
 - back to the start of the current creature's turn.
+
+Each game has its own autosave (replay.new_autosave_path), written whenever a turn passes and when
+the window closes; a game in which nothing was decided writes none, so it replaces nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from sim import events as ev
 from sim.actions import Refusal
 from sim.engine import Accepted, Battle, Decision, Outcome
-from sim.replay import ReplayError, Save, autosave_path, begin, record, write
+from sim.replay import ReplayError, Save, begin, new_autosave_path, record, taken, write
 from sim.scenario import Scenario
 
 
@@ -46,13 +49,28 @@ def _mark(result: Outcome) -> Mark:
 class Session:
     """The battle being played, with what undo and saving need."""
 
-    def __init__(self, scenario: Scenario, seed: int, battle: Battle | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int,
+        battle: Battle | None = None,
+        autosave: Path | None = None,
+    ) -> None:
+        """`autosave`: the game's own autosave file, when a game is continued from it; without
+        it the game is a new one and gets a file of its own. Set `self.autosave = None` for no
+        autosaves at all (pictures, benchmarks)."""
         self.scenario = scenario
         self.seed = seed
         self.battle = battle if battle is not None else begin(scenario, seed)
         self.marks: list[Mark] = []
         self.version = next(_VERSIONS)  # new on every change of the world, for the caches
-        self.autosave: Path | None = autosave_path(scenario.path)
+        self.autosave: Path | None = (
+            autosave if autosave is not None else new_autosave_path(scenario.path)
+        )
+        # Whether the file at self.autosave is this game's: another game may have taken a name
+        # between this one's start and its first autosave.
+        self._owned = autosave is not None
+        self.autosaved: int | None = None  # decisions in the last autosave written, if any
         self.notice = ""  # the last autosave problem, shown by the client
         if battle is not None:
             self._remark(tuple(battle.decisions))
@@ -132,13 +150,45 @@ class Session:
     def save_to(self, path: str | Path) -> None:
         write(path, self.save())
 
-    def _autosave(self) -> None:
-        if self.autosave is None:
-            return
+    def _autosave(self) -> bool | None:
+        """Write the game's autosave: True if written, False if the write failed (the notice
+        says why), None if there is nothing to write (autosaves off, or nothing decided yet:
+        an empty game must replace nothing)."""
+        if self.autosave is None or not self.battle.decisions:
+            return None
+        if not self._owned and taken(self.autosave):
+            self.autosave = new_autosave_path(self.scenario.path)
         try:
             write(self.autosave, self.save())
         except ReplayError as error:
             self.notice = f"autosave failed: {error}"
+            return False
+        self._owned = True
+        self.autosaved = len(self.battle.decisions)
+        self.notice = ""
+        return True
+
+    def close(self) -> tuple[str, bool]:
+        """Autosave once more as the game is closed; what to tell the player, and whether the
+        game is kept (False: the last write failed, and the message says so)."""
+        written = self._autosave()
+        if written is None:
+            if self.autosave is None:
+                return "", True
+            return "nothing was decided in this game, so nothing was autosaved", True
+        if not written:
+            kept = (
+                f"; the autosave {self.autosave} keeps it up to decision {self.autosaved}"
+                if self.autosaved
+                else ""
+            )
+            return f"{self.notice}: this game is not saved{kept}", False
+        if self.battle.world.turn.over:
+            return f"autosaved to {self.autosave} (the battle is over)", True
+        return (
+            f"autosaved to {self.autosave}; continue with: sim play {self.scenario.path} "
+            f"--continue (or sim play --load {self.autosave})"
+        ), True
 
 
 def refusal_text(result: Outcome) -> str:

@@ -40,6 +40,7 @@ class View:
     bar_hover: str | None = None  # the action button under the mouse
     dragging: bool = False
     omniscient: bool = False  # `sim render`: no hotseat, every creature shown
+    offer: str = ""  # the handover screen's offer to continue an unfinished game ("": none)
 
     @property
     def eyes(self) -> str | None:
