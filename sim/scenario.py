@@ -821,7 +821,11 @@ def _objectives(
                     found.append(Reach(team, (cell,)))
         else:  # survive
             rounds = entry.get("rounds")
-            if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+            if (
+                not isinstance(rounds, int)
+                or isinstance(rounds, bool)
+                or not 1 <= rounds <= MAX_ROUNDS
+            ):
                 ld.problem(
                     (*base, "rounds"),
                     f"survive needs `rounds`, a whole number from 1 to {MAX_ROUNDS}",
