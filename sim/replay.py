@@ -190,7 +190,7 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
             found = candidate.is_file()
         except (OSError, ValueError) as error:  # a damaged save's path: too long, a NUL in it
             reason = error.strerror if isinstance(error, OSError) else str(error)
-            changed.append(f"{shown(str(candidate))} cannot be looked up ({reason})")
+            changed.append(f"{_cut(str(candidate))} cannot be looked up ({reason})")
             continue
         if not found:
             continue
@@ -205,8 +205,13 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
     if changed:
         raise ReplayError(f"{where}: cannot replay: " + "; ".join(changed))
     raise ReplayError(
-        f"{where}: cannot replay: the scenario {shown(save.scenario_path)} is not found"
+        f"{where}: cannot replay: the scenario {_cut(save.scenario_path)} is not found"
     )
+
+
+def _cut(path: str, limit: int = 60) -> str:
+    """A path from a save for a message: a damaged one may be thousands of characters."""
+    return path if len(path) <= limit else path[: limit - 3] + "..."
 
 
 def begin(scenario: Scenario, seed: int) -> Battle:

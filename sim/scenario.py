@@ -84,7 +84,7 @@ ATTRIBUTE = re.compile(r"^d([0-9]+)\+([0-9]+)$")
 # so that no number in a file can make the engine slow, huge or overflow.
 # Heights, depths and obstacles are stored as int16 half-metres: the loader stops well below that.
 MAX_METRES = 1000
-MAX_BONUS = 100  # an attribute's Bonus; the shipped templates use up to 7
+MAX_BONUS = 50  # an attribute's Bonus; the shipped templates use up to 7
 MAX_HP = 1000
 MAX_MAP_SIDE = 1024  # cells across and down
 MAX_ROUNDS = 10_000  # a survive objective
