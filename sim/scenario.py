@@ -167,7 +167,7 @@ def loads(
 ) -> Scenario:
     loader = _Loader(path, text, rules or default_rules(), catalog or default_catalog())
     try:
-        raw = tomllib.loads(text)
+        raw = _parse(text)
     except RecursionError:
         # tomllib parses nested arrays and inline tables by recursion (issue #10).
         raise ScenarioError(
@@ -185,6 +185,21 @@ def loads(
     if loader.problems or scenario is None:
         raise ScenarioError(path, sorted(loader.problems, key=lambda p: p.line))
     return scenario
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with a number too long for int() reported as a TOML error."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        # int() refuses numbers of thousands of digits (sys.get_int_max_str_digits()).
+        long = re.search(r"[0-9][0-9_]{4299,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise tomllib.TOMLDecodeError(
+            f"a number has too many digits (at line {line}, column 1)"
+        ) from None
 
 
 def _deepest_line(text: str) -> int:
