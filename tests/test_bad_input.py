@@ -363,3 +363,31 @@ def test_render_refuses_a_directory_or_an_unwritable_out(
     out = blocker / "x.png"
     assert main(["render", str(SKIRMISH), "--out", str(out), "--size", "320x200"]) == 2
     assert capsys.readouterr().err.startswith(f"sim render: cannot write the picture to {out}: ")
+
+
+def test_the_window_reports_a_save_it_cannot_load_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items 7 and 8 in the window (F9 and the load dialog both call `App.load`)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path / "saves"))
+    from sim.ui.app import App
+    from sim.ui.session import Session
+
+    session = Session(load(SKIRMISH), 1)
+    session.autosave = None
+    app = App(session, (640, 400))
+    before = list(app.session.battle.decisions)
+    long_path = a_save(tmp_path)
+    long_path["scenario"]["path"] = "/" + "a" * 5000 + ".toml"
+    prepared = a_save(tmp_path)
+    prepared["decisions"] = [chain(600)]
+    for data, message in [
+        (long_path, "cannot be looked up (File name too long)"),
+        ("[" * 100_000 + "]" * 100_000, "damaged save: lists or objects nested too deep"),
+        (prepared, "the prepared action cannot itself be a Prepare"),
+    ]:
+        path = write_save(tmp_path, data)
+        app.load(path)
+        assert message in app.view.status and str(path) in app.view.status
+        assert app.session.battle.decisions == before
