@@ -81,7 +81,8 @@ NUMBERS = [
 ]
 WRONG_TYPES = ["[]", "{}", "true", '"x"', "7", '[1, "a"]', '""', "3.25"]
 NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d.])")
-VALUE = re.compile(r'"[^"\n]*"|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\btrue\b|\bfalse\b')
+# A quoted string (not the quotes of a TOML multi-line string), a number, true or false.
+VALUE = re.compile(r'(?<!")"[^"\n]*"(?!")|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])|\btrue\b|\bfalse\b')
 
 Mutation = tuple[Any, ...]
 AT = st.integers(0, 10**6)
@@ -92,8 +93,12 @@ MUTATION = st.one_of(
     st.tuples(st.just("number"), AT, st.sampled_from(NUMBERS)),
     st.tuples(st.just("type"), AT, st.sampled_from(WRONG_TYPES)),
     st.tuples(st.just("nest"), AT, st.sampled_from([3, 60, 900, 5000, 100_000]), st.booleans()),
-    st.tuples(st.just("unicode"), AT, st.text(min_size=1, max_size=6)),
+    # Unicode anywhere, or (True) inside a string, escaped as the format needs.
+    st.tuples(st.just("unicode"), AT, st.text(min_size=1, max_size=6), st.booleans()),
 )
+# JSON spells the non-finite numbers its own way (Python's json reads these).
+JSON_SPELLING = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+STRING = re.compile(r'(?<!")"[^"\n]*"(?!")')
 MUTATIONS = st.lists(MUTATION, min_size=1, max_size=3)
 
 
@@ -124,11 +129,18 @@ def mutate(text: str, mutations: list[Mutation], toml: bool) -> bytes:
             lines.insert(line, lines[line])
             text = "".join(lines)
         elif kind == "number":
-            text = _replace(text, NUMBER, at, how[0])
+            number = how[0] if toml else JSON_SPELLING.get(how[0], how[0])
+            text = _replace(text, NUMBER, at, number)
         elif kind == "type":
             text = _replace(text, VALUE, at, how[0])
         elif kind == "nest":
             text = _replace(text, VALUE, at, _nested(how[0], how[1], toml))
+        elif kind == "unicode" and how[1]:
+            inside = json.dumps(how[0], ensure_ascii=False)[1:-1]
+            strings = list(STRING.finditer(text))
+            if strings:
+                where = strings[at % len(strings)].start() + 1
+                text = text[:where] + inside + text[where:]
         elif kind == "unicode":
             where = at % (len(text) + 1)
             text = text[:where] + how[0] + text[where:]
@@ -241,8 +253,9 @@ def test_mutated_scenarios_load_or_are_refused_with_file_and_line(
 
     fuzz(outcomes, check)()
     report("scenario", outcomes, capsys)
-    assert share(outcomes, "accepted") >= 0.1, outcomes
-    assert share(outcomes, "refused: a problem in the scenario") >= 0.1, outcomes
+    # Some loaded and were played; at least a third got past the TOML parser.
+    assert outcomes["accepted"] > 0, outcomes
+    assert share(outcomes, "accepted", "refused: a problem in the scenario") >= 0.3, outcomes
 
 
 # --- script lines -------------------------------------------------------------------------
@@ -319,7 +332,14 @@ def _save_of(scenario: str, script: str) -> str:
     )
     for line in (TOP / "docs" / "examples" / script).read_text(encoding="utf-8").splitlines():
         battle.submit(parse(json.loads(line)))
-    return dumps(record(battle, loaded, 3))
+    data = json.loads(dumps(record(battle, loaded, 3)))
+    # Laid out a field and a decision a line (the loader reads any layout of the JSON), so a
+    # deleted or duplicated line is mostly a missing field or a changed list of decisions
+    # rather than broken JSON.
+    decisions = data.pop("decisions")
+    fields = [f"{json.dumps(key)}: {json.dumps(value)}," for key, value in data.items()]
+    listed = ",\n".join(json.dumps(decision) for decision in decisions)
+    return "{\n" + "\n".join(fields) + '\n"decisions": [\n' + listed + "\n]}\n"
 
 
 SAVE_KINDS = [
@@ -368,6 +388,6 @@ def test_mutated_saves_resume_or_are_refused_naming_the_file(
 
     fuzz(outcomes, check)()
     report("save", outcomes, capsys)
-    assert share(outcomes, "accepted") >= 0.05, outcomes
-    past_json = share(outcomes, "refused: not JSON", "refused: not UTF-8", "refused: not a save")
-    assert past_json < 0.7, outcomes
+    assert outcomes["accepted"] > 0, outcomes
+    first_step = share(outcomes, "refused: not JSON", "refused: not UTF-8", "refused: not a save")
+    assert first_step < 0.7, outcomes  # the rest got to the fields, decisions or the replay
