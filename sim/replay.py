@@ -210,7 +210,9 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
 
 
 def _cut(path: str, limit: int = 60) -> str:
-    """A path from a save for a message: a damaged one may be thousands of characters."""
+    """A path from a save for a message: a damaged one may be thousands of characters long,
+    or hold control characters (shown escaped)."""
+    path = "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
     return path if len(path) <= limit else path[: limit - 3] + "..."
 
 

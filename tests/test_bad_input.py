@@ -290,6 +290,17 @@ def test_a_save_with_a_too_long_scenario_path_is_refused(
     assert err.startswith(f"sim play: {path}: cannot replay: ") and "Traceback" not in err
 
 
+def test_a_save_with_a_nul_in_its_scenario_path_is_refused(tmp_path: Path) -> None:
+    data = a_save(tmp_path)
+    data["scenario"]["path"] = "/tmp/a\u0000b.toml"
+    path = write_save(tmp_path, data)
+    with pytest.raises(ReplayError) as caught:
+        load_save(path)
+    assert (
+        str(caught.value) == f"{path}: cannot replay: the scenario /tmp/a\\x00b.toml is not found"
+    )
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
