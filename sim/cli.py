@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from sim.ui.session import Session
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
+# `sim render --size`: the client's panels need this much room; a larger picture is only
+# memory (4096 x 4096 is 64 MiB of pixels).
+PICTURE_MIN = (320, 200)
+PICTURE_MAX = 4096
 
 
 class UsageError(Exception):
@@ -183,9 +187,18 @@ def _script_lines(path: str | None) -> list[str]:
 
 
 def _scenario(path: str) -> Scenario:
-    if not Path(path).exists():
+    if not _exists(path):
         raise UsageError(f"no scenario file at {path}")
     return load(path)
+
+
+def _exists(path: str) -> bool:
+    """Whether `path` names something; a name the system refuses (too long) is read, and
+    refused with the reason, by whoever opens it."""
+    try:
+        return Path(path).exists()
+    except OSError:
+        return True
 
 
 def _begin(scenario: Scenario, world: World, dice: Dice, seed: int | None) -> Battle:
@@ -226,8 +239,19 @@ def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> None:
     except json.JSONDecodeError as error:
         _emit(out, _refused(number, None, None, f"line {number} is not JSON: {error.msg}"))
         return
+    except RecursionError:
+        reason = f"line {number} is not JSON this simulator reads: lists or objects nested too deep"
+        _emit(out, _refused(number, None, None, reason))
+        return
+    except ValueError:  # a number of more digits than Python converts (int_max_str_digits)
+        reason = f"line {number} is not JSON this simulator reads: a number has too many digits"
+        _emit(out, _refused(number, None, None, reason))
+        return
+    # Echoed back only when they are names: anything else may be huge or nested deep.
     unit = obj.get("unit") if isinstance(obj, dict) else None
     name = obj.get("action") if isinstance(obj, dict) else None
+    unit = unit if isinstance(unit, str) else None
+    name = name if isinstance(name, str) else None
     try:
         decision = parse(obj)
     except DecisionError as error:
@@ -303,6 +327,17 @@ def _render(args: argparse.Namespace) -> int:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         raise UsageError(f"--size must look like 1280x800, not {args.size!r}") from None
+    (low_w, low_h), high = PICTURE_MIN, PICTURE_MAX
+    if not (low_w <= width <= high and low_h <= height <= high):
+        raise UsageError(
+            f"--size must be from {low_w}x{low_h} to {high}x{high} pixels, not {args.size}"
+        )
+    try:
+        is_dir = Path(args.out).is_dir()
+    except OSError:
+        is_dir = False  # writing it says why not
+    if is_dir:
+        raise UsageError(f"--out {args.out} is a directory; give the PNG file to write")
     hover = None
     if args.hover:
         try:

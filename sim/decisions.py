@@ -57,6 +57,22 @@ class DecisionError(ValueError):
     """A decision that cannot be understood; the message says which field and why."""
 
 
+# The range of every number a decision holds (docs/commands.md, "Decisions"): not rules, only
+# bounds past which a number cannot mean anything on a map, so that none reaches the engine
+# to overflow or to make it work for ever (issue #10).
+MAX_COORDINATE = 1_000_000  # a cell's x or y, either way from 0
+MAX_METRES = 1000  # Prepare's "metres", as a scenario's heights
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """`value` as JSON-like text for a message, cut short: input can be huge or nested deep."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "(something nested too deep)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _item(fields: dict[str, Any]) -> str:
     item = fields.get("item")
     if not isinstance(item, str) or not item:
@@ -71,8 +87,15 @@ def _cell(value: Any, field: str) -> Pos:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
         and (len(value) == 2 or value[2] == "jump")
     ):
+        if not all(-MAX_COORDINATE <= v <= MAX_COORDINATE for v in value[:2]):
+            raise DecisionError(
+                f'"{field}" cells have x and y from {-MAX_COORDINATE} to {MAX_COORDINATE}, '
+                f"not {shown(value)}"
+            )
         return Pos(value[0], value[1])
-    raise DecisionError(f'"{field}" cells are [x, y] (or [x, y, "jump"] in a path), not {value!r}')
+    raise DecisionError(
+        f'"{field}" cells are [x, y] (or [x, y, "jump"] in a path), not {shown(value)}'
+    )
 
 
 def _movement(cls: Any) -> Parser:
@@ -177,7 +200,7 @@ def _ability(cls: type[a.AbilityAction]) -> Parser:
         to = None
         if "to" in fields:
             if isinstance(fields["to"], list) and len(fields["to"]) != 2:
-                raise DecisionError(f'"to" is a cell [x, y], not {fields["to"]!r}')
+                raise DecisionError(f'"to" is a cell [x, y], not {shown(fields["to"])}')
             to = _cell(fields["to"], "to")
         return cls(unit, name, target, to, slow=slow, quicken=quicken)
 
@@ -207,8 +230,13 @@ def _prepare(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.
             'needs "trigger": enemy_within, enters_area, starts_action or ends_turn'
         )
     metres = fields.get("metres", 0)
-    if isinstance(metres, bool) or not isinstance(metres, int | float):
-        raise DecisionError('"metres" must be a number')
+    # NaN fails both comparisons, and infinity and 1e308 the upper one (issue #10).
+    if (
+        isinstance(metres, bool)
+        or not isinstance(metres, int | float)
+        or not 0 <= metres <= MAX_METRES
+    ):
+        raise DecisionError(f'"metres" must be a number from 0 to {MAX_METRES}')
     raw_cells = fields.get("cells", [])
     if not isinstance(raw_cells, list):
         raise DecisionError('"cells" must be a list of cells like [[3, 4], [4, 4]]')
@@ -218,6 +246,10 @@ def _prepare(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.
     then = fields.get("then")
     if not isinstance(then, dict):
         raise DecisionError('needs "then": the prepared action, e.g. {"action": "attack", ...}')
+    if then.get("action") == "prepare":
+        # R-P1: Prepare must be the first action of a turn, which a prepared action never is;
+        # refusing it here also keeps a chain of them from nesting the parser without end.
+        raise DecisionError('the prepared action cannot itself be a Prepare ("then" is prepare)')
     inner = parse({**then, "unit": unit})
     if not isinstance(inner, a.Action):
         raise DecisionError('"then" must be an action, not a policy or a reaction')
@@ -275,7 +307,10 @@ def parse(obj: Any) -> Decision:
         extra = set(obj) - {"unit", "policy", "defence"}
         if extra:
             raise DecisionError(f"unknown field(s) for a policy line: {', '.join(sorted(extra))}")
-        return SetPolicy(unit, str(obj["policy"]), str(obj.get("defence", "best")))
+        policy, defence = obj["policy"], obj.get("defence", "best")
+        if not isinstance(policy, str) or not isinstance(defence, str):
+            raise DecisionError('"policy" and "defence" must be names such as "ask" and "dodge"')
+        return SetPolicy(unit, policy, defence)
     name = obj.get("action")
     if not isinstance(name, str):
         raise DecisionError('needs "action": an action name such as "walk" or "end_turn"')
@@ -283,7 +318,7 @@ def parse(obj: Any) -> Decision:
     if parser is None:
         if name in ALL_ACTION_NAMES:
             raise DecisionError(f"unknown action {name!r}: not built yet in this simulator")
-        raise DecisionError(f"unknown action {name!r}")
+        raise DecisionError(f"unknown action {shown(name)}")
     extra = set(obj) - COMMON - FIELDS[name]
     if extra:
         raise DecisionError(f"unknown field(s) for {name}: {', '.join(sorted(extra))}")

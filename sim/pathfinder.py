@@ -230,21 +230,31 @@ def jump_line(
 
 
 @njit(cache=True, inline="always")
-def runup_levels(params: Float) -> int:
+def runup_levels(params: Float, hh: int, ww: int) -> int:
     """How many amounts of metres spent a search tells apart: 0, 1, ... up to the most run-up
-    any jump can need (R-M6), beyond which more metres spent make no difference."""
+    any jump can need (R-M6), beyond which more metres spent make no difference. A jump in an
+    hh x ww window is at most its longest line long, so neither a long jump cap (a large AGI
+    Bonus) nor a large budget makes the search bigger than the window needs (issue #10)."""
     if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
         return 1
     standing = int(params[M_STANDING_LENGTH])
-    for_length = max(int(params[M_LENGTH_CAP]), standing) - standing
+    longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
+    for_length = min(max(int(params[M_LENGTH_CAP]), standing) - standing, longest)
     for_height = (int(params[M_EXTRA_HEIGHT_CAP]) // 2) * int(params[M_HEIGHT_PER_RUNUP])
     return min(max(for_length, for_height), int(params[M_LIMIT])) + 1
 
 
 @njit(cache=True, inline="always")
-def _push(cell: Int32, after: Int32, head: Int32, entries: int, state: int, cost: int) -> int:
-    cell[entries], after[entries], head[cost] = state, head[cost], entries
+def _push(cell: Int32, after: Int32, head: Int32, entries: int, state: int, bucket: int) -> int:
+    cell[entries], after[entries], head[bucket] = state, head[bucket], entries
     return entries + 1
+
+
+@njit(cache=True, inline="always")
+def _bucket(bucket: int, ahead: int, span: int) -> int:
+    """The bucket `ahead` costs after `bucket`, round the ring of `span` (0 < ahead < span)."""
+    later = bucket + ahead
+    return later - span if later >= span else later
 
 
 @njit(cache=True)
@@ -256,44 +266,79 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tupl
     back over its cells to build it up. So the search runs over states (cell, metres spent so
     far, counted up to `runup_levels` - 1 and no further): a cell reached at 1 m and again at
     3 m are different states when a jump needs 3 m. Costs are small whole numbers, so states
-    wait in one bucket per cost (Dial's form of Dijkstra) and are settled cheapest first.
+    wait in one bucket per cost (Dial's form of Dijkstra, the buckets reused round-robin) and
+    are settled cheapest first.
     Returns `(least, states)`: `least[y, x]`, and `states[cell * levels + spent]`."""
+    hh, ww = flags.shape
+    n = hh * ww
+    levels = runup_levels(params, hh, ww)
+    # Room for two queue entries a state is plenty in practice; a search that needs more
+    # starts again with twice the room. Memory follows the window, never the budget.
+    capacity = 2 * n * levels + 1
+    while True:
+        dist, finished = _settle(planes, flags, params, sy, sx, levels, capacity)
+        if finished:
+            break
+        capacity *= 2
+    least = np.full(n, BLOCKED, dtype=np.int32)
+    for i in range(n):
+        for level in range(levels):
+            least[i] = min(least[i], dist[i * levels + level])
+    return least.reshape(hh, ww), dist
+
+
+@njit(cache=True)
+def _settle(
+    planes: Int32, flags: Flags, params: Float, sy: int, sx: int, levels: int, capacity: int
+) -> tuple[Int32, bool]:
+    """`search`'s states and their least costs, with room for `capacity` queue entries;
+    False if that was not enough."""
     hh, ww = flags.shape
     n = hh * ww
     limit = int(params[M_LIMIT])
     jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
-    levels = runup_levels(params)
     top = levels - 1
     dist = np.full(n * levels, BLOCKED, dtype=np.int32)
     done = np.zeros(n * levels, dtype=np.bool_)
-    head = np.full(limit + 1, -1, dtype=np.int32)  # bucket c: a linked list of states
-    # A state below the top level is only ever reached at its own cost, and one at the top at
-    # most limit + 1 costs, so this many entries are enough.
-    size = n * (limit + 1) + 1
-    cell = np.empty(size, dtype=np.int32)
-    after = np.empty(size, dtype=np.int32)
+    # Every leg costs less than `span` (a step, or a jump along the window's longest line,
+    # doubled on difficult ground), so the states waiting at any time fit in `span` buckets.
+    longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
+    span = longest * max(int(params[M_DIFFICULT]), 1) + 1
+    head = np.full(span, -1, dtype=np.int32)  # bucket c % span: a linked list of states
+    cell = np.empty(capacity, dtype=np.int32)
+    after = np.empty(capacity, dtype=np.int32)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     start = (sy * ww + sx) * levels
     dist[start] = 0
     entries = _push(cell, after, head, 0, start, 0)
-    for spent in range(limit + 1):
-        e = head[spent]
+    waiting = 1  # entries queued and not yet taken: the search ends when none are left
+    spent = 0
+    bucket = 0  # spent % span, kept without a division
+    while waiting > 0 and spent <= limit:
+        e = head[bucket]
+        head[bucket] = -1  # every state queued from here costs more, so lands elsewhere
         while e != -1:
             state = cell[e]
             e = after[e]
+            waiting -= 1
             if done[state] or dist[state] != spent:
                 continue
             done[state] = True
             here = state // levels
             ay, ax = here // ww, here % ww
+            if entries + 8 * (max(hh, ww) + 1) >= capacity:
+                return dist, False  # no room for this state's moves and jumps
             for d in range(8):
                 total = spent + step_cost(planes, flags, params, ay, ax, d)
                 if total <= limit:
                     b = ((ay + DY[d]) * ww + ax + DX[d]) * levels + min(total, top)
                     if total < dist[b]:
                         dist[b] = total
-                        entries = _push(cell, after, head, entries, b, total)
+                        entries = _push(
+                            cell, after, head, entries, b, _bucket(bucket, total - spent, span)
+                        )
+                        waiting += 1
             if not jumps:
                 continue
             for d in range(8):
@@ -307,12 +352,13 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tupl
                     b = ((ay + DY[d] * k) * ww + ax + DX[d] * k) * levels + min(total, top)
                     if total < dist[b]:
                         dist[b] = total
-                        entries = _push(cell, after, head, entries, b, total)
-    least = np.full(n, BLOCKED, dtype=np.int32)
-    for i in range(n):
-        for level in range(levels):
-            least[i] = min(least[i], dist[i * levels + level])
-    return least.reshape(hh, ww), dist
+                        entries = _push(
+                            cell, after, head, entries, b, _bucket(bucket, total - spent, span)
+                        )
+                        waiting += 1
+        spent += 1
+        bucket = bucket + 1 if bucket + 1 < span else 0
+    return dist, True
 
 
 @njit(cache=True)
@@ -333,7 +379,7 @@ def _back(
     jump), or y = -1. A step before a jump, directions in DIRECTIONS order; with `strict`,
     only a cell at its own least cost (not one passed on a detour that builds run-up)."""
     hh, ww = flags.shape
-    levels = runup_levels(params)
+    levels = runup_levels(params, hh, ww)
     top = levels - 1
     for d in range(8):
         py, px = y - DY[d], x - DX[d]
@@ -349,7 +395,7 @@ def _back(
     limit = int(params[M_LIMIT])
     for d in range(8):
         per = int(params[M_DIAGONAL]) if DX[d] and DY[d] else int(params[M_ORTHOGONAL])
-        for k in range(1, _jump_length(params, 1 << 30) // per + 1):
+        for k in range(1, min(_jump_length(params, 1 << 30) // per, max(hh, ww)) + 1):
             py, px = y - DY[d] * k, x - DX[d] * k
             if py < 0 or py >= hh or px < 0 or px >= ww:
                 break
@@ -381,7 +427,9 @@ def trace(
     (see `_back`), so a path is always the same for the same field and takes no detour it does
     not need for run-up."""
     hh, ww = flags.shape
-    out = np.empty((int(params[M_LIMIT]) + 1, 3), dtype=np.int64)  # every leg costs 1 or more
+    # A path back never meets a search state twice, and every leg costs 1 or more.
+    rows = min(int(params[M_LIMIT]), hh * ww * runup_levels(params, hh, ww)) + 1
+    out = np.empty((rows, 3), dtype=np.int64)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     y, x = ty, tx

@@ -103,10 +103,12 @@ def _cells(world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover)
         # Few candidates: ask the check itself for each cell around.
         radius = jump_reach(world, unit, mv).length(0) // 2 + 1 if kind is Jump else 1
         found: Found = []
-        for dy in range(-radius, radius + 1):
-            for dx in range(-radius, radius + 1):
-                cell = Pos(start.x + dx, start.y + dy)
-                if cell == start or not world.grid.inside(cell):
+        # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
+        grid = world.grid
+        for y in range(max(start.y - radius, 0), min(start.y + radius + 1, grid.height)):
+            for x in range(max(start.x - radius, 0), min(start.x + radius + 1, grid.width)):
+                cell = Pos(x, y)
+                if cell == start:
                     continue
                 if kind is Jump:
                     plan = plan_move(world, Jump(unit, to=cell))

@@ -28,12 +28,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sim.decisions import DecisionError, parse, to_json
+from sim.decisions import DecisionError, parse, shown, to_json
 from sim.dice import SeededDice
 from sim.engine import Battle, Decision
 from sim.events import to_json as event_json
 from sim.rules import default_rules
-from sim.scenario import Scenario, ScenarioError, load
+from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 
 FORMAT = "sim-save"
 VERSION = 1
@@ -118,6 +118,10 @@ def loads(text: str, where: str = "<save>") -> Save:
             f"{where}: damaged save: not valid JSON at line {error.lineno}, column {error.colno}"
             f" ({error.msg})"
         ) from None
+    except RecursionError:
+        raise ReplayError(f"{where}: damaged save: lists or objects nested too deep") from None
+    except ValueError:  # a number of more digits than Python converts (int_max_str_digits)
+        raise ReplayError(f"{where}: damaged save: a number has too many digits") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f'{where}: not a sim save (no "format": "{FORMAT}" at the top)')
     version = data.get("version")
@@ -132,14 +136,17 @@ def loads(text: str, where: str = "<save>") -> Save:
         try:
             decisions.append(parse(obj))
         except DecisionError as error:
-            raise ReplayError(f"{where}: decision #{number} ({obj!r}): {error}") from None
+            raise ReplayError(f"{where}: decision #{number} ({shown(obj)}): {error}") from None
     events = data.get("events", -1)
+    seed = _need(data, "seed", int, where)
+    if not 0 <= seed <= MAX_SEED:
+        raise ReplayError(f'{where}: damaged save: "seed" must be from 0 to {MAX_SEED}')
     return Save(
         scenario_path=_need(scenario, "path", str, where + ": scenario"),
         scenario_digest=_need(scenario, "sha256", str, where + ": scenario"),
         scenario_name=str(scenario.get("name", "")),
         rules_version=_need(data, "rules_version", str, where),
-        seed=_need(data, "seed", int, where),
+        seed=seed,
         decisions=tuple(decisions),
         events=events if isinstance(events, int) else -1,
         log_digest=str(data.get("log_sha256", "")),
@@ -228,7 +235,13 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
     candidates.append(SHIPPED / recorded.name)
     changed: list[str] = []
     for candidate in candidates:
-        if not candidate.is_file():
+        try:
+            found = candidate.is_file()
+        except (OSError, ValueError) as error:  # a damaged save's path: too long, a NUL in it
+            reason = error.strerror if isinstance(error, OSError) else str(error)
+            changed.append(f"{_cut(str(candidate))} cannot be looked up ({reason})")
+            continue
+        if not found:
             continue
         try:
             scenario = load(candidate)
@@ -240,7 +253,16 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
         changed.append(f"{candidate} has changed since the save (its sha256 differs)")
     if changed:
         raise ReplayError(f"{where}: cannot replay: " + "; ".join(changed))
-    raise ReplayError(f"{where}: cannot replay: the scenario {save.scenario_path} is not found")
+    raise ReplayError(
+        f"{where}: cannot replay: the scenario {_cut(save.scenario_path)} is not found"
+    )
+
+
+def _cut(path: str, limit: int = 60) -> str:
+    """A path from a save for a message: a damaged one may be thousands of characters long,
+    or hold control characters (shown escaped)."""
+    path = "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+    return path if len(path) <= limit else path[: limit - 3] + "..."
 
 
 def begin(scenario: Scenario, seed: int) -> Battle:

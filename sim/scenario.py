@@ -78,10 +78,17 @@ OBJECTIVE_KEYS = {
     "survive": {"kind", "team", "rounds"},
 }
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
-ATTRIBUTE = re.compile(r"^d(\d+)\+(\d+)$")
-# Heights, depths and obstacles are stored as int16 half-metres; anything near that limit is a
-# typo, so the loader stops well below it.
+ATTRIBUTE = re.compile(r"^d([0-9]+)\+([0-9]+)$")
+# The documented range of every number a scenario or template sets (docs/scenarios.md,
+# "Ranges"). These are not rules: they are bounds beyond which a number can only be a typo, kept
+# so that no number in a file can make the engine slow, huge or overflow.
+# Heights, depths and obstacles are stored as int16 half-metres: the loader stops well below that.
 MAX_METRES = 1000
+MAX_BONUS = 50  # an attribute's Bonus; the shipped templates use up to 7
+MAX_HP = 1000
+MAX_MAP_SIDE = 1024  # cells across and down
+MAX_ROUNDS = 10_000  # a survive objective
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +167,12 @@ def loads(
 ) -> Scenario:
     loader = _Loader(path, text, rules or default_rules(), catalog or default_catalog())
     try:
-        raw = tomllib.loads(text)
+        raw = _parse(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables by recursion (issue #10).
+        raise ScenarioError(
+            path, [Problem(_deepest_line(text), "not valid TOML: arrays or tables nested too deep")]
+        ) from None
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"\(at line (\d+), column \d+\)", str(error))
         # Without a line, "(at end of document)": something unclosed runs to the end.
@@ -175,6 +187,37 @@ def loads(
     return scenario
 
 
+def _parse(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with a number too long for int() reported as a TOML error."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        # int() refuses numbers of thousands of digits (sys.get_int_max_str_digits()).
+        long = re.search(r"[0-9][0-9_]{4299,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise tomllib.TOMLDecodeError(
+            f"a number has too many digits (at line {line}, column 1)"
+        ) from None
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (outside strings, roughly): where a
+    too-deep nesting is."""
+    depth, deepest, line, at = 0, -1, 1, 1
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif char in "]}":
+            depth -= 1
+    return at
+
+
 def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     ld.unknown_keys((), raw, TOP_KEYS)
     name = raw.get("name")
@@ -182,8 +225,10 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         ld.problem(("name",), "the scenario needs a `name` (a string)")
         name = ""
     seed = raw.get("seed")
-    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool)):
-        ld.problem(("seed",), "`seed` must be a whole number")
+    if seed is not None and not (
+        isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED
+    ):
+        ld.problem(("seed",), f"`seed` must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
         seed = None
     legend = _legend(ld, raw.get("legend", {}))
     rows = _rows(ld, raw.get("map"))
@@ -232,11 +277,15 @@ def _half(ld: _Loader, where: KeyPath, what: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         ld.problem(where, f"{what} must be a number of metres, not {value!r}")
         return 0
-    if not math.isfinite(value) or value < 0 or (value * 2) != int(value * 2):
+    # The range before the steps: `int(value * 2)` overflows for 1e308 (issue #10).
+    if not math.isfinite(value) or value < 0:
         ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
         return 0
     if value > MAX_METRES:
         ld.problem(where, f"{what} must be at most {MAX_METRES} m, not {value}")
+        return 0
+    if (value * 2) != int(value * 2):
+        ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
         return 0
     return int(value * 2)
 
@@ -341,6 +390,13 @@ def _block(ld: _Loader, rows: Any, key: str) -> list[tuple[int, str]] | None:
         return None
     if key == "rows":  # heights and depths rows are measured against the map instead
         width = len(numbered[0][1])
+        if len(numbered) > MAX_MAP_SIDE or max(len(row) for _, row in numbered) > MAX_MAP_SIDE:
+            ld.problem(
+                ("map", key),
+                f"the map is {max(len(row) for _, row in numbered)} cells across and "
+                f"{len(numbered)} down; at most {MAX_MAP_SIDE} each way",
+            )
+            return None
         for line, row in numbered:
             if len(row) != width:
                 ld.problem(line, f"map row has {len(row)} cells; the first row has {width}")
@@ -458,10 +514,17 @@ def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute 
     if match is None:
         ld.problem(where, f'{name} must look like "d8+6" (die and Bonus), not {value!r}')
         return None
-    die, bonus = int(match.group(1)), int(match.group(2))
+    # Past a few digits a number is out of range anyway, and int() refuses very long digit
+    # strings outright: so those are read as "too large" without converting them.
+    die, bonus = (int(g) if len(g) <= 9 else 10**9 for g in match.groups())
     if die not in ld.rules.attribute_dice:
         dice = ", ".join(f"d{d}" for d in ld.rules.attribute_dice)
         ld.problem(where, f"{name} die d{die} is not one of {dice} (R-C1)")
+        return None
+    if bonus > MAX_BONUS:
+        digits = match.group(2)
+        shown = digits if len(digits) <= 12 else f"a number of {len(digits)} digits"
+        ld.problem(where, f"{name} Bonus must be at most {MAX_BONUS}, not {shown}")
         return None
     return Attribute(die, bonus)
 
@@ -559,8 +622,8 @@ def _unit(
     res = dict(attrs).get("res")
     max_hp = res.die + res.bonus if res is not None else 1  # R-C6
     hp = stats.get("hp", max_hp)
-    if not isinstance(hp, int) or isinstance(hp, bool) or hp < 1:
-        ld.problem((*base, "hp"), f"hp must be a whole number of at least 1, not {hp!r}")
+    if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
+        ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
     if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
         ld.problem(
@@ -773,9 +836,14 @@ def _objectives(
                     found.append(Reach(team, (cell,)))
         else:  # survive
             rounds = entry.get("rounds")
-            if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+            if (
+                not isinstance(rounds, int)
+                or isinstance(rounds, bool)
+                or not 1 <= rounds <= MAX_ROUNDS
+            ):
                 ld.problem(
-                    (*base, "rounds"), "survive needs `rounds`, a whole number of at least 1"
+                    (*base, "rounds"),
+                    f"survive needs `rounds`, a whole number from 1 to {MAX_ROUNDS}",
                 )
                 continue
             found.append(Survive(team, rounds))

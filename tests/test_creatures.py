@@ -290,7 +290,7 @@ def test_R_C6_a_scenario_may_start_a_unit_wounded_but_not_at_0_hp() -> None:
     """R-C6: a unit's `hp` starts it wounded (never above RES die + Bonus); 0 is refused."""
     assert world_of(hp=4).need("ana", Health) == Health(4, 15)
     assert world_of(hp=40).need("ana", Health) == Health(15, 15)
-    assert "hp must be a whole number of at least 1, not 0" in load_problems(hp=0)
+    assert "hp must be a whole number from 1 to 1000, not 0" in load_problems(hp=0)
 
 
 THREE = "\n".join(

@@ -202,7 +202,7 @@ CASES = [
         "21",
         "skill athletics must be a level 0-20, not 21 (R-C3)",
     ),
-    ("hp", 'at = "b"', 'at = "b"\nhp = 0', "hp = 0", "hp must be a whole number of at least 1"),
+    ("hp", 'at = "b"', 'at = "b"\nhp = 0', "hp = 0", "hp must be a whole number from 1 to 1000"),
     ("policy", 'at = "b"', 'at = "b"\npolicy = "maybe"', "maybe", "policy must be one of"),
     ("defence", 'at = "b"', 'at = "b"\ndefence = "pray"', "pray", "defence must be one of"),
     ("prone", 'at = "b"', 'at = "b"\nprone = 1', "prone", "prone must be true or false"),

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from sim.components import Budget
 from sim.decisions import DecisionError, parse
 from sim.geometry import Pos
 from sim.scenario import Scenario
@@ -41,8 +42,19 @@ def render_png(
             continue
         try:
             decision = parse(json.loads(line))
-        except (json.JSONDecodeError, DecisionError) as error:
+        except DecisionError as error:
             raise PictureError(f"script line {number}: {error}") from None
+        except json.JSONDecodeError as error:
+            raise PictureError(f"script line {number}: not JSON: {error.msg}") from None
+        except RecursionError:
+            raise PictureError(
+                f"script line {number}: not JSON this simulator reads: "
+                "lists or objects nested too deep"
+            ) from None
+        except ValueError:  # a number of more digits than Python converts
+            raise PictureError(
+                f"script line {number}: not JSON this simulator reads: a number has too many digits"
+            ) from None
         result = session.submit(decision)
         if hasattr(result, "reason"):
             problems.append(f"script line {number}: refused: {result.reason}")
@@ -57,7 +69,8 @@ def render_png(
     for overlay in overlays:
         kind, _, value = overlay.partition(":")
         if kind == "reach":
-            if not world.exists(value):
+            # An item's id exists too, but only a creature with a budget has a reach map.
+            if not world.exists(value) or not world.has(value, Budget):
                 raise PictureError(f"--overlay reach:{value}: there is no unit {value!r}")
             view.selected = value
             view.show_reach = True
@@ -75,6 +88,9 @@ def render_png(
         view.hover = hover
         view.mouse = app.camera.centre(hover)
     surface = app.frame()
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(out))
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, str(out))
+    except (OSError, pygame.error) as error:
+        raise PictureError(f"cannot write the picture to {out}: {error}") from None
     return problems
