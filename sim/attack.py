@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Attack, Refusal
+from sim.budget import several
 from sim.catalog import Weapon
 from sim.components import AttackWindow, Hands, Position, Stats
 from sim.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
@@ -24,6 +25,7 @@ from sim.reactions import (
     parry_attribute,
     parry_rating,
 )
+from sim.rules import Tier
 from sim.sight import blocked_line, distance_half
 from sim.target import singled_out
 from sim.threat import enemies, reaches
@@ -286,7 +288,7 @@ def interrupts(
         )
         if answer != "interrupt":
             continue
-        yield ev.Spent(enemy, "interrupt", "bonus", 0, cost, None, False)
+        yield ev.Spent(enemy, "interrupt", several(Tier.BONUS, cost), 0, cost, None, False)
         weapon = held_weapon(world, enemy, melee=True)
         result = yield from strike(
             world,

@@ -117,6 +117,17 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def several(tier: Tier, times: int) -> str:
+    """The `tier` a `spent` event names for a price of `times` payments of one tier at once,
+    which is no rung of the ladder (R-G3's sustain and R-R7's Interrupt cost 2 Bonus Actions),
+    so a log reader can check it: `times` × the tier's cost.
+
+    >>> several(Tier.BONUS, 2), several(Tier.HALF, 2), several(Tier.BONUS, 1)
+    ('bonus_x2', 'half_x2', 'bonus')
+    """
+    return tier.value if times == 1 else f"{tier.value}_x{times}"
+
+
 def refilled(rules: Rules) -> Budget:
     """A fresh turn's budget (R-B2): nothing carries over."""
     return Budget(half=rules.half_actions, bonus=rules.bonus_actions)
