@@ -19,7 +19,7 @@ from sim.dice import Dice
 from sim.grapple import loosened
 from sim.hide import revealed_by_move
 from sim.objectives import Objective, outcome
-from sim.prepare import Prepared, moved_after, ready, triggered
+from sim.prepare import Prepared, due_turns, moved_after, ready, triggered
 from sim.reactions import Ask, disengage_lapses, policy_answer
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
@@ -411,7 +411,10 @@ class Battle:
         if waiting:
             self._resume(waiting[0], after=unit)
             return
-        self._start_turn(self._next_unit())
+        # R-P3: every preparer set off by that turn has taken the rest of its prepared turn;
+        # one whose plan was made in an earlier round now takes this round's turn at its place.
+        due = due_turns(world)
+        self._start_turn(due[0] if due else self._next_unit())
 
     def _resume(self, unit: str, after: str) -> None:
         """R-P3: the preparer takes the rest of its turn after the triggering creature's, with
