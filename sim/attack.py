@@ -272,7 +272,7 @@ def interrupts(
     world: World, dice: Dice, actor: str, what: str
 ) -> Generator[ev.Event | Ask, str | None, bool]:
     """R-R7: adjacent enemies with 2 Bonus Actions may Interrupt an action that is not movement
-    (a spell, a ranged attack, an ability). True when the action is lost."""
+    (sim/interrupt.py says which; the engine opens these windows). True when it is lost."""
     here = world.need(actor, Position).cell
     cost = int(world.rules.number("reactions", "interrupt_bonus"))
     hidden_from = unseen_by(world, actor)
@@ -309,10 +309,6 @@ def interrupts(
 def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
     plan = plan_attack(world, action)
     assert isinstance(plan, AttackPlan)
-    if not plan.melee:
-        lost = yield from interrupts(world, dice, action.actor, "a ranged attack")
-        if lost:
-            return
     purpose = "melee attack" if plan.melee else "ranged attack"
     yield from strike(
         world,

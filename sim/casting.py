@@ -25,7 +25,7 @@ from sim.abilities import (
     Heal,
 )
 from sim.actions import AbilityAction, Refusal
-from sim.attack import interrupts, strike
+from sim.attack import strike
 from sim.checks import roll_check, saved
 from sim.components import Position, Repertoire
 from sim.creature import conditions, creatures, incapacitated, team_of
@@ -155,9 +155,6 @@ def check_cast(world: World, action: AbilityAction) -> Refusal | None:
 def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
     ability = world.catalog.abilities[action.ability]
     actor = action.actor
-    lost = yield from interrupts(world, dice, actor, ability.verb)  # R-R7
-    if lost:
-        return
     targets = affected(world, action)
     assert not isinstance(targets, Refusal)
     yield ev.AbilityUsed(actor, ability.name, action.target or None, action.to, targets)

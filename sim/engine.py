@@ -18,6 +18,7 @@ from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
 from sim.hide import revealed_by_move
+from sim.interrupt import guarded
 from sim.objectives import Objective, outcome
 from sim.prepare import Prepared, due_turns, moved_after, ready, triggered
 from sim.reactions import Ask, disengage_lapses, policy_answer
@@ -85,17 +86,6 @@ class Accepted:
 
 Outcome = Accepted | Refusal
 Resolution = Generator[ev.Event | Ask, str | None, None]
-
-
-def _as_resolution(result: Iterable[ev.Event | Ask]) -> Resolution:
-    """Mechanics return a list of events or a generator that may open reaction windows."""
-    if isinstance(result, Generator):
-        return result
-
-    def events() -> Resolution:
-        yield from result
-
-    return events()
 
 
 # Conditions that break an Extended Action in progress (R-B5).
@@ -241,7 +231,12 @@ class Battle:
         start = len(self.log)
         self._commit(events)
         self._acting = decision
-        self._drive(_as_resolution(RULEBOOK[type(decision)].resolve(world, decision, self.dice)))
+        mechanic = RULEBOOK[type(decision)]
+        self._drive(  # R-R7: the Interrupt windows open first
+            guarded(
+                world, self.dice, decision, lambda: mechanic.resolve(world, decision, self.dice)
+            )
+        )
         return Accepted(tuple(self.log[start:]))
 
     def _answer(self, choice: ReactionChoice) -> Outcome:

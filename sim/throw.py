@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Refusal, Throw, Toss
-from sim.attack import interrupts, strike, weapon_damage, weapon_kind
+from sim.attack import strike, weapon_damage, weapon_kind
 from sim.checks import roll_check, saved
 from sim.components import Hands, Position, Stats
 from sim.creature import after_armour, item_kind, unseen_by
@@ -123,9 +123,6 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
     plan = plan_throw(world, action)
     assert isinstance(plan, ThrowPlan)
     actor, target, item = action.actor, action.target, plan.item
-    lost = yield from interrupts(world, dice, actor, "a throw")
-    if lost:
-        return  # R-R7: the action is lost; the item never left the hand
     # R-X8: a target that does not see the thrower cannot react to the throw, nor catch it.
     unseen = target in unseen_by(world, actor)
     yield ev.ItemThrown(actor, item, plan.at)

@@ -127,7 +127,8 @@ def test_R_G1_R_C4_a_failed_grapple_does_nothing_beyond_its_cost() -> None:
     b = pair(dice=(6, 5), rows=OPEN)
     events = accepted(b, unit="ana", action="grapple", target="bo")
     assert contests(events)[0]["winner"] == "bo"
-    assert types(events) == ["spent", "rolled", "rolled", "contest_resolved"]
+    # bo declines the Interrupt (R-R7) his policy "never" is offered; then the contest alone.
+    assert types(events) == ["spent", "reaction_answered", "rolled", "rolled", "contest_resolved"]
     assert held(b) == (None, None)
     assert conditions_of(b, "ana") == {} and conditions_of(b, "bo") == {}
     assert budget(b, "ana") == (0, 0)
