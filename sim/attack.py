@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Attack, Refusal
+from sim.assist import assist_bonus
 from sim.budget import several
 from sim.catalog import Weapon
 from sim.components import AttackWindow, Hands, Position, Stats
@@ -72,8 +73,9 @@ def hit_roll(
     purpose: str,
     factor: int = 1,
 ) -> Generator[ev.Event | Ask, str | None, int]:
-    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged) or
-    a Feint against this target (R-X10, melee) used up; attacking ends Unseen (R-X8)."""
+    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
+    Feint against this target (R-X10, melee) and an Assist against it (R-X21) used up;
+    attacking ends Unseen (R-X8)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
     modifier = 0
@@ -84,6 +86,9 @@ def hit_roll(
     if melee and held.value("feinted", "") == target:
         modifier += int(world.rules.number("actions", "feint_bonus"))  # R-X10
         yield ev.ConditionLost(attacker, "feinted", "used on this melee attack")
+    helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
+    modifier += helped
+    yield from used
     fcs = world.need(attacker, Stats).attribute("fcs")
     bonus = hit_bonus(world, attacker, count, factor) + modifier
     roll = dice.roll(fcs.die)

@@ -22,6 +22,7 @@ ALL_ACTION_NAMES = (
     "stand_up",
     "fall_prone",
     "aim",
+    "assist",
     "attack",
     "brace",
     "consume",
@@ -184,6 +185,17 @@ def _ability(cls: type[a.AbilityAction]) -> Parser:
     return make
 
 
+def _assist(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-X21: `ally` and `enemy`, the ids of two creatures."""
+    names = []
+    for key, example in (("ally", "bram"), ("enemy", "grok")):
+        value = fields.get(key)
+        if not isinstance(value, str) or not value:
+            raise DecisionError(f'needs "{key}": the id of a creature, e.g. "{example}"')
+        names.append(value)
+    return a.Assist(unit, names[0], names[1], slow=slow, quicken=quicken)
+
+
 def _throw(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
     """R-X17: `target` and the held `item`."""
     return a.Throw(unit, _target(fields), _item(fields), slow=slow, quicken=quicken)
@@ -238,6 +250,7 @@ _TABLE: dict[str, tuple[Parser, set[str]]] = {
     "break_free": (_plain(a.BreakFree), set()),
     "release": (_plain(a.Release), set()),
     "aid": (_at_target(a.Aid), {"target"}),
+    "assist": (_assist, {"ally", "enemy"}),
     # R-X12: `item` for a potion or remedy (without it: First Aid healing).
     "administer": (
         _at_target(a.Administer, ("item", "a potion or remedy the unit has")),
@@ -310,7 +323,7 @@ def to_json(decision: Decision) -> dict[str, Any]:
     item = getattr(decision, "item", None)
     if item is not None:
         out["item"] = item
-    for key in ("target", "weapon"):
+    for key in ("target", "weapon", "ally", "enemy"):
         value = getattr(decision, key, None)
         if value:
             out[key] = value

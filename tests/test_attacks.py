@@ -668,13 +668,9 @@ def test_R_R7_administer_a_toss_even_a_free_action_can_be_interrupted(
     }
     assert types(events)[-2] == "damaged"
     # Nothing of the action happened: hands, packs and cy's health are as they were.
-    for unit in ("ana", "cy"):
-        for kind in (Hands, Gear, Health):
-            assert (
-                b.world.get(unit, kind) == before.get(unit, kind)
-                or unit == "ana"
-                and kind is Health
-            )
+    for unit, kinds in (("ana", (Hands, Gear)), ("cy", (Hands, Gear, Health))):
+        for kind in kinds:
+            assert b.world.get(unit, kind) == before.get(unit, kind)
 
 
 def test_R_R7_movement_ending_the_turn_and_preparing_are_not_interrupted() -> None:
