@@ -1044,3 +1044,72 @@ def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -
             assert end == shown.move.end, f"{move} seed {seed}"
             cut_short += end != Pos(25, 2)
     assert cut_short, "no seed rolled a Sprint too short for the path"
+
+
+# --- Assist (R-X21): the ally, then the enemy, clicked on the board -----------------------------
+
+TRIO = fighters(
+    "UI assist",
+    """
+#########
+#.......#
+#..ab...#
+#..c....#
+#########
+""",
+    grok="""
+[[units]]
+id = "bram"
+team = "blue"
+template = "human_fighter"
+at = "c"
+policy = "ask"
+""",
+)
+
+
+def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
+    tmp_path: Path, shots: Path
+) -> None:
+    """R-X21 in the client: the bar offers Assist with its cost; bram clicks his ally ana (an
+    enemy clicked first is refused with the reason), then grok; the decision is the script's."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO))
+    p = Player(app, shots)
+    seat_for(p, "bram")
+    app.frame()
+    entry = next(e for e in app.renderer.bar.entries if e.name == "assist")
+    assert (entry.ok, entry.label) == (True, "B")
+    assert entry.detail == "Bonus Action: 1 Bonus Action"
+    p.button("action", "assist")
+    assert app.view.targeting == "assist" and app.view.ally is None
+    ana, grok = at(app, "ana"), at(app, "grok")
+    assert app.renderer._aims(app.session, app.view) == (ana,), "only ana can be the ally"
+    p.hover(ana)
+    p.shot("assist_ally")
+    p.click_cell(grok)
+    assert app.view.status == "refused: grok is not on bram's side; Assist helps an ally (R-X21)"
+    assert app.view.ally is None
+    p.click_cell(ana)
+    assert app.view.ally == "ana"
+    assert app.view.status == "assist ana: click the enemy ana is helped against (Esc cancels)"
+    assert app.renderer._aims(app.session, app.view) == (grok,)
+    p.hover(grok)
+    p.shot("assist_enemy")
+    p.click_cell(grok)
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok"
+    }  # fmt: skip
+    answer_everything(p, "none")  # grok, next to bram, may Interrupt it (R-R7); he lets it be
+    assert conditions(app.world, "ana").value("assisted", "") == "grok"
+    assert app.view.targeting is None and app.view.ally is None
+
+
+def test_assist_without_an_ally_in_reach_says_why(tmp_path: Path, shots: Path) -> None:
+    """R-X21: ana has bram in sight but not in reach: the bar says so, in words."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO.replace("#..c....#", "#......c#")))
+    p = Player(app, shots)
+    seat_for(p, "ana")
+    app.frame()
+    entry = next(e for e in app.renderer.bar.entries if e.name == "assist")
+    assert not entry.ok
+    assert entry.detail == "bram at (7,3) is out of ana's melee reach (R-X21, R-A4)"

@@ -66,6 +66,7 @@ class Entry:
 
 
 ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON field
+ASSIST = "assist"  # R-X21: needs an ally, then an enemy
 
 
 def needs(name: str) -> tuple[str, ...]:
@@ -78,6 +79,8 @@ def needs(name: str) -> tuple[str, ...]:
         return ("ability",)
     if name == "prepare":
         return ("trigger",)
+    if name == ASSIST:
+        return ("ally", "enemy")  # two creatures, clicked in turn (R-X21)
     fields = FIELDS.get(name, set())
     return tuple(f for f in ("item", "target", "to") if f in fields)
 
@@ -353,6 +356,11 @@ def entry(
             "skip the rest of the turn and hold an action ready for a trigger (R-P)",
             need,
         )
+    if name == ASSIST:
+        helped = assist_verdict(battle, unit, slow, quicken, side)
+        if isinstance(helped, Cost):
+            return Entry(name, True, cost_label(helped), cost_words(helped), need)
+        return Entry(name, False, "—", helped.reason, need)
     items: list[dict[str, Any]] = [{}]
     if "item" in need:
         items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
@@ -394,6 +402,44 @@ def _first_fit(
     for base in items:
         for aim in _aims(battle, unit, name, side):
             result = judge(battle, build(unit, name, slow, quicken, **base, **aim))
+            if isinstance(result, Cost):
+                return result
+            first = first or result
+    assert first is not None
+    return first
+
+
+def _sides(battle: Battle, unit: str, side: str | None) -> tuple[list[str], list[str]]:
+    """The creatures in sight of `unit`'s side: its allies, then its enemies."""
+    world = battle.world
+    own = team_of(world, unit)
+    seen = target_choices(battle, unit, side)
+    return [c for c in seen if team_of(world, c) == own], [
+        c for c in seen if team_of(world, c) != own
+    ]
+
+
+def assist_verdict(
+    battle: Battle,
+    unit: str,
+    slow: bool,
+    quicken: bool,
+    side: str | None,
+    ally: str | None = None,
+) -> Cost | Refusal:
+    """Whether `unit` can Assist now (R-X21): the cost of the first ally (or `ally`, when one
+    is chosen) and enemy in sight it may name, or the first reason met."""
+    allies, foes = _sides(battle, unit, side)
+    if ally is not None:
+        allies = [ally]
+    if not allies:
+        return Refusal(f"{unit} has no ally in sight to assist (R-X21)")
+    if not foes:
+        return Refusal(f"{unit} sees no enemy to assist against (R-X21)")
+    first: Refusal | None = None
+    for helped in allies:
+        for foe in foes:
+            result = judge(battle, build(unit, ASSIST, slow, quicken, ally=helped, enemy=foe))
             if isinstance(result, Cost):
                 return result
             first = first or result

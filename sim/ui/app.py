@@ -31,9 +31,11 @@ from sim.ui.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
     AREA_HELP,
+    ASSIST,
     Choice,
     ability_choices,
     aim_of,
+    assist_verdict,
     build,
     cost_label,
     item_choices,
@@ -83,7 +85,18 @@ def aim_needs(world: World, view: View) -> tuple[str, ...]:
     if name in ABILITY_ACTIONS:
         ability = world.catalog.abilities.get(view.ability or "")
         return aim_of(ability) if ability is not None else ()
+    if name == ASSIST:
+        return ("target",)  # the ally, then the enemy: each a creature (R-X21)
     return tuple(n for n in needs(name) if n in ("target", "to"))
+
+
+def assist_step(view: View) -> str:
+    """What the next click of an Assist names (R-X21), in words.
+
+    >>> assist_step(View(targeting="assist")), assist_step(View(targeting="assist", ally="ana"))
+    ('the ally to help', 'the enemy ana is helped against')
+    """
+    return "the ally to help" if view.ally is None else f"the enemy {view.ally} is helped against"
 
 
 def chosen_fields(view: View) -> dict[str, Any]:
@@ -106,6 +119,14 @@ def held_ready(view: View, decision: Decision | str) -> Decision | str:
 
 def target_decision(session: Session, view: View, target: str) -> str:
     """What choosing `target` for the action being targeted would do, in words."""
+    if view.targeting == ASSIST and view.ally is None and view.selected is not None:
+        # R-X21: the first click names the ally; any enemy in sight may follow.
+        helped = assist_verdict(
+            session.battle, view.selected, view.slow, view.quicken, view.eyes, ally=target
+        )
+        if isinstance(helped, Refusal):
+            return _describe(helped)
+        return f"the ally: then click the enemy ({cost_label(helped)})"
     decision = _target(view, target)
     if decision is None:
         return "refused: no action is waiting for a target"
@@ -123,6 +144,10 @@ def target_decision(session: Session, view: View, target: str) -> str:
 def _target(view: View, target: str) -> Decision | str | None:
     if view.targeting is None or view.selected is None:
         return None
+    if view.targeting == ASSIST:
+        if view.ally is None:
+            return None  # the ally is chosen first (`App.click_cell`)
+        return build(view.selected, ASSIST, view.slow, view.quicken, ally=view.ally, enemy=target)
     return build(
         view.selected, view.targeting, view.slow, view.quicken, target=target, **chosen_fields(view)
     )
@@ -424,6 +449,9 @@ class App:
             self.mark(cell)
             return
         unit = self.unit_at(cell)
+        if view.targeting == ASSIST and view.ally is None:
+            self.choose_ally(unit)
+            return
         if view.targeting is not None:
             aim = aim_needs(self.world, view)
             decision: Decision | str | None = None
@@ -465,6 +493,19 @@ class App:
                 view.status = f"{unit} selected" + (f"; cannot attack: {reason}" if reason else "")
             return
         view.status = ""
+
+    def choose_ally(self, unit: str | None) -> None:
+        """Assist's first click (R-X21): the ally, when some enemy in sight can follow."""
+        view = self.view
+        if unit is None or view.selected is None:
+            view.status = f"assist: click {assist_step(view)} (Esc cancels)"
+            return
+        verdict = target_decision(self.session, view, unit)
+        if verdict.startswith("refused"):
+            view.status = verdict
+            return
+        view.ally = unit
+        view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
 
     def attack_offer(self, target: str) -> Decision | None:
         """Clicking an enemy while the acting creature is selected attacks it, when it can."""
@@ -610,9 +651,10 @@ class App:
         if "item" in need:
             view.picking = name
             return
-        if "target" in need or "to" in need:
+        if "target" in need or "to" in need or "ally" in need:
             view.targeting = None if view.targeting == name else name
             view.item = None
+            view.ally = None
             return
         decision = build(unit, name, view.slow, view.quicken)
         if isinstance(decision, str):
@@ -731,6 +773,7 @@ class App:
             view.help = False
         elif view.picking or view.targeting or view.choosing:
             view.picking = view.targeting = view.item = view.choosing = view.ability = None
+            view.ally = None
         elif view.preparing is not None or view.marking is not None:
             view.preparing = None
             view.marking = None

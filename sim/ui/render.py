@@ -262,7 +262,7 @@ class Renderer:
             session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
-            view.ability, repr(view.preparing), repr(view.marking),
+            view.ability, view.ally, repr(view.preparing), repr(view.marking),
         )  # fmt: skip
         self._panel_cached("bar", bar_key, surface, lay.bar,
                            lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
@@ -570,7 +570,7 @@ class Renderer:
         """What the answers about the action being targeted depend on."""
         return (
             session.version, view.targeting, view.item, view.ability, view.slow, view.quicken,
-            view.side, view.omniscient, view.selected, repr(view.preparing),
+            view.side, view.omniscient, view.selected, repr(view.preparing), view.ally,
         )  # fmt: skip
 
     def _aims(self, session: Session, view: View) -> tuple[Pos, ...]:
@@ -716,7 +716,7 @@ class Renderer:
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         """What clicking `hover` would do with the action being targeted, as the click does."""
-        from sim.ui.app import _describe, _to, aim_needs, target_decision
+        from sim.ui.app import _describe, _to, aim_needs, assist_step, target_decision
 
         world = session.battle.world
         unit = unit_at(world, hover, view.eyes)
@@ -724,9 +724,8 @@ class Renderer:
         if view.ability:
             what += f" {view.ability}"
         aim = aim_needs(world, view)
-        rows: list[tuple[str, pal.RGB]] = [
-            (f"{what}: choose {aim_words(aim)} (Esc cancels)", pal.TEXT)
-        ]
+        words = assist_step(view) if view.targeting == "assist" else aim_words(aim)
+        rows: list[tuple[str, pal.RGB]] = [(f"{what}: choose {words} (Esc cancels)", pal.TEXT)]
         result = ""
         if "target" in aim and unit is not None and view.selected:
             result = f"{unit}: {target_decision(session, view, unit)}"
@@ -1178,10 +1177,12 @@ class Renderer:
         if hovered is not None:
             status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
         elif view.targeting:
-            from sim.ui.app import aim_needs
+            from sim.ui.app import aim_needs, assist_step
 
             what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
             aim = aim_words(aim_needs(session.battle.world, view))
+            if view.targeting == "assist":
+                aim = assist_step(view)
             status = f"{what}: click {aim} (Esc cancels)"
             if view.preparing is not None:
                 status = f"Prepare {trigger_words(view.preparing)}: {status}"
