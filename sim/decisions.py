@@ -276,14 +276,17 @@ def parse(obj: Any) -> Decision:
     if not isinstance(unit, str):
         raise DecisionError('needs "unit": the id of the creature that acts')
     if "reaction" in obj:
-        extra = set(obj) - {"unit", "reaction"}
+        extra = set(obj) - {"unit", "reaction", "slow"}
         if extra:
             raise DecisionError(
                 f"unknown field(s) for a reaction answer: {', '.join(sorted(extra))}"
             )
         if not isinstance(obj["reaction"], str):
             raise DecisionError('"reaction" must be an option name such as "dodge" or "none"')
-        return ReactionChoice(unit, obj["reaction"])
+        slow = obj.get("slow", False)
+        if not isinstance(slow, bool):
+            raise DecisionError('"slow" must be true or false')
+        return ReactionChoice(unit, obj["reaction"], slow)  # R-B7: a slowed reaction
     if "policy" in obj:
         extra = set(obj) - {"unit", "policy", "defence"}
         if extra:
@@ -314,7 +317,8 @@ def to_json(decision: Decision) -> dict[str, Any]:
     if isinstance(decision, SetPolicy):
         return {"unit": decision.unit, "policy": decision.reactions, "defence": decision.defence}
     if isinstance(decision, ReactionChoice):
-        return {"unit": decision.unit, "reaction": decision.choice}
+        answer: dict[str, Any] = {"unit": decision.unit, "reaction": decision.choice}
+        return {**answer, "slow": True} if decision.slow else answer
     out: dict[str, Any] = {"unit": decision.actor, "action": decision.name}
     if isinstance(decision, a.AbilityAction):
         out[decision.category] = decision.ability  # "spell" or "ability" (R-X20)

@@ -21,7 +21,7 @@ from sim.hide import revealed_by_move
 from sim.interrupt import guarded
 from sim.objectives import Objective, outcome
 from sim.prepare import Prepared, due_turns, moved_after, ready, triggered
-from sim.reactions import Ask, disengage_lapses, policy_answer
+from sim.reactions import NONE, Ask, Reply, disengage_lapses, policy_answer, reaction_refusal
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
 from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
@@ -70,10 +70,12 @@ class SetPolicy:
 
 @dataclass(frozen=True, slots=True)
 class ReactionChoice:
-    """The answer to an open reaction window: one of its options, or "none"."""
+    """The answer to an open reaction window: one of its options, or "none"; `slow`: the
+    reaction is paid one step slower (R-B7)."""
 
     unit: str
     choice: str
+    slow: bool = False
 
 
 Decision = Action | SetPolicy | ReactionChoice
@@ -85,7 +87,7 @@ class Accepted:
 
 
 Outcome = Accepted | Refusal
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 # Conditions that break an Extended Action in progress (R-B5).
@@ -244,13 +246,9 @@ class Battle:
         if self._paused is None:
             return Refusal("no reaction window is open")
         resolution, ask = self._paused
-        if choice.unit != ask.unit:
-            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
-        if choice.choice not in ask.options:
-            return Refusal(
-                f"{choice.choice!r} is not an option; {ask.unit} may choose "
-                f"{', '.join(ask.options)}"
-            )
+        refusal = self.check_answer(choice)
+        if refusal is not None:
+            return refusal
         self.decisions.append(choice)
         start = len(self.log)
         self._commit(
@@ -261,10 +259,30 @@ class Battle:
             ]
         )
         self._paused = None
-        self._drive(resolution, choice.choice)
+        self._drive(resolution, Reply(choice.choice, choice.slow))
         return Accepted(tuple(self.log[start:]))
 
-    def _drive(self, resolution: Resolution, answer: str | None = None) -> None:
+    def check_answer(self, choice: ReactionChoice) -> Refusal | None:
+        """Why `choice` cannot answer the open window, or None. Pure: changes nothing. A slowed
+        reaction (R-B7) is always asked for; where its cost cannot be paid the refusal names
+        the slowed cost and what is missing."""
+        if self._paused is None:
+            return Refusal("no reaction window is open")
+        ask = self._paused[1]
+        if choice.unit != ask.unit:
+            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
+        if choice.choice not in ask.options:
+            return Refusal(
+                f"{choice.choice!r} is not an option; {ask.unit} may choose "
+                f"{', '.join(ask.options)}"
+            )
+        if choice.slow:
+            if choice.choice == NONE:
+                return Refusal('"none" cannot be slowed: declining costs nothing (R-B7)')
+            return reaction_refusal(self.world, ask.unit, ask.kind, choice.choice, slow=True)
+        return None
+
+    def _drive(self, resolution: Resolution, answer: Reply | None = None) -> None:
         """Apply what a resolution yields until it ends, or until a window needs a player."""
         while True:
             if self.world.turn.over:
@@ -287,7 +305,7 @@ class Battle:
                         )
                     ]
                 )
-                answer = auto
+                answer = Reply(auto)
             else:
                 self._commit([item])
         self._finish(self._acting)

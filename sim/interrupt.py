@@ -17,10 +17,10 @@ from sim import events as ev
 from sim.actions import AbilityAction, Action, Attack, EndTurn, Prepare, Throw
 from sim.attack import AttackPlan, interrupts, plan_attack
 from sim.dice import Dice
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 def _article(words: str) -> str:

@@ -80,7 +80,8 @@ def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
     pending = b.pending
     if actor == CURRENT and isinstance(pending, AwaitingReaction):
         options = (*pending.options, "nonsense")
-        return {"unit": pending.unit, "reaction": options[len(item) % len(options)]}
+        answer = {"unit": pending.unit, "reaction": options[len(item) % len(options)]}
+        return {**answer, "slow": True} if slow else answer  # R-B7: slowed, payable or not
     obj: dict[str, Any] = {"unit": (b.world.turn.current or "ana") if actor == CURRENT else actor}
     obj["action"] = name
     if "item" in FIELDS[name]:
@@ -89,6 +90,9 @@ def as_json(b: Battle, choice: Choice) -> dict[str, Any]:
         obj["to"] = list(cell)
     if "target" in FIELDS[name]:
         obj["target"] = target
+    if "ally" in FIELDS[name]:  # Assist (R-X21)
+        obj["ally"] = target
+        obj["enemy"] = UNITS[len(item) % len(UNITS)]
     for key in ("spell", "ability"):
         if key in FIELDS[name]:
             obj[key] = ABILITY_REFS[len(item) % len(ABILITY_REFS)]
