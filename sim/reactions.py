@@ -85,7 +85,8 @@ def reaction_price(world: World, unit: str, kind: str, option: str, *, slow: boo
     entry = rules.costs[tier]
     half, bonus = (entry.half or 0) * count, (entry.bonus or 0) * count
     paid = [_plural(n, noun) for n, noun in ((half, "half-action"), (bonus, "Bonus Action")) if n]
-    each = tier.label if count == 1 else f"{count} × {tier.label}"
+    label = tier.label
+    each = f"{'an' if label[0] in 'AEIOU' else 'a'} {label}" if count == 1 else f"{count} × {label}"
     words = f"{each}: {' and '.join(paid) or 'nothing'}"
     name = tier.value if count == 1 else f"{tier.value}_x{count}"
     return ReactionPrice(name, half, bonus, words)

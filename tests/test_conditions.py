@@ -214,7 +214,8 @@ def test_R_K3_a_slowed_creature_cannot_afford_what_it_could_before() -> None:
     accepted(b, unit="ana", action="disengage")  # Bonus -> ½: 1 H
     assert budget(b, "ana") == (1, 2)
     assert refused(b, unit="ana", action="run", path=[[1, 0]]) == (
-        "ana has only 1 half-action left; Run (1½ Action) costs 2"
+        "ana is Slowed, so Run is a 1½ Action: 2 half-actions and 2 Bonus Actions; ana has"
+        " 1 half-action and 2 Bonus Actions left: 1 half-action short (R-K3)"
     )
 
 
