@@ -22,6 +22,7 @@ from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.events import to_json as event_json
 from sim.geometry import Pos
 from sim.scenario import load
+from sim.ui.actionbar import prompt_options
 from sim.ui.app import App
 from sim.ui.session import Session
 
@@ -1113,3 +1114,38 @@ def test_assist_without_an_ally_in_reach_says_why(tmp_path: Path, shots: Path) -
     entry = next(e for e in app.renderer.bar.entries if e.name == "assist")
     assert not entry.ok
     assert entry.detail == "bram at (7,3) is out of ana's melee reach (R-X21, R-A4)"
+
+
+def test_a_reaction_on_its_own_turn_can_be_answered_slowed(duel: Path, shots: Path) -> None:
+    """R-B7 in the client: the mover steps out of its enemy's reach; the enemy's Attack of
+    Opportunity comes on the mover's own turn, so its prompt also offers each defence slowed,
+    paid with a half-action instead of a Bonus Action. Between turns none is offered."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    mover = acting(app)
+    enemy = next(u for u in ("ana", "grok") if u != mover)
+    start = app.world.need(mover, Position).cell
+    step = 1 if start.x > app.world.need(enemy, Position).cell.x else -1
+    p.click_cell(Pos(start.x + 2 * step, start.y))
+    assert [to_json(d)["action"] for d in app.session.battle.decisions] == ["step"]
+    for _ in range(6):
+        if app.view.handover is not None:
+            p.sit_down()
+        pending = app.session.battle.pending
+        assert isinstance(pending, AwaitingReaction)
+        if pending.unit == enemy:
+            assert "attack slowed" not in prompt_options(app.session.battle)  # not its turn
+            p.button("option", "attack")
+            continue
+        assert pending.kind == "defence"
+        offered = prompt_options(app.session.battle)
+        assert "dodge slowed" in offered, offered
+        p.shot("slowed_option")
+        p.button("option", "dodge slowed")
+        break
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": mover, "reaction": "dodge", "slow": True
+    }  # fmt: skip
+    paid = [e for e in app.session.battle.log if e.kind == "spent" and e.unit == mover]
+    assert [(e.action, e.tier, e.half, e.bonus) for e in paid][-1] == ("dodge", "half", 1, 0)

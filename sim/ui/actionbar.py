@@ -15,11 +15,11 @@ from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
 from sim.creature import creatures, has, team_of
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse
-from sim.engine import Battle, Decision
+from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.movement import condition_problem
-from sim.reactions import expected_defence
+from sim.reactions import expected_defence, reaction_price
 from sim.rules import Tier
 from sim.ui.planner import MOVES, hidden_from
 from sim.world import World
@@ -505,6 +505,52 @@ def held(item: Entry) -> Entry:
         f"hold ready; now refused ({item.detail}), checked again when the trigger comes",
         item.needs,
     )
+
+
+SLOWED = " slowed"  # a reaction prompt's option taken slowed (R-B7): "dodge slowed"
+
+
+def prompt_options(battle: Battle) -> list[str]:
+    """What the reaction prompt offers: the window's options and "none", then each option
+    slowed (R-B7) where its slowed cost can be paid now (on the creature's own turn, from its
+    half-actions): "dodge slowed"."""
+    pending = battle.pending
+    if not isinstance(pending, AwaitingReaction):
+        return []
+    options = [*pending.options, *([] if "none" in pending.options else ["none"])]
+    slowed = [
+        option + SLOWED
+        for option in pending.options
+        if option != "none"
+        and battle.check_answer(ReactionChoice(pending.unit, option, slow=True)) is None
+    ]
+    return options + slowed
+
+
+def answer_for(pending: AwaitingReaction, option: str) -> ReactionChoice:
+    """The decision a prompt's option stands for.
+
+    >>> pending = AwaitingReaction("ana", "bob attacks ana", ("dodge", "none"), "defence")
+    >>> answer_for(pending, "dodge slowed")
+    ReactionChoice(unit='ana', choice='dodge', slow=True)
+    >>> answer_for(pending, "none").slow
+    False
+    """
+    if option.endswith(SLOWED):
+        return ReactionChoice(pending.unit, option.removesuffix(SLOWED), slow=True)
+    return ReactionChoice(pending.unit, option)
+
+
+def prompt_help(world: World, pending: AwaitingReaction, option: str) -> str:
+    """What a prompt's option does and costs, in words; a slowed one says its slowed cost."""
+    if option.endswith(SLOWED):
+        base = option.removesuffix(SLOWED)
+        price = reaction_price(world, pending.unit, pending.kind, base, slow=True)
+        return (
+            f"{base.replace('_', ' ')}, slowed (R-B7): costs {price.words}, keeping the "
+            "Bonus Actions"
+        )
+    return reaction_help(world, pending.unit, option)
 
 
 def _bonus(n: int) -> str:

@@ -22,7 +22,6 @@ from sim.engine import (
     BattleOver,
     Decision,
     Outcome,
-    ReactionChoice,
     SetPolicy,
 )
 from sim.geometry import Pos
@@ -35,6 +34,7 @@ from sim.ui.actionbar import (
     Choice,
     ability_choices,
     aim_of,
+    answer_for,
     assist_verdict,
     build,
     cost_label,
@@ -43,6 +43,7 @@ from sim.ui.actionbar import (
     judge,
     needs,
     prepare_triggers,
+    prompt_options,
     trigger_words,
     unmarkable,
 )
@@ -737,10 +738,11 @@ class App:
             self.commit(decision)
 
     def answer(self, option: str) -> None:
+        """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7)."""
         pending = self.session.battle.pending
         if not isinstance(pending, AwaitingReaction):
             return
-        self.submit(ReactionChoice(pending.unit, option))
+        self.submit(answer_for(pending, option))
 
     def toggle(self, name: str) -> None:
         view = self.view
@@ -909,7 +911,7 @@ class App:
             and self.mine(pending.unit)
             and pygame.K_1 <= key <= pygame.K_9
         ):
-            options = list(pending.options) + ([] if "none" in pending.options else ["none"])
+            options = prompt_options(self.session.battle)
             index = key - pygame.K_1
             if index < len(options):
                 self.answer(options[index])

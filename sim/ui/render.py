@@ -35,7 +35,8 @@ from sim.ui.actionbar import (
     item_choices,
     judge,
     prepare_triggers,
-    reaction_help,
+    prompt_help,
+    prompt_options,
     trigger_words,
     unmarkable,
 )
@@ -1293,17 +1294,20 @@ class Renderer:
         shows of it, each option with what it does and costs, and the Bonus Actions left."""
         world = session.battle.world
         f = self.fonts
-        options = list(pending.options)
-        if "none" not in options:
-            options.append("none")
+        options = prompt_options(session.battle)
         happening = self.underway_shown(session, view)
         shown = happening.words() if happening is not None else []
         left = world.get(pending.unit, Budget)
         bonus = f"{pending.unit} has {left.bonus if left else 0} Bonus Action(s) left"
+        if left is not None and world.turn.current == pending.unit:
+            # On its own turn a reaction may be slowed and paid with half-actions (R-B7).
+            bonus = (
+                f"{pending.unit} has {left.half} half-action(s), {left.bonus} Bonus Action(s) left"
+            )
         helps = self._memo(
             "reaction",
             (session.version,),
-            lambda: [reaction_help(world, pending.unit, o) for o in options],
+            lambda: [prompt_help(world, pending, o) for o in options],
         )
 
         def high(size: int) -> int:
