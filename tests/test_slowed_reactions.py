@@ -9,14 +9,19 @@ unless a test says); ana (1,1) acts first, bob (2,1) stands next to her.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sim.decisions import DecisionError, parse, to_json
-from sim.engine import AwaitingAction, AwaitingReaction, Battle, ReactionChoice
+from sim.engine import Accepted, AwaitingAction, AwaitingReaction, Battle, ReactionChoice
+from sim.events import to_json as event_json
 from sim.reactions import ReactionPrice, reaction_price
-from tests.helpers import accepted, budget, refused
+from sim.replay import begin as begin_save
+from sim.replay import load_save, record, write
+from sim.scenario import load
+from tests.helpers import accepted, budget, refused, scenario_text
 from tests.movers import begin, creature
 
 OPEN = """
@@ -136,3 +141,44 @@ def test_R_B7_R_R7_a_slowed_interrupt_costs_two_half_actions() -> None:
     assert reaction_price(world, "bob", "interrupt", "interrupt", slow=False) == ReactionPrice(
         "bonus_x2", 0, 2, "2 × Bonus Action: 2 Bonus Actions"
     )
+
+
+def test_R_B7_R_X21_a_save_with_a_slowed_reaction_and_an_assist_replays_the_same(
+    tmp_path: Path,
+) -> None:
+    """Saves are replays: a seeded battle with an Assist (cy helps ana against bob) and a
+    slowed Dodge (ana's, against bob's Attack of Opportunity on her own turn) is written and
+    loaded back to the same log and world."""
+    rows = "..........\n.ab.......\n.c........"
+    units = (creature("ana", "blue", "a", policy="ask"), creature("bob", "red", "b", policy="ask"),
+             creature("cy", "blue", "c"))  # fmt: skip
+    path = tmp_path / "three.toml"
+    path.write_text(scenario_text(rows, "\n".join(units)), encoding="utf-8")
+    scenario = load(path)
+    b = begin_save(scenario, 5)
+    script = {
+        "cy": [{"action": "assist", "ally": "ana", "enemy": "bob"}],
+        "ana": [{"action": "step", "path": [[0, 1]]}],
+    }
+    answers = {"interrupt": "none", "attack_of_opportunity": "attack", "defence": "dodge"}
+    slowed = []
+    for _ in range(12):
+        pending = b.pending
+        if isinstance(pending, AwaitingReaction):
+            slow = pending.kind == "defence" and b.world.turn.current == pending.unit
+            slowed.append(slow)
+            assert isinstance(b.submit(ReactionChoice(pending.unit, answers[pending.kind], slow)),
+                              Accepted)  # fmt: skip
+            continue
+        assert isinstance(pending, AwaitingAction)
+        todo = script.get(pending.unit, [])
+        line = todo.pop(0) if todo else {"action": "end_turn"}
+        assert isinstance(b.submit(parse({"unit": pending.unit, **line})), Accepted)
+    assert True in slowed, "ana's slowed Dodge was taken"
+    assert any(e.kind == "condition_gained" and e.condition == "assisted" for e in b.log)  # type: ignore[attr-defined]
+    saved = tmp_path / "game.json"
+    write(saved, record(b, scenario, 5))
+    assert '"slow": true' in saved.read_text(encoding="utf-8")
+    _, _, again = load_save(saved)
+    assert [event_json(e) for e in again.log] == [event_json(e) for e in b.log]
+    assert again.world == b.world
