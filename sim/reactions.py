@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Disengage, Refusal
+from sim.budget import several
 from sim.catalog import Shield, Weapon
 from sim.components import Budget, Hands, Policy, Stats
 from sim.creature import has, incapacitated, item_kind
@@ -88,8 +89,7 @@ def reaction_price(world: World, unit: str, kind: str, option: str, *, slow: boo
     label = tier.label
     each = f"{'an' if label[0] in 'AEIOU' else 'a'} {label}" if count == 1 else f"{count} × {label}"
     words = f"{each}: {' and '.join(paid) or 'nothing'}"
-    name = tier.value if count == 1 else f"{tier.value}_x{count}"
-    return ReactionPrice(name, half, bonus, words)
+    return ReactionPrice(several(tier, count), half, bonus, words)
 
 
 def reaction_refusal(
