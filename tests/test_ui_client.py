@@ -1149,3 +1149,23 @@ def test_a_reaction_on_its_own_turn_can_be_answered_slowed(duel: Path, shots: Pa
     }  # fmt: skip
     paid = [e for e in app.session.battle.log if e.kind == "spent" and e.unit == mover]
     assert [(e.action, e.tier, e.half, e.bonus) for e in paid][-1] == ("dodge", "half", 1, 0)
+
+
+def test_an_assist_can_be_held_ready_for_a_prepare_trigger(tmp_path: Path, shots: Path) -> None:
+    """R-X21 with R-P1: ana, whose ally bram is out of her reach now, prepares an Assist for
+    when grok ends its turn: the ally and the enemy are clicked as usual, and the Assist
+    becomes Prepare's "then", checked again when the trigger comes."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO.replace("#..c....#", "#......c#")))
+    p = Player(app, shots)
+    seat_for(p, "ana")
+    p.key(pygame.K_w)  # Prepare: choose the trigger
+    p.key(pygame.K_1 + app.listed().index("ends:grok"))
+    assert app.view.preparing == {"trigger": "ends_turn", "watch": "grok"}
+    p.button("action", "assist")
+    p.click_cell(at(app, "bram"))
+    assert app.view.ally == "bram", app.view.status
+    p.click_cell(at(app, "grok"))
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": "ana", "action": "prepare", "trigger": "ends_turn", "watch": "grok",
+        "then": {"action": "assist", "ally": "bram", "enemy": "grok"},
+    }  # fmt: skip

@@ -126,6 +126,14 @@ def target_decision(session: Session, view: View, target: str) -> str:
             session.battle, view.selected, view.slow, view.quicken, view.eyes, ally=target
         )
         if isinstance(helped, Refusal):
+            world = session.battle.world
+            if (
+                view.preparing is not None
+                and target != view.selected
+                and (team_of(world, target) == team_of(world, view.selected))
+            ):
+                # Held ready, it is checked again when the trigger comes (as other actions).
+                return f"the ally: then click the enemy (held ready; now: {helped.reason})"
             return _describe(helped)
         return f"the ally: then click the enemy ({cost_label(helped)})"
     decision = _target(view, target)
