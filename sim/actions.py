@@ -300,6 +300,17 @@ class Feint(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Assist(Action):
+    """R-X21: `ally`'s next Hit Roll against `enemy` (both in the assister's melee reach) before
+    the start of the assister's next turn gains +2."""
+
+    ally: str = ""
+    enemy: str = ""
+    name: ClassVar[str] = "assist"
+    tier: ClassVar[Tier] = Tier.BONUS
+
+
+@dataclass(frozen=True, slots=True)
 class Hide(Action):
     """R-X8: Stealth against each opponent's Perception; each beaten one no longer sees it."""
 

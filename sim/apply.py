@@ -19,7 +19,7 @@ from sim.components import (
     Policy,
     Position,
 )
-from sim.prepare import Prepared, plan_of, triggered_plan
+from sim.prepare import Prepared, TurnDue, plan_of, triggered_plan
 from sim.world import World
 
 
@@ -30,6 +30,7 @@ def apply(world: World, event: ev.Event) -> None:
             pass
         case ev.TurnSkipped(unit=unit):
             world.turn = replace(world.turn, index=world.turn.order.index(unit))
+            world.remove(unit, TurnDue)
         case ev.InitiativeRolled(unit=unit, score=score):
             world.set(unit, Initiative(score))
         case ev.InitiativeOrder(order=order):
@@ -38,6 +39,7 @@ def apply(world: World, event: ev.Event) -> None:
             world.turn = replace(world.turn, round=number, index=0)
         case ev.TurnStarted(unit=unit):
             world.turn = replace(world.turn, index=world.turn.order.index(unit))
+            world.remove(unit, TurnDue)  # R-P3: the turn a preparer was owed, if any
         case ev.BudgetRefilled(unit=unit):
             world.set(unit, refilled(world.rules))
         case ev.Spent(unit=unit, half=half, bonus=bonus, free_kind=kind, counts_as_action=acts):
@@ -134,7 +136,9 @@ def apply(world: World, event: ev.Event) -> None:
             current = world.turn.current
             index = order.index(current) if current in order else 0
             world.turn = replace(world.turn, order=order, index=index)
-        case ev.TurnResumed(unit=unit):
+        case ev.TurnResumed(unit=unit, round=number):
+            if world.need(unit, Prepared).round < number:
+                world.set(unit, TurnDue(number))  # R-P3: this round's turn is still to come
             world.remove(unit, Prepared)
             world.turn = replace(world.turn, index=world.turn.order.index(unit))
         case ev.PlanRefused():

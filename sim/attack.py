@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Attack, Refusal
+from sim.assist import assist_bonus
 from sim.catalog import Weapon
 from sim.components import AttackWindow, Hands, Position, Stats
 from sim.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
@@ -17,19 +18,21 @@ from sim.items import find
 from sim.reactions import (
     NONE,
     Ask,
+    Reply,
     block_rating,
     can_react,
     defence_options,
     held_weapon,
     parry_attribute,
     parry_rating,
+    reaction_spent,
 )
 from sim.sight import blocked_line, distance_half
 from sim.target import singled_out
 from sim.threat import enemies, reaches
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +72,10 @@ def hit_roll(
     melee: bool,
     purpose: str,
     factor: int = 1,
-) -> Generator[ev.Event | Ask, str | None, int]:
-    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged) or
-    a Feint against this target (R-X10, melee) used up; attacking ends Unseen (R-X8)."""
+) -> Generator[ev.Event | Ask, Reply | None, int]:
+    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
+    Feint against this target (R-X10, melee) and an Assist against it (R-X21) used up;
+    attacking ends Unseen (R-X8)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
     modifier = 0
@@ -82,6 +86,9 @@ def hit_roll(
     if melee and held.value("feinted", "") == target:
         modifier += int(world.rules.number("actions", "feint_bonus"))  # R-X10
         yield ev.ConditionLost(attacker, "feinted", "used on this melee attack")
+    helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
+    modifier += helped
+    yield from used
     fcs = world.need(attacker, Stats).attribute("fcs")
     bonus = hit_bonus(world, attacker, count, factor) + modifier
     roll = dice.roll(fcs.die)
@@ -104,7 +111,7 @@ def strike(
     factor: int = 1,
     dodge_only: bool = False,
     deal_damage: bool = True,
-) -> Generator[ev.Event | Ask, str | None, Strike]:
+) -> Generator[ev.Event | Ask, Reply | None, Strike]:
     """One attack roll against one defender, with its reaction window and its damage.
     `deal_damage=False` leaves the damage of a hit to the caller (a thrown item can still be
     caught after the hit is resolved, R-R6)."""
@@ -119,11 +126,15 @@ def strike(
         options = (
             () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
         )
+        slow = False
         if options:
             trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
             answer = yield Ask(target, "defence", trigger, (*options, NONE))
-            choice = answer if answer in options else NONE
-        defense = yield from defense_roll(world, dice, target, choice, f"{attacker}'s {purpose}")
+            if answer is not None and answer.choice in options:
+                choice, slow = answer.choice, answer.slow
+        defense = yield from defense_roll(
+            world, dice, target, choice, f"{attacker}'s {purpose}", slow=slow
+        )
     hit = hit_total > defense  # R-A3
     yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
     if hit and deal_damage:
@@ -132,10 +143,11 @@ def strike(
 
 
 def defense_roll(
-    world: World, dice: Dice, unit: str, choice: str, against: str
-) -> Generator[ev.Event | Ask, str | None, int]:
+    world: World, dice: Dice, unit: str, choice: str, against: str, *, slow: bool = False
+) -> Generator[ev.Event | Ask, Reply | None, int]:
     """R-A2: RES Roll plus the chosen reaction; Brace doubles every RES term (R-X3). `against`
-    names the attack in the log ("ana's attack"), as the Hit Roll names its target."""
+    names the attack in the log ("ana's attack"), as the Hit Roll names its target. `slow`:
+    the reaction is paid one step slower (R-B7)."""
     stats = world.need(unit, Stats)
     braced = 2 if has(world, unit, "braced") else 1
     res = stats.attribute("res")
@@ -151,14 +163,14 @@ def defense_roll(
     )
     if choice == NONE:
         return total
+    paid = reaction_spent(world, unit, "defence", choice, slow=slow)
     guarded = choice in ("parry", "block") and has(world, unit, "guarding")
     if guarded:
         yield ev.ConditionLost(unit, "guarding", f"its free {choice} (R-X14)")
         # R-X14: once a round, also when the free one is used before the next turn.
         yield ev.ConditionGained(unit, "guard_used", world.turn.round)
-    else:
-        cost = int(world.rules.number("reactions", "defence_bonus"))
-        yield ev.Spent(unit, choice, "bonus", 0, cost, None, False)
+    if paid.half or paid.bonus:
+        yield paid
     if choice == "dodge":
         agi = stats.attribute("agi")
         bonus = agi.bonus
@@ -268,9 +280,9 @@ def check_attack(world: World, action: Attack) -> Refusal | None:
 
 def interrupts(
     world: World, dice: Dice, actor: str, what: str
-) -> Generator[ev.Event | Ask, str | None, bool]:
+) -> Generator[ev.Event | Ask, Reply | None, bool]:
     """R-R7: adjacent enemies with 2 Bonus Actions may Interrupt an action that is not movement
-    (a spell, a ranged attack, an ability). True when the action is lost."""
+    (sim/interrupt.py says which; the engine opens these windows). True when it is lost."""
     here = world.need(actor, Position).cell
     cost = int(world.rules.number("reactions", "interrupt_bonus"))
     hidden_from = unseen_by(world, actor)
@@ -284,9 +296,9 @@ def interrupts(
         answer = yield Ask(
             enemy, "interrupt", f"{actor} starts {what} next to {enemy}", ("interrupt", NONE)
         )
-        if answer != "interrupt":
+        if answer is None or answer.choice != "interrupt":
             continue
-        yield ev.Spent(enemy, "interrupt", "bonus", 0, cost, None, False)
+        yield reaction_spent(world, enemy, "interrupt", "interrupt", slow=answer.slow)
         weapon = held_weapon(world, enemy, melee=True)
         result = yield from strike(
             world,
@@ -307,10 +319,6 @@ def interrupts(
 def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
     plan = plan_attack(world, action)
     assert isinstance(plan, AttackPlan)
-    if not plan.melee:
-        lost = yield from interrupts(world, dice, action.actor, "a ranged attack")
-        if lost:
-            return
     purpose = "melee attack" if plan.melee else "ranged attack"
     yield from strike(
         world,

@@ -58,8 +58,10 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     tier = shifted_tier(rules, action, standard)
     if isinstance(tier, Refusal):
         return tier
+    slowed = "slowed" if action.slow else ""
     if has(world, actor, "slowed") and not action.slow:
         tier = rules.slow[tier]  # R-K3: as if every action were Slowed (R-B6)
+        slowed = f"{actor} is Slowed, so"
     entry = rules.costs[tier]
     free_kind: str | None = None
     counts = True
@@ -88,6 +90,8 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     what = action.name.replace("_", " ").title()
     if isinstance(action, AbilityAction):
         what += f" {action.ability}"  # "Cast frost_grip" (R-X20)
+    if slowed and (half > budget.half or bonus > budget.bonus):
+        return _slowed_refusal(world, action, what, tier, half, bonus, budget, slowed)
     what += f" ({tier.label})"
     if half > budget.half:
         return Refusal(
@@ -99,6 +103,46 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
             f"{what} costs {_count(bonus, 'Bonus Action')}"
         )
     return Cost(tier, half, bonus, free_kind, counts)
+
+
+def _slowed_refusal(
+    world: World,
+    action: Action,
+    what: str,
+    tier: Tier,
+    half: int,
+    bonus: int,
+    budget: Budget,
+    slowed: str,
+) -> Refusal:
+    """R-B7 **Decision**: Slow is always legal to ask; where the slowed cost cannot be paid,
+    the refusal says that the action was slowed, what the slowed cost is, and what is missing.
+
+    "Sprint slowed is a 1½ Action + 1 Bonus Action: 2 half-actions and 3 Bonus Actions, more
+    than a turn holds; ana has 2 half-actions and 2 Bonus Actions left: 1 Bonus Action short"
+    """
+    rules = world.rules
+    shape = _a(tier.label)
+    if action.extra_bonus:
+        shape += f" + {_count(rules.sprint_extra_bonus, 'Bonus Action')}"
+    paid = " and ".join(
+        _count(n, noun) for n, noun in ((half, "half-action"), (bonus, "Bonus Action")) if n
+    )
+    beyond = half > rules.half_actions or bonus > rules.bonus_actions
+    missing = " and ".join(
+        _count(need - have, noun)
+        for need, have, noun in (
+            (half, budget.half, "half-action"),
+            (bonus, budget.bonus, "Bonus Action"),
+        )
+        if need > have
+    )
+    head = f"{what} slowed is" if slowed == "slowed" else f"{slowed} {what} is"
+    left = f"{_count(budget.half, 'half-action')} and {_count(budget.bonus, 'Bonus Action')}"
+    return Refusal(
+        f"{head} {shape}: {paid}{', more than a turn holds' if beyond else ''}; "
+        f"{action.actor} has {left} left: {missing} short ({'R-B7' if action.slow else 'R-K3'})"
+    )
 
 
 def _a(label: str) -> str:
@@ -115,6 +159,17 @@ def _count(n: int, noun: str) -> str:
     ('1 half-action', '0 Bonus Actions')
     """
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def several(tier: Tier, times: int) -> str:
+    """The `tier` a `spent` event names for a price of `times` payments of one tier at once,
+    which is no rung of the ladder (R-G3's sustain and R-R7's Interrupt cost 2 Bonus Actions),
+    so a log reader can check it: `times` × the tier's cost.
+
+    >>> several(Tier.BONUS, 2), several(Tier.HALF, 2), several(Tier.BONUS, 1)
+    ('bonus_x2', 'half_x2', 'bonus')
+    """
+    return tier.value if times == 1 else f"{tier.value}_x{times}"
 
 
 def refilled(rules: Rules) -> Budget:

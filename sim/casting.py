@@ -25,7 +25,7 @@ from sim.abilities import (
     Heal,
 )
 from sim.actions import AbilityAction, Refusal
-from sim.attack import interrupts, strike
+from sim.attack import strike
 from sim.checks import roll_check, saved
 from sim.components import Position, Repertoire
 from sim.creature import conditions, creatures, incapacitated, team_of
@@ -35,13 +35,13 @@ from sim.grid import Kind
 from sim.health import damage, heal
 from sim.hide import cannot_see
 from sim.prone import knocked_down
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.sight import blocked_line, distance_half, line_of_sight
 from sim.stance import save_roll
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
-Effects = Generator[ev.Event, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
+Effects = Generator[ev.Event, Reply | None, None]
 
 _TARGET_WORDS = {ALLY: "an ally", ENEMY: "an enemy", CREATURE: "a creature"}
 
@@ -155,9 +155,6 @@ def check_cast(world: World, action: AbilityAction) -> Refusal | None:
 def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
     ability = world.catalog.abilities[action.ability]
     actor = action.actor
-    lost = yield from interrupts(world, dice, actor, ability.verb)  # R-R7
-    if lost:
-        return
     targets = affected(world, action)
     assert not isinstance(targets, Refusal)
     yield ev.AbilityUsed(actor, ability.name, action.target or None, action.to, targets)
@@ -193,7 +190,7 @@ def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
 
 def _save(
     world: World, dice: Dice, unit: str, ability: Ability, against: int
-) -> Generator[ev.Event, str | None, bool]:
+) -> Generator[ev.Event, Reply | None, bool]:
     """The target's Save (R-C2) against the caster's FCS Check; ties go to the saver (R-C4).
     An Incapacitated creature's save is 0, as its Defense Roll is (R-A2)."""
     assert ability.save is not None
@@ -210,7 +207,7 @@ def _save(
 
 def _roll(
     dice: Dice, unit: str, amount: Amount, purpose: str
-) -> Generator[ev.Event, str | None, int]:
+) -> Generator[ev.Event, Reply | None, int]:
     """Every die of an amount is a Rolled event; the flat part rides on the last one."""
     total = amount.flat if not amount.count else 0
     for i in range(amount.count):

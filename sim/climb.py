@@ -15,10 +15,10 @@ from sim.footing import standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.movement import opportunities
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 @dataclass(frozen=True, slots=True)

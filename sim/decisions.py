@@ -22,6 +22,7 @@ ALL_ACTION_NAMES = (
     "stand_up",
     "fall_prone",
     "aim",
+    "assist",
     "attack",
     "brace",
     "consume",
@@ -207,6 +208,17 @@ def _ability(cls: type[a.AbilityAction]) -> Parser:
     return make
 
 
+def _assist(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """R-X21: `ally` and `enemy`, the ids of two creatures."""
+    names = []
+    for key, example in (("ally", "bram"), ("enemy", "grok")):
+        value = fields.get(key)
+        if not isinstance(value, str) or not value:
+            raise DecisionError(f'needs "{key}": the id of a creature, e.g. "{example}"')
+        names.append(value)
+    return a.Assist(unit, names[0], names[1], slow=slow, quicken=quicken)
+
+
 def _throw(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
     """R-X17: `target` and the held `item`."""
     return a.Throw(unit, _target(fields), _item(fields), slow=slow, quicken=quicken)
@@ -270,6 +282,7 @@ _TABLE: dict[str, tuple[Parser, set[str]]] = {
     "break_free": (_plain(a.BreakFree), set()),
     "release": (_plain(a.Release), set()),
     "aid": (_at_target(a.Aid), {"target"}),
+    "assist": (_assist, {"ally", "enemy"}),
     # R-X12: `item` for a potion or remedy (without it: First Aid healing).
     "administer": (
         _at_target(a.Administer, ("item", "a potion or remedy the unit has")),
@@ -295,14 +308,17 @@ def parse(obj: Any) -> Decision:
     if not isinstance(unit, str):
         raise DecisionError('needs "unit": the id of the creature that acts')
     if "reaction" in obj:
-        extra = set(obj) - {"unit", "reaction"}
+        extra = set(obj) - {"unit", "reaction", "slow"}
         if extra:
             raise DecisionError(
                 f"unknown field(s) for a reaction answer: {', '.join(sorted(extra))}"
             )
         if not isinstance(obj["reaction"], str):
             raise DecisionError('"reaction" must be an option name such as "dodge" or "none"')
-        return ReactionChoice(unit, obj["reaction"])
+        slow = obj.get("slow", False)
+        if not isinstance(slow, bool):
+            raise DecisionError('"slow" must be true or false')
+        return ReactionChoice(unit, obj["reaction"], slow)  # R-B7: a slowed reaction
     if "policy" in obj:
         extra = set(obj) - {"unit", "policy", "defence"}
         if extra:
@@ -336,7 +352,8 @@ def to_json(decision: Decision) -> dict[str, Any]:
     if isinstance(decision, SetPolicy):
         return {"unit": decision.unit, "policy": decision.reactions, "defence": decision.defence}
     if isinstance(decision, ReactionChoice):
-        return {"unit": decision.unit, "reaction": decision.choice}
+        answer: dict[str, Any] = {"unit": decision.unit, "reaction": decision.choice}
+        return {**answer, "slow": True} if decision.slow else answer
     out: dict[str, Any] = {"unit": decision.actor, "action": decision.name}
     if isinstance(decision, a.AbilityAction):
         out[decision.category] = decision.ability  # "spell" or "ability" (R-X20)
@@ -345,7 +362,7 @@ def to_json(decision: Decision) -> dict[str, Any]:
     item = getattr(decision, "item", None)
     if item is not None:
         out["item"] = item
-    for key in ("target", "weapon"):
+    for key in ("target", "weapon", "ally", "enemy"):
         value = getattr(decision, key, None)
         if value:
             out[key] = value

@@ -14,11 +14,11 @@ from sim.components import Hands, Position
 from sim.creature import incapacitated
 from sim.dice import Dice
 from sim.items import find
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.target import in_reach
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 def _weapon(world: World, action: Disarm) -> str | Refusal:

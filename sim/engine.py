@@ -18,9 +18,10 @@ from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
 from sim.hide import revealed_by_move
+from sim.interrupt import guarded
 from sim.objectives import Objective, outcome
-from sim.prepare import Prepared, moved_after, ready, triggered
-from sim.reactions import Ask, disengage_lapses, policy_answer
+from sim.prepare import Prepared, due_turns, moved_after, ready, triggered
+from sim.reactions import NONE, Ask, Reply, disengage_lapses, policy_answer, reaction_refusal
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
 from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
@@ -69,10 +70,12 @@ class SetPolicy:
 
 @dataclass(frozen=True, slots=True)
 class ReactionChoice:
-    """The answer to an open reaction window: one of its options, or "none"."""
+    """The answer to an open reaction window: one of its options, or "none"; `slow`: the
+    reaction is paid one step slower (R-B7)."""
 
     unit: str
     choice: str
+    slow: bool = False
 
 
 Decision = Action | SetPolicy | ReactionChoice
@@ -84,18 +87,7 @@ class Accepted:
 
 
 Outcome = Accepted | Refusal
-Resolution = Generator[ev.Event | Ask, str | None, None]
-
-
-def _as_resolution(result: Iterable[ev.Event | Ask]) -> Resolution:
-    """Mechanics return a list of events or a generator that may open reaction windows."""
-    if isinstance(result, Generator):
-        return result
-
-    def events() -> Resolution:
-        yield from result
-
-    return events()
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 # Conditions that break an Extended Action in progress (R-B5).
@@ -241,7 +233,12 @@ class Battle:
         start = len(self.log)
         self._commit(events)
         self._acting = decision
-        self._drive(_as_resolution(RULEBOOK[type(decision)].resolve(world, decision, self.dice)))
+        mechanic = RULEBOOK[type(decision)]
+        self._drive(  # R-R7: the Interrupt windows open first
+            guarded(
+                world, self.dice, decision, lambda: mechanic.resolve(world, decision, self.dice)
+            )
+        )
         return Accepted(tuple(self.log[start:]))
 
     def _answer(self, choice: ReactionChoice) -> Outcome:
@@ -249,13 +246,9 @@ class Battle:
         if self._paused is None:
             return Refusal("no reaction window is open")
         resolution, ask = self._paused
-        if choice.unit != ask.unit:
-            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
-        if choice.choice not in ask.options:
-            return Refusal(
-                f"{choice.choice!r} is not an option; {ask.unit} may choose "
-                f"{', '.join(ask.options)}"
-            )
+        refusal = self.check_answer(choice)
+        if refusal is not None:
+            return refusal
         self.decisions.append(choice)
         start = len(self.log)
         self._commit(
@@ -266,10 +259,30 @@ class Battle:
             ]
         )
         self._paused = None
-        self._drive(resolution, choice.choice)
+        self._drive(resolution, Reply(choice.choice, choice.slow))
         return Accepted(tuple(self.log[start:]))
 
-    def _drive(self, resolution: Resolution, answer: str | None = None) -> None:
+    def check_answer(self, choice: ReactionChoice) -> Refusal | None:
+        """Why `choice` cannot answer the open window, or None. Pure: changes nothing. A slowed
+        reaction (R-B7) is always asked for; where its cost cannot be paid the refusal names
+        the slowed cost and what is missing."""
+        if self._paused is None:
+            return Refusal("no reaction window is open")
+        ask = self._paused[1]
+        if choice.unit != ask.unit:
+            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
+        if choice.choice not in ask.options:
+            return Refusal(
+                f"{choice.choice!r} is not an option; {ask.unit} may choose "
+                f"{', '.join(ask.options)}"
+            )
+        if choice.slow:
+            if choice.choice == NONE:
+                return Refusal('"none" cannot be slowed: declining costs nothing (R-B7)')
+            return reaction_refusal(self.world, ask.unit, ask.kind, choice.choice, slow=True)
+        return None
+
+    def _drive(self, resolution: Resolution, answer: Reply | None = None) -> None:
         """Apply what a resolution yields until it ends, or until a window needs a player."""
         while True:
             if self.world.turn.over:
@@ -292,7 +305,7 @@ class Battle:
                         )
                     ]
                 )
-                answer = auto
+                answer = Reply(auto)
             else:
                 self._commit([item])
         self._finish(self._acting)
@@ -411,7 +424,10 @@ class Battle:
         if waiting:
             self._resume(waiting[0], after=unit)
             return
-        self._start_turn(self._next_unit())
+        # R-P3: every preparer set off by that turn has taken the rest of its prepared turn;
+        # one whose plan was made in an earlier round now takes this round's turn at its place.
+        due = due_turns(world)
+        self._start_turn(due[0] if due else self._next_unit())
 
     def _resume(self, unit: str, after: str) -> None:
         """R-P3: the preparer takes the rest of its turn after the triggering creature's, with

@@ -1,27 +1,29 @@
 """Grapple (R-G1..R-G4, R-X13): a 1½ Action STR Contest against a creature in reach, with a free
-hand; the winner holds the loser. The held creature is "grappled" (value: the grappler's id),
-the holder "grappling" (value: the held one's id); neither takes a Movement Action. Once a turn
-the held creature may break free with a Full Action (the same contest); at the start of its turn
-the grappler sustains the grapple with a new contest for 2 Bonus Actions; the grappler lets go
-for free at any time; the grapple ends when the two are moved apart or the grappler is
-Incapacitated.
+hand; a winning grappler holds the target, a losing one has only spent the cost. The held
+creature is "grappled" (value: the grappler's id), the holder "grappling" (value: the held
+one's id); neither takes a Movement Action. Once a turn the held creature may break free with a
+Full Action (the same contest); at the start of its turn the grappler sustains the grapple with
+a new contest for 2 Bonus Actions; the grappler lets go for free at any time; the grapple ends
+when the two are moved apart or the grappler is Incapacitated.
 
 **Decisions**: in every grapple contest the grappler adds Athletics and the held (or defending)
 creature the better of Athletics and Acrobatics, both to a STR roll (R-C2, R-G1); an
-Incapacitated creature does not resist (its total is 0, nothing rolled); a defender that wins
-the first contest holds the one that tried when it has a free hand (R-G1: "the winner holds the
-loser"), else it only shakes the attempt off; a creature is in one grapple at a time; a grappler
-sustains whenever it can pay (to let go instead it uses `release`, also outside its turn).
+Incapacitated creature does not resist (its total is 0, nothing rolled); a grapple that fails
+does nothing beyond its spent cost: the defender, who did not try to grapple, is never made the
+grappler (R-G1); a creature is in one grapple at a time; a grappler sustains whenever it can pay
+(to let go instead it uses `release`, also outside its turn).
 """
 
 from __future__ import annotations
 
 from sim import events as ev
 from sim.actions import BreakFree, Grapple, Refusal, Release
+from sim.budget import several
 from sim.checks import Check, acting_wins, roll_check
 from sim.components import Budget, Hands, Position, Stats
 from sim.creature import conditions, creatures, has, incapacitated
 from sim.dice import Dice
+from sim.rules import Tier
 from sim.target import in_reach
 from sim.threat import reaches
 from sim.world import World
@@ -143,12 +145,8 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
 def resolve_grapple(world: World, action: Grapple, dice: Dice) -> list[ev.Event]:
     actor, target = action.actor, action.target
     won, out = contest(world, dice, actor, target, "grapple", acting_holds=True)
-    if won:
-        return out + hold(actor, target)
-    need = int(world.rules.number("grapple", "free_hands"))
-    if not incapacitated(world, target) and world.need(target, Hands).free >= need:
-        return out + hold(target, actor)  # R-G1: the winner holds the loser
-    return out
+    # R-G1: a lost contest does nothing beyond the spent cost; the defender holds no one.
+    return out + hold(actor, target) if won else out
 
 
 # --- Break free (R-G2) -------------------------------------------------------------------------
@@ -201,7 +199,9 @@ def sustain_grapple(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     cost = int(world.rules.number("grapple", "sustain_bonus"))
     if world.need(unit, Budget).bonus < cost:
         return let_go(world, unit, held, f"{unit} lacks {cost} Bonus Actions to sustain it (R-G3)")
-    out: list[ev.Event] = [ev.Spent(unit, "sustain_grapple", "bonus", 0, cost, None, False)]
+    # The log names the price as paid: 2 Bonus Actions ("bonus_x2"), not the Bonus tier's 1 B.
+    paid = several(Tier.BONUS, cost)
+    out: list[ev.Event] = [ev.Spent(unit, "sustain_grapple", paid, 0, cost, None, False)]
     won, rolled = contest(world, dice, unit, held, "sustain grapple", acting_holds=True)
     out += rolled
     if not won:

@@ -28,11 +28,11 @@ from sim.grid import Kind
 from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
 from sim.reach import distance_field
-from sim.reactions import NONE, Ask, can_react, held_weapon
+from sim.reactions import NONE, Ask, Reply, can_react, held_weapon, reaction_spent
 from sim.threat import enemies, reaches
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 GAITS: dict[type[Movement], Gait] = {
     Step: Gait.STEP,
@@ -366,7 +366,7 @@ def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int
 
 def opportunities(
     world: World, dice: Dice, unit: str, here: Pos, there: Pos
-) -> Generator[ev.Event | Ask, str | None, None]:
+) -> Generator[ev.Event | Ask, Reply | None, None]:
     """R-R4: each enemy whose reach `unit` is about to leave may attack it first, unless it
     disengaged (R-R5) or that enemy cannot see it (R-X8)."""
     if has(world, unit, "disengaged"):
@@ -385,9 +385,9 @@ def opportunities(
             f"{unit} is leaving {enemy}'s reach at {here}",
             ("attack", NONE),
         )
-        if answer != "attack":
+        if answer is None or answer.choice != "attack":
             continue
-        yield ev.Spent(enemy, "attack_of_opportunity", "bonus", 0, cost, None, False)
+        yield reaction_spent(world, enemy, "attack_of_opportunity", "attack", slow=answer.slow)
         weapon = held_weapon(world, enemy, melee=True)
         yield from strike(
             world, dice, enemy, unit, weapon=weapon, melee=True, purpose="attack of opportunity"

@@ -1,6 +1,8 @@
 """Skip / Prepare (R-P1..R-P3, R-X16): a creature skips the rest of its turn to ready an action
 for a trigger; when the trigger happens on another creature's turn, it takes the rest of its
-turn after that one ends, with the prepared action first, and keeps that place in the order."""
+turn after that one ends, with the prepared action first, and keeps that place in the order.
+Preparing never costs a turn (R-P3 Decision): when the trigger comes in a later round than the
+plan, the preparer then takes that round's turn as usual, at its new place."""
 
 from __future__ import annotations
 
@@ -31,6 +33,20 @@ class Prepared:
     then: Action
     round: int
     by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDue:
+    """R-P3 **Decision** (preparing never costs a turn): a preparer whose trigger came in a
+    later round than its plan has taken the rest of its prepared turn; this round's own turn is
+    still to come, at its new place, right after it."""
+
+    round: int
+
+
+def due_turns(world: World) -> tuple[str, ...]:
+    """Preparers owed this round's turn (R-P3), in the initiative order."""
+    return tuple(unit for unit in world.turn.order if world.has(unit, TurnDue))
 
 
 def check_prepare(world: World, action: Prepare) -> Refusal | None:

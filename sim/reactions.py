@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Disengage, Refusal
+from sim.budget import several
 from sim.catalog import Shield, Weapon
 from sim.components import Budget, Hands, Policy, Stats
 from sim.creature import has, incapacitated, item_kind
 from sim.dice import Dice
+from sim.rules import Tier
 from sim.world import World
 
 NONE = "none"
@@ -25,6 +27,108 @@ class Ask:
     kind: str  # "defence", "attack_of_opportunity", "interrupt", "catch"
     trigger: str
     options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer the engine sends back for an Ask: the option chosen, and whether the reaction
+    is slowed (R-B7: paid one step slower on the ladder)."""
+
+    choice: str
+    slow: bool = False
+
+
+# What each reaction costs (R-R1..R-R7): the rules key of its Bonus Actions, by window.
+_COST_KEYS = {
+    "defence": "defence_bonus",
+    "attack_of_opportunity": "opportunity_bonus",
+    "interrupt": "interrupt_bonus",
+    "catch": "catch_bonus",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionPrice:
+    """What a reaction costs: the tier the `spent` event names ("bonus", "half", or "TIER_xN"
+    for N payments at once, budget.several), the half-actions and Bonus Actions, and in words."""
+
+    tier: str
+    half: int
+    bonus: int
+    words: str
+
+
+def reaction_name(kind: str, option: str) -> str:
+    """The `spent` action of a reaction: "dodge", "attack_of_opportunity", "catch"...
+
+    >>> reaction_name("defence", "parry"), reaction_name("catch", "catch, dropping ana.club")
+    ('parry', 'catch')
+    """
+    return kind if kind in ("attack_of_opportunity", "interrupt") else option.split(",")[0]
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def reaction_price(world: World, unit: str, kind: str, option: str, *, slow: bool) -> ReactionPrice:
+    """What answering a `kind` window with `option` costs `unit` now: its Bonus Actions, or
+    nothing for a Parry or Block that Guard pays (R-X14). **Decision** (R-B7) slowed, each
+    payment is one step slower on the ladder (R-B6's table): a Bonus Action becomes a ½ Action
+    (1 half-action), so a slowed Interrupt (2 Bonus Actions) costs 2 half-actions; a Parry
+    that Guard pays becomes a Bonus Action."""
+    rules = world.rules
+    guarded = kind == "defence" and option in ("parry", "block") and has(world, unit, "guarding")
+    count = 1 if guarded else int(rules.number("reactions", _COST_KEYS[kind]))
+    tier = Tier.FREE if guarded else Tier.BONUS
+    if slow:
+        tier = rules.slow[tier]
+    entry = rules.costs[tier]
+    half, bonus = (entry.half or 0) * count, (entry.bonus or 0) * count
+    paid = [_plural(n, noun) for n, noun in ((half, "half-action"), (bonus, "Bonus Action")) if n]
+    label = tier.label
+    each = f"{'an' if label[0] in 'AEIOU' else 'a'} {label}" if count == 1 else f"{count} × {label}"
+    words = f"{each}: {' and '.join(paid) or 'nothing'}"
+    return ReactionPrice(several(tier, count), half, bonus, words)
+
+
+def reaction_refusal(
+    world: World, unit: str, kind: str, option: str, *, slow: bool
+) -> Refusal | None:
+    """Why `unit` cannot pay that reaction now (R-B4, R-B7), or None. Half-actions are spent
+    only on a creature's own turn (R-B2): between its turns it has none."""
+    price = reaction_price(world, unit, kind, option, slow=slow)
+    budget = world.get(unit, Budget) or Budget(0, 0)
+    own_turn = world.turn.current == unit
+    half = budget.half if own_turn else 0
+    missing = [
+        _plural(need - have, noun)
+        for need, have, noun in (
+            (price.half, half, "half-action"),
+            (price.bonus, budget.bonus, "Bonus Action"),
+        )
+        if need > have
+    ]
+    if not missing:
+        return None
+    what = reaction_name(kind, option).replace("_", " ").title().replace(" Of ", " of ")
+    left = f"{_plural(half, 'half-action')} and {_plural(budget.bonus, 'Bonus Action')}"
+    has_left = f"{unit} has {left} left"
+    if not own_turn:
+        has_left += " (half-actions only on its own turn)"
+    slowed = "slowed, " if slow else ""
+    return Refusal(
+        f"{slowed}{what} is {price.words}; {has_left}: {' and '.join(missing)} short"
+        + (" (R-B7)" if slow else " (R-R8)")
+    )
+
+
+def reaction_spent(world: World, unit: str, kind: str, option: str, *, slow: bool) -> ev.Spent:
+    """The `spent` event of a reaction (R-R8, R-B7): no action of the turn's (R-B3 "first")."""
+    price = reaction_price(world, unit, kind, option, slow=slow)
+    return ev.Spent(
+        unit, reaction_name(kind, option), price.tier, price.half, price.bonus, None, False
+    )
 
 
 def bonus_left(world: World, unit: str) -> int:

@@ -10,6 +10,7 @@ from sim import actions as a
 from sim import (
     aid,
     armour,
+    assist,
     attack,
     casting,
     climb,
@@ -78,6 +79,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Disarm: Mechanic(disarm.check_disarm, disarm.resolve_disarm),
     a.Feint: Mechanic(feint.check_feint, feint.resolve_feint),
     a.Hide: Mechanic(hide.check_hide, hide.resolve_hide),
+    a.Assist: Mechanic(assist.check_assist, assist.resolve_assist),
     a.Grapple: Mechanic(grapple.check_grapple, grapple.resolve_grapple),
     a.BreakFree: Mechanic(grapple.check_break_free, grapple.resolve_break_free),
     a.Release: Mechanic(grapple.check_release, grapple.resolve_release),

@@ -23,11 +23,11 @@ from sim.grid import Kind
 from sim.hide import reveal
 from sim.movement import fall
 from sim.prone import knocked_down
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.target import in_reach
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 # The 8 directions of R-U1, counter-clockwise from "right" as y grows downwards.
 _COMPASS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))

@@ -10,6 +10,7 @@ from sim.checks import Check, roll_check
 from sim.components import Stats
 from sim.creature import has
 from sim.dice import Dice
+from sim.reactions import Reply
 from sim.world import World
 
 
@@ -46,7 +47,7 @@ def resolve_evade(world: World, action: Evade, dice: Dice) -> list[ev.Event]:
 
 def save_roll(
     world: World, dice: Dice, unit: str, attribute: str, purpose: str
-) -> Generator[ev.Event, str | None, Check]:
+) -> Generator[ev.Event, Reply | None, Check]:
     """A Save (R-C2); Evade doubles the AGI Bonus of the first AGI Save (R-X9) and is used up
     by it."""
     evading = attribute == "agi" and has(world, unit, "evading")

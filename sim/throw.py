@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from sim import events as ev
 from sim.actions import Refusal, Throw, Toss
-from sim.attack import interrupts, strike, weapon_damage, weapon_kind
+from sim.attack import strike, weapon_damage, weapon_kind
 from sim.checks import roll_check, saved
 from sim.components import Hands, Position, Stats
 from sim.creature import after_armour, item_kind, unseen_by
@@ -34,12 +34,12 @@ from sim.geometry import Pos, half_metres
 from sim.grid import Kind
 from sim.health import damage
 from sim.items import find
-from sim.reactions import NONE, Ask, can_react
+from sim.reactions import NONE, Ask, Reply, can_react, reaction_spent
 from sim.sight import blocked_line, distance_half
 from sim.target import singled_out
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 CATCH = "catch"
 
 
@@ -123,9 +123,6 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
     plan = plan_throw(world, action)
     assert isinstance(plan, ThrowPlan)
     actor, target, item = action.actor, action.target, plan.item
-    lost = yield from interrupts(world, dice, actor, "a throw")
-    if lost:
-        return  # R-R7: the action is lost; the item never left the hand
     # R-X8: a target that does not see the thrower cannot react to the throw, nor catch it.
     unseen = target in unseen_by(world, actor)
     yield ev.ItemThrown(actor, item, plan.at)
@@ -169,27 +166,26 @@ def catch_options(world: World, unit: str) -> tuple[str, ...]:
 
 def _attempt(
     world: World, catcher: str, trigger: str
-) -> Generator[ev.Event | Ask, str | None, bool]:
+) -> Generator[ev.Event | Ask, Reply | None, bool]:
     """Open the Catch window (R-R6, R-R8); on a "catch" answer pay its Bonus Action and drop
     the held item it names, for free. True when the catcher tries."""
     options = catch_options(world, catcher)
     if not options:
         return False
     answer = yield Ask(catcher, CATCH, trigger, (*options, NONE))
-    if answer is None or answer not in options:
+    if answer is None or answer.choice not in options:
         return False
-    cost = int(world.rules.number("reactions", "catch_bonus"))
-    yield ev.Spent(catcher, CATCH, "bonus", 0, cost, None, False)
+    yield reaction_spent(world, catcher, CATCH, answer.choice, slow=answer.slow)
     prefix = f"{CATCH}, dropping "
-    if answer.startswith(prefix):
+    if answer.choice.startswith(prefix):
         cell = world.need(catcher, Position).cell
-        yield ev.ItemDropped(catcher, answer[len(prefix) :], cell)
+        yield ev.ItemDropped(catcher, answer.choice[len(prefix) :], cell)
     return True
 
 
 def catch_thrown(
     world: World, dice: Dice, catcher: str, thrower: str, item: str, hit_roll: int
-) -> Generator[ev.Event | Ask, str | None, bool]:
+) -> Generator[ev.Event | Ask, Reply | None, bool]:
     """R-R6: after a hit, an AGI + FCS Save (both dice, both Bonuses) against the Hit Roll; on
     success the item is held and deals no damage. True when caught."""
     trigger = f"{thrower}'s thrown {item} hits {catcher} (Hit Roll {hit_roll})"

@@ -14,12 +14,12 @@ from sim.checks import saved
 from sim.creature import has, incapacitated
 from sim.dice import Dice
 from sim.prone import knocked_down
-from sim.reactions import Ask
+from sim.reactions import Ask, Reply
 from sim.stance import save_roll
 from sim.target import in_reach
 from sim.world import World
 
-Resolution = Generator[ev.Event | Ask, str | None, None]
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 def _plan(world: World, action: Trip) -> AttackPlan | Refusal:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim import events as ev
+from sim.assist import assist_lapses
 from sim.checks import roll_check
 from sim.components import AttackWindow, Budget, ExtendedAction, Stats
 from sim.creature import conditions, creatures, incapacitated
@@ -133,6 +134,7 @@ START_OF_TURN: tuple[Step, ...] = (
     _refill,
     _attack_window,
     _expire,
+    assist_lapses,  # R-X21: the help given last turn lapses; each ally may be helped again
     _burning,
     _bleeding,
     sustain_grapple,  # R-T2, R-G3: after Burning and Bleeding, before an Extended Action

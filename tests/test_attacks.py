@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from sim.components import Gear, Hands, Health
 from sim.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.geometry import Pos
 from tests.helpers import (
@@ -62,6 +63,19 @@ OPEN = """
 .ab......
 .........
 """
+
+
+def answering(b: Battle, unit: str, *answers: str) -> list[dict[str, Any]]:
+    """`unit` (policy "ask") answers the windows it is asked in turn; their events."""
+    events: list[dict[str, Any]] = []
+    for answer in answers:
+        events += accepted(b, unit=unit, reaction=answer)
+    return events
+
+
+# A defender next to its attacker is first offered an Interrupt of the attack (R-R7); these
+# transcripts of the defence reactions decline it and then choose the defence.
+NO_INTERRUPT = "none"
 
 
 def duel(
@@ -156,13 +170,14 @@ def test_R_A2_R_X3_brace_doubles_every_res_term_of_a_block() -> None:
     4 (a heater) on top of his doubled RES Roll 3."""
     b = begin(
         OPEN,
-        creature("bob", "red", "b", held=["heater"], policy="always", defence="block"),
+        creature("bob", "red", "b", held=["heater"], policy="ask"),
         creature("ana", "blue", "a"),
         dice=(8, 3, 2),
     )
     accepted(b, unit="bob", action="brace")
     end_turns(b, "bob")
     events = accepted(b, unit="ana", action="attack", target="bob")
+    events += answering(b, "bob", NO_INTERRUPT, "block")
     assert rolls(events)[1:] == [
         ("bob", "defense roll: ana's melee attack (RES Roll, braced)", 3, 3, 6),
         ("bob", "block (RES Roll + Bonus + Block Rating 4)", 2, 16, 18),
@@ -171,9 +186,13 @@ def test_R_A2_R_X3_brace_doubles_every_res_term_of_a_block() -> None:
 
 
 def test_R_R1_dodge_adds_agi_roll_and_bonus_for_a_bonus_action() -> None:
-    b = duel(8, 1, 3, bob={"policy": "always"})
+    b = duel(8, 1, 3, bob={"policy": "ask"})
     events = accepted(b, unit="ana", action="attack", target="bob")
-    assert windows(events) == [("bob", "defence", ["dodge", "none"], "dodge", "policy")]
+    events += answering(b, "bob", NO_INTERRUPT, "dodge")
+    assert windows(events) == [
+        ("bob", "interrupt", ["interrupt", "none"], "none", "player"),
+        ("bob", "defence", ["dodge", "none"], "dodge", "player"),
+    ]
     assert {
         "type": "spent",
         "unit": "bob",
@@ -192,13 +211,14 @@ def test_R_R1_dodge_adds_agi_roll_and_bonus_for_a_bonus_action() -> None:
 def test_R_R1_R_X9_evade_doubles_the_agi_bonus_of_the_first_dodge() -> None:
     b = begin(
         OPEN,
-        creature("bob", "red", "b", policy="always"),
+        creature("bob", "red", "b", policy="ask"),
         creature("ana", "blue", "a"),
         dice=(8, 1, 3),
     )
     accepted(b, unit="bob", action="evade")
     end_turns(b, "bob")
     events = accepted(b, unit="ana", action="attack", target="bob")
+    events += answering(b, "bob", NO_INTERRUPT, "dodge")
     assert rolls(events)[2] == ("bob", "dodge (AGI Roll + Bonus)", 3, 16, 19)
     assert {
         "type": "condition_lost",
@@ -210,9 +230,10 @@ def test_R_R1_R_X9_evade_doubles_the_agi_bonus_of_the_first_dodge() -> None:
 
 def test_R_R2_parry_adds_the_better_of_str_and_agi_and_the_parry_rating() -> None:
     """R-R2: AGI d8+8 is better than STR d8+6: AGI Roll 2 + 8 + a longsword's Parry Rating 3."""
-    b = duel(8, 1, 2, bob={"policy": "always", "defence": "parry", "held": ["longsword"]})
+    b = duel(8, 1, 2, bob={"policy": "ask", "held": ["longsword"]})
     events = accepted(b, unit="ana", action="attack", target="bob")
-    assert windows(events)[0][2] == ["dodge", "parry", "none"]
+    events += answering(b, "bob", NO_INTERRUPT, "parry")
+    assert windows(events)[1][2] == ["dodge", "parry", "none"]
     assert rolls(events)[2] == ("bob", "parry (AGI Roll + Bonus + Parry Rating 3)", 2, 11, 13)
     assert resolved(events) == [(14, 14, False)]
 
@@ -238,9 +259,10 @@ def test_R_R2_R_R3_parry_is_only_against_melee_and_block_needs_a_shield() -> Non
 
 
 def test_R_R3_block_adds_res_roll_res_bonus_and_the_block_rating() -> None:
-    b = duel(8, 1, 2, bob={"policy": "always", "defence": "block", "held": ["buckler"]})
+    b = duel(8, 1, 2, bob={"policy": "ask", "held": ["buckler"]})
     events = accepted(b, unit="ana", action="attack", target="bob")
-    assert windows(events)[0][2] == ["dodge", "block", "none"]
+    events += answering(b, "bob", NO_INTERRUPT, "block")
+    assert windows(events)[1][2] == ["dodge", "block", "none"]
     assert rolls(events)[2] == ("bob", "block (RES Roll + Bonus + Block Rating 2)", 2, 7, 9)
     assert resolved(events) == [(14, 10, True)]
 
@@ -249,13 +271,14 @@ def test_R_X14_guard_pays_one_parry_and_is_used_up() -> None:
     """R-X14: bob guarded: his Parry costs no Bonus Action, once; the next one is paid."""
     b = begin(
         OPEN,
-        creature("bob", "red", "b", policy="always", defence="parry", held=["longsword"]),
+        creature("bob", "red", "b", policy="ask", held=["longsword"]),
         creature("ana", "blue", "a"),
         dice=(1, 10, 1, 1, 10, 1),
     )
     accepted(b, unit="bob", action="guard")
     end_turns(b, "bob")
     events = accepted(b, unit="ana", action="attack", target="bob")
+    events += answering(b, "bob", NO_INTERRUPT, "parry")
     assert "spent" not in types(events)[1:]
     assert {
         "type": "condition_lost",
@@ -265,6 +288,7 @@ def test_R_X14_guard_pays_one_parry_and_is_used_up() -> None:
     } in events
     assert budget(b, "bob") == (1, 2)
     events = accepted(b, unit="ana", action="attack", target="bob")
+    events += answering(b, "bob", NO_INTERRUPT, "parry")
     assert [e["action"] for e in events if e["type"] == "spent"] == ["attack", "parry"]
     assert budget(b, "bob") == (1, 1)
 
@@ -275,14 +299,16 @@ def test_R_X14_guard_once_a_round_even_when_its_parry_was_already_used() -> None
     b = begin(
         OPEN,
         creature("bob", "red", "b", policy="always", defence="parry", held=["longsword"]),
-        creature("ana", "blue", "a", policy="always"),
+        creature("ana", "blue", "a", policy="ask"),
         dice=(1, 1, 1),
     )
     accepted(b, unit="bob", action="guard")
+    answering(b, "ana", NO_INTERRUPT)  # R-R7: ana lets the Guard be
     assert refused(b, unit="bob", action="guard") == (
         "bob has already used Guard this round (R-X14: once a round)"
     )
     events = accepted(b, unit="bob", action="step", path=[[3, 1]])
+    events += answering(b, "ana", "attack")
     assert "its free parry (R-X14)" in [e.get("reason") for e in events]
     assert refused(b, unit="bob", action="guard") == (
         "bob has already used Guard this round (R-X14: once a round)"
@@ -583,3 +609,82 @@ def test_R_R7_an_adjacent_enemy_interrupts_a_ranged_attack_which_is_lost() -> No
     }
     assert budget(b, "ana") == (1, 2) and budget(b, "bob") == (2, 0)
     assert hp(b, "ana") == 14 and hp(b, "bob") == 15
+
+
+def test_R_R7_any_action_that_is_not_movement_can_be_interrupted_a_melee_attack() -> None:
+    """R-R7: the text's list is examples: ana's melee attack on bob is interrupted too, by bob
+    himself (8 + 6 = 14 against her Defense Roll 1): her attack is lost and she is hit."""
+    b = duel(8, 1, bob={"policy": "always"})
+    events = accepted(b, unit="ana", action="attack", target="bob")
+    assert events[1]["trigger"] == "ana starts a melee attack next to bob"
+    assert events[2] == {
+        "type": "spent", "unit": "bob", "action": "interrupt", "tier": "bonus_x2", "half": 0,
+        "bonus": 2, "free_kind": None, "counts_as_action": False,
+    }  # fmt: skip
+    assert events[-1] == {
+        "type": "action_lost",
+        "unit": "ana",
+        "action": "a melee attack",
+        "reason": "interrupted by bob (R-R7)",
+    }
+    assert [e["attacker"] for e in events if e["type"] == "attack_resolved"] == ["bob"]
+    assert hp(b, "ana") == 14 and hp(b, "bob") == 15
+
+
+@pytest.mark.parametrize(
+    ("decision", "what"),
+    [
+        ({"action": "administer", "target": "cy", "item": "healing_potion"}, "an Administer"),
+        ({"action": "toss", "item": "rock", "target": "cy"}, "a Toss"),
+        ({"action": "draw", "item": "healing_potion"}, "a Draw"),
+        ({"action": "aim"}, "an Aim"),
+    ],
+)
+def test_R_R7_administer_a_toss_even_a_free_action_can_be_interrupted(
+    decision: dict[str, Any], what: str
+) -> None:
+    """R-R7: ana (a potion carried, a rock in hand) next to bob and her ally cy: bob interrupts
+    whatever she starts (8 + 6 = 14 against 1): it is lost, nothing of it happens."""
+    rows = """
+    .........
+    .ab......
+    .c.......
+    """
+    b = begin(
+        rows,
+        creature("ana", "blue", "a", held=["rock"], carried=["healing_potion"]),
+        creature("bob", "red", "b", policy="always"),
+        creature("cy", "blue", "c"),
+        dice=(8, 1),
+    )
+    before = b.world.copy()
+    events = accepted(b, unit="ana", **decision)
+    assert events[1]["trigger"] == f"ana starts {what} next to bob"
+    assert events[-1] == {
+        "type": "action_lost",
+        "unit": "ana",
+        "action": what,
+        "reason": "interrupted by bob (R-R7)",
+    }
+    assert types(events)[-2] == "damaged"
+    # Nothing of the action happened: hands, packs and cy's health are as they were.
+    for unit, kinds in (("ana", (Hands, Gear)), ("cy", (Hands, Gear, Health))):
+        for kind in kinds:
+            assert b.world.get(unit, kind) == before.get(unit, kind)
+
+
+def test_R_R7_movement_ending_the_turn_and_preparing_are_not_interrupted() -> None:
+    """R-R7 "not movement" (and the Decisions of sim/interrupt.py): a Step away from bob, ending
+    the turn and Skip / Prepare open no Interrupt window, though bob always reacts (his
+    Interrupt of her Disengage, a Bonus Action that is no movement, spends his Bonus Actions,
+    so her Step provokes nothing either)."""
+    b = duel(bob={"policy": "always"})
+    events = accepted(b, unit="ana", action="prepare", trigger="ends_turn", watch="bob",
+                      then={"action": "aim"})  # fmt: skip
+    assert "interrupt" not in [w[1] for w in windows(events)]
+    b = duel(8, 1, bob={"policy": "always"})
+    events = accepted(b, unit="ana", action="disengage")
+    assert windows(events)[0][1] == "interrupt"  # a Bonus Action that is not movement
+    events = accepted(b, unit="ana", action="step", path=[[0, 1]])
+    events += accepted(b, unit="ana", action="end_turn")
+    assert "interrupt" not in [w[1] for w in windows(events)]

@@ -30,7 +30,10 @@ def test_R_X2_an_attack_is_a_half_action_and_may_be_made_again() -> None:
     half-actions; a third has nothing left to pay with."""
     b = begin(8, 1, 8, 1, held=["shortsword"])
     first = accepted(b, unit="ana", action="attack", target="bob")
-    assert types(first)[:2] == ["spent", "attack_counted"] and first[0]["tier"] == "half"
+    assert first[0]["tier"] == "half"
+    # R-R7: bob, next to ana, is offered an Interrupt first; his policy ("never") declines it.
+    assert types(first)[:3] == ["spent", "reaction_answered", "attack_counted"]
+    assert (first[1]["window"], first[1]["choice"]) == ("interrupt", "none")
     second = accepted(b, unit="ana", action="attack", target="bob", weapon="shortsword")
     assert [e["count"] for e in second if e["type"] == "attack_counted"] == [2]
     assert budget(b, "ana") == (0, 2)

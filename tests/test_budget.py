@@ -284,7 +284,8 @@ def test_R_B4_an_action_that_cannot_be_paid_is_refused_with_the_reason() -> None
         "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1"
     )
     assert refused(b, unit="ana", action="brace", slow=True) == (
-        "ana has only 0 half-actions left; Brace (1½ Action) costs 2"
+        "Brace slowed is a 1½ Action: 2 half-actions and 2 Bonus Actions; ana has 0 half-actions"
+        " and 1 Bonus Action left: 2 half-actions and 1 Bonus Action short (R-B7)"
     )
     assert budget(b, "ana") == (0, 1)
 

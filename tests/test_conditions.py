@@ -55,23 +55,32 @@ OPEN = """
 
 
 def test_R_K1_R_M10_a_prone_creature_cannot_dodge_but_may_still_block() -> None:
-    """R-K1, R-M10, R-R1: bob (policy "always") lies Prone: ana's attack offers him no Dodge; with
-    a shield he is offered Block alone."""
+    """R-K1, R-M10, R-R1: bob lies Prone: ana's attack offers him no Dodge; with
+    a shield he is offered Block alone. (bob, policy "ask", is first offered an Interrupt of the
+    attack, R-R7, and lets it start.)"""
     b = begin(
         OPEN,
         creature("ana", "blue", "a"),
-        creature("bob", "red", "b", policy="always", prone=True),
+        creature("bob", "red", "b", policy="ask", prone=True),
         dice=(5, 3),
     )
     events = accepted(b, unit="ana", action="attack", target="bob")
     assert windows(events) == []
+    assert b.pending == AwaitingReaction(
+        "bob", "ana starts a melee attack next to bob", ("interrupt", "none")
+    )
+    events = accepted(b, unit="bob", reaction="none")
+    assert windows(events) == [("bob", "interrupt", ["interrupt", "none"], "none")]
+    assert isinstance(b.pending, AwaitingAction)
     b = begin(
         OPEN,
         creature("ana", "blue", "a"),
-        creature("bob", "red", "b", policy="always", prone=True, held=["buckler"]),
+        creature("bob", "red", "b", policy="ask", prone=True, held=["buckler"]),
         dice=(5, 3, 1),
     )
-    events = accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")
+    events = accepted(b, unit="bob", reaction="block")
     assert windows(events) == [("bob", "defence", ["block", "none"], "block")]
 
 
@@ -205,7 +214,8 @@ def test_R_K3_a_slowed_creature_cannot_afford_what_it_could_before() -> None:
     accepted(b, unit="ana", action="disengage")  # Bonus -> ½: 1 H
     assert budget(b, "ana") == (1, 2)
     assert refused(b, unit="ana", action="run", path=[[1, 0]]) == (
-        "ana has only 1 half-action left; Run (1½ Action) costs 2"
+        "ana is Slowed, so Run is a 1½ Action: 2 half-actions and 2 Bonus Actions; ana has"
+        " 1 half-action and 2 Bonus Actions left: 1 half-action short (R-K3)"
     )
 
 
@@ -301,8 +311,9 @@ def test_R_K5_a_miss_with_a_bleed_weapon_adds_nothing() -> None:
 
 
 def test_R_K_ask_policy_waits_only_when_a_reaction_is_possible() -> None:
-    """R-K1 with R-R8: a Prone bob with policy "ask" and no shield has nothing to choose, so
-    the attack does not wait for him; standing, it does."""
+    """R-K1 with R-R8: a Prone bob with policy "ask" and no shield has no defence to choose, so
+    after the Interrupt he lets pass (R-R7) the attack does not wait for him; standing, it
+    does."""
     b = begin(
         OPEN,
         creature("ana", "blue", "a"),
@@ -310,11 +321,13 @@ def test_R_K_ask_policy_waits_only_when_a_reaction_is_possible() -> None:
         dice=(5, 3),
     )
     accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")
     assert isinstance(b.pending, AwaitingAction)
     b = begin(
         OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b", policy="ask"), dice=(5, 3)
     )
     accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")
     assert b.pending == AwaitingReaction(
         "bob", "ana attacks bob (melee attack, Hit Roll 11)", ("dodge", "none")
     )

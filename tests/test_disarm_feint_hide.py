@@ -202,7 +202,8 @@ def test_R_X10_a_feint_is_deception_against_an_fcs_save_and_adds_5_to_the_next_m
 def test_R_X10_R_C4_a_tied_feint_fails() -> None:
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(4, 4))
     events = accepted(b, unit="ana", action="feint", target="bob")
-    assert types(events) == ["spent", "rolled", "rolled"]
+    # bob declines the Interrupt (R-R7) his policy "never" is offered, then the contest.
+    assert types(events) == ["spent", "reaction_answered", "rolled", "rolled"]
     assert conditions_of(b, "ana") == {}
 
 

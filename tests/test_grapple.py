@@ -120,19 +120,22 @@ def test_R_G1_the_defender_adds_athletics_when_it_is_the_better_skill() -> None:
     assert rolls(events)[1] == ("bo", "grapple: STR + Athletics", 2, 12)
 
 
-def test_R_G1_R_C4_a_tie_goes_to_the_defender_who_holds_the_one_that_tried() -> None:
-    """R-G1 "The winner holds the loser", R-C4 ties to the defender: 14 against 14, and bo,
-    with a free hand, holds ana Grappled."""
-    b = pair(dice=(6, 5))
+def test_R_G1_R_C4_a_failed_grapple_does_nothing_beyond_its_cost() -> None:
+    """R-G1: "if it loses, nothing happens beyond the spent cost" (Decision: the defender, who
+    did not try to grapple, is never made the grappler). R-C4: 14 against 14 goes to bo; ana has
+    paid her 1½ Action and nobody is grappled."""
+    b = pair(dice=(6, 5), rows=OPEN)
     events = accepted(b, unit="ana", action="grapple", target="bo")
     assert contests(events)[0]["winner"] == "bo"
-    assert conditions_of(b, "bo")["grappling"] == "ana"
-    assert conditions_of(b, "ana")["grappled"] == "bo"
+    # bo declines the Interrupt (R-R7) his policy "never" is offered; then the contest alone.
+    assert types(events) == ["spent", "reaction_answered", "rolled", "rolled", "contest_resolved"]
+    assert held(b) == (None, None)
+    assert conditions_of(b, "ana") == {} and conditions_of(b, "bo") == {}
+    assert budget(b, "ana") == (0, 0)
 
 
-def test_R_G1_a_defender_without_a_free_hand_only_shakes_the_attempt_off() -> None:
-    """R-G1 (Decision): holding needs a free hand; bo holds a club and a buckler, wins, and
-    nobody is grappled."""
+def test_R_G1_a_defender_with_full_hands_who_wins_is_not_grappled_either() -> None:
+    """R-G1: bo holds a club and a buckler, wins 17 against 9, and nobody is grappled."""
     b = pair(dice=(1, 8), held=["club", "buckler"])
     events = accepted(b, unit="ana", action="grapple", target="bo")
     assert contests(events)[0]["winner"] == "bo"
@@ -295,6 +298,11 @@ def test_R_G3_the_grappler_sustains_with_a_new_contest_for_2_bonus_actions() -> 
     assert types(b.log[start:]) == [
         "turn_started", "budget_refilled", "spent", "rolled", "rolled", "contest_resolved",
     ]  # fmt: skip
+    # The price as paid: two Bonus Actions, so "bonus_x2" (the Bonus tier alone is 1 B).
+    assert to_json(b.log[start + 2]) == {
+        "type": "spent", "unit": "ana", "action": "sustain_grapple", "tier": "bonus_x2",
+        "half": 0, "bonus": 2, "free_kind": None, "counts_as_action": False,
+    }  # fmt: skip
     assert rolls([to_json(e) for e in b.log[start:]]) == [
         ("ana", "sustain grapple: STR + Athletics", 5, 13),
         ("bo", "sustain grapple: STR + Acrobatics", 1, 10),

@@ -160,7 +160,8 @@ def as_json(b: Battle, choice: Choice, cast: Cast = FORD) -> dict[str, Any]:
     pending = b.pending
     if actor is None and isinstance(pending, AwaitingReaction):
         options = (*pending.options, "nonsense")
-        return {"unit": pending.unit, "reaction": options[item_index % len(options)]}
+        answer = {"unit": pending.unit, "reaction": options[item_index % len(options)]}
+        return {**answer, "slow": True} if slow else answer  # R-B7: slowed, payable or not
     uid = (b.world.turn.current or cast.units[0]) if actor is None else actor
     at = b.world.get(uid, Position) if b.world.exists(uid) else None
     cell = cast.cell(raw_cell, at.cell if at is not None else None)
@@ -172,6 +173,9 @@ def as_json(b: Battle, choice: Choice, cast: Cast = FORD) -> dict[str, Any]:
         obj["to"] = cell
     if "target" in FIELDS[name]:
         obj["target"] = target
+    if "ally" in FIELDS[name]:  # Assist (R-X21)
+        obj["ally"] = target
+        obj["enemy"] = cast.target(item_index)
     for key in ("spell", "ability"):
         if key in FIELDS[name]:
             obj[key] = ABILITY_REFS[item_index % len(ABILITY_REFS)]

@@ -150,3 +150,62 @@ def test_R_P3_a_prepared_action_that_no_longer_works_is_refused_and_the_turn_goe
     refusal = next(e for e in events if e["type"] == "plan_refused")
     assert "out of ana's reach (R-A4)" in refusal["reason"]
     assert b.pending == AwaitingAction("ana") and budget(b, "ana") == (2, 2)
+
+
+def test_R_P3_preparing_never_costs_a_turn_when_the_trigger_comes_in_the_next_round() -> None:
+    """R-P3 Decision: with initiative [bob, ana], ana prepares in round 1 and bob sets the plan
+    off in round 2. After bob's turn ana takes the rest of her round-1 turn (the prepared
+    attack first: 5 + 6 = 11 against bob's 1), and then, at her place after bob, her round-2
+    turn as usual, with a fresh budget; round 3 begins with bob."""
+    units = (creature("ana", "blue", "a"), creature("bob", "red", "b"))
+    b = battle(scenario_text(FIELD.replace("c", "."), "\n".join(units)), [7, 8, 5, 1])
+    assert b.world.turn.order == ("bob", "ana")
+    accepted(b, unit="bob", action="end_turn")
+    plan(b, trigger="enemy_within", metres=1.5, then=ATTACK_BOB)
+    assert b.pending == AwaitingAction("bob") and b.world.turn.round == 2
+    accepted(b, unit="bob", action="run", path=[[x, 1] for x in range(7, 1, -1)])
+    events = accepted(b, unit="bob", action="end_turn")
+    assert types(events)[:4] == ["turn_ended", "initiative_reordered", "turn_resumed", "spent"]
+    assert events[2] == {"type": "turn_resumed", "unit": "ana", "round": 2}
+    hit = next(e for e in events if e["type"] == "attack_resolved")
+    assert (hit["attacker"], hit["hit_roll"], hit["hit"]) == ("ana", 11, True)
+    assert b.pending == AwaitingAction("ana") and budget(b, "ana") == (1, 2)
+    # The rest of the round-1 turn ends; ana's round-2 turn starts at once, as usual.
+    events = accepted(b, unit="ana", action="end_turn")
+    started = types(events).index("turn_started")
+    assert "round_started" not in types(events)
+    assert events[started] == {"type": "turn_started", "unit": "ana", "round": 2}
+    assert events[started + 1]["type"] == "budget_refilled"
+    assert b.pending == AwaitingAction("ana") and budget(b, "ana") == (2, 2)
+    accepted(b, unit="ana", action="aim")
+    events = accepted(b, unit="ana", action="end_turn")
+    assert [e for e in events if e["type"] in ("round_started", "turn_started")] == [
+        {"type": "round_started", "round": 3},
+        {"type": "turn_started", "unit": "bob", "round": 3},
+    ]
+
+
+def test_R_P3_two_preparers_set_off_by_one_turn_resume_then_take_their_turns_in_order() -> None:
+    """R-P3 Decision: bob, cy and ana in that order; cy and ana both prepare in round 1 and
+    bob's round-2 Brace sets both off. Both act right after bob's turn (each moved behind the
+    one before: bob, ana, cy), and only then do they take their round-2 turns, in that order."""
+    units = (creature("ana", "blue", "a"), creature("bob", "red", "b"),
+             creature("cy", "blue", "c"))  # fmt: skip
+    b = battle(scenario_text(FIELD, "\n".join(units)), [6, 8, 7])
+    assert b.world.turn.order == ("bob", "cy", "ana")
+    accepted(b, unit="bob", action="end_turn")
+    watch_bob = {"trigger": "starts_action", "watch": "bob", "then": {"action": "aim"}}
+    accepted(b, unit="cy", action="prepare", **watch_bob)
+    accepted(b, unit="ana", action="prepare", **watch_bob)
+    accepted(b, unit="bob", action="brace")
+    events = accepted(b, unit="bob", action="end_turn")
+    assert [e["unit"] for e in events if e["type"] == "turn_resumed"] == ["ana"]
+    events = accepted(b, unit="ana", action="end_turn")
+    assert [e["unit"] for e in events if e["type"] == "turn_resumed"] == ["cy"]
+    assert b.world.turn.order == ("bob", "ana", "cy")
+    events = accepted(b, unit="cy", action="end_turn")
+    assert [(e["unit"], e["round"]) for e in events if e["type"] == "turn_started"] == [("ana", 2)]
+    events = accepted(b, unit="ana", action="end_turn")
+    assert [(e["unit"], e["round"]) for e in events if e["type"] == "turn_started"] == [("cy", 2)]
+    events = accepted(b, unit="cy", action="end_turn")
+    assert [(e["unit"], e["round"]) for e in events if e["type"] == "turn_started"] == [("bob", 3)]

@@ -246,6 +246,7 @@ def test_R_R7_an_enemy_on_a_ledge_above_its_reach_cannot_interrupt() -> None:
     )  # fmt: skip
     b = battle(text, [8, 7, 6, 8, 1])
     events = accepted(b, unit="ana", action="attack", target="cy")
-    assert not [
-        e for e in events if e["type"] == "reaction_answered" and e["window"] == "interrupt"
-    ]
+    # cy, the adjacent target on the ground, is offered an Interrupt (R-R7); bob is not.
+    assert [
+        e["unit"] for e in events if e["type"] == "reaction_answered" and e["window"] == "interrupt"
+    ] == ["cy"]

@@ -64,6 +64,9 @@ def test_the_brawl_plays_a_caught_throw_a_shove_into_the_harbour_and_a_grapple()
     end_turns(b, "ana")
     play(b, unit="bram", action="run", to=[9, 5])
     end_turns(b, "bram", "rat", "mira", "vex", "grok", "ana")
+    # Neither rat nor vex, next to bram, Interrupts his Shove and Grapple (R-R7).
+    play(b, unit="rat", policy="never")
+    play(b, unit="vex", policy="never")
     shoved = play(b, unit="bram", action="shove", target="rat")
     assert {"type": "pushed", "unit": "rat", "start": [9, 6], "end": [9, 7], "by": "bram"} in shoved
     assert {

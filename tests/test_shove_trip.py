@@ -85,7 +85,8 @@ def test_R_X15_a_saved_str_save_keeps_the_pushed_creature_on_its_feet() -> None:
 def test_R_X15_R_C4_a_tied_contest_goes_to_the_one_shoved_and_nothing_moves() -> None:
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(4, 4))
     events = accepted(b, unit="ana", action="shove", target="bob")
-    assert types(events) == ["spent", "rolled", "rolled"]
+    # bob declines the Interrupt (R-R7) his policy "never" is offered, then the contest.
+    assert types(events) == ["spent", "reaction_answered", "rolled", "rolled"]
     assert cell(b, "bob") == Pos(2, 1)
 
 
@@ -320,7 +321,10 @@ def test_R_X15_R_R4_being_pushed_out_of_an_enemy_reach_never_provokes() -> None:
     )
     events = accepted(b, unit="ana", action="shove", target="bob")
     assert pushes(events) == [[3, 1], [4, 1], [5, 1]]
-    assert "reaction_answered" not in types(events)
+    # Only bob's Interrupt window of the Shove itself (R-R7), declined; no Attack of Opportunity.
+    assert [(e["unit"], e["window"]) for e in events if e["type"] == "reaction_answered"] == [
+        ("bob", "interrupt")
+    ]
     assert b.world.need("cat", Budget).bonus == 2
 
 

@@ -489,7 +489,7 @@ def test_R_R7_an_interrupt_that_hits_cancels_the_spell_and_its_cost_stays_spent(
         {"type": "reaction_answered", "unit": "grok", "window": "interrupt",
          "trigger": "mara starts casting firebolt next to grok",
          "options": ["interrupt", "none"], "choice": "interrupt", "by": "policy"},
-        {"type": "spent", "unit": "grok", "action": "interrupt", "tier": "bonus", "half": 0,
+        {"type": "spent", "unit": "grok", "action": "interrupt", "tier": "bonus_x2", "half": 0,
          "bonus": 2, "free_kind": None, "counts_as_action": False},
     ]  # fmt: skip
     assert events[-2:] == [

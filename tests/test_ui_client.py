@@ -22,6 +22,7 @@ from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.events import to_json as event_json
 from sim.geometry import Pos
 from sim.scenario import load
+from sim.ui.actionbar import prompt_options
 from sim.ui.app import App
 from sim.ui.session import Session
 
@@ -1047,3 +1048,127 @@ def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -
             assert end == shown.move.end, f"{move} seed {seed}"
             cut_short += end != Pos(25, 2)
     assert cut_short, "no seed rolled a Sprint too short for the path"
+
+
+# --- Assist (R-X21): the ally, then the enemy, clicked on the board -----------------------------
+
+TRIO = fighters(
+    "UI assist",
+    """
+#########
+#.......#
+#..ab...#
+#..c....#
+#########
+""",
+    grok="""
+[[units]]
+id = "bram"
+team = "blue"
+template = "human_fighter"
+at = "c"
+policy = "ask"
+""",
+)
+
+
+def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
+    tmp_path: Path, shots: Path
+) -> None:
+    """R-X21 in the client: the bar offers Assist with its cost; bram clicks his ally ana (an
+    enemy clicked first is refused with the reason), then grok; the decision is the script's."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO))
+    p = Player(app, shots)
+    seat_for(p, "bram")
+    app.frame()
+    entry = next(e for e in app.renderer.bar.entries if e.name == "assist")
+    assert (entry.ok, entry.label) == (True, "B")
+    assert entry.detail == "Bonus Action: 1 Bonus Action"
+    p.button("action", "assist")
+    assert app.view.targeting == "assist" and app.view.ally is None
+    ana, grok = at(app, "ana"), at(app, "grok")
+    assert app.renderer._aims(app.session, app.view) == (ana,), "only ana can be the ally"
+    p.hover(ana)
+    p.shot("assist_ally")
+    p.click_cell(grok)
+    assert app.view.status == "refused: grok is not on bram's side; Assist helps an ally (R-X21)"
+    assert app.view.ally is None
+    p.click_cell(ana)
+    assert app.view.ally == "ana"
+    assert app.view.status == "assist ana: click the enemy ana is helped against (Esc cancels)"
+    assert app.renderer._aims(app.session, app.view) == (grok,)
+    p.hover(grok)
+    p.shot("assist_enemy")
+    p.click_cell(grok)
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok"
+    }  # fmt: skip
+    answer_everything(p, "none")  # grok, next to bram, may Interrupt it (R-R7); he lets it be
+    assert conditions(app.world, "ana").value("assisted", "") == "grok"
+    assert app.view.targeting is None and app.view.ally is None
+
+
+def test_assist_without_an_ally_in_reach_says_why(tmp_path: Path, shots: Path) -> None:
+    """R-X21: ana has bram in sight but not in reach: the bar says so, in words."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO.replace("#..c....#", "#......c#")))
+    p = Player(app, shots)
+    seat_for(p, "ana")
+    app.frame()
+    entry = next(e for e in app.renderer.bar.entries if e.name == "assist")
+    assert not entry.ok
+    assert entry.detail == "bram at (7,3) is out of ana's melee reach (R-X21, R-A4)"
+
+
+def test_a_reaction_on_its_own_turn_can_be_answered_slowed(duel: Path, shots: Path) -> None:
+    """R-B7 in the client: the mover steps out of its enemy's reach; the enemy's Attack of
+    Opportunity comes on the mover's own turn, so its prompt also offers each defence slowed,
+    paid with a half-action instead of a Bonus Action. Between turns none is offered."""
+    app = make_app(duel)
+    p = Player(app, shots)
+    p.sit_down()
+    mover = acting(app)
+    enemy = next(u for u in ("ana", "grok") if u != mover)
+    start = app.world.need(mover, Position).cell
+    step = 1 if start.x > app.world.need(enemy, Position).cell.x else -1
+    p.click_cell(Pos(start.x + 2 * step, start.y))
+    assert [to_json(d)["action"] for d in app.session.battle.decisions] == ["step"]
+    for _ in range(6):
+        if app.view.handover is not None:
+            p.sit_down()
+        pending = app.session.battle.pending
+        assert isinstance(pending, AwaitingReaction)
+        if pending.unit == enemy:
+            assert "attack slowed" not in prompt_options(app.session.battle)  # not its turn
+            p.button("option", "attack")
+            continue
+        assert pending.kind == "defence"
+        offered = prompt_options(app.session.battle)
+        assert "dodge slowed" in offered, offered
+        p.shot("slowed_option")
+        p.button("option", "dodge slowed")
+        break
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": mover, "reaction": "dodge", "slow": True
+    }  # fmt: skip
+    paid = [e for e in app.session.battle.log if e.kind == "spent" and e.unit == mover]
+    assert [(e.action, e.tier, e.half, e.bonus) for e in paid][-1] == ("dodge", "half", 1, 0)
+
+
+def test_an_assist_can_be_held_ready_for_a_prepare_trigger(tmp_path: Path, shots: Path) -> None:
+    """R-X21 with R-P1: ana, whose ally bram is out of her reach now, prepares an Assist for
+    when grok ends its turn: the ally and the enemy are clicked as usual, and the Assist
+    becomes Prepare's "then", checked again when the trigger comes."""
+    app = make_app(write_scenario(tmp_path, "trio", TRIO.replace("#..c....#", "#......c#")))
+    p = Player(app, shots)
+    seat_for(p, "ana")
+    p.key(pygame.K_w)  # Prepare: choose the trigger
+    p.key(pygame.K_1 + app.listed().index("ends:grok"))
+    assert app.view.preparing == {"trigger": "ends_turn", "watch": "grok"}
+    p.button("action", "assist")
+    p.click_cell(at(app, "bram"))
+    assert app.view.ally == "bram", app.view.status
+    p.click_cell(at(app, "grok"))
+    assert to_json(app.session.battle.decisions[-1]) == {
+        "unit": "ana", "action": "prepare", "trigger": "ends_turn", "watch": "grok",
+        "then": {"action": "assist", "ally": "bram", "enemy": "grok"},
+    }  # fmt: skip

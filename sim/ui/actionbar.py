@@ -15,11 +15,11 @@ from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
 from sim.creature import creatures, has, team_of
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse
-from sim.engine import Battle, Decision
+from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.movement import condition_problem
-from sim.reactions import expected_defence
+from sim.reactions import expected_defence, reaction_price
 from sim.rules import Tier
 from sim.ui.planner import MOVES, hidden_from
 from sim.world import World
@@ -66,6 +66,7 @@ class Entry:
 
 
 ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON field
+ASSIST = "assist"  # R-X21: needs an ally, then an enemy
 
 
 def needs(name: str) -> tuple[str, ...]:
@@ -78,6 +79,8 @@ def needs(name: str) -> tuple[str, ...]:
         return ("ability",)
     if name == "prepare":
         return ("trigger",)
+    if name == ASSIST:
+        return ("ally", "enemy")  # two creatures, clicked in turn (R-X21)
     fields = FIELDS.get(name, set())
     return tuple(f for f in ("item", "target", "to") if f in fields)
 
@@ -353,6 +356,11 @@ def entry(
             "skip the rest of the turn and hold an action ready for a trigger (R-P)",
             need,
         )
+    if name == ASSIST:
+        helped = assist_verdict(battle, unit, slow, quicken, side)
+        if isinstance(helped, Cost):
+            return Entry(name, True, cost_label(helped), cost_words(helped), need)
+        return Entry(name, False, "—", helped.reason, need)
     items: list[dict[str, Any]] = [{}]
     if "item" in need:
         items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
@@ -394,6 +402,44 @@ def _first_fit(
     for base in items:
         for aim in _aims(battle, unit, name, side):
             result = judge(battle, build(unit, name, slow, quicken, **base, **aim))
+            if isinstance(result, Cost):
+                return result
+            first = first or result
+    assert first is not None
+    return first
+
+
+def _sides(battle: Battle, unit: str, side: str | None) -> tuple[list[str], list[str]]:
+    """The creatures in sight of `unit`'s side: its allies, then its enemies."""
+    world = battle.world
+    own = team_of(world, unit)
+    seen = target_choices(battle, unit, side)
+    return [c for c in seen if team_of(world, c) == own], [
+        c for c in seen if team_of(world, c) != own
+    ]
+
+
+def assist_verdict(
+    battle: Battle,
+    unit: str,
+    slow: bool,
+    quicken: bool,
+    side: str | None,
+    ally: str | None = None,
+) -> Cost | Refusal:
+    """Whether `unit` can Assist now (R-X21): the cost of the first ally (or `ally`, when one
+    is chosen) and enemy in sight it may name, or the first reason met."""
+    allies, foes = _sides(battle, unit, side)
+    if ally is not None:
+        allies = [ally]
+    if not allies:
+        return Refusal(f"{unit} has no ally in sight to assist (R-X21)")
+    if not foes:
+        return Refusal(f"{unit} sees no enemy to assist against (R-X21)")
+    first: Refusal | None = None
+    for helped in allies:
+        for foe in foes:
+            result = judge(battle, build(unit, ASSIST, slow, quicken, ally=helped, enemy=foe))
             if isinstance(result, Cost):
                 return result
             first = first or result
@@ -459,6 +505,52 @@ def held(item: Entry) -> Entry:
         f"hold ready; now refused ({item.detail}), checked again when the trigger comes",
         item.needs,
     )
+
+
+SLOWED = " slowed"  # a reaction prompt's option taken slowed (R-B7): "dodge slowed"
+
+
+def prompt_options(battle: Battle) -> list[str]:
+    """What the reaction prompt offers: the window's options and "none", then each option
+    slowed (R-B7) where its slowed cost can be paid now (on the creature's own turn, from its
+    half-actions): "dodge slowed"."""
+    pending = battle.pending
+    if not isinstance(pending, AwaitingReaction):
+        return []
+    options = [*pending.options, *([] if "none" in pending.options else ["none"])]
+    slowed = [
+        option + SLOWED
+        for option in pending.options
+        if option != "none"
+        and battle.check_answer(ReactionChoice(pending.unit, option, slow=True)) is None
+    ]
+    return options + slowed
+
+
+def answer_for(pending: AwaitingReaction, option: str) -> ReactionChoice:
+    """The decision a prompt's option stands for.
+
+    >>> pending = AwaitingReaction("ana", "bob attacks ana", ("dodge", "none"), "defence")
+    >>> answer_for(pending, "dodge slowed")
+    ReactionChoice(unit='ana', choice='dodge', slow=True)
+    >>> answer_for(pending, "none").slow
+    False
+    """
+    if option.endswith(SLOWED):
+        return ReactionChoice(pending.unit, option.removesuffix(SLOWED), slow=True)
+    return ReactionChoice(pending.unit, option)
+
+
+def prompt_help(world: World, pending: AwaitingReaction, option: str) -> str:
+    """What a prompt's option does and costs, in words; a slowed one says its slowed cost."""
+    if option.endswith(SLOWED):
+        base = option.removesuffix(SLOWED)
+        price = reaction_price(world, pending.unit, pending.kind, base, slow=True)
+        return (
+            f"{base.replace('_', ' ')}, slowed (R-B7): costs {price.words}, keeping the "
+            "Bonus Actions"
+        )
+    return reaction_help(world, pending.unit, option)
 
 
 def _bonus(n: int) -> str:

@@ -23,7 +23,6 @@ from sim.engine import (
     BattleOver,
     Decision,
     Outcome,
-    ReactionChoice,
     SetPolicy,
 )
 from sim.geometry import Pos
@@ -32,9 +31,12 @@ from sim.ui.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
     AREA_HELP,
+    ASSIST,
     Choice,
     ability_choices,
     aim_of,
+    answer_for,
+    assist_verdict,
     build,
     cost_label,
     item_choices,
@@ -42,6 +44,7 @@ from sim.ui.actionbar import (
     judge,
     needs,
     prepare_triggers,
+    prompt_options,
     trigger_words,
     unmarkable,
 )
@@ -84,7 +87,18 @@ def aim_needs(world: World, view: View) -> tuple[str, ...]:
     if name in ABILITY_ACTIONS:
         ability = world.catalog.abilities.get(view.ability or "")
         return aim_of(ability) if ability is not None else ()
+    if name == ASSIST:
+        return ("target",)  # the ally, then the enemy: each a creature (R-X21)
     return tuple(n for n in needs(name) if n in ("target", "to"))
+
+
+def assist_step(view: View) -> str:
+    """What the next click of an Assist names (R-X21), in words.
+
+    >>> assist_step(View(targeting="assist")), assist_step(View(targeting="assist", ally="ana"))
+    ('the ally to help', 'the enemy ana is helped against')
+    """
+    return "the ally to help" if view.ally is None else f"the enemy {view.ally} is helped against"
 
 
 def chosen_fields(view: View) -> dict[str, Any]:
@@ -107,6 +121,22 @@ def held_ready(view: View, decision: Decision | str) -> Decision | str:
 
 def target_decision(session: Session, view: View, target: str) -> str:
     """What choosing `target` for the action being targeted would do, in words."""
+    if view.targeting == ASSIST and view.ally is None and view.selected is not None:
+        # R-X21: the first click names the ally; any enemy in sight may follow.
+        helped = assist_verdict(
+            session.battle, view.selected, view.slow, view.quicken, view.eyes, ally=target
+        )
+        if isinstance(helped, Refusal):
+            world = session.battle.world
+            if (
+                view.preparing is not None
+                and target != view.selected
+                and (team_of(world, target) == team_of(world, view.selected))
+            ):
+                # Held ready, it is checked again when the trigger comes (as other actions).
+                return f"the ally: then click the enemy (held ready; now: {helped.reason})"
+            return _describe(helped)
+        return f"the ally: then click the enemy ({cost_label(helped)})"
     decision = _target(view, target)
     if decision is None:
         return "refused: no action is waiting for a target"
@@ -124,6 +154,10 @@ def target_decision(session: Session, view: View, target: str) -> str:
 def _target(view: View, target: str) -> Decision | str | None:
     if view.targeting is None or view.selected is None:
         return None
+    if view.targeting == ASSIST:
+        if view.ally is None:
+            return None  # the ally is chosen first (`App.click_cell`)
+        return build(view.selected, ASSIST, view.slow, view.quicken, ally=view.ally, enemy=target)
     return build(
         view.selected, view.targeting, view.slow, view.quicken, target=target, **chosen_fields(view)
     )
@@ -441,6 +475,9 @@ class App:
             self.mark(cell)
             return
         unit = self.unit_at(cell)
+        if view.targeting == ASSIST and view.ally is None:
+            self.choose_ally(unit)
+            return
         if view.targeting is not None:
             aim = aim_needs(self.world, view)
             decision: Decision | str | None = None
@@ -482,6 +519,19 @@ class App:
                 view.status = f"{unit} selected" + (f"; cannot attack: {reason}" if reason else "")
             return
         view.status = ""
+
+    def choose_ally(self, unit: str | None) -> None:
+        """Assist's first click (R-X21): the ally, when some enemy in sight can follow."""
+        view = self.view
+        if unit is None or view.selected is None:
+            view.status = f"assist: click {assist_step(view)} (Esc cancels)"
+            return
+        verdict = target_decision(self.session, view, unit)
+        if verdict.startswith("refused"):
+            view.status = verdict
+            return
+        view.ally = unit
+        view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
 
     def attack_offer(self, target: str) -> Decision | None:
         """Clicking an enemy while the acting creature is selected attacks it, when it can."""
@@ -627,9 +677,10 @@ class App:
         if "item" in need:
             view.picking = name
             return
-        if "target" in need or "to" in need:
+        if "target" in need or "to" in need or "ally" in need:
             view.targeting = None if view.targeting == name else name
             view.item = None
+            view.ally = None
             return
         decision = build(unit, name, view.slow, view.quicken)
         if isinstance(decision, str):
@@ -712,10 +763,11 @@ class App:
             self.commit(decision)
 
     def answer(self, option: str) -> None:
+        """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7)."""
         pending = self.session.battle.pending
         if not isinstance(pending, AwaitingReaction):
             return
-        self.submit(ReactionChoice(pending.unit, option))
+        self.submit(answer_for(pending, option))
 
     def toggle(self, name: str) -> None:
         view = self.view
@@ -748,6 +800,7 @@ class App:
             view.help = False
         elif view.picking or view.targeting or view.choosing:
             view.picking = view.targeting = view.item = view.choosing = view.ability = None
+            view.ally = None
         elif view.preparing is not None or view.marking is not None:
             view.preparing = None
             view.marking = None
@@ -905,7 +958,7 @@ class App:
             and self.mine(pending.unit)
             and pygame.K_1 <= key <= pygame.K_9
         ):
-            options = list(pending.options) + ([] if "none" in pending.options else ["none"])
+            options = prompt_options(self.session.battle)
             index = key - pygame.K_1
             if index < len(options):
                 self.answer(options[index])

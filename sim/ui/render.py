@@ -35,7 +35,8 @@ from sim.ui.actionbar import (
     item_choices,
     judge,
     prepare_triggers,
-    reaction_help,
+    prompt_help,
+    prompt_options,
     trigger_words,
     unmarkable,
 )
@@ -262,7 +263,7 @@ class Renderer:
             session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
-            view.ability, repr(view.preparing), repr(view.marking),
+            view.ability, view.ally, repr(view.preparing), repr(view.marking),
         )  # fmt: skip
         self._panel_cached("bar", bar_key, surface, lay.bar,
                            lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
@@ -570,7 +571,7 @@ class Renderer:
         """What the answers about the action being targeted depend on."""
         return (
             session.version, view.targeting, view.item, view.ability, view.slow, view.quicken,
-            view.side, view.omniscient, view.selected, repr(view.preparing),
+            view.side, view.omniscient, view.selected, repr(view.preparing), view.ally,
         )  # fmt: skip
 
     def _aims(self, session: Session, view: View) -> tuple[Pos, ...]:
@@ -716,7 +717,7 @@ class Renderer:
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         """What clicking `hover` would do with the action being targeted, as the click does."""
-        from sim.ui.app import _describe, _to, aim_needs, target_decision
+        from sim.ui.app import _describe, _to, aim_needs, assist_step, target_decision
 
         world = session.battle.world
         unit = unit_at(world, hover, view.eyes)
@@ -724,9 +725,8 @@ class Renderer:
         if view.ability:
             what += f" {view.ability}"
         aim = aim_needs(world, view)
-        rows: list[tuple[str, pal.RGB]] = [
-            (f"{what}: choose {aim_words(aim)} (Esc cancels)", pal.TEXT)
-        ]
+        words = assist_step(view) if view.targeting == "assist" else aim_words(aim)
+        rows: list[tuple[str, pal.RGB]] = [(f"{what}: choose {words} (Esc cancels)", pal.TEXT)]
         result = ""
         if "target" in aim and unit is not None and view.selected:
             result = f"{unit}: {target_decision(session, view, unit)}"
@@ -1178,10 +1178,12 @@ class Renderer:
         if hovered is not None:
             status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
         elif view.targeting:
-            from sim.ui.app import aim_needs
+            from sim.ui.app import aim_needs, assist_step
 
             what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
             aim = aim_words(aim_needs(session.battle.world, view))
+            if view.targeting == "assist":
+                aim = assist_step(view)
             status = f"{what}: click {aim} (Esc cancels)"
             if view.preparing is not None:
                 status = f"Prepare {trigger_words(view.preparing)}: {status}"
@@ -1301,17 +1303,20 @@ class Renderer:
         shows of it, each option with what it does and costs, and the Bonus Actions left."""
         world = session.battle.world
         f = self.fonts
-        options = list(pending.options)
-        if "none" not in options:
-            options.append("none")
+        options = prompt_options(session.battle)
         happening = self.underway_shown(session, view)
         shown = happening.words() if happening is not None else []
         left = world.get(pending.unit, Budget)
         bonus = f"{pending.unit} has {left.bonus if left else 0} Bonus Action(s) left"
+        if left is not None and world.turn.current == pending.unit:
+            # On its own turn a reaction may be slowed and paid with half-actions (R-B7).
+            bonus = (
+                f"{pending.unit} has {left.half} half-action(s), {left.bonus} Bonus Action(s) left"
+            )
         helps = self._memo(
             "reaction",
             (session.version,),
-            lambda: [reaction_help(world, pending.unit, o) for o in options],
+            lambda: [prompt_help(world, pending, o) for o in options],
         )
 
         def high(size: int) -> int:

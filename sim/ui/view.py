@@ -30,6 +30,7 @@ class View:
     choosing: str | None = None  # "cast" / "use": a spell or ability is being chosen;
     # "prepare": a trigger is being chosen
     ability: str | None = None  # the spell or ability chosen for `targeting`
+    ally: str | None = None  # Assist (R-X21): the ally clicked first; the enemy is clicked next
     preparing: dict[str, Any] | None = None  # Prepare's trigger fields: the next action
     # chosen is held ready instead of taken
     marking: list[Pos] | None = None  # Prepare's "enters_area": the cells marked so far
@@ -64,5 +65,6 @@ class View:
         self.picking = None
         self.choosing = None
         self.ability = None
+        self.ally = None
         self.preparing = None
         self.marking = None
