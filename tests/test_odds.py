@@ -38,7 +38,7 @@ from sim.odds import (
     shove_odds,
     trip_odds,
 )
-from sim.reactions import Ask, held_weapon
+from sim.reactions import Ask, Reply, held_weapon
 from sim.shove import resolve_shove
 from sim.throw import catch_thrown, resolve_toss
 from sim.trip import resolve_trip
@@ -61,7 +61,7 @@ DUEL = scenario_text(
 
 
 def _drive(
-    resolution: Generator[ev.Event | Ask, str | None, Any] | list[ev.Event],
+    resolution: Generator[ev.Event | Ask, Reply | None, Any] | list[ev.Event],
     answer: str,
     world: World | None = None,
 ) -> tuple[Any, list[ev.Event]]:
@@ -71,7 +71,7 @@ def _drive(
     if isinstance(resolution, list):
         return None, resolution
     events: list[ev.Event] = []
-    reply: str | None = None
+    reply: Reply | None = None
     while True:
         try:
             item = resolution.send(reply)
@@ -83,7 +83,7 @@ def _drive(
             found = [o for o in item.options if o == answer] or [
                 o for o in item.options if answer and o.startswith(answer)
             ]
-            reply = found[0] if found else "none"
+            reply = Reply(found[0] if found else "none")
         else:
             events.append(item)
             if world is not None:
