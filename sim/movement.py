@@ -22,6 +22,7 @@ from sim.footing import (
     standing_at,
     step_cost,
     step_problem,
+    water_problem,
 )
 from sim.geometry import Pos, half_metres
 from sim.grid import Kind
@@ -107,8 +108,9 @@ def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | No
         return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
     if held.has("swimming") and kind not in (Swim, Step):
         return (
-            f"{unit} is swimming; it must keep swimming, or Step out where its feet touch "
-            "the bottom (R-M8)"
+            f"{unit} is swimming; it must keep swimming, Step out where its feet touch the "
+            "bottom or onto a bank no higher than half its height above the water, or Climb "
+            "a climbable bank beside it (R-M8)"
         )
     if held.has("prone") and kind is not Crawl:
         return f"{unit} is prone; it moves only by Crawl until it stands up (R-M8, R-M10)"
@@ -127,15 +129,43 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
     if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
     b = path[0]
-    problem = step_problem(world, m, Gait.STRIDE, a, b)
-    if problem:
-        return problem
+    if not grid.inside(b):
+        return f"{b}: off the map"
+    kind = grid.kind(b)
+    if kind is Kind.WALL:
+        return f"{b}: a wall"
+    if kind is Kind.PIT:
+        return f"{b}: a pit; a swimmer cannot step out into it"
+    water = water_problem(world, m, Gait.STRIDE, b)
+    if water:
+        return water
     other = standing_at(world, m.unit).get(b)
     if other is not None:
         return f"{b}: {other} is standing there; a move cannot end on it (R-M5)"
     if grid.water_half(b) >= m.waist_half and grid.water_half(a) >= m.height_half:
         return f"{b}: still deep water; swim there instead (R-M8)"
-    return None
+    return bank_problem(world, m, a, b)
+
+
+def bank_problem(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
+    """R-M8 Decision: a place to climb out is no higher above the water's surface than half the
+    swimmer's height (R-M3 measured from the surface, not from the bottom). A higher bank is
+    climbed if its face can be, else the swimmer must find another way out; the refusal says
+    which, so that it never sends the player back to the action that refused it."""
+    grid = world.grid
+    surface = grid.ground_half(a) + grid.water_half(a)
+    rise = max(grid.ground_half(b) - surface, 0)
+    obstacle = grid.obstacle_half(b)
+    high = rise + obstacle
+    if high <= m.leap_half:
+        return None
+    what = "an obstacle" if rise == 0 else "the bank and its obstacle" if obstacle else "the bank"
+    where = f"{b}: {what} {high / 2:g} m above the water; a swimmer steps out at most " + (
+        f"{m.leap_half / 2:.2g} m up"
+    )
+    if rise > 0 and grid.climbable(b):
+        return f"{where}; climb it from the water (R-M8, R-M7)"
+    return f"{where}, and it cannot be climbed; swim to a lower bank or shallower water (R-M8)"
 
 
 def _explicit(
@@ -214,8 +244,13 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
             return Refusal(legs_or)
-        legs = tuple(Leg(start, c, m.orthogonal, "step") for c in out_path)
-        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres"))
+        # R-M8 with R-M2: the metre after getting up costs double when either cell is
+        # difficult ground, as every move does; the Step out is still one straight metre.
+        legs = tuple(
+            Leg(start, c, step_cost(world, m, Gait.STRIDE, start, c), "step") for c in out_path
+        )
+        factor = max((leg.cost // m.orthogonal for leg in legs), default=1)
+        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres")) * factor
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None

@@ -55,6 +55,8 @@ def test_river_wading_swimming_and_stepping_out(capsys: pytest.CaptureFixture[st
     assert {"type": "condition_gained", "unit": "ana", "condition": "swimming", "value": 1} in log
     refused = [e["reason"] for e in log if e["type"] == "refused"]
     assert refused == [
-        "pip is swimming; it must keep swimming, or Step out where its feet touch the bottom (R-M8)"
+        "pip is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
     ]
     assert log[-1] == {"type": "moved", "unit": "pip", "start": [12, 4], "end": [13, 4], "cost": 2}

@@ -269,7 +269,9 @@ def test_R_M8_a_swimmer_cannot_walk() -> None:
     b = swimmer()
     reason = refused(b, unit="ana", action="walk", path=[[1, 1]])
     assert reason == (
-        "ana is swimming; it must keep swimming, or Step out where its feet touch the bottom (R-M8)"
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
     )
     for action in ("run", "sprint", "crawl"):
         assert refused(b, unit="ana", action=action, path=[[1, 1]]) == reason

@@ -1,0 +1,170 @@
+"""Issue 9, movement items: where play departed from the rules text, played with loaded dice
+(R-M2, R-M3, R-M4, R-M6, R-M7, R-M8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.components import Hands, Position
+from sim.engine import Battle
+from sim.geometry import Pos
+from tests.helpers import accepted, battle, conditions_of, end_turns, give, refused, scenario_text
+from tests.movers import creature, legend
+
+
+def solo(rows: str, extra: str, **ana: Any) -> Battle:
+    return battle(scenario_text(rows, creature("ana", "blue", "a", **ana), extra), [1])
+
+
+def at(b: Battle, uid: str = "ana") -> Position:
+    return b.world.need(uid, Position)
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+# --- R-M8 a bank is measured from the water's surface (item 1) ----------------------------------
+
+# ana swims at (1,1) in 2 m of water. North, (1,0) is a quay level with the surface (ground 2 m);
+# west, (0,1) a climbable bank 1 m above the surface; east, (2,1) a sheer wall 2 m above it.
+HARBOUR = """
+WQW
+KaH
+WWW
+"""
+HARBOUR_LEGEND = legend(
+    W={"water": 2.0},
+    a={"water": 2.0},
+    Q={"height": 2.0},
+    K={"height": 3.0, "climbable": True},
+    H={"height": 4.0},
+)
+
+
+def swimming_in_the_harbour(**ana: Any) -> Battle:
+    b = solo(HARBOUR, HARBOUR_LEGEND, **ana)
+    give(b, "ana", "swimming")
+    return b
+
+
+def test_R_M8_a_swimmer_steps_out_onto_a_quay_level_with_the_water() -> None:
+    """R-M8 Decision: the quay's ground is 2 m above the bottom but level with the surface, so
+    it is a place to climb out: a Step, the swimming ends, she stands on the quay."""
+    b = swimming_in_the_harbour()
+    events = accepted(b, unit="ana", action="step", path=[[1, 0]])
+    assert kinds(events) == ["spent", "condition_lost", "moved"]
+    assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
+    assert "swimming" not in conditions_of(b, "ana")
+    assert at(b) == Position(Pos(1, 0))
+
+
+def test_R_M8_a_climb_onto_the_quay_sends_the_swimmer_to_the_step() -> None:
+    """R-M8: the quay needs no Climb; the refusal names the Step, which is then accepted (the
+    refusals never send a player in a circle)."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="climb", to=[1, 0]) == (
+        "(1,0): its ground is not above the water; step out onto it, or swim (R-M8)"
+    )
+    accepted(b, unit="ana", action="step", to=[1, 0])
+    assert at(b).cell == Pos(1, 0)
+
+
+def test_R_M8_R_M7_a_higher_climbable_bank_is_climbed_from_the_water() -> None:
+    """R-M8: 1 m above the water is more than half ana's 1.8 m: a Step is refused and points to
+    a Climb, which she begins from the water: 1 m up (from the surface, not the bottom)."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="step", path=[[0, 1]]) == (
+        "(0,1): the bank 1 m above the water; a swimmer steps out at most 0.9 m up; "
+        "climb it from the water (R-M8, R-M7)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "climbed"]
+    assert events[1]["condition"] == "swimming"
+    assert (events[2]["end"], events[2]["metres"], events[2]["elevation"]) == ([0, 1], 1.0, 0.0)
+    assert at(b) == Position(Pos(0, 1))
+
+
+def test_R_M8_a_bank_that_cannot_be_climbed_sends_the_swimmer_elsewhere() -> None:
+    """R-M8: a sheer bank 2 m above the water: the Step and the Climb both say to swim to a
+    lower bank; the Jump says what a swimmer may do instead, and each of those is open."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="step", path=[[2, 1]]) == (
+        "(2,1): the bank 2 m above the water; a swimmer steps out at most 0.9 m up, and it "
+        "cannot be climbed; swim to a lower bank or shallower water (R-M8)"
+    )
+    assert refused(b, unit="ana", action="climb", to=[2, 1]) == (
+        "(2,1): the bank 2 m above the water cannot be climbed; swim to a lower bank or "
+        "shallower water (R-M8, R-M7)"
+    )
+    assert refused(b, unit="ana", action="jump", to=[1, 0]) == (
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
+    )
+    accepted(b, unit="ana", action="swim", path=[[1, 2]])
+
+
+TOWER_POOL = """
+WTW
+WaW
+"""
+
+
+def test_R_M8_R_M7_a_swimmer_hangs_on_a_high_face_and_climbs_back_down_into_the_water() -> None:
+    """R-M7 from the water: a 10 m tower stands 8 m above a 2 m pool; ana (d4: 4 m a Climb)
+    hangs 4 m above the surface, 6 m above the bottom; climbing down ends at the surface, 4 m
+    down, where she swims again."""
+    b = solo(
+        TOWER_POOL,
+        legend(W={"water": 2.0}, a={"water": 2.0}, T={"height": 10.0, "climbable": True}),
+        agi="d4+8",
+    )
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="climb", to=[1, 0])
+    assert (events[2]["end"], events[2]["elevation"], events[2]["metres"]) == ([1, 1], 6.0, 4.0)
+    assert conditions_of(b, "ana") == {"hanging": "1,0"}
+    end_turns(b, "ana")
+    events = accepted(b, unit="ana", action="climb", to=[1, 1])
+    assert (events[1]["elevation"], events[1]["metres"]) == (0.0, 4.0)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+
+
+# --- R-M8 with R-M2: the metre after getting up is doubled on difficult ground (item 10) --------
+
+
+def test_R_M8_R_M2_stepping_out_onto_difficult_ground_costs_double() -> None:
+    """R-M8: "1 m to get up, then 1 m of movement (doubled, as ever, if that cell is
+    difficult)": out onto the mud at (1,0) the metre costs 2 m; onto the plain bank 1 m."""
+    b = solo("M..\naW.\n", legend(a={"water": 2.0}, W={"water": 2.0}, M={"kind": "difficult"}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[0, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([0, 0], 4)
+    b = solo("M..\nWa.\n", legend(a={"water": 2.0}, W={"water": 2.0}, M={"kind": "difficult"}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[1, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
+
+
+# --- R-M7 every Climb stows what is held (item 9) -----------------------------------------------
+
+CLIFF = """
+.....
+.aCCC
+.....
+"""
+
+
+def test_R_M7_a_weapon_drawn_while_hanging_is_stowed_when_the_climb_goes_on() -> None:
+    """R-M7: hanging 4 m up a 6 m face, ana draws her dagger (she may, hanging); the Climb that
+    goes on begins by stowing it, so she reaches the top with empty hands."""
+    b = solo(CLIFF, legend(C={"height": 6, "climbable": True}), agi="d4+8", held=["dagger"])
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    assert kinds(events) == ["spent", "item_stowed", "climbed", "condition_gained"]
+    end_turns(b, "ana")
+    accepted(b, unit="ana", action="draw", item="dagger")
+    assert len(b.world.need("ana", Hands).items()) == 1
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    assert kinds(events) == ["spent", "item_stowed", "climbed", "condition_lost"]
+    assert b.world.need("ana", Hands).items() == ()
+    assert at(b) == Position(Pos(2, 1))
