@@ -244,10 +244,17 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
             return Refusal(legs_or)
-        # R-M8 with R-M2: the metre after getting up costs double when either cell is
-        # difficult ground, as every move does; the Step out is still one straight metre.
+        # R-M8 with R-M2: the metre after getting up costs double when the cell it goes to is
+        # difficult ground ("if that cell is difficult"; the water it got up in is paid for by
+        # the metre of getting up). The Step out is still one straight metre.
         legs = tuple(
-            Leg(start, c, step_cost(world, m, Gait.STRIDE, start, c), "step") for c in out_path
+            Leg(
+                start,
+                c,
+                m.orthogonal * (m.difficult_factor if is_difficult(world, m, c) else 1),
+                "step",
+            )
+            for c in out_path
         )
         factor = max((leg.cost // m.orthogonal for leg in legs), default=1)
         limit = half_metres(world.rules.number("movement", "swim_exit_move_metres")) * factor
