@@ -55,15 +55,6 @@ def test_R_M8_a_swimmer_steps_out_onto_a_quay_level_with_the_water() -> None:
     events = accepted(b, unit="ana", action="step", path=[[1, 0]])
     assert kinds(events) == ["spent", "condition_lost", "moved"]
     assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
-
-
-def test_R_M8_getting_up_in_waist_deep_water_pays_for_that_water() -> None:
-    """R-M8 Decision: "if that cell is difficult" is the cell stepped to; ana swimming in 1 m
-    of water (waist-deep to her, difficult) steps out onto plain ground for 1 m."""
-    b = solo(".a.\n", legend(a={"water": 1.0}))
-    give(b, "ana", "swimming")
-    events = accepted(b, unit="ana", action="step", path=[[2, 0]])
-    assert (events[2]["end"], events[2]["cost"]) == ([2, 0], 2)
     assert "swimming" not in conditions_of(b, "ana")
     assert at(b) == Position(Pos(1, 0))
 
@@ -153,6 +144,15 @@ def test_R_M8_R_M2_stepping_out_onto_difficult_ground_costs_double() -> None:
     give(b, "ana", "swimming")
     events = accepted(b, unit="ana", action="step", path=[[1, 0]])
     assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
+
+
+def test_R_M8_getting_up_in_waist_deep_water_pays_for_that_water() -> None:
+    """R-M8 Decision: "if that cell is difficult" is the cell stepped to; ana swimming in 1 m
+    of water (waist-deep to her, difficult) steps out onto plain ground for 1 m."""
+    b = solo(".a.\n", legend(a={"water": 1.0}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[2, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([2, 0], 2)
 
 
 # --- R-M7 every Climb stows what is held (item 9) -----------------------------------------------
