@@ -106,7 +106,7 @@ def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | No
         return f"{unit} is grappling and can take no Movement Action; let go first (R-G4)"
     if held.has("hanging") and kind is not Jump and kind is not Climb:
         return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
-    if held.has("swimming") and kind not in (Swim, Step):
+    if held.has("swimming") and kind not in (Swim, Step, Climb):
         return (
             f"{unit} is swimming; it must keep swimming, Step out where its feet touch the "
             "bottom or onto a bank no higher than half its height above the water, or Climb "

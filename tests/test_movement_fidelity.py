@@ -8,6 +8,7 @@ from typing import Any
 from sim.components import Hands, Position
 from sim.engine import Battle
 from sim.geometry import Pos
+from sim.reachmap import reach_map
 from tests.helpers import accepted, battle, conditions_of, end_turns, give, refused, scenario_text
 from tests.movers import creature, legend
 
@@ -177,3 +178,13 @@ def test_R_M7_a_weapon_drawn_while_hanging_is_stowed_when_the_climb_goes_on() ->
     assert kinds(events) == ["spent", "item_stowed", "climbed", "condition_lost"]
     assert b.world.need("ana", Hands).items() == ()
     assert at(b) == Position(Pos(2, 1))
+
+
+def test_R_M8_the_reach_map_offers_the_quay_by_step_and_the_bank_by_climb() -> None:
+    """R-M8: what the client draws for the swimmer: out onto the quay with a Step, up the
+    climbable bank with a Climb, nothing onto the sheer bank."""
+    b = swimming_in_the_harbour()
+    offered = {cell: reach.action for cell, reach in reach_map(b.world, "ana").items()}
+    assert offered[Pos(1, 0)] == "step"
+    assert offered[Pos(0, 1)] == "climb"
+    assert Pos(2, 1) not in offered
