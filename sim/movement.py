@@ -24,7 +24,7 @@ from sim.footing import (
     step_problem,
     water_problem,
 )
-from sim.geometry import Pos, half_metres
+from sim.geometry import Pos, half_metres, is_diagonal
 from sim.grid import Kind
 from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
@@ -174,6 +174,7 @@ def _explicit(
     legs: list[Leg] = []
     here = start
     spent = 0
+    covered = 0  # R-M6: run-up is metres covered, not movement spent (difficult ground)
     path = action.path
     for index, cell in enumerate(path):
         forced_jump = index in action.jumps
@@ -192,18 +193,26 @@ def _explicit(
             if jr is None:
                 what = gait_word(gait) if not isinstance(action, Step) else "Step"
                 return f"{cell}: not next to {here}; a {what} cannot jump (R-M6)"
-            plan = plan_jump(world, m, jr, here, cell, spent)
+            plan = plan_jump(world, m, jr, here, cell, covered)
             if isinstance(plan, str):
                 return plan
-            if plan.runup_needed > spent:
+            if plan.runup_needed > covered:
+                mud = (
+                    f" (difficult ground gives only the {covered / 2:g} m covered, not the "
+                    f"{spent / 2:g} m it cost)"
+                    if spent > covered
+                    else ""
+                )
                 return (
                     f"{cell}: this jump needs {plan.runup_needed / 2:g} m of run-up; "
-                    f"{m.unit} has run {spent / 2:g} m (R-M6)"
+                    f"{m.unit} has run {covered / 2:g} m{mud} (R-M6)"
                 )
             legs.append(
                 Leg(here, cell, _jump_cost(world, m, here, cell, plan), "jump", plan.grabs_ledge)
             )
         spent += legs[-1].cost
+        per = m.diagonal if is_diagonal(here, cell) else m.orthogonal
+        covered += per * max(abs(cell.x - here.x), abs(cell.y - here.y))
         here = cell
     return tuple(legs)
 

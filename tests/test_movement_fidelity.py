@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.actions import Run, Walk
 from sim.components import Hands, Position
 from sim.engine import Battle
 from sim.geometry import Pos
@@ -188,3 +189,73 @@ def test_R_M8_the_reach_map_offers_the_quay_by_step_and_the_bank_by_climb() -> N
     assert offered[Pos(1, 0)] == "step"
     assert offered[Pos(0, 1)] == "climb"
     assert Pos(2, 1) not in offered
+
+
+# --- R-M6 run-up is metres covered, not metres spent (item 6) ----------------------------------
+
+# ana stands in mud at (1,0), with more mud behind her at (0,0); a pit 3 m across (3..5,0)
+# takes a 4 m jump from (2,0) to (6,0), and a 4 m jump needs 2 m of run-up (her standing jump
+# is 2 m long).
+MUD_PIT = "Ma.PPP..."
+MUD_LEGEND = legend(a={"kind": "difficult"}, M={"kind": "difficult"}, P={"kind": "pit"})
+
+
+def test_R_M6_one_metre_off_difficult_ground_is_one_metre_of_run_up() -> None:
+    """R-M6: the metre out of the mud costs 2 m (R-M2) but covers 1 m: 1 m of run-up is too
+    little for the 4 m jump, and the refusal says why the 2 m spent do not count."""
+    b = solo(MUD_PIT, MUD_LEGEND)
+    assert refused(b, unit="ana", action="run", path=[[2, 0], [6, 0, "jump"]]) == (
+        "(6,0): this jump needs 2 m of run-up; ana has run 1 m (difficult ground gives only the "
+        "1 m covered, not the 2 m it cost) (R-M6)"
+    )
+
+
+def test_R_M6_the_reach_map_counts_metres_covered_too() -> None:
+    """R-M6 in the compiled reach engine: a Run (9 m) no longer reaches the far side, since
+    every way to 2 m of run-up goes back through the mud (10 m in all); with Athletics 1
+    (Run 10 m) it does, and the move check accepts the path the reach map shows."""
+    b = solo(MUD_PIT, MUD_LEGEND)
+    assert Pos(6, 0) not in reach_map(b.world, "ana", only=(Run,))
+    assert refused(b, unit="ana", action="run", to=[6, 0]) == (
+        "(6,0): no path a Run can take gets there this action"
+    )
+    b = solo(MUD_PIT, MUD_LEGEND, skills={"athletics": 1})
+    offer = reach_map(b.world, "ana", only=(Run,))[Pos(6, 0)]
+    assert offer.cost == 20
+    assert offer.path[-1] == (Pos(6, 0), True)
+    path = [[c.x, c.y, "jump"] if jumped else [c.x, c.y] for c, jumped in offer.path]
+    events = accepted(b, unit="ana", action="run", path=path)
+    assert [e["type"] for e in events][-1] == "jumped"
+    assert at(b).cell == Pos(6, 0)
+
+
+# --- R-M3 leaping is for obstacles at most 1 m across (item 8) --------------------------------
+
+HEDGES = ".aooo..."
+HEDGE_LEGEND = legend(o={"obstacle": 0.5})
+
+
+def test_R_M3_a_run_leaps_one_obstacle_cell_but_not_three_in_a_row() -> None:
+    """R-M3: 0.5 m obstacles are under half ana's height: she leaps into the first at ground
+    cost; the next cell of the same obstacle makes it more than 1 m across: a Jump, not a leap.
+    Over all three with 2 m of run-up, a 4 m running jump lands beyond them."""
+    b = solo(HEDGES, HEDGE_LEGEND)
+    assert refused(b, unit="ana", action="run", path=[[2, 0], [3, 0], [4, 0], [5, 0]]) == (
+        "(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a Walk leaps only "
+        "narrower ones; jump over them or climb (R-M3)"
+    )
+    events = accepted(b, unit="ana", action="walk", path=[[2, 0]])
+    assert (events[-1]["type"], events[-1]["cost"]) == ("moved", 2)
+    b = solo(".." + HEDGES, HEDGE_LEGEND)
+    events = accepted(b, unit="ana", action="run", path=[[2, 0], [3, 0], [7, 0, "jump"]])
+    assert (events[-1]["type"], events[-1]["end"]) == ("jumped", [7, 0])
+
+
+def test_R_M3_the_reach_map_leaps_only_the_first_obstacle_cell() -> None:
+    """R-M3 in the compiled reach engine: a Walk (3 m) reaches into the first obstacle cell and
+    no further along the row. (AGI Bonus 4: ana's standing jump is 0 m high, so a jump onto
+    the next obstacle cell would need 3 m of run-up, R-M6.)"""
+    b = solo(HEDGES, HEDGE_LEGEND, agi="d8+4")
+    offered = reach_map(b.world, "ana", only=(Walk,))
+    assert offered[Pos(2, 0)].cost == 2
+    assert Pos(3, 0) not in offered and Pos(4, 0) not in offered
