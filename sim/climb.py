@@ -165,7 +165,10 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     for item in world.need(unit, Hands).items():
         yield ev.ItemStowed(unit, item)
     # R-R4: a Climb is a Movement Action; an enemy whose reach it leaves attacks first.
-    yield from opportunities(world, dice, unit, plan.start, plan.end)
+    up = world.need(unit, Position).elevation
+    yield from opportunities(
+        world, dice, unit, plan.start, plan.end, up_here=up, up_there=plan.elevation
+    )
     if incapacitated(world, unit):
         yield ev.MoveCutShort(unit, plan.start, f"{unit} was downed leaving {plan.start}")
         return

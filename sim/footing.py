@@ -185,6 +185,7 @@ def step_cost(world: World, m: Mover, gait: Gait, a: Pos, b: Pos) -> int:
     return base
 
 
-def is_fall(world: World, m: Mover, a: Pos, b: Pos) -> bool:
-    """Stepping from `a` down to `b` drops further than the creature is tall (R-M4)."""
-    return world.grid.ground_half(a) - world.grid.ground_half(b) > m.height_half
+def is_fall(world: World, m: Mover, a: Pos, b: Pos, up: float = 0.0) -> bool:
+    """Going from `a` (`up` metres above its ground: hanging on a face, R-M7) down to `b` drops
+    further than the creature is tall (R-M4)."""
+    return world.grid.ground_half(a) + up * 2 - world.grid.ground_half(b) > m.height_half

@@ -332,7 +332,9 @@ def _plan_jump_action(world: World, action: Movement, m: Mover, start: Pos) -> M
     if target is None or (action.path and len(action.path) != 1):
         return Refusal('a jump needs one landing cell: "to": [x, y]')
     jr = jump_reach(world, action.actor, m)
-    plan = plan_jump(world, m, jr, start, target)
+    # R-M4, R-M7: a creature hanging on a face jumps from the height it has climbed to.
+    lift = round(world.need(action.actor, Position).elevation * 2)
+    plan = plan_jump(world, m, jr, start, target, lift=lift)
     if isinstance(plan, str):
         return Refusal(plan)
     if plan.runup_needed > 0:
@@ -373,6 +375,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         yield ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)")
     if isinstance(action, Swim) and not has(world, unit, "swimming"):
         yield ev.ConditionGained(unit, "swimming", 1)
+    up = world.need(unit, Position).elevation
     if has(world, unit, "hanging"):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
         yield ev.ConditionLost(unit, "hanging", "jumped off the face")
@@ -381,7 +384,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         if index == stop:
             yield ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m")
             return
-        yield from opportunities(world, dice, unit, leg.start, leg.end)
+        yield from opportunities(world, dice, unit, leg.start, leg.end, up_here=up)
         if incapacitated(world, unit):
             yield ev.MoveCutShort(unit, leg.start, f"{unit} was downed leaving {leg.start}")
             return
@@ -393,8 +396,10 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         if world.grid.kind(leg.end) is Kind.FIRE:
             stacks = conditions(world, unit).count("burning") + fire_stacks
             yield ev.ConditionGained(unit, "burning", stacks)  # R-K4
-        if leg.how == "fall":
-            yield from fall(world, m, unit, leg.start, leg.end)
+        if leg.how == "fall" or (up and is_fall(world, m, leg.start, leg.end, up)):
+            # R-M4: off a ledge, or off a face from the height it hung at (R-M7).
+            yield from fall(world, m, unit, leg.start, leg.end, up)
+        up = 0.0
 
 
 def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int:
@@ -416,10 +421,19 @@ def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int
 
 
 def opportunities(
-    world: World, dice: Dice, unit: str, here: Pos, there: Pos
+    world: World,
+    dice: Dice,
+    unit: str,
+    here: Pos,
+    there: Pos,
+    *,
+    up_here: float = 0.0,
+    up_there: float = 0.0,
 ) -> Generator[ev.Event | Ask, str | None, None]:
     """R-R4: each enemy whose reach `unit` is about to leave may attack it first, unless it
-    disengaged (R-R5) or that enemy cannot see it (R-X8)."""
+    disengaged (R-R5) or that enemy cannot see it (R-X8). `up_here` and `up_there`: metres
+    above the ground of `here` and `there` (hanging on a face, R-M7: reach is measured in three
+    dimensions)."""
     if has(world, unit, "disengaged"):
         return
     cost = int(world.rules.number("reactions", "opportunity_bonus"))
@@ -428,7 +442,9 @@ def opportunities(
         if enemy in hidden_from or not can_react(world, enemy, cost):
             continue
         at = world.need(enemy, Position).cell
-        if not reaches(world, enemy, at, here) or reaches(world, enemy, at, there):
+        if not reaches(world, enemy, at, here, up=up_here) or reaches(
+            world, enemy, at, there, up=up_there
+        ):
             continue
         answer = yield Ask(
             enemy,
@@ -447,12 +463,13 @@ def opportunities(
             return
 
 
-def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos) -> list[ev.Event]:
+def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> list[ev.Event]:
     """R-M4: a creature that falls lands Prone and takes 2 crushing damage per full metre of the
-    drop above its height. **Decision** landing in water at least waist-deep: no damage, and
-    the creature swims."""
+    drop above its height; `up`: metres above `a`'s ground it fell from (hanging on a face,
+    R-M7). **Decision** landing in water at least waist-deep: no damage, and the creature
+    swims."""
     grid = world.grid
-    drop = (grid.ground_half(a) - grid.ground_half(b)) / 2
+    drop = (grid.ground_half(a) - grid.ground_half(b)) / 2 + up
     out: list[ev.Event] = []
     per = int(world.rules.number("movement", "fall_damage_per_metre"))
     height = world.need(unit, Body).height

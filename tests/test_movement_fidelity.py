@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.actions import Run, Walk
-from sim.components import Hands, Position
+from sim.components import Hands, Health, Position
 from sim.engine import Battle
 from sim.geometry import Pos
 from sim.reachmap import reach_map
@@ -259,3 +259,76 @@ def test_R_M3_the_reach_map_leaps_only_the_first_obstacle_cell() -> None:
     offered = reach_map(b.world, "ana", only=(Walk,))
     assert offered[Pos(2, 0)].cost == 2
     assert Pos(3, 0) not in offered and Pos(4, 0) not in offered
+
+
+# --- R-M7, R-M4 a creature hanging on a face is as high as it has climbed (item 2) -------------
+
+# A 10 m climbable tower east of ana; bo, an enemy, stands on the ground below her at (1,2).
+TOWER = """
+.....
+.aCCC
+.b...
+"""
+TOWER_LEGEND = legend(C={"height": 10, "climbable": True})
+
+
+def tower(*dice: int) -> Battle:
+    units = "\n".join([creature("ana", "blue", "a"), creature("bo", "red", "b", policy="always")])
+    return battle(scenario_text(TOWER, units, TOWER_LEGEND), [4, 3, *dice])
+
+
+def test_R_M7_R_R4_climbing_8_m_up_leaves_reach_and_provokes_but_going_on_does_not() -> None:
+    """R-M7 Decision: ana (d8: 8 m a Climb) hangs 8 m up, out of bo's reach (R-A4: more than
+    bo's 1.8 m above him), so climbing away from him provokes (R-R4); bo cannot attack her up
+    there, nor she him; her next Climb, already out of his reach, provokes nothing."""
+    b = tower(8, 1)
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    kinds_ = kinds(events)
+    assert kinds_.index("attack_resolved") < kinds_.index("climbed")
+    assert at(b) == Position(Pos(1, 1), 8.0)
+    end_turns(b, "ana")
+    assert refused(b, unit="bo", action="attack", target="ana") == (
+        "ana hangs 8 m up a face at (1,1), out of bo's reach (R-A4, R-M7)"
+    )
+    end_turns(b, "bo")
+    assert refused(b, unit="ana", action="attack", target="bo") == (
+        "ana hangs 8 m up a face at (1,1); bo at (1,2) is out of its reach (R-A4, R-M7)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    assert kinds(events) == ["spent", "climbed", "condition_lost"]
+    assert at(b) == Position(Pos(2, 1))
+
+
+def test_R_M4_R_M7_jumping_off_the_face_at_8_m_is_a_fall_from_8_m() -> None:
+    """R-M4: leaving the face by a Jump falls from where ana hangs: 8 m, 6 full metres above
+    her 1.8 m, 12 crushing damage, and she lands Prone."""
+    b = tower(8, 1)
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    end_turns(b, "ana", "bo")
+    hp_before = b.world.need("ana", Health).hp
+    events = accepted(b, unit="ana", action="jump", to=[0, 1])
+    assert kinds(events) == [
+        "spent",
+        "condition_lost",
+        "jumped",
+        "fell",
+        "damaged",
+        "condition_gained",
+    ]
+    assert (events[3]["metres"], events[4]["amount"]) == (8.0, 12)
+    assert b.world.need("ana", Health).hp == hp_before - 12
+    assert conditions_of(b, "ana") == {"prone": 1}
+    assert at(b) == Position(Pos(0, 1))
+
+
+def test_R_M4_hanging_lower_than_its_height_a_jump_off_lands_on_its_feet() -> None:
+    """R-M4: ana climbs 4 m (her d4) down her 5.5 m tower and hangs 1.5 m above (0,0); from
+    there (less than her 1.8 m) the jump down lands on her feet: no fall."""
+    b = solo(".a.\n...\n", legend(a={"height": 5.5, "climbable": True}), agi="d4+8")
+    events = accepted(b, unit="ana", action="climb", to=[0, 0])
+    assert (events[1]["end"], events[1]["elevation"]) == ([0, 0], 1.5)
+    end_turns(b, "ana")
+    events = accepted(b, unit="ana", action="jump", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "jumped"]
+    assert conditions_of(b, "ana") == {}
+    assert at(b) == Position(Pos(0, 1))
