@@ -30,6 +30,7 @@ from sim.checks import roll_check, saved
 from sim.components import Position, Repertoire
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.dice import Dice
+from sim.diving import apart
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.health import damage, heal
@@ -129,6 +130,8 @@ def _area(
         cell = world.need(unit, Position).cell
         # Walls shelter a creature from the burst (R-A5's line, drawn from the centre).
         sheltered = line_of_sight(world.grid, centre, cell) is not None
+        # R-M8 Decision: water between caster and a diver shelters the diver too.
+        sheltered = sheltered or apart(world, action.actor, unit)
         if distance_half(world.rules, centre, cell) <= radius and not sheltered:
             hit.append(unit)
     return tuple(hit)

@@ -172,6 +172,8 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     if incapacitated(world, unit):
         yield ev.MoveCutShort(unit, plan.start, f"{unit} was downed leaving {plan.start}")
         return
+    if held.has("submerged"):
+        yield ev.ConditionLost(unit, "submerged", "surfaced to climb out (R-M8)")
     if held.has("swimming"):
         yield ev.ConditionLost(unit, "swimming", "climbed out of the water (R-M8)")
     yield ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres)

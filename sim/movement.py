@@ -4,7 +4,7 @@ checked step by step with the first failing cell and why, then resolved cell by 
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
@@ -12,6 +12,7 @@ from sim.attack import strike
 from sim.components import Body, Position, Stats
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
+from sim.diving import apart, too_shallow_to_dive
 from sim.footing import (
     Gait,
     Mover,
@@ -235,13 +236,8 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     start = world.need(unit, Position).cell
     if action.path and action.path[0] == start:
         # A path may name the start cell too; the move begins after it.
-        action = type(action)(
-            unit,
-            action.path[1:],
-            action.to,
-            tuple(i - 1 for i in action.jumps if i > 0),
-            slow=action.slow,
-            quicken=action.quicken,
+        action = replace(
+            action, path=action.path[1:], jumps=tuple(i - 1 for i in action.jumps if i > 0)
         )
     if kind is Jump:
         return _plan_jump_action(world, action, m, start)
@@ -272,6 +268,14 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
     if action.to is not None and action.path:
         return Refusal('give either "path" or "to", not both')
+    diving = isinstance(action, Swim) and action.submerged
+    if diving:
+        # R-M8 Decision: a dive stays in water at least as deep as the swimmer is tall; the
+        # destination search sees shallower water as too shallow to swim.
+        shallow = too_shallow_to_dive(world, m.height_half, action.path)
+        if shallow is not None:
+            return Refusal(_shallow(world, m, shallow))
+        m = replace(m, waist_half=m.height_half)
     if action.to is not None:
         if action.to == start:
             return Refusal(f"{unit} is already at {start}")
@@ -306,6 +310,14 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         allows = f"{what} allows {limit / 2:g} m" + (" at most" if kind is Sprint else "")
         return Refusal(f"{where}: {allows}; this path needs {cost / 2:g} m")
     return MovePlan(legs, cost, limit)
+
+
+def _shallow(world: World, m: Mover, cell: Pos) -> str:
+    depth = world.grid.water_half(cell) / 2
+    return (
+        f"{cell}: water {depth:g} m deep is shallower than {m.unit} is tall "
+        f"({m.height_half / 2:g} m); a swimmer dives only in water at least that deep (R-M8)"
+    )
 
 
 def _first_over(legs: tuple[Leg, ...], limit: int) -> Pos:
@@ -372,9 +384,17 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
     spent = 0
     fire_stacks = int(world.rules.number("conditions", "fire_terrain_stacks"))
     if isinstance(action, Step) and has(world, unit, "swimming"):
+        if has(world, unit, "submerged"):
+            yield ev.ConditionLost(unit, "submerged", "surfaced to step out (R-M8)")
         yield ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)")
     if isinstance(action, Swim) and not has(world, unit, "swimming"):
         yield ev.ConditionGained(unit, "swimming", 1)
+    if isinstance(action, Swim) and action.submerged != has(world, unit, "submerged"):
+        # R-M8 Decision: diving, or surfacing with a Swim without the choice, before moving.
+        if action.submerged:
+            yield ev.ConditionGained(unit, "submerged", 1)
+        else:
+            yield ev.ConditionLost(unit, "submerged", "swam up to the surface (R-M8)")
     up = world.need(unit, Position).elevation
     if has(world, unit, "hanging"):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
@@ -441,6 +461,8 @@ def opportunities(
     for enemy in enemies(world, unit):
         if enemy in hidden_from or not can_react(world, enemy, cost):
             continue
+        if apart(world, unit, enemy):
+            continue  # R-M8 Decision: water between them, neither sees the other
         at = world.need(enemy, Position).cell
         if not reaches(world, enemy, at, here, up=up_here) or reaches(
             world, enemy, at, there, up=up_there
