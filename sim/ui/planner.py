@@ -4,12 +4,13 @@ the cells enemies threaten and who can hit a cell, and which creatures a side ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim import actions as a
 from sim.actions import Cost, Refusal
 from sim.components import Budget, Position, Team
 from sim.creature import conditions, creatures, incapacitated, team_of
+from sim.diving import water_body
 from sim.engine import Battle
 from sim.footing import Gait, mover
 from sim.geometry import Pos
@@ -22,6 +23,9 @@ from sim.threat import Provocation, provocations, reaches, threatened
 from sim.world import World
 
 MOVES: dict[str, type[a.Movement]] = {kind.name: kind for kind in ORDER}
+# The client's name for a Swim under the surface (R-M8 Decision: diving), offered beside the
+# Movement Actions; the decision it makes is a Swim with "submerged".
+DIVE = "dive"
 
 
 # --- sight -------------------------------------------------------------------------------------
@@ -104,12 +108,28 @@ class PathPlan:
     bonus_left: int
     provocations: tuple[Provocation, ...]
     refusal: str = ""
+    submerged: bool = False  # a dive: a Swim under the surface (R-M8)
 
     def decision(self, slow: bool = False, quicken: bool = False) -> a.Movement | None:
         if self.action is None:
             return None
         kind = MOVES[self.action]
-        return kind(self.unit, self.cells, None, self.jumps, slow=slow, quicken=quicken)
+        move = kind(self.unit, self.cells, None, self.jumps, slow=slow, quicken=quicken)
+        return (
+            replace(move, submerged=True) if isinstance(move, a.Swim) and self.submerged else move
+        )
+
+
+def _provoked(
+    world: World, unit: str, cells: tuple[Pos, ...], dive: bool
+) -> tuple[Provocation, ...]:
+    """Where a path provokes; under the surface only enemies in the same water see the diver
+    leave (R-M8 Decision, R-R4)."""
+    found = provocations(world, unit, cells)
+    if not dive:
+        return found
+    body = water_body(world.grid, world.need(unit, Position).cell)
+    return tuple(p for p in found if world.need(p.enemy, Position).cell in body)
 
 
 class Planner:
@@ -127,10 +147,13 @@ class Planner:
     ) -> dict[Pos, ReachCell]:
         key = (version, unit, only)
         if key != self._reach_key:
-            kinds = tuple(k for k in ORDER if only in (None, k.name))
+            dive = only == DIVE
+            kinds = (a.Swim,) if dive else tuple(k for k in ORDER if only in (None, k.name))
             world = battle.world
             try:
-                self._reach = reach_map(world, unit, kinds) if world.has(unit, Budget) else {}
+                self._reach = (
+                    reach_map(world, unit, kinds, submerged=dive) if world.has(unit, Budget) else {}
+                )
             except Exception:  # a core bug must not take the client down: no overlay instead
                 self._reach = {}
             self._reach_key = key
@@ -207,11 +230,16 @@ class Planner:
         world = battle.world
         cells = tuple(p for p, _ in steps)
         jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
+        dive = only == DIVE
         kinds = [MOVES[hint]] if hint else []
         kinds += [k for k in ORDER if only in (None, k.name) and k not in kinds]
+        if dive:
+            kinds = [a.Swim]
         first_refusal = ""
         for kind in kinds:
             action = kind(unit, cells, None, jumps, slow=slow, quicken=quicken)
+            if isinstance(action, a.Swim) and dive:
+                action = replace(action, submerged=True)
             cost = battle.check(action)
             if isinstance(cost, Refusal):
                 first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
@@ -228,7 +256,8 @@ class Planner:
                 half / 2,
                 budget.half - cost.half,
                 budget.bonus - cost.bonus,
-                provocations(world, unit, cells),
+                _provoked(world, unit, cells, dive),
+                submerged=dive,
             )
         if only == "climb" and len(cells) > 1:
             first_refusal = (

@@ -680,7 +680,9 @@ class Renderer:
             for line in self.fonts.wrap(plan.refusal, pal.FONT, 360):
                 rows.append((line, pal.TEXT_BAD))
         else:
-            head = f"{plan.action.title()} {plan.metres:g} m"
+            head = (
+                f"{plan.action.title()}{' submerged' if plan.submerged else ''} {plan.metres:g} m"
+            )
             if plan.jumps:
                 head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
             rows.append((head, pal.TEXT))
