@@ -451,3 +451,55 @@ def test_R_M8_the_dive_is_saved_and_an_older_swim_loads_as_a_surface_swim() -> N
     assert "submerged" not in to_json(old)
     with pytest.raises(DecisionError, match='"submerged" must be true'):
         parse({"unit": "ana", "action": "swim", "path": [[2, 1]], "submerged": "yes"})
+
+
+# ana (d4: 4 m a Climb) hangs 4 m up the 5 m face of (2,1), where bo stands on top: 1 m above
+# her, so within his reach (R-A4, R-M7).
+LEDGE_TOP = """
+.....
+.ab..
+.....
+"""
+
+
+def hanging_below_bo(*dice: int) -> Battle:
+    units = [creature("ana", "blue", "a", agi="d4+8"), creature("bo", "red", "b")]
+    extra = legend(b={"height": 5, "climbable": True})
+    b = battle(scenario_text(LEDGE_TOP, "\n".join(units), extra), [4, 3, *dice])
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    assert at(b) == Position(Pos(1, 1), 4.0)
+    end_turns(b, "ana")
+    return b
+
+
+def test_R_M4_shoved_off_the_face_a_hanging_creature_falls_from_where_it_hangs() -> None:
+    """R-M4: "being shoved ... off it, falls from there": bo wins the STR Contest (8 + 6 against
+    1 + 6); ana falls the 4 m to the ground below her, 2 full metres above her height: 4
+    crushing damage, Prone, no push and no save."""
+    b = hanging_below_bo(8, 1)
+    events = accepted(b, unit="bo", action="shove", target="ana")
+    assert kinds(events) == [
+        "spent",
+        "rolled",
+        "rolled",
+        "condition_lost",
+        "fell",
+        "damaged",
+        "condition_gained",
+    ]
+    assert events[3]["reason"] == "shoved off the face by bo (R-M4)"
+    assert (events[4]["at"], events[4]["metres"], events[5]["amount"]) == ([1, 1], 4.0, 4)
+    assert conditions_of(b, "ana") == {"prone": 1}
+    assert at(b) == Position(Pos(1, 1))
+
+
+def test_R_M4_tripped_off_the_face_a_hanging_creature_falls_instead_of_lying_on_it() -> None:
+    """R-M4 with R-X19: bo's Trip hits (8 + 6 against ana's Defense Roll 1) and ana fails her
+    AGI Save (1 + 8 against 14): knocked off the face, she falls 4 m and lands Prone."""
+    b = hanging_below_bo(8, 1, 1)
+    events = accepted(b, unit="bo", action="trip", target="ana")
+    assert {"type": "condition_lost", "unit": "ana", "condition": "hanging",
+            "reason": "knocked off the face (R-M4)"} in events  # fmt: skip
+    assert [e["metres"] for e in events if e["type"] == "fell"] == [4.0]
+    assert conditions_of(b, "ana") == {"prone": 1}
+    assert at(b) == Position(Pos(1, 1))
