@@ -24,7 +24,7 @@ from sim.reactions import (
     parry_attribute,
     parry_rating,
 )
-from sim.sight import blocked_line, distance_half
+from sim.sight import blocked_line, creature_distance_half
 from sim.target import singled_out
 from sim.threat import enemies, out_of_reach, reaches
 from sim.world import World
@@ -253,7 +253,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return AttackPlan(weapon, True)
     kind = weapon_kind(world, weapon)
     assert kind is not None and kind.ranged is not None
-    distance = distance_half(world.rules, here, there)
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
     if distance > kind.ranged * 2:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"

@@ -37,7 +37,7 @@ from sim.health import damage, heal
 from sim.hide import cannot_see
 from sim.prone import knocked_down
 from sim.reactions import Ask
-from sim.sight import blocked_line, distance_half, line_of_sight
+from sim.sight import blocked_line, creature_distance_half, distance_half, line_of_sight
 from sim.stance import save_roll
 from sim.world import World
 
@@ -109,7 +109,8 @@ def _creature(
         if hidden is not None:
             return hidden
     there = world.need(target, Position).cell
-    return _in_range(world, ability, here, there, target) or (target,)
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
+    return _in_range(world, ability, here, there, target, distance) or (target,)
 
 
 def _area(
@@ -137,9 +138,18 @@ def _area(
     return tuple(hit)
 
 
-def _in_range(world: World, ability: Ability, here: Pos, there: Pos, what: str) -> Refusal | None:
-    """R-X20: within the data's range; R-A5: with a line of sight no wall cell blocks."""
-    distance = distance_half(world.rules, here, there)
+def _in_range(
+    world: World,
+    ability: Ability,
+    here: Pos,
+    there: Pos,
+    what: str,
+    distance: int | None = None,
+) -> Refusal | None:
+    """R-X20: within the data's range (`distance`, half-metres, when a creature is aimed at);
+    R-A5: with a line of sight no wall cell blocks."""
+    if distance is None:
+        distance = distance_half(world.rules, here, there)
     if distance > ability.range_half:
         return Refusal(
             f"{what} is {_metres(distance)} m away; {ability.name} reaches "
