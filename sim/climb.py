@@ -14,7 +14,7 @@ from sim.dice import Dice
 from sim.footing import mover, standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.movement import opportunities
+from sim.movement import bank_problem, opportunities
 from sim.reactions import Ask
 from sim.world import World
 
@@ -106,21 +106,21 @@ def _out_of_water(
     world: World, unit: str, here: Pos, target: Pos, rise: int, limit: int
 ) -> ClimbPlan | Refusal:
     """R-M8: a swimmer may begin a Climb from the water next to a climbable face; it climbs
-    from the water's surface, not from the bottom."""
+    from the water's surface, not from the bottom. Where it cannot, the refusal says what can
+    get it out there (a Step) or that nothing can, never the Climb again."""
     grid = world.grid
     surface = grid.water_half(here)  # above this cell's ground
-    if rise <= surface:
-        return Refusal(
-            f"{target}: its ground is not above the water; step out onto it, or swim (R-M8)"
+    if rise > surface and grid.climbable(target):
+        return _finish(
+            world, unit, here, target, rise - surface, limit, up=True, face=target, at=surface
         )
-    if not grid.climbable(target):
+    problem = bank_problem(world, mover(world, unit), here, target)
+    if problem is None:
         return Refusal(
-            f"{target}: the bank {(rise - surface) / 2:g} m above the water cannot be climbed; "
-            "swim to a lower bank or shallower water (R-M8, R-M7)"
+            f"{target}: low enough above the water to step out onto; Step out there (one "
+            "straight step) (R-M8)"
         )
-    return _finish(
-        world, unit, here, target, rise - surface, limit, up=True, face=target, at=surface
-    )
+    return Refusal(problem)
 
 
 def _finish(

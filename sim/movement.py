@@ -125,7 +125,10 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
     grid = world.grid
     if not path:
         if grid.water_half(a) >= m.height_half:
-            return f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water"
+            return (
+                f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water or "
+                "step out onto a bank beside it"
+            )
         return None
     if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"

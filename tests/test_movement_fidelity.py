@@ -7,13 +7,22 @@ from typing import Any
 
 import pytest
 
-from sim.actions import Run, Swim, Walk
+from sim.actions import Refusal, Run, Swim, Walk
 from sim.components import Hands, Health, Position
 from sim.decisions import DecisionError, parse, to_json
 from sim.engine import Battle
 from sim.geometry import Pos
 from sim.reachmap import reach_map
-from tests.helpers import accepted, battle, conditions_of, end_turns, give, refused, scenario_text
+from tests.helpers import (
+    accepted,
+    act,
+    battle,
+    conditions_of,
+    end_turns,
+    give,
+    refused,
+    scenario_text,
+)
 from tests.movers import creature, legend
 
 
@@ -69,7 +78,8 @@ def test_R_M8_a_climb_onto_the_quay_sends_the_swimmer_to_the_step() -> None:
     refusals never send a player in a circle)."""
     b = swimming_in_the_harbour()
     assert refused(b, unit="ana", action="climb", to=[1, 0]) == (
-        "(1,0): its ground is not above the water; step out onto it, or swim (R-M8)"
+        "(1,0): low enough above the water to step out onto; Step out there (one straight "
+        "step) (R-M8)"
     )
     accepted(b, unit="ana", action="step", to=[1, 0])
     assert at(b).cell == Pos(1, 0)
@@ -99,8 +109,8 @@ def test_R_M8_a_bank_that_cannot_be_climbed_sends_the_swimmer_elsewhere() -> Non
         "cannot be climbed; swim to a lower bank or shallower water (R-M8)"
     )
     assert refused(b, unit="ana", action="climb", to=[2, 1]) == (
-        "(2,1): the bank 2 m above the water cannot be climbed; swim to a lower bank or "
-        "shallower water (R-M8, R-M7)"
+        "(2,1): the bank 2 m above the water; a swimmer steps out at most 0.9 m up, and it "
+        "cannot be climbed; swim to a lower bank or shallower water (R-M8)"
     )
     assert refused(b, unit="ana", action="jump", to=[1, 0]) == (
         "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
@@ -526,3 +536,40 @@ def test_R_M7_range_to_a_creature_hanging_on_a_face_counts_its_height() -> None:
     accepted(b, unit="bo", action="step", path=[[21, 1]])
     events = accepted(b, unit="bo", action="attack", target="ana")
     assert "attack_resolved" in kinds(events)
+
+
+@pytest.mark.parametrize("above", [0.0, 0.5, 1.0, 2.0])
+@pytest.mark.parametrize("climbable", [True, False])
+@pytest.mark.parametrize("obstacle", [0.0, 1.0])
+def test_R_M8_the_ways_out_of_the_water_never_send_a_swimmer_in_a_circle(
+    above: float, climbable: bool, obstacle: float
+) -> None:
+    """R-M8: for every bank beside 2 m of water (its ground 0 to 2 m above the surface, climbable
+    or not, with or without a 1 m obstacle on it), each refusal of the Step or the Climb points
+    to the other only when the other is accepted, and when neither can get the swimmer out both
+    say to swim elsewhere."""
+    bank = {"height": 2.0 + above, "climbable": climbable, "obstacle": obstacle}
+    rows = "B\na\n"
+
+    def fresh() -> Battle:
+        b = solo(rows, legend(a={"water": 2.0}, B=bank))
+        give(b, "ana", "swimming")
+        return b
+
+    step = act(fresh(), unit="ana", action="step", path=[[0, 0]])
+    climb = act(fresh(), unit="ana", action="climb", to=[0, 0])
+    step_ok, climb_ok = not isinstance(step, Refusal), not isinstance(climb, Refusal)
+    assert (
+        step_ok
+        or climb_ok
+        or (
+            isinstance(step, Refusal)
+            and isinstance(climb, Refusal)
+            and "swim to a lower bank" in step.reason
+            and "swim to a lower bank" in climb.reason
+        )
+    )
+    if isinstance(step, Refusal) and "climb it" in step.reason:
+        assert climb_ok, (step.reason, climb)
+    if isinstance(climb, Refusal) and "Step out" in climb.reason:
+        assert step_ok, (climb.reason, step)

@@ -303,7 +303,10 @@ def test_R_M8_out_of_its_depth_a_swimmer_cannot_just_stand_up() -> None:
     """R-M8: in 2 m of water ana's feet do not touch: no getting up, and no Step deeper in."""
     b = swimmer()
     reason = refused(b, unit="ana", action="step", path=[])
-    assert reason == "(2,1): ana's feet do not touch the bottom here; swim to shallower water"
+    assert reason == (
+        "(2,1): ana's feet do not touch the bottom here; swim to shallower water or step out "
+        "onto a bank beside it"
+    )
     reason = refused(b, unit="ana", action="step", path=[[3, 1]])
     assert reason == "(3,1): water 2 m deep is over ana's head; swim (R-M9)"
 
