@@ -103,6 +103,8 @@ MAP_KEY = (
     "Black-and-white dashed boxes = an area marked for Prepare (only its side sees it);",
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
+    "A token under a blue wash with waves and badge v = submerged (the dive button",
+    "swims under the surface, out of sight of everyone not in that water).",
 )
 
 
