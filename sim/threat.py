@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sim.catalog import Weapon
 from sim.components import Body, Budget, Hands, Position
 from sim.creature import creatures, incapacitated, item_kind, team_of
+from sim.diving import water_body
 from sim.geometry import Pos
 from sim.world import World
 
@@ -110,13 +111,19 @@ class Provocation:
     can_react: bool  # the enemy still has a Bonus Action to pay for it (R-R8)
 
 
-def provocations(world: World, unit: str, path: tuple[Pos, ...]) -> tuple[Provocation, ...]:
-    """Where moving along `path` (cells after the start) would provoke, in order."""
+def provocations(
+    world: World, unit: str, path: tuple[Pos, ...], *, submerged: bool = False
+) -> tuple[Provocation, ...]:
+    """Where moving along `path` (cells after the start) would provoke, in order. `submerged`:
+    the move is a dive, which only enemies in the same water see (R-M8 Decision)."""
     start = world.need(unit, Position)
     here = start.cell
     up = start.elevation  # a move that leaves a face (a Jump) leaves from where it hangs
     out = []
     foes = enemies(world, unit)
+    if submerged:
+        body = water_body(world.grid, here)
+        foes = tuple(f for f in foes if world.need(f, Position).cell in body)
     for leg, cell in enumerate(path):
         for enemy in foes:
             at = world.need(enemy, Position).cell

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sim.actions import Refusal, Run, Swim, Walk
+from sim.cli import main
 from sim.components import Hands, Health, Position
 from sim.decisions import DecisionError, parse, to_json
 from sim.engine import Battle
@@ -573,3 +576,32 @@ def test_R_M8_the_ways_out_of_the_water_never_send_a_swimmer_in_a_circle(
         assert climb_ok, (step.reason, climb)
     if isinstance(climb, Refusal) and "Step out" in climb.reason:
         assert step_ok, (climb.reason, step)
+
+
+def test_R_M8_sim_reach_submerged_prints_the_dive_and_who_it_provokes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sim reach FILE --unit ana --action swim [--submerged]`: at the surface ana's Swim
+    reaches the 1 m ford and leaving bo's reach at (2,1) provokes him; the dive stays in the
+    2 m water and provokes nobody, since bo on the bank is not in the water (R-M8, R-R4)."""
+    units = [
+        creature("ana", "blue", "a"),
+        creature("bo", "red", "b"),
+        creature("cy", "red", "c"),
+    ]
+    path = tmp_path / "pool.toml"
+    path.write_text(scenario_text(POOL, "\n".join(units), POOL_LEGEND), encoding="utf-8")
+
+    def cells(*extra: str) -> dict[tuple[int, int], Any]:
+        argv = ["reach", str(path), "--unit", "ana", "--action", "swim", "--seed", "1", *extra]
+        assert main(argv) == 0
+        report = json.loads(capsys.readouterr().out)
+        return {tuple(c["cell"]): c for c in report["cells"]}
+
+    surface = cells()
+    assert (4, 1) in surface
+    assert [p["enemy"] for p in surface[(3, 1)]["provokes"]] == ["bo"]
+    dive = cells("--submerged")
+    assert (4, 1) not in dive
+    assert dive[(3, 1)]["path"] == [[2, 1], [3, 1]]
+    assert dive[(3, 1)]["provokes"] == []

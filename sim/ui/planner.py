@@ -10,7 +10,6 @@ from sim import actions as a
 from sim.actions import Cost, Refusal
 from sim.components import Budget, Position, Team
 from sim.creature import conditions, creatures, incapacitated, team_of
-from sim.diving import water_body
 from sim.engine import Battle
 from sim.footing import Gait, mover
 from sim.geometry import Pos
@@ -118,18 +117,6 @@ class PathPlan:
         return (
             replace(move, submerged=True) if isinstance(move, a.Swim) and self.submerged else move
         )
-
-
-def _provoked(
-    world: World, unit: str, cells: tuple[Pos, ...], dive: bool
-) -> tuple[Provocation, ...]:
-    """Where a path provokes; under the surface only enemies in the same water see the diver
-    leave (R-M8 Decision, R-R4)."""
-    found = provocations(world, unit, cells)
-    if not dive:
-        return found
-    body = water_body(world.grid, world.need(unit, Position).cell)
-    return tuple(p for p in found if world.need(p.enemy, Position).cell in body)
 
 
 class Planner:
@@ -256,7 +243,7 @@ class Planner:
                 half / 2,
                 budget.half - cost.half,
                 budget.bonus - cost.bonus,
-                _provoked(world, unit, cells, dive),
+                provocations(world, unit, cells, submerged=dive),
                 submerged=dive,
             )
         if only == "climb" and len(cells) > 1:
