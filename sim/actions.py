@@ -222,7 +222,10 @@ class Crawl(Movement):
 
 @dataclass(frozen=True, slots=True)
 class Swim(Movement):
-    """R-M8: Speed/3 in water at least waist-deep."""
+    """R-M8: Speed/3 in water at least waist-deep; `submerged`: under the surface (diving), in
+    water at least as deep as the swimmer is tall."""
+
+    submerged: bool = False
 
     name: ClassVar[str] = "swim"
     tier: ClassVar[Tier] = Tier.ONE

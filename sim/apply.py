@@ -108,7 +108,9 @@ def apply(world: World, event: ev.Event) -> None:
             world.set(unit, Position(end))
         case ev.Climbed(unit=unit, end=end, elevation=elevation):
             world.set(unit, Position(end, elevation))
-        case ev.Fell() | ev.MoveCutShort():
+        case ev.Fell(unit=unit, at=at):
+            world.set(unit, Position(at))  # on the ground of `at`, off any face (R-M4)
+        case ev.MoveCutShort():
             pass
         case ev.AttackCounted(unit=unit, count=count):
             world.set(unit, AttackWindow(count))

@@ -27,9 +27,9 @@ from sim.reactions import (
     parry_rating,
     reaction_spent,
 )
-from sim.sight import blocked_line, distance_half
+from sim.sight import blocked_line, creature_distance_half
 from sim.target import singled_out
-from sim.threat import enemies, reaches
+from sim.threat import enemies, out_of_reach, reaches
 from sim.world import World
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
@@ -243,6 +243,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return problem
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
+    up = world.need(target, Position).elevation  # hanging on a face (R-M7)
     if action.weapon is not None:
         weapon = find(world, action.weapon, world.need(actor, Hands).items())
         if weapon is None:
@@ -254,17 +255,17 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     else:
         melee_weapon = held_weapon(world, actor, melee=True)
         ranged_weapon = held_weapon(world, actor, melee=False)
-        if reaches(world, actor, here, there) or ranged_weapon is None:
+        if reaches(world, actor, here, there, up=up) or ranged_weapon is None:
             weapon, melee = melee_weapon, True
         else:
             weapon, melee = ranged_weapon, False
     if melee:
-        if not reaches(world, actor, here, there):
-            return Refusal(f"{target} at {there} is out of {actor}'s reach (R-A4)")
+        if not reaches(world, actor, here, there, up=up):
+            return Refusal(out_of_reach(world, actor, target))
         return AttackPlan(weapon, True)
     kind = weapon_kind(world, weapon)
     assert kind is not None and kind.ranged is not None
-    distance = distance_half(world.rules, here, there)
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
     if distance > kind.ranged * 2:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"

@@ -30,13 +30,14 @@ from sim.checks import roll_check, saved
 from sim.components import Position, Repertoire
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.dice import Dice
+from sim.diving import apart
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.health import damage, heal
 from sim.hide import cannot_see
 from sim.prone import knocked_down
 from sim.reactions import Ask, Reply
-from sim.sight import blocked_line, distance_half, line_of_sight
+from sim.sight import blocked_line, creature_distance_half, distance_half, line_of_sight
 from sim.stance import save_roll
 from sim.world import World
 
@@ -108,7 +109,8 @@ def _creature(
         if hidden is not None:
             return hidden
     there = world.need(target, Position).cell
-    return _in_range(world, ability, here, there, target) or (target,)
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
+    return _in_range(world, ability, here, there, target, distance) or (target,)
 
 
 def _area(
@@ -129,14 +131,25 @@ def _area(
         cell = world.need(unit, Position).cell
         # Walls shelter a creature from the burst (R-A5's line, drawn from the centre).
         sheltered = line_of_sight(world.grid, centre, cell) is not None
+        # R-M8 Decision: water between caster and a diver shelters the diver too.
+        sheltered = sheltered or apart(world, action.actor, unit)
         if distance_half(world.rules, centre, cell) <= radius and not sheltered:
             hit.append(unit)
     return tuple(hit)
 
 
-def _in_range(world: World, ability: Ability, here: Pos, there: Pos, what: str) -> Refusal | None:
-    """R-X20: within the data's range; R-A5: with a line of sight no wall cell blocks."""
-    distance = distance_half(world.rules, here, there)
+def _in_range(
+    world: World,
+    ability: Ability,
+    here: Pos,
+    there: Pos,
+    what: str,
+    distance: int | None = None,
+) -> Refusal | None:
+    """R-X20: within the data's range (`distance`, half-metres, when a creature is aimed at);
+    R-A5: with a line of sight no wall cell blocks."""
+    if distance is None:
+        distance = distance_half(world.rules, here, there)
     if distance > ability.range_half:
         return Refusal(
             f"{what} is {_metres(distance)} m away; {ability.name} reaches "

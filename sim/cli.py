@@ -95,6 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     reach.add_argument(
         "--action", choices=[kind.name for kind in ORDER], help="only this Movement Action"
     )
+    reach.add_argument(
+        "--submerged",
+        action="store_true",
+        help="a Swim is a dive: only water at least as deep as the unit is tall (R-M8)",
+    )
     _seed(reach)
     _script(reach)
 
@@ -292,7 +297,7 @@ def _reach(args: argparse.Namespace) -> int:
     if not world.exists(args.unit) or not world.has(args.unit, Budget):
         raise UsageError(f"there is no unit {args.unit!r} in {args.scenario}")
     only = tuple(k for k in ORDER if args.action in (None, k.name))
-    cells = reach_map(world, args.unit, only)
+    cells = reach_map(world, args.unit, only, submerged=args.submerged)
     budget = world.need(args.unit, Budget)
     start = world.need(args.unit, Position).cell
     report = {
@@ -308,7 +313,12 @@ def _reach(args: argparse.Namespace) -> int:
                 "budget_after": {"half": c.half_left, "bonus": c.bonus_left},
                 "provokes": [
                     {"cell": [p.cell.x, p.cell.y], "enemy": p.enemy, "can_react": p.can_react}
-                    for p in provocations(world, args.unit, tuple(q for q, _ in c.path))
+                    for p in provocations(
+                        world,
+                        args.unit,
+                        tuple(q for q, _ in c.path),
+                        submerged=args.submerged and c.action == "swim",
+                    )
                 ],
             }
             for c in cells.values()

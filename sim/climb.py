@@ -11,10 +11,10 @@ from sim.actions import Climb, Refusal
 from sim.components import Hands, Position, Stats
 from sim.creature import conditions, incapacitated
 from sim.dice import Dice
-from sim.footing import standing_at
+from sim.footing import mover, standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.movement import opportunities
+from sim.movement import bank_problem, opportunities
 from sim.reactions import Ask, Reply
 from sim.world import World
 
@@ -54,8 +54,6 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
         return Refusal(f"{unit} is in a grapple and can take no Movement Action (R-G2, R-G4)")
     if held.has("prone"):
         return Refusal(f"{unit} is prone; it moves only by Crawl until it stands up (R-M10)")
-    if held.has("swimming"):
-        return Refusal(f"{unit} is swimming; it must keep swimming or Step out (R-M8)")
     target = action.to if action.to is not None else (action.path[-1] if action.path else None)
     if target is None or (action.path and len(action.path) != 1):
         return Refusal('a climb needs one cell to climb to: "to": [x, y]')
@@ -70,7 +68,8 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
         if target == face:
             return _finish(world, unit, here, face, rise - at, limit, up=True, face=face, at=at)
         if target == here:
-            return _finish(world, unit, here, here, at, limit, up=False, face=face, at=at)
+            down = at - _surface(world, unit, here)
+            return _finish(world, unit, here, here, down, limit, up=False, face=face, at=at)
         return Refusal(
             f"{target}: hanging on the face of {face}, {unit} can climb up to {face} "
             f"or down to {here} (R-M7)"
@@ -80,6 +79,8 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
     if not grid.inside(target) or grid.kind(target) in (Kind.WALL, Kind.PIT):
         return Refusal(f"{target}: nothing there to climb to")
     rise = grid.ground_half(target) - grid.ground_half(here)
+    if held.has("swimming"):
+        return _out_of_water(world, unit, here, target, rise, limit)
     if rise > 0:
         if not grid.climbable(target):
             return Refusal(f"{target}: the {rise / 2:g} m face up to it cannot be climbed (R-M7)")
@@ -89,8 +90,37 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
             return Refusal(
                 f"{target}: the {-rise / 2:g} m face down from {here} cannot be climbed (R-M7)"
             )
-        return _finish(world, unit, here, target, -rise, limit, up=False, face=here, at=-rise)
+        down = -rise - _surface(world, unit, target)
+        return _finish(world, unit, here, target, down, limit, up=False, face=here, at=-rise)
     return Refusal(f"{target}: level ground; walk there instead")
+
+
+def _surface(world: World, unit: str, cell: Pos) -> int:
+    """Half-metres of water a climb down into `cell` ends on: at least waist-deep, the climber
+    ends swimming at the surface (R-M8, R-M9); else it stands on the ground."""
+    water = world.grid.water_half(cell)
+    return water if water >= mover(world, unit).waist_half else 0
+
+
+def _out_of_water(
+    world: World, unit: str, here: Pos, target: Pos, rise: int, limit: int
+) -> ClimbPlan | Refusal:
+    """R-M8: a swimmer may begin a Climb from the water next to a climbable face; it climbs
+    from the water's surface, not from the bottom. Where it cannot, the refusal says what can
+    get it out there (a Step) or that nothing can, never the Climb again."""
+    grid = world.grid
+    surface = grid.water_half(here)  # above this cell's ground
+    if rise > surface and grid.climbable(target):
+        return _finish(
+            world, unit, here, target, rise - surface, limit, up=True, face=target, at=surface
+        )
+    problem = bank_problem(world, mover(world, unit), here, target)
+    if problem is None:
+        return Refusal(
+            f"{target}: low enough above the water to step out onto; Step out there (one "
+            "straight step) (R-M8)"
+        )
+    return Refusal(problem)
 
 
 def _finish(
@@ -130,17 +160,26 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     assert isinstance(plan, ClimbPlan)
     unit = action.actor
     held = conditions(world, unit)
-    if not held.has("hanging"):
-        # R-M7: both hands are busy; starting a Climb stows what they hold, for free.
-        for item in world.need(unit, Hands).items():
-            yield ev.ItemStowed(unit, item)
+    # R-M7: both hands are busy; every Climb, also one that goes on from hanging, begins by
+    # stowing what they hold, for free, so nothing drawn while hanging is carried up.
+    for item in world.need(unit, Hands).items():
+        yield ev.ItemStowed(unit, item)
     # R-R4: a Climb is a Movement Action; an enemy whose reach it leaves attacks first.
-    yield from opportunities(world, dice, unit, plan.start, plan.end)
+    up = world.need(unit, Position).elevation
+    yield from opportunities(
+        world, dice, unit, plan.start, plan.end, up_here=up, up_there=plan.elevation
+    )
     if incapacitated(world, unit):
         yield ev.MoveCutShort(unit, plan.start, f"{unit} was downed leaving {plan.start}")
         return
+    if held.has("submerged"):
+        yield ev.ConditionLost(unit, "submerged", "surfaced to climb out (R-M8)")
+    if held.has("swimming"):
+        yield ev.ConditionLost(unit, "swimming", "climbed out of the water (R-M8)")
     yield ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres)
     if plan.face is not None:
         yield ev.ConditionGained(unit, "hanging", face_label(plan.face))
     elif held.has("hanging"):
         yield ev.ConditionLost(unit, "hanging", "reached the end of the climb")
+    if plan.face is None and _surface(world, unit, plan.end) and not held.has("swimming"):
+        yield ev.ConditionGained(unit, "swimming", 1)  # R-M8: down into the water

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from sim import actions as a
@@ -113,6 +114,16 @@ def _movement(cls: Any) -> Parser:
         return action
 
     return make
+
+
+def _swim(unit: str, fields: dict[str, Any], slow: bool, quicken: bool) -> a.Action:
+    """A Swim, with `"submerged": true` to dive (R-M8)."""
+    swim = _movement(a.Swim)(unit, fields, slow, quicken)
+    submerged = fields.get("submerged", False)
+    if not isinstance(submerged, bool):
+        raise DecisionError('"submerged" must be true (swim under the surface) or false')
+    assert isinstance(swim, a.Swim)
+    return replace(swim, submerged=submerged)
 
 
 _MOVES: dict[str, type[a.Action]] = {
@@ -273,6 +284,7 @@ _TABLE: dict[str, tuple[Parser, set[str]]] = {
     **{name: (_plain(cls), set()) for name, cls in _PLAIN.items()},
     **{name: (_with_item(cls), {"item"}) for name, cls in _WITH_ITEM.items()},
     **{name: (_movement(cls), {"path", "to"}) for name, cls in _MOVES.items()},
+    "swim": (_swim, {"path", "to", "submerged"}),
     "attack": (_at_target(a.Attack, ("weapon", "a held weapon")), {"target", "weapon"}),
     "trip": (_at_target(a.Trip, ("weapon", "a held weapon")), {"target", "weapon"}),
     "disarm": (_at_target(a.Disarm, ("item", "a weapon the target holds")), {"target", "item"}),
@@ -386,6 +398,8 @@ def to_json(decision: Decision) -> dict[str, Any]:
             ]
         if decision.to is not None:
             out["to"] = [decision.to.x, decision.to.y]
+    if isinstance(decision, a.Swim) and decision.submerged:
+        out["submerged"] = True
     if decision.slow:
         out["slow"] = True
     if decision.quicken:

@@ -47,6 +47,7 @@ class Mover:
     team: str
     height_half: float  # the creature's height in half-metres
     leap_half: float  # R-M3: half its height, in half-metres
+    leap_width: int  # R-M3: the widest obstacle it leaps, in half-metres (one cell)
     waist_half: float  # R-M9: half its height, in half-metres
     orthogonal: int
     diagonal: int
@@ -61,6 +62,7 @@ def mover(world: World, unit: str) -> Mover:
         team=world.need(unit, Team).name,
         height_half=height,
         leap_half=height * float(rules.number("movement", "leap_height_fraction")),
+        leap_width=2 * int(rules.number("movement", "leap_width_metres")),
         waist_half=height * float(rules.number("movement", "waist_fraction")),
         orthogonal=int(rules.number("grid", "orthogonal_half_metres")),
         diagonal=int(rules.number("grid", "diagonal_half_metres")),
@@ -152,6 +154,11 @@ def step_problem(
             f"{b}: {_what(rise, obstacle)} {climb / 2:g} m high; a {gait_word(gait)} can leap "
             f"{m.leap_half / 2:.2g} m; jump or climb (R-M3)"
         )
+    if obstacle and grid.obstacle_half(a) and gait is Gait.STRIDE:
+        return (
+            f"{b}: the obstacles at {a} and {b} are more than {m.leap_width / 2:g} m across; "
+            f"a {gait_word(gait)} leaps only narrower ones; jump over them or climb (R-M3)"
+        )
     drop = -rise
     if drop > m.height_half and not allow_fall:
         return f"{b}: a drop of {drop / 2:g} m is higher than {m.unit}; climb down or fall (R-M4)"
@@ -178,6 +185,7 @@ def step_cost(world: World, m: Mover, gait: Gait, a: Pos, b: Pos) -> int:
     return base
 
 
-def is_fall(world: World, m: Mover, a: Pos, b: Pos) -> bool:
-    """Stepping from `a` down to `b` drops further than the creature is tall (R-M4)."""
-    return world.grid.ground_half(a) - world.grid.ground_half(b) > m.height_half
+def is_fall(world: World, m: Mover, a: Pos, b: Pos, up: float = 0.0) -> bool:
+    """Going from `a` (`up` metres above its ground: hanging on a face, R-M7) down to `b` drops
+    further than the creature is tall (R-M4)."""
+    return world.grid.ground_half(a) + up * 2 - world.grid.ground_half(b) > m.height_half

@@ -13,6 +13,7 @@ from sim.checks import acting_wins, skill_check
 from sim.components import Position
 from sim.creature import creatures, has, unseen_by
 from sim.dice import Dice
+from sim.diving import apart, submerged
 from sim.grid import Kind
 from sim.sight import cells_on_line, line_of_sight
 from sim.threat import enemies
@@ -40,9 +41,17 @@ def in_plain_sight(world: World, unit: str, viewer: str) -> bool:
 
 
 def cannot_see(world: World, actor: str, target: str) -> Refusal | None:
-    """**Decision** A creature cannot single out one it does not see (R-X8)."""
+    """**Decision** A creature cannot single out one it does not see (R-X8), nor one the water
+    hides it from, or hides from it (R-M8 Decision: diving)."""
     if actor in unseen_by(world, target):
         return Refusal(f"{actor} cannot see {target}: it is Unseen by {actor} (R-X8)")
+    if apart(world, actor, target):
+        if submerged(world, target):
+            return Refusal(f"{actor} cannot see {target}: it is under the water (R-M8)")
+        return Refusal(
+            f"{actor} is under the water and cannot see {target} out of it; swim up to the "
+            "surface first (R-M8)"
+        )
     return None
 
 

@@ -105,10 +105,12 @@ class JumpPlan:
 
 
 def plan_jump(
-    world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos, runup: int = 0
+    world: World, m: Mover, jr: JumpReach, a: Pos, b: Pos, runup: int = 0, lift: int = 0
 ) -> JumpPlan | str:
     """Whether a jump from `a` to `b` can be made with some run-up; else the reason. `runup` is
-    the run-up already made: with it the jumper lands on a ledge without grabbing if it can."""
+    the run-up already made: with it the jumper lands on a ledge without grabbing if it can.
+    `lift`: half-metres above `a`'s ground the jumper leaves from (hanging on a face, R-M7); a
+    drop from there higher than the jumper is a fall, not a refusal (R-M4)."""
     grid = world.grid
     between = line_between(a, b)
     if between is None:
@@ -117,7 +119,7 @@ def plan_jump(
         return f"{b}: off the map"
     per = m.diagonal if a.x != b.x and a.y != b.y else m.orthogonal
     length = per * (len(between) + 1)
-    base = grid.ground_half(a)
+    base = grid.ground_half(a) + lift
     clearance = 0
     for cell in between:
         kind = grid.kind(cell)
@@ -142,7 +144,7 @@ def plan_jump(
     if other is not None:
         return f"{b}: {other} stands there (R-M5)"
     rise = grid.ground_half(b) - base
-    if -rise > m.height_half:
+    if -rise > m.height_half and not lift:
         return f"{b}: a drop of {-rise / 2:g} m is higher than {m.unit}; climb down (R-M4)"
     landing = max(rise, 0) + grid.obstacle_half(b)
     need_len = jr.runup_for_length(length)

@@ -4,7 +4,7 @@ checked step by step with the first failing cell and why, then resolved cell by 
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
@@ -12,6 +12,7 @@ from sim.attack import strike
 from sim.components import Body, Position, Stats
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
+from sim.diving import apart, too_shallow_to_dive
 from sim.footing import (
     Gait,
     Mover,
@@ -22,8 +23,9 @@ from sim.footing import (
     standing_at,
     step_cost,
     step_problem,
+    water_problem,
 )
-from sim.geometry import Pos, half_metres
+from sim.geometry import Pos, half_metres, is_diagonal
 from sim.grid import Kind
 from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
@@ -105,10 +107,11 @@ def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | No
         return f"{unit} is grappling and can take no Movement Action; let go first (R-G4)"
     if held.has("hanging") and kind is not Jump and kind is not Climb:
         return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
-    if held.has("swimming") and kind not in (Swim, Step):
+    if held.has("swimming") and kind not in (Swim, Step, Climb):
         return (
-            f"{unit} is swimming; it must keep swimming, or Step out where its feet touch "
-            "the bottom (R-M8)"
+            f"{unit} is swimming; it must keep swimming, Step out where its feet touch the "
+            "bottom or onto a bank no higher than half its height above the water, or Climb "
+            "a climbable bank beside it (R-M8)"
         )
     if held.has("prone") and kind is not Crawl:
         return f"{unit} is prone; it moves only by Crawl until it stands up (R-M8, R-M10)"
@@ -122,20 +125,51 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
     grid = world.grid
     if not path:
         if grid.water_half(a) >= m.height_half:
-            return f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water"
+            return (
+                f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water or "
+                "step out onto a bank beside it"
+            )
         return None
     if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
     b = path[0]
-    problem = step_problem(world, m, Gait.STRIDE, a, b)
-    if problem:
-        return problem
+    if not grid.inside(b):
+        return f"{b}: off the map"
+    kind = grid.kind(b)
+    if kind is Kind.WALL:
+        return f"{b}: a wall"
+    if kind is Kind.PIT:
+        return f"{b}: a pit; a swimmer cannot step out into it"
+    water = water_problem(world, m, Gait.STRIDE, b)
+    if water:
+        return water
     other = standing_at(world, m.unit).get(b)
     if other is not None:
         return f"{b}: {other} is standing there; a move cannot end on it (R-M5)"
     if grid.water_half(b) >= m.waist_half and grid.water_half(a) >= m.height_half:
         return f"{b}: still deep water; swim there instead (R-M8)"
-    return None
+    return bank_problem(world, m, a, b)
+
+
+def bank_problem(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
+    """R-M8 Decision: a place to climb out is no higher above the water's surface than half the
+    swimmer's height (R-M3 measured from the surface, not from the bottom). A higher bank is
+    climbed if its face can be, else the swimmer must find another way out; the refusal says
+    which, so that it never sends the player back to the action that refused it."""
+    grid = world.grid
+    surface = grid.ground_half(a) + grid.water_half(a)
+    rise = max(grid.ground_half(b) - surface, 0)
+    obstacle = grid.obstacle_half(b)
+    high = rise + obstacle
+    if high <= m.leap_half:
+        return None
+    what = "an obstacle" if rise == 0 else "the bank and its obstacle" if obstacle else "the bank"
+    where = f"{b}: {what} {high / 2:g} m above the water; a swimmer steps out at most " + (
+        f"{m.leap_half / 2:.2g} m up"
+    )
+    if rise > 0 and grid.climbable(b):
+        return f"{where}; climb it from the water (R-M8, R-M7)"
+    return f"{where}, and it cannot be climbed; swim to a lower bank or shallower water (R-M8)"
 
 
 def _explicit(
@@ -144,6 +178,7 @@ def _explicit(
     legs: list[Leg] = []
     here = start
     spent = 0
+    covered = 0  # R-M6: run-up is metres covered, not movement spent (difficult ground)
     path = action.path
     for index, cell in enumerate(path):
         forced_jump = index in action.jumps
@@ -162,18 +197,26 @@ def _explicit(
             if jr is None:
                 what = gait_word(gait) if not isinstance(action, Step) else "Step"
                 return f"{cell}: not next to {here}; a {what} cannot jump (R-M6)"
-            plan = plan_jump(world, m, jr, here, cell, spent)
+            plan = plan_jump(world, m, jr, here, cell, covered)
             if isinstance(plan, str):
                 return plan
-            if plan.runup_needed > spent:
+            if plan.runup_needed > covered:
+                mud = (
+                    f" (difficult ground gives only the {covered / 2:g} m covered, not the "
+                    f"{spent / 2:g} m it cost)"
+                    if spent > covered
+                    else ""
+                )
                 return (
                     f"{cell}: this jump needs {plan.runup_needed / 2:g} m of run-up; "
-                    f"{m.unit} has run {spent / 2:g} m (R-M6)"
+                    f"{m.unit} has run {covered / 2:g} m{mud} (R-M6)"
                 )
             legs.append(
                 Leg(here, cell, _jump_cost(world, m, here, cell, plan), "jump", plan.grabs_ledge)
             )
         spent += legs[-1].cost
+        per = m.diagonal if is_diagonal(here, cell) else m.orthogonal
+        covered += per * max(abs(cell.x - here.x), abs(cell.y - here.y))
         here = cell
     return tuple(legs)
 
@@ -196,13 +239,8 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     start = world.need(unit, Position).cell
     if action.path and action.path[0] == start:
         # A path may name the start cell too; the move begins after it.
-        action = type(action)(
-            unit,
-            action.path[1:],
-            action.to,
-            tuple(i - 1 for i in action.jumps if i > 0),
-            slow=action.slow,
-            quicken=action.quicken,
+        action = replace(
+            action, path=action.path[1:], jumps=tuple(i - 1 for i in action.jumps if i > 0)
         )
     if kind is Jump:
         return _plan_jump_action(world, action, m, start)
@@ -214,13 +252,33 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
             return Refusal(legs_or)
-        legs = tuple(Leg(start, c, m.orthogonal, "step") for c in out_path)
-        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres"))
+        # R-M8 with R-M2: the metre after getting up costs double when the cell it goes to is
+        # difficult ground ("if that cell is difficult"; the water it got up in is paid for by
+        # the metre of getting up). The Step out is still one straight metre.
+        legs = tuple(
+            Leg(
+                start,
+                c,
+                m.orthogonal * (m.difficult_factor if is_difficult(world, m, c) else 1),
+                "step",
+            )
+            for c in out_path
+        )
+        factor = max((leg.cost // m.orthogonal for leg in legs), default=1)
+        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres")) * factor
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
     if action.to is not None and action.path:
         return Refusal('give either "path" or "to", not both')
+    diving = isinstance(action, Swim) and action.submerged
+    if diving:
+        # R-M8 Decision: a dive stays in water at least as deep as the swimmer is tall; the
+        # destination search sees shallower water as too shallow to swim.
+        shallow = too_shallow_to_dive(world, m.height_half, action.path)
+        if shallow is not None:
+            return Refusal(_shallow(world, m, shallow))
+        m = replace(m, waist_half=m.height_half)
     if action.to is not None:
         if action.to == start:
             return Refusal(f"{unit} is already at {start}")
@@ -257,6 +315,14 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     return MovePlan(legs, cost, limit)
 
 
+def _shallow(world: World, m: Mover, cell: Pos) -> str:
+    depth = world.grid.water_half(cell) / 2
+    return (
+        f"{cell}: water {depth:g} m deep is shallower than {m.unit} is tall "
+        f"({m.height_half / 2:g} m); a swimmer dives only in water at least that deep (R-M8)"
+    )
+
+
 def _first_over(legs: tuple[Leg, ...], limit: int) -> Pos:
     spent = 0
     for leg in legs:
@@ -281,7 +347,9 @@ def _plan_jump_action(world: World, action: Movement, m: Mover, start: Pos) -> M
     if target is None or (action.path and len(action.path) != 1):
         return Refusal('a jump needs one landing cell: "to": [x, y]')
     jr = jump_reach(world, action.actor, m)
-    plan = plan_jump(world, m, jr, start, target)
+    # R-M4, R-M7: a creature hanging on a face jumps from the height it has climbed to.
+    lift = round(world.need(action.actor, Position).elevation * 2)
+    plan = plan_jump(world, m, jr, start, target, lift=lift)
     if isinstance(plan, str):
         return Refusal(plan)
     if plan.runup_needed > 0:
@@ -319,9 +387,18 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
     spent = 0
     fire_stacks = int(world.rules.number("conditions", "fire_terrain_stacks"))
     if isinstance(action, Step) and has(world, unit, "swimming"):
+        if has(world, unit, "submerged"):
+            yield ev.ConditionLost(unit, "submerged", "surfaced to step out (R-M8)")
         yield ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)")
     if isinstance(action, Swim) and not has(world, unit, "swimming"):
         yield ev.ConditionGained(unit, "swimming", 1)
+    if isinstance(action, Swim) and action.submerged != has(world, unit, "submerged"):
+        # R-M8 Decision: diving, or surfacing with a Swim without the choice, before moving.
+        if action.submerged:
+            yield ev.ConditionGained(unit, "submerged", 1)
+        else:
+            yield ev.ConditionLost(unit, "submerged", "swam up to the surface (R-M8)")
+    up = world.need(unit, Position).elevation
     if has(world, unit, "hanging"):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
         yield ev.ConditionLost(unit, "hanging", "jumped off the face")
@@ -330,7 +407,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         if index == stop:
             yield ev.MoveCutShort(unit, leg.start, f"the sprint allowed {limit / 2:g} m")
             return
-        yield from opportunities(world, dice, unit, leg.start, leg.end)
+        yield from opportunities(world, dice, unit, leg.start, leg.end, up_here=up)
         if incapacitated(world, unit):
             yield ev.MoveCutShort(unit, leg.start, f"{unit} was downed leaving {leg.start}")
             return
@@ -342,8 +419,10 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         if world.grid.kind(leg.end) is Kind.FIRE:
             stacks = conditions(world, unit).count("burning") + fire_stacks
             yield ev.ConditionGained(unit, "burning", stacks)  # R-K4
-        if leg.how == "fall":
-            yield from fall(world, m, unit, leg.start, leg.end)
+        if leg.how == "fall" or (up and is_fall(world, m, leg.start, leg.end, up)):
+            # R-M4: off a ledge, or off a face from the height it hung at (R-M7).
+            yield from fall(world, m, unit, leg.start, leg.end, up)
+        up = 0.0
 
 
 def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int:
@@ -365,10 +444,19 @@ def last_stop(world: World, unit: str, legs: tuple[Leg, ...], limit: int) -> int
 
 
 def opportunities(
-    world: World, dice: Dice, unit: str, here: Pos, there: Pos
+    world: World,
+    dice: Dice,
+    unit: str,
+    here: Pos,
+    there: Pos,
+    *,
+    up_here: float = 0.0,
+    up_there: float = 0.0,
 ) -> Generator[ev.Event | Ask, Reply | None, None]:
     """R-R4: each enemy whose reach `unit` is about to leave may attack it first, unless it
-    disengaged (R-R5) or that enemy cannot see it (R-X8)."""
+    disengaged (R-R5) or that enemy cannot see it (R-X8). `up_here` and `up_there`: metres
+    above the ground of `here` and `there` (hanging on a face, R-M7: reach is measured in three
+    dimensions)."""
     if has(world, unit, "disengaged"):
         return
     cost = int(world.rules.number("reactions", "opportunity_bonus"))
@@ -376,8 +464,12 @@ def opportunities(
     for enemy in enemies(world, unit):
         if enemy in hidden_from or not can_react(world, enemy, cost):
             continue
+        if apart(world, unit, enemy):
+            continue  # R-M8 Decision: water between them, neither sees the other
         at = world.need(enemy, Position).cell
-        if not reaches(world, enemy, at, here) or reaches(world, enemy, at, there):
+        if not reaches(world, enemy, at, here, up=up_here) or reaches(
+            world, enemy, at, there, up=up_there
+        ):
             continue
         answer = yield Ask(
             enemy,
@@ -396,12 +488,13 @@ def opportunities(
             return
 
 
-def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos) -> list[ev.Event]:
+def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> list[ev.Event]:
     """R-M4: a creature that falls lands Prone and takes 2 crushing damage per full metre of the
-    drop above its height. **Decision** landing in water at least waist-deep: no damage, and
-    the creature swims."""
+    drop above its height; `up`: metres above `a`'s ground it fell from (hanging on a face,
+    R-M7). **Decision** landing in water at least waist-deep: no damage, and the creature
+    swims."""
     grid = world.grid
-    drop = (grid.ground_half(a) - grid.ground_half(b)) / 2
+    drop = (grid.ground_half(a) - grid.ground_half(b)) / 2 + up
     out: list[ev.Event] = []
     per = int(world.rules.number("movement", "fall_damage_per_metre"))
     height = world.need(unit, Body).height

@@ -118,6 +118,8 @@ def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: i
     if gait == STRIDE:
         if climb > params[M_LEAP]:
             return BLOCKED
+        if planes[P_OBSTACLE, ay, ax] > 0 and planes[P_OBSTACLE, by, bx] > 0:
+            return BLOCKED  # R-M3: two obstacle cells in a row are more than 1 m across
     elif climb > 0:
         return BLOCKED
     if -rise > params[M_HEIGHT]:
@@ -231,10 +233,10 @@ def jump_line(
 
 @njit(cache=True, inline="always")
 def runup_levels(params: Float, hh: int, ww: int) -> int:
-    """How many amounts of metres spent a search tells apart: 0, 1, ... up to the most run-up
-    any jump can need (R-M6), beyond which more metres spent make no difference. A jump in an
-    hh x ww window is at most its longest line long, so neither a long jump cap (a large AGI
-    Bonus) nor a large budget makes the search bigger than the window needs (issue #10)."""
+    """How many amounts of run-up (metres covered) a search tells apart: 0, 1, ... up to the
+    most run-up any jump can need (R-M6), beyond which more metres covered make no difference.
+    A jump in an hh x ww window is at most its longest line long, so neither a long jump cap (a
+    large AGI Bonus) nor a large budget makes the search bigger than the window needs."""
     if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
         return 1
     standing = int(params[M_STANDING_LENGTH])
@@ -242,6 +244,14 @@ def runup_levels(params: Float, hh: int, ww: int) -> int:
     for_length = min(max(int(params[M_LENGTH_CAP]), standing) - standing, longest)
     for_height = (int(params[M_EXTRA_HEIGHT_CAP]) // 2) * int(params[M_HEIGHT_PER_RUNUP])
     return min(max(for_length, for_height), int(params[M_LIMIT])) + 1
+
+
+@njit(cache=True, inline="always")
+def _covered(params: Float, d: int, cells: int) -> int:
+    """Half-metres of ground a move of `cells` cells in direction d covers: its length, not
+    what it costs (R-M6: crossing difficult ground adds no run-up)."""
+    per = int(params[M_DIAGONAL]) if DX[d] != 0 and DY[d] != 0 else int(params[M_ORTHOGONAL])
+    return per * cells
 
 
 @njit(cache=True, inline="always")
@@ -262,13 +272,14 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tupl
     """The least cost from (sy, sx) to every window cell within the limit (BLOCKED elsewhere),
     and the cost of every search state.
 
-    A jump needs run-up, the metres already spent in the action (R-M6), and a path may come
-    back over its cells to build it up. So the search runs over states (cell, metres spent so
-    far, counted up to `runup_levels` - 1 and no further): a cell reached at 1 m and again at
-    3 m are different states when a jump needs 3 m. Costs are small whole numbers, so states
-    wait in one bucket per cost (Dial's form of Dijkstra, the buckets reused round-robin) and
-    are settled cheapest first.
-    Returns `(least, states)`: `least[y, x]`, and `states[cell * levels + spent]`."""
+    A jump needs run-up, the metres covered so far in the action (R-M6): not the metres spent,
+    since difficult ground costs double but covers no more. A path may come back over its
+    cells to build run-up up. So the search runs over states (cell, metres covered so far,
+    counted up to `runup_levels` - 1 and no further), each reached at the least metres spent:
+    a cell reached having covered 1 m and again having covered 3 m are different states when a
+    jump needs 3 m. Costs are small whole numbers, so states wait in one bucket per cost
+    (Dial's form of Dijkstra, the buckets reused round-robin) and are settled cheapest first.
+    Returns `(least, states)`: `least[y, x]`, and `states[cell * levels + covered]`."""
     hh, ww = flags.shape
     n = hh * ww
     levels = runup_levels(params, hh, ww)
@@ -326,13 +337,15 @@ def _settle(
                 continue
             done[state] = True
             here = state // levels
+            covered = state % levels
             ay, ax = here // ww, here % ww
             if entries + 8 * (max(hh, ww) + 1) >= capacity:
                 return dist, False  # no room for this state's moves and jumps
             for d in range(8):
                 total = spent + step_cost(planes, flags, params, ay, ax, d)
                 if total <= limit:
-                    b = ((ay + DY[d]) * ww + ax + DX[d]) * levels + min(total, top)
+                    level = min(covered + _covered(params, d, 1), top)
+                    b = ((ay + DY[d]) * ww + ax + DX[d]) * levels + level
                     if total < dist[b]:
                         dist[b] = total
                         entries = _push(
@@ -343,13 +356,14 @@ def _settle(
                 continue
             for d in range(8):
                 last = jump_line(
-                    planes, flags, params, ay, ax, d, spent, limit - spent, costs, runups
+                    planes, flags, params, ay, ax, d, covered, limit - spent, costs, runups
                 )
                 for k in range(1, last + 1):
                     if costs[k] >= BLOCKED:
                         continue
                     total = spent + costs[k]
-                    b = ((ay + DY[d] * k) * ww + ax + DX[d] * k) * levels + min(total, top)
+                    level = min(covered + _covered(params, d, k), top)
+                    b = ((ay + DY[d] * k) * ww + ax + DX[d] * k) * levels + level
                     if total < dist[b]:
                         dist[b] = total
                         entries = _push(
@@ -370,14 +384,16 @@ def _back(
     states: Int32,
     y: int,
     x: int,
+    level: int,
     here: int,
     strict: bool,
     costs: Int32,
     runups: Int32,
-) -> tuple[int, int, int, int]:
-    """A state the search reached (y, x) from at cost `here`: (y, x, its cost, 1 if by a
-    jump), or y = -1. A step before a jump, directions in DIRECTIONS order; with `strict`,
-    only a cell at its own least cost (not one passed on a detour that builds run-up)."""
+) -> tuple[int, int, int, int, int]:
+    """A state the search reached (y, x) having covered `level` from, at cost `here`: (y, x,
+    its level, its cost, 1 if by a jump), or y = -1. A step before a jump, directions in
+    DIRECTIONS order; with `strict`, only a cell at its own least cost (not one passed on a
+    detour that builds run-up)."""
     hh, ww = flags.shape
     levels = runup_levels(params, hh, ww)
     top = levels - 1
@@ -386,12 +402,15 @@ def _back(
         if py < 0 or py >= hh or px < 0 or px >= ww:
             continue
         before = here - step_cost(planes, flags, params, py, px, d)
-        if before < 0 or states[(py * ww + px) * levels + min(before, top)] != before:
+        if before < 0 or (strict and least[py, px] != before):
             continue
-        if not strict or least[py, px] == before:
-            return py, px, before, 0
+        for pl in range(levels):
+            if min(pl + _covered(params, d, 1), top) != level:
+                continue
+            if states[(py * ww + px) * levels + pl] == before:
+                return py, px, pl, before, 0
     if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
-        return -1, -1, -1, 0
+        return -1, -1, -1, -1, 0
     limit = int(params[M_LIMIT])
     for d in range(8):
         per = int(params[M_DIAGONAL]) if DX[d] and DY[d] else int(params[M_ORTHOGONAL])
@@ -403,13 +422,14 @@ def _back(
             if k > last or costs[k] >= BLOCKED:
                 continue
             before = here - costs[k]
-            if before < runups[k]:
-                continue  # not enough run-up made by then (R-M6)
-            if states[(py * ww + px) * levels + min(before, top)] != before:
+            if before < 0 or (strict and least[py, px] != before):
                 continue
-            if not strict or least[py, px] == before:
-                return py, px, before, 1
-    return -1, -1, -1, 0
+            for pl in range(levels):
+                if pl < runups[k] or min(pl + _covered(params, d, k), top) != level:
+                    continue  # not enough run-up made by then (R-M6), or another state
+                if states[(py * ww + px) * levels + pl] == before:
+                    return py, px, pl, before, 1
+    return -1, -1, -1, -1, 0
 
 
 @njit(cache=True)
@@ -428,24 +448,39 @@ def trace(
     not need for run-up."""
     hh, ww = flags.shape
     # A path back never meets a search state twice, and every leg costs 1 or more.
-    rows = min(int(params[M_LIMIT]), hh * ww * runup_levels(params, hh, ww)) + 1
+    levels = runup_levels(params, hh, ww)
+    rows = min(int(params[M_LIMIT]), hh * ww * levels) + 1
     out = np.empty((rows, 3), dtype=np.int64)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     y, x = ty, tx
     here = least[y, x] + 0  # widened to int64 by the literal: `_back` compiles for one type
+    level = 0
+    while states[(y * ww + x) * levels + level] != here:
+        level += 1  # the least-covered state the least cost reached the target in
     count = 0
     while here != 0:
         for strict in range(1, -1, -1):  # a variable, not a literal: again, one compile
-            py, px, before, jumped = _back(
-                planes, flags, params, least, states, y, x, here, strict == 1, costs, runups
+            py, px, pl, before, jumped = _back(
+                planes,
+                flags,
+                params,
+                least,
+                states,
+                y,
+                x,
+                level,
+                here,
+                strict == 1,
+                costs,
+                runups,
             )
             if py >= 0:
                 break
         if py < 0:
             return out[:0]  # unreachable: the field is not one `search` made
         out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
-        y, x, here = py, px, before
+        y, x, level, here = py, px, pl, before
         count += 1
     return out[:count]
 

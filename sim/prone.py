@@ -7,6 +7,8 @@ from sim.actions import FallProne, Refusal, StandUp
 from sim.components import Body, Position
 from sim.creature import creatures, has, lying
 from sim.dice import Dice
+from sim.footing import mover
+from sim.movement import fall
 from sim.world import World
 
 
@@ -32,9 +34,21 @@ def standing_in(world: World, unit: str) -> str | None:
     return None
 
 
+def knocked_off(world: World, unit: str, why: str) -> list[ev.Event]:
+    """R-M4: a creature hanging on a face (R-M7) that is shoved or knocked off it falls from the
+    height it hangs at into the cell below: Prone, 2 crushing damage per full metre above its
+    height, or swimming if that cell holds water at least waist-deep."""
+    where = world.need(unit, Position)
+    out: list[ev.Event] = [ev.ConditionLost(unit, "hanging", why)]
+    return out + fall(world, mover(world, unit), unit, where.cell, where.cell, where.elevation)
+
+
 def knocked_down(world: World, unit: str) -> list[ev.Event]:
     """A creature made to fall Prone by another (a failed save against a Shove or a Trip): in
-    waist-deep or deeper water it starts swimming instead (R-M10)."""
+    waist-deep or deeper water it starts swimming instead (R-M10); hanging on a face, it is
+    knocked off and falls (R-M4)."""
+    if has(world, unit, "hanging"):
+        return knocked_off(world, unit, "knocked off the face (R-M4)")
     if has(world, unit, "prone") or has(world, unit, "swimming"):
         return []
     if waist_deep(world, unit):

@@ -3,7 +3,7 @@ for, the cheapest such action, its cost in metres, the path, and the budget left
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
@@ -56,9 +56,10 @@ def _affordable(world: World, action: Action) -> tuple[int, int] | None:
 
 
 def reach_map(
-    world: World, unit: str, only: tuple[type[Movement], ...] = ORDER
+    world: World, unit: str, only: tuple[type[Movement], ...] = ORDER, *, submerged: bool = False
 ) -> dict[Pos, ReachCell]:
-    """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure)."""
+    """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure).
+    `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8)."""
     out: dict[Pos, ReachCell] = {}
     start = world.need(unit, Position).cell
     m = mover(world, unit)
@@ -82,7 +83,7 @@ def reach_map(
             limit = _limit(world, unit, kind)
             found: Found = [(c, cost, shared) for c, cost in shared_ends if cost <= limit]
         else:
-            found = _cells(world, unit, kind, start, m)
+            found = _cells(world, unit, kind, start, m, submerged)
         for cell, cost, route in found:
             if cell not in out:
                 out[cell] = ReachCell(cell, kind.name, cost, *left, route)
@@ -98,7 +99,9 @@ def _limit(world: World, unit: str, kind: type[Movement]) -> int:
     return allowance(world, unit, kind, roll=1) if kind is Sprint else allowance(world, unit, kind)
 
 
-def _cells(world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover) -> Found:
+def _cells(
+    world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover, submerged: bool = False
+) -> Found:
     if kind is Jump or kind is Climb:
         # Few candidates: ask the check itself for each cell around.
         radius = jump_reach(world, unit, mv).length(0) // 2 + 1 if kind is Jump else 1
@@ -128,5 +131,9 @@ def _cells(world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover)
                 found.append((cell, plan.cost, ((cell, False),)))
         return found
     jr = jump_reach(world, unit, mv) if jumps_allowed(kind) else None
+    if kind is Swim and submerged:
+        # R-M8: a dive swims only where the water is at least as deep as the swimmer is tall,
+        # which is what the search reads as deep enough to swim when the waist is that high.
+        mv = replace(mv, waist_half=mv.height_half)
     reach = distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)
     return [(cell, cost, reach) for cell, cost in reach.ends()]

@@ -22,7 +22,7 @@ from sim.geometry import Pos, half_metres, is_diagonal
 from sim.grid import Kind
 from sim.hide import reveal
 from sim.movement import fall
-from sim.prone import knocked_down
+from sim.prone import knocked_down, knocked_off
 from sim.reactions import Ask, Reply
 from sim.target import in_reach
 from sim.world import World
@@ -49,10 +49,6 @@ def check_shove(world: World, action: Shove) -> Refusal | None:
     refusal = in_reach(world, action.actor, action.target, "shove")
     if refusal is not None:
         return refusal
-    if has(world, action.target, "hanging"):
-        return Refusal(
-            f"{action.target} hangs on a climbing face; a shove needs it on its feet (R-M7)"
-        )
     return None
 
 
@@ -64,6 +60,10 @@ def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
     theirs = roll_check(world, dice, target, "str", f"resist {actor}'s shove: STR Contest")
     yield theirs.rolled
     if not acting_wins(mine.total, theirs.total):
+        return
+    if has(world, target, "hanging"):
+        # R-M4: shoved off the face it hangs on, it falls from there; no push, no save.
+        yield from knocked_off(world, target, f"shoved off the face by {actor} (R-M4)")
         return
     rules = world.rules
     metres = max(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 
 from sim.actions import Refusal
+from sim.components import Position
 from sim.geometry import Pos
 from sim.grid import Grid, Kind
 from sim.rules import Rules
+from sim.world import World
 
 SAMPLES_PER_CELL = 4
 
@@ -65,3 +67,24 @@ def distance_half(rules: Rules, a: Pos, b: Pos) -> int:
     return diagonal * int(rules.number("grid", "diagonal_half_metres")) + straight * int(
         rules.number("grid", "orthogonal_half_metres")
     )
+
+
+def creature_distance_half(world: World, a: str, b: str) -> int:
+    """How far apart two creatures are for a range (R-C7, R-X17, R-X20), in half-metres: on the
+    grid (R-U2); **Decision** when either hangs on a face (R-M7), in three dimensions, the height
+    between them counting as a third direction the way a diagonal does (the longer of the two
+    plus half the shorter, rounded down to the half-metre, R-U4).
+
+    Between two creatures on the ground the distance stays the grid's, as R-A5 measures it."""
+    here, there = world.need(a, Position), world.need(b, Position)
+    flat = distance_half(world.rules, here.cell, there.cell)
+    if not (here.elevation or there.elevation):
+        return flat
+    grid = world.grid
+    rise = abs(
+        grid.ground_half(here.cell)
+        + round(here.elevation * 2)
+        - grid.ground_half(there.cell)
+        - round(there.elevation * 2)
+    )
+    return max(flat, rise) + min(flat, rise) // 2

@@ -7,7 +7,7 @@ from sim.actions import Refusal
 from sim.components import Position
 from sim.creature import creatures
 from sim.hide import cannot_see
-from sim.threat import reaches
+from sim.threat import out_of_reach, reaches
 from sim.world import World
 
 
@@ -28,7 +28,8 @@ def in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None
     problem = singled_out(world, actor, target, what)
     if problem is not None:
         return problem
-    there = world.need(target, Position).cell
-    if not reaches(world, actor, world.need(actor, Position).cell, there):
-        return Refusal(f"{target} at {there} is out of {actor}'s reach (R-A4)")
+    where = world.need(target, Position)
+    there = where.cell
+    if not reaches(world, actor, world.need(actor, Position).cell, there, up=where.elevation):
+        return Refusal(out_of_reach(world, actor, target))
     return None

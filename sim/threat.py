@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sim.catalog import Weapon
 from sim.components import Body, Budget, Hands, Position
 from sim.creature import creatures, incapacitated, item_kind, team_of
+from sim.diving import water_body
 from sim.geometry import Pos
 from sim.world import World
 
@@ -24,16 +25,57 @@ def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
     return reach // int(rules.number("grid", "diagonal_half_metres"))
 
 
-def reaches(world: World, attacker: str, at: Pos, target: Pos, *, armed: bool = True) -> bool:
-    """Whether `attacker` standing in `at` reaches `target` (R-A4, heights included)."""
+def up_in(world: World, cell: Pos, besides: str = "") -> float:
+    """Metres above `cell`'s ground of a creature hanging on a face there (R-M7), else 0: a
+    creature hanging in a cell holds it, as one standing does (R-M5)."""
+    for unit in creatures(world):
+        pos = world.need(unit, Position)
+        if unit != besides and pos.cell == cell and pos.elevation:
+            return pos.elevation
+    return 0.0
+
+
+def reaches(
+    world: World,
+    attacker: str,
+    at: Pos,
+    target: Pos,
+    *,
+    armed: bool = True,
+    up: float | None = None,
+) -> bool:
+    """Whether `attacker` in `at` reaches `target` (R-A4, heights included). **Decision** R-M7:
+    heights are measured in three dimensions, a creature hanging on a face being as high as it
+    has climbed: the attacker's own height above its cell's ground when `at` is where it is,
+    and `up` metres above `target`'s ground (None: the creature hanging there, if any)."""
     cells = reach_cells(world, attacker, armed=armed)
     if at == target or max(abs(at.x - target.x), abs(at.y - target.y)) > cells:
         return False
     grid = world.grid
     if not (grid.inside(at) and grid.inside(target)):
         return False
-    rise = abs(grid.ground_half(at) - grid.ground_half(target)) / 2
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    theirs = up_in(world, target, attacker) if up is None else up
+    rise = abs(grid.ground_half(at) / 2 + mine - grid.ground_half(target) / 2 - theirs)
     return rise <= world.need(attacker, Body).height
+
+
+def out_of_reach(world: World, attacker: str, target: str) -> str:
+    """Why `attacker` cannot reach `target` with a melee attack, in a player's words."""
+    where = world.need(target, Position)
+    if where.elevation:
+        return (
+            f"{target} hangs {where.elevation:g} m up a face at {where.cell}, out of "
+            f"{attacker}'s reach (R-A4, R-M7)"
+        )
+    own = world.need(attacker, Position)
+    if own.elevation:
+        return (
+            f"{attacker} hangs {own.elevation:g} m up a face at {own.cell}; {target} at "
+            f"{where.cell} is out of its reach (R-A4, R-M7)"
+        )
+    return f"{target} at {where.cell} is out of {attacker}'s reach (R-A4)"
 
 
 def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
@@ -44,7 +86,7 @@ def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
     for y in range(at.y - cells, at.y + cells + 1):
         for x in range(at.x - cells, at.x + cells + 1):
             pos = Pos(x, y)
-            if reaches(world, attacker, at, pos):
+            if reaches(world, attacker, at, pos, up=0.0):  # a creature on the ground there
                 out.append(pos)
     return tuple(out)
 
@@ -69,19 +111,29 @@ class Provocation:
     can_react: bool  # the enemy still has a Bonus Action to pay for it (R-R8)
 
 
-def provocations(world: World, unit: str, path: tuple[Pos, ...]) -> tuple[Provocation, ...]:
-    """Where moving along `path` (cells after the start) would provoke, in order."""
-    here = world.need(unit, Position).cell
+def provocations(
+    world: World, unit: str, path: tuple[Pos, ...], *, submerged: bool = False
+) -> tuple[Provocation, ...]:
+    """Where moving along `path` (cells after the start) would provoke, in order. `submerged`:
+    the move is a dive, which only enemies in the same water see (R-M8 Decision)."""
+    start = world.need(unit, Position)
+    here = start.cell
+    up = start.elevation  # a move that leaves a face (a Jump) leaves from where it hangs
     out = []
     foes = enemies(world, unit)
+    if submerged:
+        body = water_body(world.grid, here)
+        foes = tuple(f for f in foes if world.need(f, Position).cell in body)
     for leg, cell in enumerate(path):
         for enemy in foes:
             at = world.need(enemy, Position).cell
-            if reaches(world, enemy, at, here) and not reaches(world, enemy, at, cell):
+            if reaches(world, enemy, at, here, up=up) and not reaches(
+                world, enemy, at, cell, up=0.0
+            ):
                 budget = world.get(enemy, Budget)
                 cost = int(world.rules.number("reactions", "opportunity_bonus"))  # R-R8
                 out.append(
                     Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
                 )
-        here = cell
+        here, up = cell, 0.0
     return tuple(out)

@@ -35,7 +35,7 @@ from sim.grid import Kind
 from sim.health import damage
 from sim.items import find
 from sim.reactions import NONE, Ask, Reply, can_react, reaction_spent
-from sim.sight import blocked_line, distance_half
+from sim.sight import blocked_line, creature_distance_half, distance_half
 from sim.target import singled_out
 from sim.world import World
 
@@ -88,7 +88,7 @@ def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     reach = throw_range(world, actor, item)
-    distance = distance_half(world.rules, here, there)
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
     if distance > reach:
         return Refusal(
             f"{target} is {_metres(distance)} away; {actor} throws {item} "

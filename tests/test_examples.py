@@ -55,6 +55,27 @@ def test_river_wading_swimming_and_stepping_out(capsys: pytest.CaptureFixture[st
     assert {"type": "condition_gained", "unit": "ana", "condition": "swimming", "value": 1} in log
     refused = [e["reason"] for e in log if e["type"] == "refused"]
     assert refused == [
-        "pip is swimming; it must keep swimming, or Step out where its feet touch the bottom (R-M8)"
+        "pip is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
     ]
     assert log[-1] == {"type": "moved", "unit": "pip", "start": [12, 4], "end": [13, 4], "cost": 2}
+
+
+def test_harbour_ways_out_of_the_water_and_a_dive(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-M8: the sea wall is too high to step out onto and the refusal sends bram to a Climb,
+    which he begins from the water; ana dives past the quay, the orc cannot single her out,
+    and she steps out onto the quay, level with the water's surface."""
+    log = run(capsys, "harbour.toml", "harbour_out.jsonl")
+    refused = [e["reason"] for e in log if e["type"] == "refused"]
+    assert refused == [
+        "(7,4): the bank 2 m above the water; a swimmer steps out at most 0.9 m up; climb it "
+        "from the water (R-M8, R-M7)",
+        "grok cannot see ana: it is under the water (R-M8)",
+    ]
+    assert {"type": "condition_gained", "unit": "ana", "condition": "submerged", "value": 1} in log
+    climbs = [(e["unit"], e["end"], e["metres"]) for e in log if e["type"] == "climbed"]
+    assert climbs == [("bram", [7, 4], 2.0)]
+    lost = [(e["unit"], e["condition"]) for e in log if e["type"] == "condition_lost"]
+    assert lost == [("bram", "swimming"), ("ana", "submerged"), ("ana", "swimming")]
+    assert log[-1] == {"type": "moved", "unit": "ana", "start": [3, 2], "end": [3, 1], "cost": 2}

@@ -371,12 +371,22 @@ def test_R_M7_a_creature_hanging_may_climb_back_down() -> None:
 
 
 def test_R_M7_a_creature_hanging_may_jump_off_the_face() -> None:
-    """R-M7: hanging, it "may move only by Climb or Jump"; a Jump ends the hanging."""
+    """R-M7: hanging, it "may move only by Climb or Jump"; a Jump ends the hanging. R-M4: it
+    leaves the face from the 4 m it hangs at, more than ana's 1.8 m: a fall, 2 crushing damage
+    per full metre above her height (2), and she lands Prone."""
     b = solo(CLIFF, CLIFF_LEGEND, **CLIMBER)
     accepted(b, unit="ana", action="climb", to=[2, 1])
     end_turns(b, "ana")
     events = accepted(b, unit="ana", action="jump", to=[0, 1])
-    assert types(events) == ["spent", "condition_lost", "jumped"]
+    assert types(events) == [
+        "spent",
+        "condition_lost",
+        "jumped",
+        "fell",
+        "damaged",
+        "condition_gained",
+    ]
+    assert (events[3]["metres"], events[4]["amount"], events[5]["condition"]) == (4.0, 4, "prone")
     assert "hanging" not in conditions_of(b, "ana")
     assert at(b) == Position(Pos(0, 1), 0.0)
 

@@ -7,8 +7,9 @@ rules agree, and the reach map agrees with the move check (R-U2, R-U3, R-M2..R-M
 2. Every cell `reach_map` offers for a Walk or a Run is accepted by `plan_move`, both as a
    destination and along the path the reach map shows, at the cost it showed; every cell it
    leaves out is refused to a destination move.
-3. A search with only the scalar rules, over every (cell, metres spent), finds the same cells at
-   the same least costs as the compiled search: nothing a written path could do is left out.
+3. A search with only the scalar rules, over every (cell, metres spent, metres covered), finds
+   the same cells at the same least costs as the compiled search: nothing a written path could
+   do is left out.
 """
 
 from __future__ import annotations
@@ -182,13 +183,14 @@ def test_reach_map_cells_are_exactly_what_the_move_check_accepts(
 def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
     """The least cost of every cell a Walk-like move of `limit` half-metres can end in, found
     from the scalar rules the move check applies to a written path (`step_problem`,
-    `step_cost`, `plan_jump`), searching every (cell, metres spent) pair: a path may come back
-    over its cells to build run-up for a jump (R-M6). Falls are left out, as in reach maps."""
+    `step_cost`, `plan_jump`), searching every (cell, metres spent, metres covered): a path may
+    come back over its cells to build run-up for a jump, and run-up is the metres covered, not
+    spent (R-M6). Falls are left out, as in reach maps."""
     m = mover(world, "ana")
     jr = jump_reach(world, "ana", m)
     grid = world.grid
     start = world.need("ana", Position).cell
-    jumps: dict[Pos, list[tuple[Pos, int, int]]] = {}
+    jumps: dict[Pos, list[tuple[Pos, int, int, int]]] = {}
     for a in grid.cells():
         found = []
         for b in grid.cells():
@@ -197,39 +199,38 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
             plan = plan_jump(world, m, jr, a, b)
             if not isinstance(plan, str):
                 rough = is_difficult(world, m, a) or is_difficult(world, m, b)
-                found.append(
-                    (b, plan.length * (m.difficult_factor if rough else 1), plan.runup_needed)
-                )
+                cost = plan.length * (m.difficult_factor if rough else 1)
+                found.append((b, cost, plan.length, plan.runup_needed))
         jumps[a] = found
-    best: dict[tuple[Pos, int], int] = {}
-    queue = [(0, start.y, start.x)]
-    seen: set[tuple[Pos, int]] = set()
+    best: dict[Pos, int] = {}
+    queue = [(0, 0, start.y, start.x)]
+    seen: set[tuple[Pos, int, int]] = set()
     while queue:
-        spent, y, x = heapq.heappop(queue)
+        spent, covered, y, x = heapq.heappop(queue)
         here = Pos(x, y)
-        if (here, spent) in seen:
+        if (here, spent, covered) in seen:
             continue
-        seen.add((here, spent))
-        best.setdefault((here, 0), spent)
-        moves = []
+        seen.add((here, spent, covered))
+        best.setdefault(here, spent)
+        moves = []  # (cell, cost, metres covered): run-up is metres covered (R-M6)
         for b in here.neighbours():
             if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, here, b) is None:
-                moves.append((b, step_cost(world, m, Gait.STRIDE, here, b)))
-        moves += [(b, cost) for b, cost, runup in jumps[here] if runup <= spent]
-        for b, cost in moves:
-            if spent + cost <= limit and (b, spent + cost) not in seen:
-                heapq.heappush(queue, (spent + cost, b.y, b.x))
+                ground = m.diagonal if b.x != x and b.y != y else m.orthogonal
+                moves.append((b, step_cost(world, m, Gait.STRIDE, here, b), ground))
+        moves += [(b, cost, length) for b, cost, length, runup in jumps[here] if runup <= covered]
+        for b, cost, length in moves:
+            if spent + cost <= limit and (b, spent + cost, covered + length) not in seen:
+                heapq.heappush(queue, (spent + cost, covered + length, b.y, b.x))
     standing = standing_at(world, "ana")
-    return {
-        cell: cost for (cell, _), cost in best.items() if cell != start and cell not in standing
-    }
+    return {cell: cost for cell, cost in best.items() if cell != start and cell not in standing}
 
 
 @FAST
 @given(cases())
 def test_the_reach_map_finds_every_path_the_scalar_rules_allow(case: Case) -> None:
     """R-M2..R-M6, R-M9: not circular, unlike a destination move (which asks the reach engine
-    itself): an exhaustive search with the scalar rules, over metres spent as well as cells,
+    itself): an exhaustive search with the scalar rules, over metres spent and covered as well
+    as cells,
     finds exactly the cells and least costs of the compiled reach map, detours for run-up
     included."""
     world = case.world

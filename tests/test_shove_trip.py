@@ -392,10 +392,6 @@ def test_R_X15_refusals_name_the_reason() -> None:
     assert refused(b, unit="ana", action="shove", target="zed") == (
         "there is no creature 'zed' to shove"
     )
-    give(b, "bob", "hanging", "3,1")
-    assert refused(b, unit="ana", action="shove", target="bob") == (
-        "bob hangs on a climbing face; a shove needs it on its feet (R-M7)"
-    )
     give(b, "bob", "unseen", "ana")
     assert refused(b, unit="ana", action="shove", target="bob") == (
         "ana cannot see bob: it is Unseen by ana (R-X8)"

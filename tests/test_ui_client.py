@@ -1172,3 +1172,44 @@ def test_an_assist_can_be_held_ready_for_a_prepare_trigger(tmp_path: Path, shots
         "unit": "ana", "action": "prepare", "trigger": "ends_turn", "watch": "grok",
         "then": {"action": "assist", "ally": "bram", "enemy": "grok"},
     }  # fmt: skip
+
+
+POOLSIDE = fighters(
+    "UI pool",
+    """
+##########
+#........#
+#.aWWW...#
+#..WWW..b#
+##########
+""",
+    grok='[legend]\nW = { kind = "open", water = 2.0 }\n',
+)
+
+
+def test_dive_from_the_bar_swims_submerged_and_the_token_is_drawn_under_water(
+    tmp_path: Path, shots: Path
+) -> None:
+    """R-M8 Decision (diving): the bar offers "dive" beside "swim"; with it chosen the reach
+    map is the dive's (only water at least as deep as ana is tall), the hovered path says
+    "Swim submerged", and a click commits a Swim with "submerged". The submerged token gets a
+    "v" badge and is drawn under a blue wash with waves."""
+    app = make_app(write_scenario(tmp_path, "pool", POOLSIDE))
+    p = Player(app, shots)
+    p.sit_down()
+    unit = acting(app)
+    assert unit == "ana"
+    p.button("action", "dive")
+    assert app.view.move_only == "dive"
+    reach = app.planner.reach(app.session.battle, app.session.version, unit, "dive")
+    assert set(reach) == {Pos(x, y) for x in (3, 4) for y in (2, 3)}  # 3 m of Swim
+    p.hover(Pos(4, 2))
+    plan = app.renderer.plan(app.session, app.view, app.planner)
+    assert plan is not None and plan.action == "swim" and plan.submerged
+    p.shot("dive_path")
+    p.click_cell(Pos(4, 2))
+    last = to_json(app.session.battle.decisions[-1])
+    assert last == {"unit": "ana", "action": "swim", "path": [[3, 2], [4, 2]], "submerged": True}
+    assert conditions(app.world, "ana").has("submerged")
+    path = p.shot("submerged")
+    assert path.exists()

@@ -269,7 +269,9 @@ def test_R_M8_a_swimmer_cannot_walk() -> None:
     b = swimmer()
     reason = refused(b, unit="ana", action="walk", path=[[1, 1]])
     assert reason == (
-        "ana is swimming; it must keep swimming, or Step out where its feet touch the bottom (R-M8)"
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
     )
     for action in ("run", "sprint", "crawl"):
         assert refused(b, unit="ana", action=action, path=[[1, 1]]) == reason
@@ -301,7 +303,10 @@ def test_R_M8_out_of_its_depth_a_swimmer_cannot_just_stand_up() -> None:
     """R-M8: in 2 m of water ana's feet do not touch: no getting up, and no Step deeper in."""
     b = swimmer()
     reason = refused(b, unit="ana", action="step", path=[])
-    assert reason == "(2,1): ana's feet do not touch the bottom here; swim to shallower water"
+    assert reason == (
+        "(2,1): ana's feet do not touch the bottom here; swim to shallower water or step out "
+        "onto a bank beside it"
+    )
     reason = refused(b, unit="ana", action="step", path=[[3, 1]])
     assert reason == "(3,1): water 2 m deep is over ana's head; swim (R-M9)"
 

@@ -21,7 +21,7 @@ from sim.grid import Kind
 from sim.movement import condition_problem
 from sim.reactions import expected_defence, reaction_price
 from sim.rules import Tier
-from sim.ui.planner import MOVES, hidden_from
+from sim.ui.planner import DIVE, MOVES, hidden_from
 from sim.world import World
 
 SHORT = {
@@ -69,11 +69,18 @@ ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON
 ASSIST = "assist"  # R-X21: needs an ally, then an enemy
 
 
+# The bar's buttons: every action of the rules, and the dive (a Swim under the surface, R-M8)
+# beside the Swim.
+BAR_NAMES: tuple[str, ...] = tuple(
+    n for name in ALL_ACTION_NAMES for n in ((name, DIVE) if name == "swim" else (name,))
+)
+
+
 def needs(name: str) -> tuple[str, ...]:
     """What a player chooses for an action: "item", "ability" (a spell or an ability, which
     then says whether it needs a "target" or a cell "to"), "trigger" (Prepare), "target", "to";
-    movement actions need a "path"."""
-    if name in MOVES:
+    movement actions (and the dive) need a "path"."""
+    if name in MOVES or name == DIVE:
         return ("path",)
     if name in ABILITY_ACTIONS:
         return ("ability",)
@@ -308,6 +315,8 @@ def entry(
     battle: Battle, unit: str, name: str, slow: bool, quicken: bool, side: str | None
 ) -> Entry:
     need = needs(name)
+    if name == DIVE:
+        return _dive_entry(battle, unit, slow, quicken)
     if name not in PARSERS:
         return Entry(
             name, False, "—", f"{name.replace('_', ' ')} is not built yet in this simulator", need
@@ -479,22 +488,43 @@ class ActionBar:
             self._key = key
             if unit is None:
                 self.entries = [
-                    Entry(n, False, "—", "no creature is acting", needs(n))
-                    for n in ALL_ACTION_NAMES
+                    Entry(n, False, "—", "no creature is acting", needs(n)) for n in BAR_NAMES
                 ]
             else:
-                self.entries = [
-                    entry(battle, unit, n, slow, quicken, side) for n in ALL_ACTION_NAMES
-                ]
+                self.entries = [entry(battle, unit, n, slow, quicken, side) for n in BAR_NAMES]
                 if holding:
                     self.entries = [held(e) for e in self.entries]
         return self.entries
 
 
+def _dive_entry(battle: Battle, unit: str, slow: bool, quicken: bool) -> Entry:
+    """The dive: a Swim under the surface, where the water is at least as deep as the
+    creature is tall (R-M8 Decision); out of sight of everyone not in that water."""
+    swim = entry(battle, unit, "swim", slow, quicken, None)
+    if not swim.ok:
+        return Entry(DIVE, False, "—", swim.detail, needs(DIVE))
+    return Entry(
+        DIVE,
+        True,
+        swim.label,
+        f"{cost_words(price_of_swim(battle, unit, slow, quicken))}: a Swim under the surface, "
+        "in water at least as deep as you are tall; unseen and unreachable from outside that "
+        "water (R-M8); click a cell",
+        needs(DIVE),
+    )
+
+
+def price_of_swim(battle: Battle, unit: str, slow: bool, quicken: bool) -> Cost:
+    cost = price(battle.world, MOVES["swim"](unit, slow=slow, quicken=quicken))
+    assert isinstance(cost, Cost)  # the Swim's own entry was open
+    return cost
+
+
 def held(item: Entry) -> Entry:
     """An entry as an action to hold ready for a Prepare trigger."""
-    if item.name in ("prepare", "end_turn") or item.name not in PARSERS:
-        why = item.detail if item.name not in PARSERS else "choose the action to hold ready"
+    built = item.name in PARSERS or item.name == DIVE
+    if item.name in ("prepare", "end_turn") or not built:
+        why = item.detail if not built else "choose the action to hold ready"
         return Entry(item.name, False, "—", why, item.needs)
     if item.ok:
         return Entry(item.name, True, item.label, f"hold ready: {item.detail}", item.needs)

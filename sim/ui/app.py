@@ -50,7 +50,7 @@ from sim.ui.actionbar import (
 )
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
-from sim.ui.planner import MOVES, Planner, hidden_from
+from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
@@ -660,7 +660,7 @@ class App:
         if view.preparing is not None and name in ("prepare", "end_turn"):
             view.status = "Prepare: choose the action to hold ready (Esc cancels)"
             return
-        if name in MOVES:
+        if name in MOVES or name == DIVE:
             view.move_only = None if view.move_only == name else name
             view.waypoints.clear()
             view.status = f"{name}: click a cell" if view.move_only else "any Movement Action"

@@ -106,6 +106,7 @@ CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "grappled": ("G", PURPLE),
     "grappling": ("g", PURPLE),
     "swimming": ("~", SKY),
+    "submerged": ("v", BLUE),  # under the surface (R-M8 diving); the token is drawn under water
     "climbing": ("^", YELLOW),
     "hanging": ("H", YELLOW),
     "burning": ("F", VERMILLION),

@@ -4,7 +4,7 @@ the cells enemies threaten and who can hit a cell, and which creatures a side ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim import actions as a
 from sim.actions import Cost, Refusal
@@ -22,6 +22,9 @@ from sim.threat import Provocation, provocations, reaches, threatened
 from sim.world import World
 
 MOVES: dict[str, type[a.Movement]] = {kind.name: kind for kind in ORDER}
+# The client's name for a Swim under the surface (R-M8 Decision: diving), offered beside the
+# Movement Actions; the decision it makes is a Swim with "submerged".
+DIVE = "dive"
 
 
 # --- sight -------------------------------------------------------------------------------------
@@ -104,12 +107,16 @@ class PathPlan:
     bonus_left: int
     provocations: tuple[Provocation, ...]
     refusal: str = ""
+    submerged: bool = False  # a dive: a Swim under the surface (R-M8)
 
     def decision(self, slow: bool = False, quicken: bool = False) -> a.Movement | None:
         if self.action is None:
             return None
         kind = MOVES[self.action]
-        return kind(self.unit, self.cells, None, self.jumps, slow=slow, quicken=quicken)
+        move = kind(self.unit, self.cells, None, self.jumps, slow=slow, quicken=quicken)
+        return (
+            replace(move, submerged=True) if isinstance(move, a.Swim) and self.submerged else move
+        )
 
 
 class Planner:
@@ -127,10 +134,13 @@ class Planner:
     ) -> dict[Pos, ReachCell]:
         key = (version, unit, only)
         if key != self._reach_key:
-            kinds = tuple(k for k in ORDER if only in (None, k.name))
+            dive = only == DIVE
+            kinds = (a.Swim,) if dive else tuple(k for k in ORDER if only in (None, k.name))
             world = battle.world
             try:
-                self._reach = reach_map(world, unit, kinds) if world.has(unit, Budget) else {}
+                self._reach = (
+                    reach_map(world, unit, kinds, submerged=dive) if world.has(unit, Budget) else {}
+                )
             except Exception:  # a core bug must not take the client down: no overlay instead
                 self._reach = {}
             self._reach_key = key
@@ -207,11 +217,16 @@ class Planner:
         world = battle.world
         cells = tuple(p for p, _ in steps)
         jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
+        dive = only == DIVE
         kinds = [MOVES[hint]] if hint else []
         kinds += [k for k in ORDER if only in (None, k.name) and k not in kinds]
+        if dive:
+            kinds = [a.Swim]
         first_refusal = ""
         for kind in kinds:
             action = kind(unit, cells, None, jumps, slow=slow, quicken=quicken)
+            if isinstance(action, a.Swim) and dive:
+                action = replace(action, submerged=True)
             cost = battle.check(action)
             if isinstance(cost, Refusal):
                 first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
@@ -228,7 +243,8 @@ class Planner:
                 half / 2,
                 budget.half - cost.half,
                 budget.bonus - cost.bonus,
-                provocations(world, unit, cells),
+                provocations(world, unit, cells, submerged=dive),
+                submerged=dive,
             )
         if only == "climb" and len(cells) > 1:
             first_refusal = (

@@ -104,6 +104,8 @@ MAP_KEY = (
     "Black-and-white dashed boxes = an area marked for Prepare (only its side sees it);",
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
+    "A token under a blue wash with waves and badge v = submerged (the dive button",
+    "swims under the surface, out of sight of everyone not in that water).",
 )
 
 
@@ -681,7 +683,9 @@ class Renderer:
             for line in self.fonts.wrap(plan.refusal, pal.FONT, 360):
                 rows.append((line, pal.TEXT_BAD))
         else:
-            head = f"{plan.action.title()} {plan.metres:g} m"
+            head = (
+                f"{plan.action.title()}{' submerged' if plan.submerged else ''} {plan.metres:g} m"
+            )
             if plan.jumps:
                 head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
             rows.append((head, pal.TEXT))

@@ -1,6 +1,6 @@
 """Creature tokens: a team-coloured shape with the creature's initials, a hit point bar, and a
-badge per condition (prone, grappled, swimming, climbing, hanging, burning, bleeding, unseen) and
-one for holding a prepared action."""
+badge per condition (prone, grappled, swimming, submerged, climbing, hanging, burning, bleeding,
+unseen) and one for holding a prepared action; a submerged creature is drawn under water."""
 
 from __future__ import annotations
 
@@ -72,6 +72,23 @@ def hp_colour(fraction: float) -> RGB:
     return pal.VERMILLION
 
 
+def under_water(target: pygame.Surface, cx: float, cy: float, r: float, c: int) -> None:
+    """A submerged creature (R-M8 diving) is seen through the water: a blue wash over its token
+    and two wave lines across it, so it reads as under the surface at any zoom."""
+    size = int(r * 2) + 6
+    wash = pygame.Surface((size, size), pygame.SRCALPHA)
+    pygame.draw.circle(wash, (*pal.SKY, 150), (size // 2, size // 2), int(r) + 3)
+    target.blit(wash, (round(cx - size / 2), round(cy - size / 2)))
+    amplitude = max(1.0, r * 0.14)
+    width = max(1, c // 24)
+    for row in (-0.4, 0.4):
+        y = cy + r * row
+        points = [
+            (cx - r + i * r / 6, y + amplitude * math.sin(i * math.pi / 2)) for i in range(13)
+        ]
+        pygame.draw.lines(target, pal.WHITE, False, points, width)
+
+
 class Tokens:
     def __init__(self, fonts: Fonts) -> None:
         self.fonts = fonts
@@ -103,6 +120,8 @@ class Tokens:
                     2,
                 )
             draw_shape(target, style, (cx, cy), c * 0.5, pal.BLACK, 1)
+            if held.has("submerged"):
+                under_water(target, cx, cy, c * 0.5, c)
             if down:
                 pygame.draw.line(target, pal.BLACK, (sx, sy), (sx + c, sy + c), 2)
             return
@@ -122,6 +141,8 @@ class Tokens:
         if down:
             pygame.draw.line(target, pal.BLACK, (cx - r, cy - r), (cx + r, cy + r), max(2, c // 10))
             pygame.draw.line(target, pal.BLACK, (cx + r, cy - r), (cx - r, cy + r), max(2, c // 10))
+        if held.has("submerged"):
+            under_water(target, cx, cy, r, c)
         if c >= 16:
             size = max(11, int(c * 0.42))
             self.fonts.draw(
