@@ -493,6 +493,7 @@ def test_R_M4_shoved_off_the_face_a_hanging_creature_falls_from_where_it_hangs()
     events = accepted(b, unit="bo", action="shove", target="ana")
     assert kinds(events) == [
         "spent",
+        "reaction_answered",  # ana, next to bo, lets the Shove start (R-R7; policy "never")
         "rolled",
         "rolled",
         "condition_lost",
@@ -500,8 +501,8 @@ def test_R_M4_shoved_off_the_face_a_hanging_creature_falls_from_where_it_hangs()
         "damaged",
         "condition_gained",
     ]
-    assert events[3]["reason"] == "shoved off the face by bo (R-M4)"
-    assert (events[4]["at"], events[4]["metres"], events[5]["amount"]) == ([1, 1], 4.0, 4)
+    assert events[4]["reason"] == "shoved off the face by bo (R-M4)"
+    assert (events[5]["at"], events[5]["metres"], events[6]["amount"]) == ([1, 1], 4.0, 4)
     assert conditions_of(b, "ana") == {"prone": 1}
     assert at(b) == Position(Pos(1, 1))
 
