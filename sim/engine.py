@@ -6,6 +6,7 @@ it the same way (DESIGN "How an action flows").
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
@@ -115,6 +116,8 @@ class Battle:
         self.decisions: list[Decision] = []
         self._paused: tuple[Resolution, Ask] | None = None
         self._acting: Action | None = None
+        # The world and dice as the battle began, to rebuild it for a fork (see `fork`).
+        self._origin: tuple[World, Dice] | None = None
 
     @classmethod
     def begin(
@@ -128,11 +131,44 @@ class Battle:
     ) -> Battle:
         """Roll initiative (R-T1) and start the first turn."""
         battle = cls(world, dice, scenario=scenario, seed=seed, objectives=objectives)
+        battle._origin = (world.copy(), copy.deepcopy(dice))
         battle._commit([ev.BattleStarted(scenario, seed, dice.describe())])
         battle._commit(roll_initiative(world, dice))
         battle._commit([ev.RoundStarted(1)])
         battle._start_turn(world.turn.order[0])
         return battle
+
+    def fork(self, dice: Dice) -> Battle:
+        """A copy of this battle that rolls `dice` from now on, to look ahead in (the AI);
+        this battle is untouched. A resolution paused at a reaction window cannot be copied,
+        so while one is open the copy is rebuilt by playing the decisions again from the
+        start with the battle's own dice, which gives the same state (DESIGN: determinism)."""
+        if self._paused is None:
+            clone = Battle(
+                self.world.copy(),
+                dice,
+                scenario=self.scenario,
+                seed=self.seed,
+                objectives=self.objectives,
+            )
+            clone.log = list(self.log)
+            clone.decisions = list(self.decisions)
+            clone._origin = self._origin
+            return clone
+        if self._origin is None:
+            raise ValueError("this battle was not begun with Battle.begin; it cannot be forked")
+        world, origin_dice = self._origin
+        clone = Battle.begin(
+            world.copy(),
+            copy.deepcopy(origin_dice),
+            scenario=self.scenario,
+            seed=self.seed,
+            objectives=self.objectives,
+        )
+        for decision in self.decisions:
+            clone.submit(decision)
+        clone.dice = dice
+        return clone
 
     # --- what the engine waits for ---------------------------------------------------------
     @property

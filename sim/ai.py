@@ -1,0 +1,629 @@
+"""The AI: a policy that plays any side through `pending` and `submit`, as a person would.
+
+It scores the legal decisions (sim/legal.py) as Wesnoth's candidate actions do: each kind of
+decision has an evaluator that gives it a value in hit points' worth, from the exact odds
+(sim/odds.py) rather than from sampling: damage expected to be dealt and taken, kills, focus on
+the weakest foe, the threat at a move's end cell and the Attacks of Opportunity its path
+provokes, objectives, and the terrain (a shove into deep water or off a ledge). Levels:
+
+- `random`: uniform over the legal decisions, a baseline for comparisons;
+- `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity;
+- `normal`: the full evaluation above;
+- `hard`: `normal`'s best few candidates, each played out on forks of the battle to the end
+  of the creature's turn with several dice seeds, the best outcome on average chosen.
+
+Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
+expected"). Deterministic for a given seed: its only dice are its own seeded ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from sim import actions as a
+from sim.abilities import Damage, Heal
+from sim.actions import Action, Refusal
+from sim.apply import apply
+from sim.attack import plan_attack
+from sim.casting import affected, known
+from sim.catalog import Gadget, Weapon
+from sim.components import Budget, Health, Position
+from sim.creature import creatures, has, hp, incapacitated, item_kind, team_of
+from sim.dice import SeededDice
+from sim.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    BattleOver,
+    Decision,
+    ReactionChoice,
+    SetPolicy,
+)
+from sim.geometry import Pos
+from sim.legal import Legal, legal_decisions
+from sim.objectives import Objective, Reach
+from sim.odds import (
+    attack_odds,
+    defense_total,
+    grapple_chance,
+    hit_total,
+    shove_odds,
+    trip_odds,
+)
+from sim.reachmap import ORDER, reach_map
+from sim.reactions import NONE, Ask, bonus_left, expected_defence, held_weapon
+from sim.shove import push
+from sim.threat import enemies, provocations, reaches
+from sim.world import World
+
+LEVELS = ("random", "easy", "normal", "hard")
+ROUND_CAP = 30  # a game AIs play out stops here when no side has won (a "capped" game)
+log = logging.getLogger(__name__)
+KILL = 8.0  # a foe taken out of the fight is worth this many hit points beyond its damage
+LOOKAHEAD_CANDIDATES = 3
+LOOKAHEAD_SEEDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A decision and why it was taken, in words a player reads in the log."""
+
+    decision: Decision
+    score: float
+    why: str
+
+
+class AI:
+    """One policy for one or more sides: `decide(battle)` gives the next decision of whoever
+    the battle waits for."""
+
+    def __init__(self, level: str = "normal", seed: int = 0) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.level = level
+        self.seed = seed
+        self._dice = SeededDice(seed)
+
+    def decide(self, battle: Battle) -> Decision:
+        return self.choose(battle).decision
+
+    def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
+        """The decision to submit now; `avoid`: decisions `submit` refused in this state (a
+        fault in legal_decisions), which are not offered again."""
+        listed = tuple(
+            legal
+            for legal in legal_decisions(battle, slowed=self.level == "random")
+            if legal.decision not in avoid
+        )
+        if not listed:
+            raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
+        if self.level == "random":
+            pick = listed[self._dice.roll(len(listed)) - 1]
+            return Choice(pick.decision, 0.0, "a random legal decision")
+        pending = battle.pending
+        if isinstance(pending, AwaitingReaction):
+            return _react(battle, pending, listed)
+        assert isinstance(pending, AwaitingAction)
+        ranked = rank(
+            battle.world,
+            pending.unit,
+            listed,
+            careful=self.level != "easy",
+            objectives=battle.objectives,
+        )
+        if self.level == "hard" and len(ranked) > 1:
+            return self._look_ahead(battle, pending.unit, ranked[:LOOKAHEAD_CANDIDATES])
+        return ranked[0]
+
+    def _look_ahead(self, battle: Battle, unit: str, top: list[Choice]) -> Choice:
+        """Play each candidate and then `normal` to the end of `unit`'s turn on forks of the
+        battle with several dice seeds; keep the one that leaves the sides best off."""
+        team = team_of(battle.world, unit)
+        guide = AI("normal", self.seed)
+        best, best_value = top[0], float("-inf")
+        for choice in top:
+            total = 0.0
+            for k in range(LOOKAHEAD_SEEDS):
+                fork = battle.fork(SeededDice(self.seed * 7919 + k))
+                fork.submit(choice.decision)
+                for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
+                    pending = fork.pending
+                    if not isinstance(pending, AwaitingAction | AwaitingReaction):
+                        break
+                    if isinstance(pending, AwaitingAction) and pending.unit != unit:
+                        break
+                    if isinstance(fork.submit(guide.decide(fork)), Refusal):
+                        break
+                total += standing(fork.world, team)
+            value = total / LOOKAHEAD_SEEDS
+            if value > best_value + 1e-9:
+                best, best_value = choice, value
+        return Choice(best.decision, best_value, best.why + " (looked ahead)")
+
+
+def take_seats(battle: Battle, teams: Collection[str]) -> None:
+    """Hand `teams` to the AI: their creatures' reaction windows are asked of it rather than
+    answered by a standing policy (SetPolicy "ask", recorded like any decision)."""
+    for unit in creatures(battle.world):
+        if team_of(battle.world, unit) in teams:
+            outcome = battle.submit(SetPolicy(unit, "ask"))
+            assert not isinstance(outcome, Refusal), outcome
+
+
+def play(
+    battle: Battle,
+    players: Mapping[str, AI],
+    *,
+    round_cap: int = ROUND_CAP,
+    report: Callable[[str, Choice], None] | None = None,
+) -> str:
+    """Submit the AIs' decisions for the teams in `players` until the battle ends ("over"),
+    it waits for a team without a player ("waiting"), or a round past `round_cap` begins
+    ("capped"). `report(unit, choice)` hears each decision before it is submitted. A decision
+    `submit` refuses is logged and not chosen again in that state."""
+    while True:
+        pending = battle.pending
+        if isinstance(pending, BattleOver):
+            return "over"
+        if battle.world.turn.round > round_cap:
+            return "capped"
+        player = players.get(team_of(battle.world, pending.unit))
+        if player is None:
+            return "waiting"
+        refused: list[Decision] = []
+        while True:
+            choice = player.choose(battle, refused)
+            if report is not None:
+                report(pending.unit, choice)
+            outcome = battle.submit(choice.decision)
+            if not isinstance(outcome, Refusal):
+                break
+            log.warning("legal_decisions listed a refused decision %s: %s", choice, outcome)
+            refused.append(choice.decision)
+
+
+def standing(world: World, team: str) -> float:
+    """How well `team` stands: its creatures' hit points less its foes', with KILL for every
+    creature out of the fight."""
+    value = 0.0
+    for unit in creatures(world):
+        sign = 1.0 if team_of(world, unit) == team else -1.0
+        down = incapacitated(world, unit)
+        value += sign * (max(hp(world, unit), 0) - (KILL if down else 0.0))
+    return value
+
+
+# --- reactions --------------------------------------------------------------------------------
+
+
+def _react(battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...]) -> Choice:
+    """Defend with the defence that adds most; take an Attack of Opportunity; Interrupt only
+    when what it wins beats the defences its 2 Bonus Actions would otherwise pay for (R-R7);
+    catch only with a free hand (dropping a weapon to catch costs more than it saves)."""
+    world = battle.world
+    names = [d.decision.choice for d in listed if isinstance(d.decision, ReactionChoice)]
+    unit = pending.unit
+    if pending.kind == "defence":
+        usable = [n for n in names if n != NONE]
+        if usable:
+            best = max(usable, key=lambda n: (expected_defence(world, unit, n), -usable.index(n)))
+            return Choice(ReactionChoice(unit, best), 1.0, f"{best}s: the best defence it has")
+    elif pending.kind == "catch":
+        if "catch" in names:
+            return Choice(ReactionChoice(unit, "catch"), 1.0, "catches with a free hand")
+    elif pending.kind == "interrupt":
+        acting = battle.resolving
+        if "interrupt" in names and acting is not None:
+            gain, why = _interrupt_value(world, unit, acting)
+            if gain > 0:
+                return Choice(ReactionChoice(unit, "interrupt"), gain, why)
+            return Choice(ReactionChoice(unit, NONE), 0.0, why)
+    else:
+        chosen = next((n for n in names if n != NONE), None)
+        if chosen is not None:
+            return Choice(ReactionChoice(unit, chosen), 1.0, f"takes the {chosen}")
+    return Choice(ReactionChoice(unit, NONE), 0.0, "lets it pass")
+
+
+def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, str]:
+    """What interrupting `acting` is worth to `unit` over letting it be, in hit points: its
+    own strike (the actor may only Dodge it, R-R7) and, with the chance it hits, the action
+    lost; less the defences the 2 Bonus Actions would have paid for before its next turn."""
+    actor = acting.actor
+    weapon = held_weapon(world, unit, melee=True)
+    odds = [
+        o
+        for o in attack_odds(world, unit, actor, weapon=weapon, melee=True)
+        if o.defence in ("none", "dodge")
+    ]
+    worst = min(odds, key=lambda o: o.hit)
+    kill = worst.hit if worst.per_hit >= hp(world, actor) else 0.0
+    target = getattr(acting, "target", "")
+    prevented = 1.0
+    if isinstance(acting, a.Attack | a.Trip | a.Disarm | a.Grapple | a.Shove | a.Throw):
+        if target and not incapacitated(world, target):
+            prevented = _foe_damage(world, actor, target)
+    elif isinstance(acting, a.Aid):
+        prevented = KILL  # a foe back in the fight
+    elif isinstance(acting, a.AbilityAction):
+        prevented = 4.0
+    left = bonus_left(world, unit) - int(world.rules.number("reactions", "interrupt_bonus"))
+    exposed = 0.0
+    if left < int(world.rules.number("reactions", "defence_bonus")):
+        # No defence until its next turn: each foe that reaches it strikes harder.
+        here = world.need(unit, Position).cell
+        for foe in enemies(world, unit):
+            if incapacitated(world, foe):
+                continue
+            there = world.need(foe, Position).cell
+            if reaches(world, foe, there, here):
+                exposed += _exposure(world, foe, unit)
+    gain = worst.hit * (worst.per_hit + prevented) + KILL * kill - exposed
+    why = (
+        f"interrupts {actor}: {worst.hit:.0%} to hit and stop it"
+        if gain > 0
+        else f"lets {actor} act: an Interrupt would leave it without a defence"
+    )
+    return gain, why
+
+
+def _exposure(world: World, foe: str, unit: str) -> float:
+    """How much more one attack of `foe` deals when `unit` cannot defend."""
+    plan = plan_attack(world, a.Attack(foe, target=unit))
+    weapon = plan.weapon if not isinstance(plan, Refusal) else None
+    odds = attack_odds(world, foe, unit, weapon=weapon, melee=True)
+    undefended = next((o.damage for o in odds if o.defence == NONE), 0.0)
+    return undefended - min(o.damage for o in odds)
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+def rank(
+    world: World,
+    unit: str,
+    listed: tuple[Legal, ...],
+    *,
+    careful: bool,
+    objectives: tuple[Objective, ...] = (),
+) -> list[Choice]:
+    """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties)."""
+    context = _Context(world, unit, careful, objectives)
+    scored = [context.score(legal) for legal in listed]
+    order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
+    return [scored[i] for i in order]
+
+
+class _Context:
+    """What every evaluation of one creature's decision needs, worked out once."""
+
+    def __init__(
+        self, world: World, unit: str, careful: bool, objectives: tuple[Objective, ...] = ()
+    ) -> None:
+        self.world = world
+        self.unit = unit
+        self.careful = careful
+        self.team = team_of(world, unit)
+        self.here = world.need(unit, Position).cell
+        self.foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
+        self.budget = world.need(unit, Budget)
+        self._paths: dict[Pos, tuple[Pos, ...]] = {}
+        self._threat: dict[Pos, float] = {}
+        self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
+        self.goals = [
+            cell
+            for objective in objectives
+            if isinstance(objective, Reach) and objective.team == self.team
+            for cell in objective.cells
+        ]
+
+    def score(self, legal: Legal) -> Choice:
+        decision = legal.decision
+        assert isinstance(decision, Action)
+        evaluate = _EVALUATORS.get(type(decision))
+        if evaluate is None:
+            return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
+        target = getattr(decision, "target", "")
+        hostile = not isinstance(decision, a.Aid | a.Administer | a.AbilityAction)
+        if hostile and target and incapacitated(self.world, target):
+            # Beating a creature that is already down wins nothing (R-C6, R-K2).
+            return Choice(decision, -1.0, f"{decision.name}: {target} is already down")
+        value, why = evaluate(self, decision, legal)
+        # Bonus Actions left at the end of the turn pay for reactions until the next one
+        # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
+        if self.careful and legal.cost is not None and legal.cost.bonus:
+            value -= legal.cost.bonus * (0.5 + 0.25 * self.threat(self.here))
+        # A slowed action costs more for the same effect (R-B6): only worth it when nothing
+        # else is, and never before the same action unslowed.
+        if decision.slow:
+            value -= 0.5
+        return Choice(decision, value, why)
+
+    # --- shared measures ---
+    def hit_value(self, target: str, weapon: str | None, melee: bool) -> tuple[float, float, float]:
+        """(chance to hit, expected damage, kill chance) of one attack now, against the
+        defence that serves the target best (it is assumed to choose well)."""
+        odds = attack_odds(self.world, self.unit, target, weapon=weapon, melee=melee)
+        worst = min(odds, key=lambda o: o.hit)
+        kill = worst.hit if worst.per_hit >= hp(self.world, target) else 0.0
+        return worst.hit, worst.damage, kill
+
+    def threat(self, cell: Pos) -> float:
+        """Damage the foes can be expected to deal to this creature standing in `cell`: a foe
+        that reaches it from where it stands counts two attacks, one that can come close
+        counts one."""
+        if cell in self._threat:
+            return self._threat[cell]
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            gap = max(abs(there.x - cell.x), abs(there.y - cell.y))
+            if reaches(self.world, foe, there, cell):
+                weight = 2.0
+            elif gap <= 4:
+                weight = 0.7
+            else:
+                continue
+            total += weight * _foe_damage(self.world, foe, self.unit)
+        self._threat[cell] = total
+        return total
+
+    def nearest_foe(self, cell: Pos) -> int:
+        spots = [self.world.need(f, Position).cell for f in self.foes]
+        return min((_gap(cell, s) for s in spots), default=0)
+
+
+def _gap(p: Pos, q: Pos) -> int:
+    return max(abs(p.x - q.x), abs(p.y - q.y))
+
+
+def _foe_damage(world: World, foe: str, unit: str) -> float:
+    """What one attack of `foe` on `unit` is expected to deal, `unit` defending as well as it
+    can."""
+    plan = plan_attack(world, a.Attack(foe, target=unit))
+    weapon = plan.weapon if not isinstance(plan, Refusal) else None
+    odds = attack_odds(world, foe, unit, weapon=weapon, melee=True)
+    return min(o.damage for o in odds)
+
+
+def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Attack)
+    plan = plan_attack(c.world, d)
+    if isinstance(plan, Refusal):
+        return -1.0, plan.reason
+    hit, dealt, kill = c.hit_value(d.target, plan.weapon, plan.melee)
+    focus = 3.0 * hit / max(hp(c.world, d.target), 1) if c.careful else 0.0
+    value = dealt + KILL * kill + focus
+    return value, (
+        f"attacks {d.target}: {hit:.0%} to hit, {dealt:.1f} damage expected"
+        + (f", {kill:.0%} to take it down" if kill else "")
+    )
+
+
+def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Movement) and d.to is not None and legal.cost is not None
+    world, cell = c.world, d.to
+    half_left = c.budget.half - legal.cost.half
+    # What it can strike from there with what the move leaves: each ½ Action an attack.
+    strike = 0.0
+    target = ""
+    if half_left > 0:
+        for foe in c.foes:
+            there = world.need(foe, Position).cell
+            if reaches(world, c.unit, cell, there):
+                moved = world.copy()
+                moved.set(c.unit, Position(cell))
+                _, dealt, kill = _Context(moved, c.unit, c.careful).hit_value(foe, None, True)
+                value = dealt * min(half_left, 2) + KILL * kill
+                if value > strike:
+                    strike, target = value, foe
+    closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
+    value = strike + 0.4 * closer - 0.05 * legal.cost.half
+    why = f"{d.name}s to {cell.x},{cell.y}"
+    if c.goals:
+        before = min(_gap(c.here, g) for g in c.goals)
+        after = min(_gap(cell, g) for g in c.goals)
+        value += 1.0 * (before - after) + (KILL * 2 if after == 0 else 0.0)
+        if after < before:
+            why += ", toward the objective"
+    if c.careful:
+        danger = c.threat(cell) - c.threat(c.here)
+        provoked = _provoked(c, d)
+        value -= 0.5 * danger + provoked
+        if provoked:
+            why += f", provoking {provoked:.1f} damage expected"
+    if target:
+        why += f" to attack {target}"
+    elif closer > 0:
+        why += ", closing in"
+    return value, why
+
+
+def _provoked(c: _Context, d: a.Movement) -> float:
+    """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4)."""
+    if has(c.world, c.unit, "disengaged"):
+        return 0.0
+    assert d.to is not None
+    cells = reach_map(c.world, c.unit, only=(type(d),))
+    found = cells.get(d.to)
+    if found is None:
+        return 0.0
+    path = tuple(p for p, _ in found.path)
+    return sum(_foe_damage(c.world, p.enemy, c.unit) for p in provocations(c.world, c.unit, path))
+
+
+def _disengage(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-R5: worth the Attacks of Opportunity the best move away would provoke, when staying
+    is worse than leaving (the creature is hurt and outnumbered where it stands)."""
+    if not c.careful or not c.foes:
+        return -1.0, "disengage: no one to slip away from"
+    adjacent = [f for f in c.foes if reaches(c.world, f, c.world.need(f, Position).cell, c.here)]
+    hurt = hp(c.world, c.unit) <= c.threat(c.here)
+    if not adjacent or not hurt:
+        return -1.0, "disengage: not worth leaving"
+    return 0.5 * c.threat(c.here), "disengages to step out of reach"
+
+
+def _shove(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Shove)
+    odds = shove_odds(c.world, c.unit, d.target)
+    landing = _landing(c.world, c.unit, d.target)
+    already = has(c.world, d.target, "prone")
+    value = odds.win * landing + (0.0 if already else odds.prone * (1.5 if c.careful else 0.5))
+    return value - 0.3, f"shoves {d.target}: {odds.win:.0%} to win the contest"
+
+
+def _landing(world: World, shover: str, target: str) -> float:
+    """What the push itself is worth: a fall or deep water takes a foe out of the fight for a
+    while (a shove into them is the terrain trick the AI looks for)."""
+    copy = world.copy()
+    worth = 0.0
+    for event in push(copy, shover, target, 1):
+        if not isinstance(event, Ask):
+            apply(copy, event)
+    if has(copy, target, "swimming") and not has(world, target, "swimming"):
+        worth += 4.0
+    worth += max(0, hp(world, target) - hp(copy, target)) + (
+        3.0 if has(copy, target, "prone") else 0
+    )
+    return worth
+
+
+def _trip(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Trip)
+    odds = min(trip_odds(c.world, c.unit, d.target), key=lambda o: o.hit)
+    _, dealt, _ = c.hit_value(d.target, d.weapon, True)
+    # A Trip is a 1 Action: two attacks' worth of budget for one attack and a chance of Prone.
+    value = dealt + odds.prone * (2.0 if c.careful else 0.5) - dealt
+    return value, f"trips {d.target}: {odds.prone:.0%} to knock it down"
+
+
+def _grapple(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Grapple)
+    chance = grapple_chance(c.world, c.unit, d.target)
+    caster = bool(known(c.world, d.target)) and c.careful
+    value = chance * (6.0 if caster else 1.0) - 2.0
+    return value, f"grapples {d.target}: {chance:.0%} to hold it" + (", a caster" if caster else "")
+
+
+def _aid(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Aid)
+    if incapacitated(c.world, d.target):
+        there = c.world.need(d.target, Position).cell
+        menaced = any(reaches(c.world, f, c.world.need(f, Position).cell, there) for f in c.foes)
+        if menaced and c.careful:
+            # Back at 1 HP within a foe's reach, it would only go down again (R-X11, R-K2).
+            return 0.2, f"aids {d.target}, who is down but still menaced"
+        return KILL + 2.0, f"aids {d.target}, who is down"
+    return -1.0, f"aid: {d.target} is not down"
+
+
+def _heal_amount(world: World, item: str) -> float:
+    kind = world.catalog.get(item_kind(world, item))
+    return float(kind.heal) if isinstance(kind, Gadget) and kind.drink else 0.0
+
+
+def _consume(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Consume)
+    health = c.world.need(c.unit, Health)
+    heal = min(_heal_amount(c.world, d.item), health.max_hp - health.hp)
+    if heal <= 0 or health.hp > health.max_hp // 2:
+        return -1.0, "consume: not hurt enough"
+    return heal, f"drinks {item_kind(c.world, d.item)}: about {heal:.0f} hit points back"
+
+
+def _cast(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """A spell or ability by the damage and healing it is expected to do to each creature it
+    touches, foes counting for it and allies against it."""
+    assert isinstance(d, a.AbilityAction)
+    ability = c.world.catalog.abilities.get(d.ability)
+    touched = affected(c.world, d)
+    if ability is None or isinstance(touched, Refusal):
+        return -1.0, f"{d.ability}: cannot be aimed"
+    value = 0.0
+    for unit in touched:
+        sign = -1.0 if team_of(c.world, unit) == c.team else 1.0
+        for effect in ability.effects:
+            if isinstance(effect, Damage):
+                amount = effect.amount
+                value += sign * (amount.count * (amount.die + 1) / 2 + amount.flat)
+            elif isinstance(effect, Heal):
+                health = c.world.need(unit, Health)
+                if health.hp < health.max_hp:
+                    amount = effect.amount
+                    mean = amount.count * (amount.die + 1) / 2 + amount.flat
+                    value -= sign * min(mean, health.max_hp - health.hp)
+    if ability.attack and touched:
+        hit, _, _ = c.hit_value(touched[0], None, False)
+        value *= hit
+    elif ability.save:
+        value *= 0.6
+    return value - 0.5, f"{ability.verb} on {d.target or d.to or 'itself'}"
+
+
+def _stand_up(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    return 3.0, "stands up"
+
+
+def _draw(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Draw)
+    kind = c.world.catalog.get(item_kind(c.world, d.item))
+    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
+        return 2.0, f"draws its {kind.name}"
+    return -1.0, "draw: nothing it needs"
+
+
+def _guard(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    if not c.careful:
+        return -1.0, "guard"
+    return 0.3 * c.threat(c.here) - 0.5, "guards: a free parry or block"
+
+
+def _assist(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-X21: +2 on the ally's next Hit Roll against the enemy, worth the extra chance to hit
+    times what a hit deals, when the ally can strike it."""
+    assert isinstance(d, a.Assist)
+    world = c.world
+    there = world.need(d.ally, Position).cell
+    if incapacitated(world, d.ally) or not reaches(
+        world, d.ally, there, world.need(d.enemy, Position).cell
+    ):
+        return -1.0, f"assist: {d.ally} cannot strike {d.enemy}"
+    weapon = held_weapon(world, d.ally, melee=True)
+    defence = min(
+        attack_odds(world, d.ally, d.enemy, weapon=weapon, melee=True), key=lambda o: o.hit
+    )
+    hit = hit_total(world, d.ally, d.enemy, melee=True)
+    helped = (hit + int(world.rules.number("actions", "assist_bonus"))).beats(
+        defense_total(world, d.enemy, defence.defence)
+    )
+    value = (helped - defence.hit) * defence.per_hit
+    return (
+        value,
+        f"assists {d.ally} against {d.enemy}: {defence.hit:.0%} to hit becomes {helped:.0%}",
+    )
+
+
+def _end_turn(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
+    return 0.0, "ends its turn"
+
+
+_EVALUATORS: dict[type[Action], Callable[[_Context, Action, Legal], tuple[float, str]]] = {
+    a.Attack: _attack,
+    **{kind: _move for kind in ORDER},
+    a.Disengage: _disengage,
+    a.Shove: _shove,
+    a.Trip: _trip,
+    a.Grapple: _grapple,
+    a.Aid: _aid,
+    a.Consume: _consume,
+    a.Cast: _cast,
+    a.Use: _cast,
+    a.StandUp: _stand_up,
+    a.Draw: _draw,
+    a.Guard: _guard,
+    a.Assist: _assist,
+    a.EndTurn: _end_turn,
+}

@@ -1,0 +1,232 @@
+"""The AI (issue #12): it plays any side through pending/submit, reactions included, from the
+legal decisions only; the same seed gives the same game; a fork looks ahead without touching
+the battle; and its choices follow the odds (focus, terrain, Interrupt, Aid)."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Collection
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from sim import actions as a
+from sim.ai import AI, LEVELS, Choice, play, take_seats
+from sim.creature import creatures, team_of
+from sim.dice import SeededDice
+from sim.engine import AwaitingAction, AwaitingReaction, Battle, BattleOver, Decision
+from sim.events import to_json
+from sim.legal import legal_decisions
+from sim.replay import begin
+from sim.scenario import load
+from tests.helpers import end_turns, give, scenario_text, seeded_battle, unit
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
+
+
+def kind(decision: Decision) -> str:
+    return decision.name if isinstance(decision, a.Action) else type(decision).__name__
+
+
+def ai_game(path: Path, seed: int, blue: str, red: str, cap: int) -> tuple[Battle, Counter[str]]:
+    b = begin(load(path), seed)
+    take_seats(b, ("blue", "red"))
+    kinds: Counter[str] = Counter()
+    players = {"blue": AI(blue, seed), "red": AI(red, seed + 1)}
+    play(b, players, round_cap=cap, report=lambda _, c: kinds.update([kind(c.decision)]))
+    return b, kinds
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    """DESIGN determinism: the AI's only dice are its own seeded ones."""
+    first, _ = ai_game(ROOT / "scenarios/skirmish.toml", 4, "normal", "hard", cap=4)
+    second, _ = ai_game(ROOT / "scenarios/skirmish.toml", 4, "normal", "hard", cap=4)
+    assert first.decisions == second.decisions
+    assert [to_json(e) for e in first.log] == [to_json(e) for e in second.log]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
+    path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every decision it submits is accepted (a refusal would be logged as a fault of
+    legal_decisions); it attacks, moves and reacts, not only ends turns."""
+    caplog.set_level(logging.WARNING, logger="sim.ai")
+    b, kinds = ai_game(path, 1, "normal", "easy", cap=6)
+    print(f"{path.stem}: {dict(sorted(kinds.items()))}")
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    assert kinds["end_turn"] < sum(kinds.values())
+    assert isinstance(b.pending, BattleOver) or b.world.turn.round > 6
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_a_game_to_its_end(level: str) -> None:
+    """random, easy, normal and hard all finish a skirmish against normal within the cap."""
+    b, kinds = ai_game(ROOT / "scenarios/skirmish.toml", 2, level, "normal", cap=30)
+    print(f"{level}: {dict(sorted(kinds.items()))}")
+    assert isinstance(b.pending, BattleOver) or b.world.turn.round > 30
+
+
+def test_an_unknown_level_is_refused_with_the_levels() -> None:
+    with pytest.raises(ValueError, match="AI level must be one of random, easy, normal, hard"):
+        AI("brutal")
+
+
+class Stubborn(AI):
+    """An AI whose first choice in every state is one the battle refuses (a stand-in for a
+    fault in legal_decisions)."""
+
+    def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
+        bad = a.Attack(battle.pending.unit, target="nobody")  # type: ignore[union-attr]
+        if bad not in avoid:
+            return Choice(bad, 99.0, "attacks nobody")
+        return super().choose(battle, avoid)
+
+
+def test_a_refused_decision_is_logged_and_not_submitted_twice_in_a_row(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
+    caplog.set_level(logging.WARNING, logger="sim.ai")
+    submitted: list[str] = []
+    outcome = play(
+        b,
+        {"blue": Stubborn("normal"), "red": AI("normal")},
+        round_cap=1,
+        report=lambda unit, c: submitted.append(c.why),
+    )
+    assert outcome == "capped"
+    assert "listed a refused decision" in caplog.records[0].getMessage()
+    assert "nobody" in caplog.records[0].getMessage()
+    pairs = list(pairwise(submitted))
+    assert ("attacks nobody", "attacks nobody") not in pairs
+
+
+def test_play_stops_for_a_side_without_a_player() -> None:
+    b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
+    waiting_for = {team_of(b.world, u) for u in creatures(b.world)} - {"red"}
+    assert play(b, {"red": AI("normal")}) == "waiting"
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction | AwaitingReaction)
+    assert team_of(b.world, pending.unit) in waiting_for
+
+
+# --- a fork for looking ahead -------------------------------------------------------------------
+
+ROW = scenario_text(
+    """
+    ######
+    #ab..#
+    ######
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def test_a_fork_at_a_reaction_window_is_the_same_battle_and_leaves_it_untouched() -> None:
+    """A paused resolution cannot be copied, so the fork replays the decisions: same world,
+    same window; deciding in the fork changes nothing in the battle."""
+    b = seeded_battle(ROW, 5)
+    attacker = b.world.turn.current
+    target = "grok" if attacker == "ana" else "ana"
+    b.submit(a.Attack(attacker or "", target=target))
+    assert isinstance(b.pending, AwaitingReaction)
+    log = [to_json(e) for e in b.log]
+    fork = b.fork(SeededDice(99))
+    assert fork.pending == b.pending
+    assert [to_json(e) for e in fork.log] == log
+    fork.submit(AI("normal").decide(fork))
+    assert len(fork.log) > len(log)
+    assert [to_json(e) for e in b.log] == log and isinstance(b.pending, AwaitingReaction)
+
+
+# --- what it chooses ---------------------------------------------------------------------------
+
+PAIR = scenario_text(
+    """
+    #####
+    #b..#
+    #ac.#
+    #####
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask")
+    + "\n"
+    + unit("mog", "red", "orc_brute", "c", policy="ask", hp=2),
+)
+
+
+def to_ana(b: Battle) -> None:
+    while b.world.turn.current != "ana":
+        end_turns(b, b.world.turn.current or "")
+
+
+def test_it_attacks_the_foe_it_can_take_down() -> None:
+    """Two orcs in reach; mog has 2 hit points left: the attack goes to mog, and the reason
+    gives the odds in words."""
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Attack("ana", target="mog")
+    assert choice.why.startswith("attacks mog: ")
+    assert "% to hit" in choice.why and "damage expected" in choice.why
+
+
+def test_it_never_beats_a_foe_that_is_already_down() -> None:
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    give(b, "mog", "incapacitated")
+    assert AI("normal").decide(b) != a.Attack("ana", target="mog")
+
+
+HARBOUR = scenario_text(
+    """
+    ######
+    #.abW#
+    #...W#
+    ######
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask", held=[])
+    + "\n"
+    + unit("pip", "red", "halfling_medic", "b", policy="ask"),
+    extra='[legend]\nW = { kind = "open", water = 3.0 }\n',
+)
+
+
+def test_unarmed_at_a_quay_it_shoves_the_foe_into_deep_water() -> None:
+    """A terrain trick: with nothing in hand and deep water behind the halfling, the Shove's
+    landing (R-X15, R-M8) is worth more than a punch."""
+    b = seeded_battle(HARBOUR, 2)
+    to_ana(b)
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Shove) and choice.decision.target == "pip", choice
+    assert choice.why.startswith("shoves pip: ")
+
+
+def test_reactions_defend_with_the_best_defence_and_refuse_a_costly_interrupt() -> None:
+    """In every window the AI answers one of the options offered: the defence that adds
+    most; an Interrupt that would leave it without a defence against the adjacent orc is
+    refused, with the reason."""
+    b = seeded_battle(ROW, 5)
+    answered: list[tuple[str, str]] = []
+    players = {"blue": AI("normal"), "red": AI("normal")}
+    take_seats(b, ("blue", "red"))
+
+    def report(unit: str, choice: Choice) -> None:
+        pending = b.pending
+        if isinstance(pending, AwaitingReaction):
+            assert choice.decision in [legal.decision for legal in legal_decisions(b)]
+            answered.append((pending.kind, choice.why))
+
+    play(b, players, round_cap=3, report=report)
+    kinds = Counter(k for k, _ in answered)
+    print(kinds)
+    assert kinds["defence"] > 0 and kinds["interrupt"] > 0
+    assert any(why.endswith("the best defence it has") for k, why in answered if k == "defence")
+    assert all(why.startswith(("interrupts ", "lets ")) for k, why in answered if k == "interrupt")
