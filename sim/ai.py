@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from sim import actions as a
+from sim import events as ev
 from sim.abilities import Damage, Heal
 from sim.actions import Action, Refusal
 from sim.apply import apply
@@ -38,6 +39,7 @@ from sim.engine import (
     Battle,
     BattleOver,
     Decision,
+    Outcome,
     ReactionChoice,
     SetPolicy,
 )
@@ -143,13 +145,44 @@ class AI:
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
 
 
-def take_seats(battle: Battle, teams: Collection[str]) -> None:
+def players(levels: Mapping[str, str], seed: int) -> dict[str, AI]:
+    """One AI per team at its level, each with its own dice derived from `seed`, so a game is
+    the same for the same seed whatever else is played."""
+    return {
+        team: AI(levels[team], seed * 1_000_003 + index)
+        for index, team in enumerate(sorted(levels))
+    }
+
+
+def seats(spec: str, teams: Collection[str], default: str = "normal") -> dict[str, str]:
+    """The sides an `--ai` option hands to the AI, with their levels: "red", "red=hard" or
+    "blue=normal,red=hard". ValueError says what is wrong in words."""
+    out: dict[str, str] = {}
+    for part in spec.split(","):
+        team, _, level = part.strip().partition("=")
+        team, level = team.strip(), level.strip() or default
+        if not team:
+            raise ValueError(f"--ai wants TEAM or TEAM=LEVEL, e.g. red=hard, not {spec!r}")
+        if team not in teams:
+            raise ValueError(f"--ai: no team {team!r} in this scenario (teams: {', '.join(teams)})")
+        if level not in LEVELS:
+            raise ValueError(f"--ai: level must be one of {', '.join(LEVELS)}, not {level!r}")
+        if team in out:
+            raise ValueError(f"--ai names team {team!r} twice")
+        out[team] = level
+    return out
+
+
+def take_seats(battle: Battle, teams: Collection[str]) -> list[ev.Event]:
     """Hand `teams` to the AI: their creatures' reaction windows are asked of it rather than
-    answered by a standing policy (SetPolicy "ask", recorded like any decision)."""
+    answered by a standing policy (SetPolicy "ask", recorded like any decision). The events."""
+    events: list[ev.Event] = []
     for unit in creatures(battle.world):
         if team_of(battle.world, unit) in teams:
             outcome = battle.submit(SetPolicy(unit, "ask"))
             assert not isinstance(outcome, Refusal), outcome
+            events += outcome.events
+    return events
 
 
 def play(
@@ -157,12 +190,12 @@ def play(
     players: Mapping[str, AI],
     *,
     round_cap: int = ROUND_CAP,
-    report: Callable[[str, Choice], None] | None = None,
+    report: Callable[[str, Choice, Outcome], None] | None = None,
 ) -> str:
     """Submit the AIs' decisions for the teams in `players` until the battle ends ("over"),
     it waits for a team without a player ("waiting"), or a round past `round_cap` begins
-    ("capped"). `report(unit, choice)` hears each decision before it is submitted. A decision
-    `submit` refuses is logged and not chosen again in that state."""
+    ("capped"). `report(unit, choice, outcome)` hears each decision submitted and what came of
+    it. A decision `submit` refuses is logged and not chosen again in that state."""
     while True:
         pending = battle.pending
         if isinstance(pending, BattleOver):
@@ -175,13 +208,21 @@ def play(
         refused: list[Decision] = []
         while True:
             choice = player.choose(battle, refused)
-            if report is not None:
-                report(pending.unit, choice)
             outcome = battle.submit(choice.decision)
+            if report is not None:
+                report(pending.unit, choice, outcome)
             if not isinstance(outcome, Refusal):
                 break
             log.warning("legal_decisions listed a refused decision %s: %s", choice, outcome)
             refused.append(choice.decision)
+
+
+def percent(chance: float) -> str:
+    """A chance as a player reads it: "72 %"."""
+    return f"{round(chance * 100)} %"
+
+
+_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
 
 
 def standing(world: World, team: str) -> float:
@@ -209,7 +250,8 @@ def _react(battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...])
         usable = [n for n in names if n != NONE]
         if usable:
             best = max(usable, key=lambda n: (expected_defence(world, unit, n), -usable.index(n)))
-            return Choice(ReactionChoice(unit, best), 1.0, f"{best}s: the best defence it has")
+            why = f"{_VERBS.get(best, best)}: the best defence it has"
+            return Choice(ReactionChoice(unit, best), 1.0, why)
     elif pending.kind == "catch":
         if "catch" in names:
             return Choice(ReactionChoice(unit, "catch"), 1.0, "catches with a free hand")
@@ -262,7 +304,7 @@ def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, st
                 exposed += _exposure(world, foe, unit)
     gain = worst.hit * (worst.per_hit + prevented) + KILL * kill - exposed
     why = (
-        f"interrupts {actor}: {worst.hit:.0%} to hit and stop it"
+        f"interrupts {actor}: {percent(worst.hit)} to hit and stop it"
         if gain > 0
         else f"lets {actor} act: an Interrupt would leave it without a defence"
     )
@@ -397,8 +439,8 @@ def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     focus = 3.0 * hit / max(hp(c.world, d.target), 1) if c.careful else 0.0
     value = dealt + KILL * kill + focus
     return value, (
-        f"attacks {d.target}: {hit:.0%} to hit, {dealt:.1f} damage expected"
-        + (f", {kill:.0%} to take it down" if kill else "")
+        f"attacks {d.target}: {percent(hit)} to hit, {dealt:.1f} damage expected"
+        + (f", {percent(kill)} to take it down" if kill else "")
     )
 
 
@@ -472,7 +514,7 @@ def _shove(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     landing = _landing(c.world, c.unit, d.target)
     already = has(c.world, d.target, "prone")
     value = odds.win * landing + (0.0 if already else odds.prone * (1.5 if c.careful else 0.5))
-    return value - 0.3, f"shoves {d.target}: {odds.win:.0%} to win the contest"
+    return value - 0.3, f"shoves {d.target}: {percent(odds.win)} to win the contest"
 
 
 def _landing(world: World, shover: str, target: str) -> float:
@@ -497,7 +539,7 @@ def _trip(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     _, dealt, _ = c.hit_value(d.target, d.weapon, True)
     # A Trip is a 1 Action: two attacks' worth of budget for one attack and a chance of Prone.
     value = dealt + odds.prone * (2.0 if c.careful else 0.5) - dealt
-    return value, f"trips {d.target}: {odds.prone:.0%} to knock it down"
+    return value, f"trips {d.target}: {percent(odds.prone)} to knock it down"
 
 
 def _grapple(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -505,7 +547,8 @@ def _grapple(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     chance = grapple_chance(c.world, c.unit, d.target)
     caster = bool(known(c.world, d.target)) and c.careful
     value = chance * (6.0 if caster else 1.0) - 2.0
-    return value, f"grapples {d.target}: {chance:.0%} to hold it" + (", a caster" if caster else "")
+    why = f"grapples {d.target}: {percent(chance)} to hold it"
+    return value, why + (", a caster" if caster else "")
 
 
 def _aid(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -602,7 +645,8 @@ def _assist(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     value = (helped - defence.hit) * defence.per_hit
     return (
         value,
-        f"assists {d.ally} against {d.enemy}: {defence.hit:.0%} to hit becomes {helped:.0%}",
+        f"assists {d.ally} against {d.enemy}: "
+        f"{percent(defence.hit)} to hit becomes {percent(helped)}",
     )
 
 

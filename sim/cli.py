@@ -14,10 +14,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from sim import events as ev
 from sim.actions import Refusal
+from sim.ai import AI, LEVELS, ROUND_CAP, Choice, play, players, seats, take_seats
 from sim.components import Budget, Position
-from sim.decisions import DecisionError, parse
+from sim.creature import creatures, team_of
+from sim.decisions import DecisionError, parse, to_json
 from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
-from sim.engine import Accepted, Battle
+from sim.engine import Accepted, Battle, Outcome
 from sim.geometry import Pos
 from sim.reachmap import ORDER, reach_map
 from sim.scenario import Scenario, ScenarioError, load
@@ -88,6 +90,20 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--script", help="decisions as JSON lines ('-' for standard input)")
     run.add_argument("--dice", help="use these die results in order instead, e.g. 4,6,1")
     run.add_argument("--state", help="write the final state as JSON to this file")
+    run.add_argument(
+        "--ai",
+        metavar="TEAM[=LEVEL],...",
+        help="hand sides to the AI, e.g. red or blue=normal,red=hard (levels: "
+        + ", ".join(LEVELS)
+        + "; normal without one); the script plays the others",
+    )
+    run.add_argument(
+        "--round-cap",
+        type=int,
+        default=ROUND_CAP,
+        metavar="N",
+        help=f"with --ai: stop when round N+1 begins and no side has won (default {ROUND_CAP})",
+    )
 
     reach = sub.add_parser("reach", help="print where a unit can move this action, as JSON")
     reach.add_argument("scenario", help="scenario file")
@@ -212,10 +228,43 @@ def _begin(scenario: Scenario, world: World, dice: Dice, seed: int | None) -> Ba
     )
 
 
+def _seats(args: argparse.Namespace, scenario: Scenario, seed: int | None) -> dict[str, AI]:
+    """The AI players `--ai` asks for (none without it)."""
+    spec = getattr(args, "ai", None)
+    if spec is None:
+        return {}
+    if args.round_cap < 1:
+        raise UsageError(f"--round-cap must be 1 or more, not {args.round_cap}")
+    world = scenario.world
+    teams = sorted({team_of(world, unit) for unit in creatures(world)})
+    try:
+        levels = seats(spec, teams)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return players(levels, seed or 0)
+
+
+def _ai_turns(battle: Battle, seated: dict[str, AI], cap: int, out: IO[str]) -> None:
+    """Let the AI sides decide until the battle waits for a side the script plays; each
+    decision is printed (`decided`, with its reason) before its events."""
+
+    def report(unit: str, choice: Choice, outcome: Outcome) -> None:
+        line = {"type": "decided", "unit": unit, "ai": seated[team_of(battle.world, unit)].level}
+        _emit(out, line | {"decision": to_json(choice.decision), "why": choice.why})
+        if isinstance(outcome, Accepted):
+            for event in outcome.events:
+                _emit(out, ev.to_json(event))
+
+    if seated and play(battle, seated, round_cap=cap, report=report) == "capped":
+        reason = f"round cap {cap} reached with no side winning"
+        _emit(out, {"type": "stopped", "round": battle.world.turn.round, "reason": reason})
+
+
 def _run(args: argparse.Namespace) -> int:
     scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
+    seated = _seats(args, scenario, seed)
     out = sys.stdout
     status = 0
     battle: Battle | None = None
@@ -224,10 +273,14 @@ def _run(args: argparse.Namespace) -> int:
         battle = _begin(scenario, scenario.world, dice, seed)
         for event in battle.log:
             _emit(out, ev.to_json(event))
+        for event in take_seats(battle, seated):
+            _emit(out, ev.to_json(event))
+        _ai_turns(battle, seated, args.round_cap, out)
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             _play_line(battle, number, line, out)
+            _ai_turns(battle, seated, args.round_cap, out)
     except DiceExhausted as error:
         where = f" at script line {number}" if number else " while starting the battle"
         print(f"sim run: --dice{where}: {error}", file=sys.stderr)

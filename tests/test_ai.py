@@ -4,21 +4,32 @@ the battle; and its choices follow the odds (focus, terrain, Interrupt, Aid)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import Counter
 from collections.abc import Collection
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sim import actions as a
+from sim.actions import Refusal
 from sim.ai import AI, LEVELS, Choice, play, take_seats
+from sim.cli import main
 from sim.creature import creatures, team_of
 from sim.dice import SeededDice
-from sim.engine import AwaitingAction, AwaitingReaction, Battle, BattleOver, Decision
-from sim.events import to_json
-from sim.legal import legal_decisions
+from sim.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    BattleOver,
+    Decision,
+    Outcome,
+    ReactionChoice,
+)
+from sim.events import ReactionAnswered, to_json
 from sim.replay import begin
 from sim.scenario import load
 from tests.helpers import end_turns, give, scenario_text, seeded_battle, unit
@@ -36,7 +47,7 @@ def ai_game(path: Path, seed: int, blue: str, red: str, cap: int) -> tuple[Battl
     take_seats(b, ("blue", "red"))
     kinds: Counter[str] = Counter()
     players = {"blue": AI(blue, seed), "red": AI(red, seed + 1)}
-    play(b, players, round_cap=cap, report=lambda _, c: kinds.update([kind(c.decision)]))
+    play(b, players, round_cap=cap, report=lambda _, c, __: kinds.update([kind(c.decision)]))
     return b, kinds
 
 
@@ -96,7 +107,7 @@ def test_a_refused_decision_is_logged_and_not_submitted_twice_in_a_row(
         b,
         {"blue": Stubborn("normal"), "red": AI("normal")},
         round_cap=1,
-        report=lambda unit, c: submitted.append(c.why),
+        report=lambda unit, c, _: submitted.append(c.why),
     )
     assert outcome == "capped"
     assert "listed a refused decision" in caplog.records[0].getMessage()
@@ -218,11 +229,11 @@ def test_reactions_defend_with_the_best_defence_and_refuse_a_costly_interrupt() 
     players = {"blue": AI("normal"), "red": AI("normal")}
     take_seats(b, ("blue", "red"))
 
-    def report(unit: str, choice: Choice) -> None:
-        pending = b.pending
-        if isinstance(pending, AwaitingReaction):
-            assert choice.decision in [legal.decision for legal in legal_decisions(b)]
-            answered.append((pending.kind, choice.why))
+    def report(unit: str, choice: Choice, outcome: Outcome) -> None:
+        if isinstance(choice.decision, ReactionChoice):
+            assert not isinstance(outcome, Refusal)
+            kind = next(e for e in outcome.events if isinstance(e, ReactionAnswered)).window
+            answered.append((kind, choice.why))
 
     play(b, players, round_cap=3, report=report)
     kinds = Counter(k for k, _ in answered)
@@ -230,3 +241,69 @@ def test_reactions_defend_with_the_best_defence_and_refuse_a_costly_interrupt() 
     assert kinds["defence"] > 0 and kinds["interrupt"] > 0
     assert any(why.endswith("the best defence it has") for k, why in answered if k == "defence")
     assert all(why.startswith(("interrupts ", "lets ")) for k, why in answered if k == "interrupt")
+
+
+# --- sim run --ai -------------------------------------------------------------------------------
+
+
+def sim_run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[Any], str]:
+    status = main(["run", *argv])
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_sim_run_with_both_sides_to_the_ai_plays_to_the_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each AI decision is printed with its reason before its events, and the game goes on
+    to a winner or the round cap; the same seed prints the same game."""
+    args = ("scenarios/skirmish.toml", "--seed", "5", "--ai", "blue=normal,red=easy")
+    status, lines, err = sim_run(capsys, *map(str, (ROOT / args[0], *args[1:])))
+    assert status == 0 and err == ""
+    decided = [line for line in lines if line["type"] == "decided"]
+    assert {line["ai"] for line in decided} == {"normal", "easy"}
+    assert all(line["why"] for line in decided)
+    following = [lines[i + 1]["type"] for i, line in enumerate(lines) if line["type"] == "decided"]
+    assert "refused" not in following
+    assert lines[-1]["type"] in ("battle_ended", "stopped")
+    again = sim_run(capsys, *map(str, (ROOT / args[0], *args[1:])))
+    assert again == (status, lines, err)
+
+
+def test_sim_run_with_one_side_to_the_ai_plays_the_script_for_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The script's decisions are blue's; red's come from the AI in between."""
+    text = ROW.replace('policy = "ask"', 'policy = "never"')
+    scenario = tmp_path / "row.toml"
+    scenario.write_text(text, encoding="utf-8")
+    script = tmp_path / "blue.jsonl"
+    script.write_text('{"unit": "ana", "action": "end_turn"}\n' * 3, encoding="utf-8")
+    status, lines, _ = sim_run(
+        capsys, str(scenario), "--seed", "1", "--ai", "red", "--script", str(script)
+    )
+    assert status == 0
+    decided = {line["unit"] for line in lines if line["type"] == "decided"}
+    assert decided == {"grok"}
+    assert not [line for line in lines if line["type"] == "refused"]
+    ended = [line for line in lines if line["type"] == "turn_ended" and line["unit"] == "ana"]
+    assert len(ended) == 3
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("green", "sim run: --ai: no team 'green' in this scenario (teams: blue, red)"),
+        (
+            "red=brutal",
+            "sim run: --ai: level must be one of random, easy, normal, hard, not 'brutal'",
+        ),
+        ("red,red=hard", "sim run: --ai names team 'red' twice"),
+        ("=hard", "sim run: --ai wants TEAM or TEAM=LEVEL, e.g. red=hard, not '=hard'"),
+    ],
+)
+def test_a_wrong_ai_option_is_refused_with_what_is_wrong(
+    spec: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines, err = sim_run(capsys, str(ROOT / "scenarios/skirmish.toml"), "--ai", spec)
+    assert (status, lines, err.strip()) == (2, [], message)
