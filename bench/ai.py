@@ -1,0 +1,148 @@
+"""How fast the AI decides, and how strong each level is: a tournament on every shipped map.
+
+    python bench/ai.py [--games N] [--round-cap R] [--workers K] [--only SCENARIO]
+
+Decision time: every decision of `normal` (both sides) over the games of the first pairing,
+median and 99th percentile, against the goals of the issue "Legal decisions, exact odds, and an
+AI" (median < 50 ms, p99 < 500 ms). Tournament: on every shipped scenario, each pairing is
+played N times from each side (the stronger level as blue, then as red; seeds 0..N-1), and
+the share of games the stronger level wins is printed with its 95 % Wilson interval, against
+the goals: `normal` beats `random` in >= 95 %, `hard` beats `normal` in >= 60 %. A game stopped
+by the round cap counts as not won.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Collection, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.ai import AI, Choice, play, players, take_seats
+from sim.engine import Battle, BattleOver, Decision
+from sim.replay import begin
+from sim.scenario import load
+
+ROOT = Path(__file__).resolve().parent.parent
+PAIRINGS = (("normal", "random", 0.95), ("hard", "normal", 0.60))
+GOAL_MEDIAN_MS = 50.0
+GOAL_P99_MS = 500.0
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    scenario: str
+    strong: str
+    weak: str
+    strong_side: str
+    seed: int
+    cap: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    game: Game
+    won: bool
+    capped: bool
+    rounds: int
+    times: tuple[float, ...]  # seconds per decision of the strong side
+
+
+class Timed(AI):
+    """An AI that keeps how long each of its choices took."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        super().__init__(level, seed)
+        self.times: list[float] = []
+
+    def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
+        start = time.perf_counter()
+        choice = super().choose(battle, avoid)
+        self.times.append(time.perf_counter() - start)
+        return choice
+
+
+def play_game(game: Game) -> Result:
+    scenario = load(game.scenario)
+    battle = begin(scenario, game.seed)
+    weak_side = "red" if game.strong_side == "blue" else "blue"
+    levels = {game.strong_side: game.strong, weak_side: game.weak}
+    seated = players(levels, game.seed)
+    take_seats(battle, seated)
+    strong = Timed(seated[game.strong_side].level, seated[game.strong_side].seed)
+    seated[game.strong_side] = strong
+    reason = play(battle, seated, round_cap=game.cap)
+    pending = battle.pending
+    won = isinstance(pending, BattleOver) and pending.winners == (game.strong_side,)
+    return Result(game, won, reason == "capped", battle.world.turn.round, tuple(strong.times))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def games(paths: list[Path], strong: str, weak: str, n: int, cap: int) -> Iterator[Game]:
+    for path in paths:
+        for side in ("blue", "red"):
+            for seed in range(n):
+                yield Game(str(path), strong, weak, side, seed, cap)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per scenario and side")
+    parser.add_argument("--round-cap", type=int, default=30)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", help="one scenario file instead of every shipped one")
+    args = parser.parse_args()
+    paths = [Path(args.only)] if args.only else sorted((ROOT / "scenarios").glob("*.toml"))
+    failed = False
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for strong, weak, goal in PAIRINGS:
+            start = time.perf_counter()
+            results = list(
+                pool.map(play_game, games(paths, strong, weak, args.games, args.round_cap))
+            )
+            elapsed = time.perf_counter() - start
+            print(f"\n{strong} vs {weak} ({len(results)} games, {elapsed:.0f} s)")
+            print(f"  {'scenario':16} {'won':>5} {'capped':>7} {'rounds':>7}")
+            for path in paths:
+                mine = [r for r in results if r.game.scenario == str(path)]
+                won = sum(r.won for r in mine)
+                capped = sum(r.capped for r in mine)
+                rounds = statistics.median(r.rounds for r in mine)
+                print(f"  {path.stem:16} {won:>2}/{len(mine):<2} {capped:>7} {rounds:>7.1f}")
+            total = sum(r.won for r in results)
+            low, high = wilson(total, len(results))
+            rate = total / len(results)
+            verdict = "meets" if rate >= goal else "BELOW"
+            print(
+                f"  {strong} wins {rate:.0%} (95 % interval {low:.0%}-{high:.0%}); "
+                f"goal >= {goal:.0%}: {verdict}"
+            )
+            failed |= rate < goal
+            if strong == "normal":
+                times = sorted(t for r in results for t in r.times)
+                median = statistics.median(times) * 1000
+                p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
+                print(
+                    f"  normal decision time over {len(times)} decisions: median {median:.1f} ms"
+                    f" (goal < {GOAL_MEDIAN_MS:.0f}), p99 {p99:.0f} ms (goal < {GOAL_P99_MS:.0f})"
+                )
+                failed |= median >= GOAL_MEDIAN_MS or p99 >= GOAL_P99_MS
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
