@@ -68,6 +68,13 @@ def _parser() -> argparse.ArgumentParser:
         help="continue the last unfinished game of the scenario, from its autosave",
     )
     play.add_argument("--text", action="store_true", help="print the battle as text, no window")
+    play.add_argument(
+        "--ai",
+        metavar="TEAM[=LEVEL],...",
+        help="sides the AI plays, e.g. red or red=hard (levels: "
+        + ", ".join(LEVELS)
+        + "; normal without one); I in the window hands a side over or back",
+    )
 
     picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
     picture.add_argument("scenario", help="scenario file")
@@ -230,18 +237,11 @@ def _begin(scenario: Scenario, world: World, dice: Dice, seed: int | None) -> Ba
 
 def _seats(args: argparse.Namespace, scenario: Scenario, seed: int | None) -> dict[str, AI]:
     """The AI players `--ai` asks for (none without it)."""
-    spec = getattr(args, "ai", None)
-    if spec is None:
+    if args.ai is None:
         return {}
     if args.round_cap < 1:
         raise UsageError(f"--round-cap must be 1 or more, not {args.round_cap}")
-    world = scenario.world
-    teams = sorted({team_of(world, unit) for unit in creatures(world)})
-    try:
-        levels = seats(spec, teams)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    return players(levels, seed or 0)
+    return players(_levels(args, scenario), seed or 0)
 
 
 def _ai_turns(battle: Battle, seated: dict[str, AI], cap: int, out: IO[str]) -> None:
@@ -433,6 +433,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.load:
         return _resume(args)
     scenario = _scenario(args.scenario or str(DEFAULT_SCENARIO))
+    levels = _levels(args, scenario)  # a wrong --ai is refused before anything starts
     if args.resume:
         return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
@@ -445,7 +446,7 @@ def _play(args: argparse.Namespace) -> int:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, seed), offer)
+    return _window(Session(scenario, seed), offer, ai=levels)
 
 
 def _offer(scenario: Scenario, named: str | None) -> Unfinished | None:
@@ -492,7 +493,8 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, last.save.seed, battle, autosave=last.path))
+    levels = _levels(args, scenario)
+    return _window(Session(scenario, last.save.seed, battle, autosave=last.path), ai=levels)
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -512,10 +514,24 @@ def _resume(args: argparse.Namespace) -> int:
     from sim.ui.session import Session
 
     own = Path(args.load) if is_autosave(args.load) else None
-    return _window(Session(scenario, save.seed, battle, autosave=own))
+    levels = _levels(args, scenario)
+    return _window(Session(scenario, save.seed, battle, autosave=own), ai=levels)
 
 
-def _window(session: Session, offer: Unfinished | None = None) -> int:
+def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
+    """The sides `sim play --ai` hands to the AI, with their levels."""
+    if args.ai is None:
+        return {}
+    world = scenario.world
+    try:
+        return seats(args.ai, sorted({team_of(world, unit) for unit in creatures(world)}))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _window(
+    session: Session, offer: Unfinished | None = None, ai: dict[str, str] | None = None
+) -> int:
     """Open the client, with the reach engine compiled first: a window that froze for seconds
     on its first overlay would look hung."""
     from sim import pathfinder
@@ -537,4 +553,4 @@ def _window(session: Session, offer: Unfinished | None = None) -> int:
         pathfinder.warm_up()
     finally:
         notice.cancel()
-    return play(session, offer=offer)
+    return play(session, offer=offer, ai=ai)

@@ -4,14 +4,18 @@ onto a Surface, so tests drive it headless (SDL_VIDEODRIVER=dummy) with posted e
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from sim.actions import Action, Cost, Refusal
+from sim.ai import AI, players
 from sim.components import Policy, Position
 from sim.creature import creatures, team_of
 from sim.decisions import PARSERS, to_json
@@ -64,6 +68,8 @@ TOGGLE_KEYS = {
     pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
 }  # fmt: skip
 FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
+AI_PAUSE = 0.7  # seconds between the AI's decisions, so a player can follow them
+log = logging.getLogger(__name__)
 ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
 PAN_KEYS = {
     pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
@@ -205,9 +211,11 @@ class App:
         *,
         window: bool = False,
         offer: Unfinished | None = None,
+        ai: Mapping[str, str] | None = None,
     ) -> None:
         """`offer`: an unfinished game of the scenario, offered on the handover screen until
-        something is decided in this new one (C continues it)."""
+        something is decided in this new one (C continues it). `ai`: the sides the AI plays,
+        with their levels (team -> level)."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -234,7 +242,85 @@ class App:
                 f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
                 "Press C to continue it; Enter starts this new one."
             )
+        # The AI's sides: they get no handover screen; their decisions come one at a time
+        # with AI_PAUSE between them (Space plays the rest of their turns at once).
+        self.seated: dict[str, AI] = players(dict(ai or {}), session.seed)
+        self.ai_pause = AI_PAUSE
+        self.ai_fast = False
+        self._ai_at = 0.0  # time.monotonic() before which the AI waits
+        self._ai_refused: list[Decision] = []
+        self._seat_ai()
         self.fit()
+        self.sync()
+
+    # --- the AI ------------------------------------------------------------------------------
+    def _seat_ai(self) -> None:
+        """The AI answers its creatures' reaction windows itself (policy "ask")."""
+        self.view.ai = {team: player.level for team, player in sorted(self.seated.items())}
+        world = self.world
+        for unit in creatures(world):
+            policy = world.get(unit, Policy) or Policy()
+            if team_of(world, unit) in self.seated and policy.reactions != "ask":
+                self.session.submit(SetPolicy(unit, "ask", policy.defence), setup=True)
+
+    def ai_turn(self) -> AI | None:
+        """The AI whose decision the battle waits for, if any."""
+        pending = self.session.battle.pending
+        if isinstance(pending, BattleOver):
+            return None
+        return self.seated.get(team_of(self.world, pending.unit))
+
+    def ai_step(self, now: float | None = None) -> bool:
+        """One AI decision, when the battle waits for an AI side and its pause is over; True if
+        one was made. Its reason goes to the log before its events."""
+        player = self.ai_turn()
+        if player is None:
+            self.ai_fast = False
+            return False
+        now = time.monotonic() if now is None else now
+        if not self.ai_fast and now < self._ai_at:
+            return False
+        pending = self.session.battle.pending
+        assert not isinstance(pending, BattleOver)
+        choice = player.choose(self.session.battle, self._ai_refused)
+        note = f"AI {pending.unit}: {choice.why}"
+        result = self.session.submit(choice.decision, note)
+        if isinstance(result, Refusal):
+            # A fault of legal_decisions: logged, and not chosen again in this state.
+            log.warning("the AI's decision %s was refused: %s", choice.decision, result.reason)
+            self._ai_refused.append(choice.decision)
+        else:
+            self._ai_refused = []
+            self.view.status = note
+            self.view.log_offset = 0
+        self._ai_at = now + self.ai_pause
+        self.sync()
+        return True
+
+    def hand_to_ai(self) -> None:
+        """I: the side at the screen is played by the AI from now on; during an AI turn, the
+        side playing it is handed back to its player."""
+        player = self.ai_turn()
+        if player is not None:
+            pending = self.session.battle.pending
+            assert not isinstance(pending, BattleOver)
+            team = team_of(self.world, pending.unit)
+            del self.seated[team]
+            self.view.ai = {t: p.level for t, p in sorted(self.seated.items())}
+            self.ai_fast = False
+            self.view.status = f"{team.upper()} is played by its player again"
+            self.sync()
+            return
+        # On a handover screen, the side asked to sit down; else the one sitting.
+        side = self.view.handover or self.view.side
+        if side is None or isinstance(self.session.battle.pending, BattleOver):
+            self.view.status = "no side at the screen to hand to the AI"
+            return
+        self.seated[side] = AI("normal", self.session.seed * 1_000_003 + len(self.seated))
+        self._seat_ai()
+        self.view.clear_plan()
+        self.view.status = f"{side.upper()} is played by the AI (normal); I takes it back"
+        self._ai_at = time.monotonic() + self.ai_pause
         self.sync()
 
     # --- helpers -----------------------------------------------------------------------------
@@ -283,8 +369,18 @@ class App:
             view.clear_plan()
             return
         team = team_of(self.world, pending.unit)
-        if view.side != team:
+        if team in self.seated:
+            # The screen stays with a side a person plays (everyone's, when the AI plays all).
+            if view.side is None or view.side in self.seated:
+                people = sorted({team_of(self.world, u) for u in creatures(self.world)})
+                people = [t for t in people if t not in self.seated]
+                view.side = people[0] if people else None
+                view.omniscient = not people
+                view.clear_plan()
+            view.handover = None
+        elif view.side != team:
             view.handover = team
+            view.omniscient = False
             view.clear_plan()
             view.selected = None
         turn = self.world.turn
@@ -301,6 +397,7 @@ class App:
 
     def submit(self, decision: Decision) -> Outcome:
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
+        self._ai_at = time.monotonic() + self.ai_pause  # let the player see it before the AI
         result = self.session.submit(decision)
         if isinstance(result, Refusal):
             self.view.status = f"refused: {result.reason}"
@@ -343,6 +440,7 @@ class App:
                 self.handle(event)
             for event in pygame.event.get():
                 self.handle(event)
+            self.ai_step()
             self.frame()
             pygame.display.flip()
             clock.tick(60)
@@ -831,14 +929,29 @@ class App:
             self.view.status = f"cannot {what}: {refused}"
         return refused is None
 
+    def _kept(self, keep: int | None) -> int | None:
+        """Undo never takes back handing sides to the AI at the start of the game."""
+        setup = self.session.setup
+        if keep is None or keep >= setup:
+            return keep
+        return setup if len(self.session.battle.decisions) > setup else None
+
     def undo(self) -> None:
         if not self._may_rewind("undo"):
             return
-        keep = self.session.undo_step_point()
+        keep = self._kept(self.session.undo_step_point())
         if keep is None:
-            self.view.status = f"cannot undo: {self.session.undo_reason()}"
+            reason = self.session.undo_reason() or "nothing to undo"
+            self.view.status = f"cannot undo: {reason}"
             return
         self.session.rewind(keep)
+        # The AI's own answers undone with the player's decision: else it would only give them
+        # again at once.
+        while self.ai_turn() is not None:
+            keep = self._kept(self.session.undo_step_point())
+            if keep is None:
+                break
+            self.session.rewind(keep)
         self.view.status = "undone"
         self.view.clear_plan()
         self.sync()
@@ -846,7 +959,7 @@ class App:
     def undo_turn(self) -> None:
         if not self._may_rewind("undo"):
             return
-        keep = self.session.turn_start_point()
+        keep = self._kept(self.session.turn_start_point())
         if keep is None:
             self.view.status = "cannot undo: nothing done this turn yet"
             return
@@ -880,6 +993,7 @@ class App:
         self._turn_key = None
         self.view.side = None
         self.view.omniscient = False
+        self._seat_ai()
         self.sync()
         self.view.status = f"loaded {path}"
 
@@ -888,7 +1002,7 @@ class App:
         offer = self.offer
         self.view.offer = ""
         self.offer = None
-        if offer is None or self.session.battle.decisions:
+        if offer is None or self.session.decided():
             return
         try:
             scenario, battle = replay(offer.save, self.session.scenario, where=str(offer.path))
@@ -899,6 +1013,7 @@ class App:
         self.planner = Planner()
         self._turn_key = None
         self.view.side = None
+        self._seat_ai()
         self.sync()
         self.view.status = f"continued {offer.path}"
 
@@ -944,6 +1059,13 @@ class App:
     def _key(self, key: int, mod: int, char: str) -> None:
         view = self.view
         shift = bool(mod & pygame.KMOD_SHIFT)
+        if key == pygame.K_SPACE and self.ai_turn() is not None:
+            self.ai_fast = True
+            view.status = "playing the AI's turn out"
+            return
+        if key == pygame.K_i:
+            self.hand_to_ai()
+            return
         if view.handover is not None:
             if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self.take_seat()
@@ -1041,13 +1163,16 @@ def display_problem() -> str | None:
 
 
 def play(
-    session: Session, size: tuple[int, int] = (1400, 860), offer: Unfinished | None = None
+    session: Session,
+    size: tuple[int, int] = (1400, 860),
+    offer: Unfinished | None = None,
+    ai: Mapping[str, str] | None = None,
 ) -> int:
     """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
     when the game could not be autosaved as it closed (the message says so). `offer`: an
     unfinished game of the scenario to offer on the first handover screen."""
     try:
-        app = App(session, size, window=True, offer=offer)
+        app = App(session, size, window=True, offer=offer, ai=ai)
     except pygame.error as error:
         print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1

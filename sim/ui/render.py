@@ -92,6 +92,8 @@ HELP = (
     ("F5 / F9", "save / load (the quick save beside the autosave)"),
     ("PageUp / PageDown", "scroll the log"),
     ("Enter", "take over after a handover; confirm a marked area"),
+    ("I", "hand the side at the screen to the AI; during an AI turn, take that side back"),
+    ("Space", "during AI turns: play them out without the pause"),
     ("F1 or ?", "this help"),
 )
 MAP_KEY = (
@@ -780,9 +782,14 @@ class Renderer:
         turn = world.turn
         pending = session.battle.pending
         seat = "everyone" if view.omniscient or view.side is None else view.side.upper()
+        playing = "".join(f" · {team.upper()}: AI {level}" for team, level in view.ai.items())
         y = (
             f.draw(
-                surface, f"Round {turn.round} · seat: {seat}", (x, y), pal.FONT, pal.TEXT_DIM
+                surface,
+                f"Round {turn.round} · seat: {seat}{playing}",
+                (x, y),
+                pal.FONT,
+                pal.TEXT_DIM,
             ).bottom
             + 2
         )
@@ -1012,11 +1019,17 @@ class Renderer:
         """The last 200 lines of the log as the seat may read them (plans of the other side
         hidden)."""
         secret = plan_secret(session.battle.world, view)
-        return self._memo(
-            "log",
-            (session.version, view.side, view.omniscient),
-            lambda: lines(session.battle.log, secret)[-200:],
-        )
+
+        def said() -> list[str]:
+            log, out, start = session.battle.log, [], 0
+            # An AI's reason goes before the events of its decision.
+            for at in sorted(a for a in session.notes if a <= len(log)):
+                out += lines(log[start:at], secret)
+                out.append(session.notes[at])
+                start = at
+            return (out + lines(log[start:], secret))[-200:]
+
+        return self._memo("log", (session.version, view.side, view.omniscient), said)
 
     def _log(
         self, surface: pygame.Surface, rect: pygame.Rect, y: int, session: Session, view: View

@@ -72,6 +72,10 @@ class Session:
         self._owned = autosave is not None
         self.autosaved: int | None = None  # decisions in the last autosave written, if any
         self.notice = ""  # the last autosave problem, shown by the client
+        # What the AI said about its decisions, by where their events begin in the log: the
+        # client's log shows each before the events (issue #12 "the log says why").
+        self.notes: dict[int, str] = {}
+        self.setup = 0  # decisions at the start that only hand sides to the AI
         if battle is not None:
             self._remark(tuple(battle.decisions))
 
@@ -82,14 +86,29 @@ class Session:
         return session
 
     # --- playing ---------------------------------------------------------------------------
-    def submit(self, decision: Decision) -> Outcome:
+    def submit(self, decision: Decision, note: str = "", *, setup: bool = False) -> Outcome:
+        """Submit a decision; `note`, said before its events in the log (an AI's reason).
+        `setup`: it only hands a side to the AI (its policies); such decisions at the start
+        of a game do not make it a game worth an autosave."""
+        at = len(self.battle.log)
+        if setup and self.setup == len(self.battle.decisions):
+            self.setup += 1
+        if note:
+            self.notes[at] = note
         before = self.battle.world.turn
         result = self.battle.submit(decision)
+        if isinstance(result, Refusal):
+            self.notes.pop(at, None)
         self.marks.append(_mark(result))
         self.version = next(_VERSIONS)
         if isinstance(result, Accepted) and self.battle.world.turn != before:
             self._autosave()
         return result
+
+    def decided(self) -> bool:
+        """Whether anything was decided in the game: handing sides to the AI at its start
+        (their reaction policies set to "ask") does not count."""
+        return len(self.battle.decisions) > self.setup
 
     # --- undo ------------------------------------------------------------------------------
     def _last_accepted(self) -> int:
@@ -136,6 +155,8 @@ class Session:
         self.marks = []
         for decision in decisions:
             self.marks.append(_mark(self.battle.submit(decision)))
+        # The same decisions give the same log (DESIGN: determinism): notes up to here hold.
+        self.notes = {at: note for at, note in self.notes.items() if at < len(self.battle.log)}
         self.version = next(_VERSIONS)
 
     def _remark(self, decisions: tuple[Decision, ...]) -> None:
@@ -154,7 +175,7 @@ class Session:
         """Write the game's autosave: True if written, False if the write failed (the notice
         says why), None if there is nothing to write (autosaves off, or nothing decided yet:
         an empty game must replace nothing)."""
-        if self.autosave is None or not self.battle.decisions:
+        if self.autosave is None or not self.decided():
             return None
         if not self._owned and taken(self.autosave):
             self.autosave = new_autosave_path(self.scenario.path)

@@ -42,6 +42,7 @@ class View:
     dragging: bool = False
     omniscient: bool = False  # `sim render`: no hotseat, every creature shown
     offer: str = ""  # the handover screen's offer to continue an unfinished game ("": none)
+    ai: dict[str, str] = field(default_factory=dict)  # sides the AI plays: team -> level
 
     @property
     def eyes(self) -> str | None:
