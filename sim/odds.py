@@ -26,6 +26,7 @@ from sim.hide import _watchers, in_plain_sight
 from sim.prone import knocked_down, knocked_off
 from sim.reactions import (
     NONE,
+    Ask,
     block_rating,
     defence_options,
     parry_attribute,
@@ -323,6 +324,8 @@ def _push_outcome(
     cells: list[Pos] = []
     said: list[str] = []
     for event in moves:
+        if isinstance(event, Ask):
+            continue  # a push asks no one (R-R4: being pushed never provokes)
         apply(copy, event)  # the push reads where the target is after each cell
         match event:
             case ev.Pushed(end=end):
