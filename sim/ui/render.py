@@ -75,6 +75,7 @@ HELP = (
     ("click a cell", "commit the move shown"),
     ("shift+click", "add a waypoint (Backspace removes the last)"),
     ("click an enemy", "attack it with the acting creature (the tip says if it can)"),
+    ("hover a target", "odds: % to hit per defence it can afford, damage; a contest's %"),
     ("bar buttons", "take an action; struck-through ones say why not when hovered"),
     ("A", "attack: then click a target (crosshairs mark who can be hit)"),
     ("C / U", "cast a spell / use an ability: pick it, then its target or cell"),
@@ -106,7 +107,8 @@ MAP_KEY = (
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
     "A token under a blue wash with waves and badge v = submerged (the dive button",
-    "swims under the surface, out of sight of everyone not in that water).",
+    "swims under the surface, out of sight of everyone not in that water). A hovered shove:",
+    "a dashed line to the cells it may push to, taped black and white, numbered as in the tip.",
 )
 
 
