@@ -240,7 +240,7 @@ def test_a_shove_into_a_wall_has_one_landing_and_no_number(tmp_path: Path, shots
     cells = [c for c in landing_cells(app, "ana", "grok") if c]
     assert len(cells) == 1
     end = cells[0][-1]
-    assert any(row.startswith("pushed ") and f"to ({end.x}, {end.y})" in row for row in shown)
+    assert any(row.startswith("pushed ") and f"to {end}" in row for row in shown)
     assert any("wall" in row for row in shown)
     assert not any(row.startswith("[") for row in shown)
 
@@ -314,3 +314,14 @@ def test_hide_and_break_free_show_their_chance_under_the_bar(tmp_path: Path, sho
     status = bar_status(p, "break_free")
     p.shot("break_free_odds")
     assert status.startswith(f"break free: {percent(chance)} to break free of grok;"), status
+
+
+def test_the_forecast_words_doctests() -> None:
+    """sim/ui is left out of pytest's doctest collection: the rounding and landing words'
+    examples run here (a chance rounds to a whole percent, never to a false 0 % or 100 %)."""
+    import doctest
+
+    import sim.ui.forecast
+
+    failed, tried = doctest.testmod(sim.ui.forecast)
+    assert failed == 0 and tried > 0

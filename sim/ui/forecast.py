@@ -136,19 +136,15 @@ def landing_words(number: int, landing: Landing, varies: bool) -> str:
     >>> from sim.geometry import Pos
     >>> spot = Landing((1, 2), (Pos(3, 2),), "stopped by a wall", 0.3, 0.1)
     >>> landing_words(1, spot, True)
-    '[1] 1-2 m to (3, 2), stopped by a wall: 30 %'
+    '[1] 1-2 m to (3,2), stopped by a wall: 30 %'
     >>> landing_words(1, spot, False)
-    'pushed 1-2 m to (3, 2), stopped by a wall'
+    'pushed 1-2 m to (3,2), stopped by a wall'
     >>> landing_words(2, Landing((3,), (), "falls 2 m off the face", 0.1, 0.1), True)
     '[2] 3 m: not moved, falls 2 m off the face: 10 %'
     """
     lengths = landing.metres
     metres = f"{lengths[0]}" if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
-    if landing.cells:
-        end = landing.cells[-1]
-        words = f"{metres} m to ({end.x}, {end.y})"
-    else:
-        words = f"{metres} m: not moved"
+    words = f"{metres} m to {landing.cells[-1]}" if landing.cells else f"{metres} m: not moved"
     if landing.happens:
         words += f", {landing.happens}"
     if not varies:
