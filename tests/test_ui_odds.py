@@ -120,6 +120,33 @@ def test_defences_the_target_cannot_afford_are_not_listed(tmp_path: Path, shots:
     assert "grok can afford no defence now" in shown
 
 
+RANGE = """
+############
+#..........#
+#..a....b..#
+#..........#
+############
+"""
+
+
+def test_a_ranged_target_lists_no_parry(tmp_path: Path, shots: Path) -> None:
+    """R-R2: Parry answers only a melee attack. An archer hovering grok 5 m away sees her
+    shortbow's odds against Dodge or nothing, as sim.odds gives them."""
+    archer = fighters("ranged odds", RANGE).replace(
+        'template = "human_fighter"', 'template = "human_archer"'
+    )
+    app = make_app(write_scenario(tmp_path, "range", archer))
+    p = Player(app, shots)
+    p.sit_down()
+    p.hover(at(app, "grok"))
+    shown = tip_lines(app)
+    p.shot("ranged_odds")
+    assert odds.defences(app.world, "ana", "grok", melee=False) == ("dodge", "none")
+    assert [row for row in shown if row.startswith("vs ")] == attack_rows(app, "ana", "grok")
+    assert any(row.startswith("shortbow (ranged): ") for row in shown), shown
+    assert_tip_fits(app)
+
+
 def test_a_chosen_trip_grapple_disarm_or_feint_shows_its_chance(
     tmp_path: Path, shots: Path
 ) -> None:
