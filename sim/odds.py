@@ -15,16 +15,24 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sim import events as ev
+from sim.apply import apply
+from sim.assist import assist_bonus
 from sim.attack import hit_bonus, weapon_kind
 from sim.components import AttackWindow, Stats
 from sim.creature import after_armour, conditions, has, incapacitated, unseen_by
+from sim.geometry import Pos
+from sim.hide import _watchers, in_plain_sight
+from sim.prone import knocked_down, knocked_off
 from sim.reactions import (
     NONE,
+    Ask,
     block_rating,
     defence_options,
     parry_attribute,
     parry_rating,
 )
+from sim.shove import push
 from sim.world import World
 
 Probs = npt.NDArray[np.float64]
@@ -94,8 +102,9 @@ def skill_total(world: World, unit: str, skill: str) -> Distribution:
 def hit_total(
     world: World, attacker: str, target: str, *, melee: bool, factor: int = 1
 ) -> Distribution:
-    """R-A1: the Hit Roll of `attacker`'s next attack in its window, with Aim (R-X1, ranged)
-    and a Feint against this target (R-X10, melee) as `hit_roll` adds them."""
+    """R-A1: the Hit Roll of `attacker`'s next attack in its window, with Aim (R-X1, ranged),
+    a Feint against this target (R-X10, melee) and an Assist against it (R-X21) as `hit_roll`
+    adds them."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     modifier = hit_bonus(world, attacker, count, factor)
     held = conditions(world, attacker)
@@ -103,6 +112,7 @@ def hit_total(
         modifier += held.count("aiming")
     if melee and held.value("feinted", "") == target:
         modifier += int(world.rules.number("actions", "feint_bonus"))
+    modifier += assist_bonus(world, attacker, target)[0]
     fcs = world.need(attacker, Stats).attribute("fcs")
     return Distribution.die(fcs.die) + modifier
 
@@ -257,9 +267,9 @@ class ShoveOdds:
     pushed: tuple[tuple[int, float], ...]
 
 
-def shove_odds(world: World, actor: str, target: str) -> ShoveOdds:
-    """R-X15, as `shove.resolve_shove` rolls it; `prone` assumes the push ends on open ground
-    (a fall or water puts the target down or afloat by itself)."""
+def _shove_rolls(world: World, actor: str, target: str) -> tuple[list[int], Probs, Probs]:
+    """R-X15, by the shover's die result: the metres it pushes, the chance of that result and
+    a won contest, and of that and the target then failing its STR Save."""
     mine = attribute_total(world, actor, "str")
     theirs = attribute_total(world, target, "str")
     wins = theirs.below_each(mine.low, mine.high)
@@ -267,16 +277,104 @@ def shove_odds(world: World, actor: str, target: str) -> ShoveOdds:
     rules = world.rules
     least = int(rules.number("actions", "shove_min_push_metres"))
     divisor = int(rules.number("actions", "shove_push_divisor"))
+    # The die result of index i is i + 1: mine.low is 1 + the Bonus.
+    metres = [max(least, (index + 1) // divisor) for index in range(len(mine.probs))]
+    won = mine.probs * wins
+    return metres, won, won * falls
+
+
+def shove_odds(world: World, actor: str, target: str) -> ShoveOdds:
+    """R-X15, as `shove.resolve_shove` rolls it; `prone` assumes the push ends on open ground
+    (a fall or water puts the target down or afloat by itself; `shove_landings` follows it)."""
+    metres, won, fell = _shove_rolls(world, actor, target)
     pushed: dict[int, float] = {}
-    for index, chance in enumerate(mine.probs):
-        roll = index + 1  # the die result: mine.low is 1 + the Bonus
-        metres = max(least, roll // divisor)
-        pushed[metres] = pushed.get(metres, 0.0) + float(chance * wins[index])
-    return ShoveOdds(
-        float(np.dot(mine.probs, wins)),
-        float(np.dot(mine.probs, wins * falls)),
-        tuple(sorted(pushed.items())),
+    for length, chance in zip(metres, won, strict=True):
+        pushed[length] = pushed.get(length, 0.0) + float(chance)
+    return ShoveOdds(float(won.sum()), float(fell.sum()), tuple(sorted(pushed.items())))
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """R-X15: one place a won shove leaves its target: the push lengths that end there
+    (metres), the cells it enters on the way (none when it is stopped at once), what happens
+    on the way in words ("" when it simply runs its length; for several lengths, what stops
+    the longer ones), the chance of winning with such a push, and of the target then being
+    Prone (a fall off a ledge, or the failed STR Save)."""
+
+    metres: tuple[int, ...]
+    cells: tuple[Pos, ...]
+    happens: str
+    chance: float
+    prone: float
+
+
+def _push_outcome(
+    world: World, actor: str, target: str, metres: int
+) -> tuple[tuple[Pos, ...], str, bool, bool]:
+    """Play the engine's push of `metres` on a copy of the world: the cells entered, what
+    happened in words, whether the target is Prone after it, and whether a failed save would
+    then put it down (it keeps no save when a fall or the water already decided it)."""
+    copy = world.copy()
+    hanging = has(copy, target, "hanging")
+    moves = (
+        knocked_off(copy, target, f"shoved off the face by {actor} (R-M4)")
+        if hanging
+        else push(copy, actor, target, metres)
     )
+    cells: list[Pos] = []
+    said: list[str] = []
+    for event in moves:
+        if isinstance(event, Ask):
+            continue  # a push asks no one (R-R4: being pushed never provokes)
+        apply(copy, event)  # the push reads where the target is after each cell
+        match event:
+            case ev.Pushed(end=end):
+                cells.append(end)
+            case ev.MoveCutShort(reason=reason):
+                said.append(reason.removeprefix("the push "))
+            case ev.Fell(metres=drop):
+                said.append(f"falls {drop:g} m" + (" off the face" if hanging else ""))
+            case ev.ConditionGained(condition="swimming"):
+                said.append("ends in deep water, swimming")
+            case ev.ConditionGained(condition="burning"):
+                if "through fire" not in said:
+                    said.append("through fire")
+    if incapacitated(copy, target):
+        said.append("falls unconscious")
+    down = has(copy, target, "prone")
+    decided = hanging or down or incapacitated(copy, target) or has(copy, target, "swimming")
+    falls = not decided and any(
+        isinstance(e, ev.ConditionGained) and e.condition == "prone"
+        for e in knocked_down(copy, target)
+    )
+    return tuple(cells), ", ".join(said), down, falls
+
+
+def shove_landings(world: World, actor: str, target: str) -> tuple[Landing, ...]:
+    """R-X15: where a won shove can leave `target`, shortest push first, with the chance of
+    each and of its ending Prone, by playing the engine's own push (R-M4 falls, R-M9 water,
+    R-K4 fire, walls and creatures that stop it) for every push length the die can give."""
+    metres, won, fell = _shove_rolls(world, actor, target)
+    found: dict[tuple[Pos, ...], Landing] = {}
+    for length in sorted(set(metres)):
+        chance = float(sum(c for m, c in zip(metres, won, strict=True) if m == length))
+        failed = float(sum(c for m, c in zip(metres, fell, strict=True) if m == length))
+        if chance == 0:
+            continue
+        cells, happens, down, falls = _push_outcome(world, actor, target, length)
+        prone = chance if down else (failed if falls else 0.0)
+        kept = found.get(cells)
+        if kept is not None:  # a longer push that ends in the same place (stopped, or fallen)
+            found[cells] = Landing(
+                (*kept.metres, length),
+                cells,
+                happens or kept.happens,
+                kept.chance + chance,
+                kept.prone + prone,
+            )
+        else:
+            found[cells] = Landing((length,), cells, happens, chance, prone)
+    return tuple(found.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +401,40 @@ def trip_odds(world: World, actor: str, target: str, *, factor: int = 1) -> tupl
             prone = hit_and_fail(hit, defense, save)
         out.append(TripOdds(choice, chance, prone))
     return tuple(out)
+
+
+def trip_factor(world: World, weapon: str | None) -> int:
+    """R-X19: a `trip` weapon doubles the FCS Bonus of a trip's Hit Roll, as `resolve_trip`
+    reads it."""
+    kind = weapon_kind(world, weapon)
+    return int(world.rules.number("actions", "trip_weapon_fcs_factor")) if kind and kind.trip else 1
+
+
+@dataclass(frozen=True, slots=True)
+class HideOdds:
+    """R-X8: for each opponent that still sees the hider, the chance its Stealth check beats
+    that one's Perception check (0 for one it is in plain sight of: it is not rolled against),
+    and the chance of beating every one of them with the one Stealth check."""
+
+    each: tuple[tuple[str, float], ...]
+    every: float
+
+
+def hide_odds(world: World, actor: str) -> HideOdds:
+    """R-X8, as `hide.resolve_hide` rolls it: one Stealth check against each watcher's
+    Perception check; a tie goes to the watcher (R-C4)."""
+    stealth = skill_total(world, actor, "stealth")
+    each: list[tuple[str, float]] = []
+    every = stealth.probs.copy()
+    for watcher in _watchers(world, actor):
+        if in_plain_sight(world, actor, watcher):
+            each.append((watcher, 0.0))
+            every[:] = 0.0
+            continue
+        spots = skill_total(world, watcher, "perception").below_each(stealth.low, stealth.high)
+        each.append((watcher, float(np.dot(stealth.probs, spots))))
+        every *= spots
+    return HideOdds(tuple(each), float(every.sum()))
 
 
 def catch_thrown_chance(world: World, thrower: str, catcher: str) -> float:

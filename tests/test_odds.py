@@ -18,6 +18,7 @@ from sim.actions import Disarm, Feint, Hide, Shove, Toss, Trip
 from sim.apply import apply
 from sim.attack import strike, weapon_damage
 from sim.components import AttackWindow, Hands, Position
+from sim.creature import has
 from sim.dice import SeededDice
 from sim.disarm import resolve_disarm
 from sim.feint import resolve_feint
@@ -35,7 +36,10 @@ from sim.odds import (
     feint_chance,
     grapple_chance,
     hide_chance,
+    hide_odds,
+    shove_landings,
     shove_odds,
+    trip_factor,
     trip_odds,
 )
 from sim.reactions import Ask, Reply, held_weapon
@@ -110,13 +114,14 @@ SETUPS: dict[str, list[tuple[str, str, Any]]] = {
     "braced": [("grok", "braced", 1)],
     "evading": [("grok", "evading", 1)],
     "feinted": [("ana", "feinted", "grok")],
+    "assisted": [("ana", "assisted", "grok")],
     "incapacitated": [("grok", "incapacitated", 1)],
 }
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
-    """R-A1..R-A3, R-R1..R-R3, R-X3, R-X9, R-X10: every defence grok can choose."""
+    """R-A1..R-A3, R-R1..R-R3, R-X3, R-X9, R-X10, R-X21: every defence grok can choose."""
     b = seeded_battle(DUEL, 1)
     for who, condition, value in SETUPS[setup]:
         give(b, who, condition, value)
@@ -225,6 +230,44 @@ def test_hide_matches_the_engine() -> None:
     assert hide_chance(world, "gob", "ana") == pytest.approx(rate(hidden), abs=TOLERANCE)
 
 
+def test_hiding_from_several_watchers_matches_the_engine() -> None:
+    """R-X8: one Stealth check against each watcher's Perception check; the chance of beating
+    each, and every one of them at once (the same Stealth total for all)."""
+    text = scenario_text(
+        """
+        ######
+        #a%..#
+        #..cb#
+        ######
+        """,
+        unit("gob", "red", "goblin_sneak", "a")
+        + "\n"
+        + unit("ana", "blue", "human_archer", "b")
+        + "\n"
+        + unit("bo", "blue", "human_fighter", "c"),
+    )
+    b = seeded_battle(text, 1)
+    world = b.world
+    world.set("gob", Position(Pos(2, 1)))
+    odds = hide_odds(world, "gob")
+    assert [w for w, _ in odds.each] == ["ana", "bo"]
+    dice = SeededDice(21)
+    beaten = {"ana": 0, "bo": 0}
+    every = 0
+    for _ in range(SAMPLES):
+        events = resolve_hide(world, Hide("gob"), dice)
+        unseen = [e for e in events if isinstance(e, ev.ConditionGained)]
+        hidden = set(str(unseen[0].value).split(",")) if unseen else set()
+        for watcher in beaten:
+            beaten[watcher] += watcher in hidden
+        every += hidden == {"ana", "bo"}
+    for watcher, chance in odds.each:
+        assert chance == pytest.approx(beaten[watcher] / SAMPLES, abs=TOLERANCE), watcher
+        assert chance == hide_chance(world, "gob", watcher)
+    assert odds.every == pytest.approx(every / SAMPLES, abs=TOLERANCE)
+    assert 0 < odds.every < min(c for _, c in odds.each)
+
+
 OPEN_FIELD = scenario_text(
     """
     ##########
@@ -258,6 +301,68 @@ def test_shove_matches_the_engine() -> None:
         assert chance == pytest.approx(pushed.get(metres, 0) / SAMPLES, abs=TOLERANCE), metres
 
 
+# Where a push can end (R-X15): grok shoves ana east along row 1 from [1, 1]; "H" is ground
+# 3 m up, so ana falls off its edge (R-M4) into open ground or deep water (R-M9), or a wall
+# stops the push (a d10 STR die pushes 1 to 5 m).
+LANDING_ROWS = {
+    "ledge": "#HHHH.....#",
+    "water": "#HHHHDDDDD#",
+    "wall": "#....#####",
+}
+
+
+@pytest.mark.parametrize("ground", sorted(LANDING_ROWS))
+def test_shove_landings_match_the_engine(ground: str) -> None:
+    """R-X15 with R-M4 (a fall lands Prone), R-M9 (deep water: it swims, no save) and a wall
+    that stops the push: the chance of each end cell, and of ending Prone there."""
+    row = LANDING_ROWS[ground]
+    text = (
+        f'name = "test"\n[map]\nrows = """\n{"#" * len(row)}\n{row}\n{"#" * len(row)}\n"""\n'
+        '[legend]\n"H" = { kind = "open", height = 3 }\n"D" = { kind = "open", water = 2 }\n'
+    )
+    for uid, team, template, x in (
+        ("grok", "red", "orc_brute", 1),
+        ("ana", "blue", "human_fighter", 2),
+    ):
+        text += (
+            f'[[units]]\nid = "{uid}"\nteam = "{team}"\ntemplate = "{template}"\n'
+            f'at = [{x}, 1]\npolicy = "never"\n'
+        )
+    world = seeded_battle(text, 1).world
+    landings = shove_landings(world, "grok", "ana")
+    odds = shove_odds(world, "grok", "ana")
+    assert sum(x.chance for x in landings) == pytest.approx(odds.win)
+    assert sorted(m for x in landings for m in x.metres) == [m for m, _ in odds.pushed]
+    start = world.need("ana", Position).cell
+    ends = {(x.cells[-1] if x.cells else start): x for x in landings}
+    assert len(ends) == len(landings)
+    dice = SeededDice(13)
+    landed: dict[Pos, int] = {}
+    prone: dict[Pos, int] = {}
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        _, events = _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)
+        if not any(isinstance(e, ev.Pushed) for e in events):
+            continue
+        end = copy.need("ana", Position).cell
+        landed[end] = landed.get(end, 0) + 1
+        prone[end] = prone.get(end, 0) + has(copy, "ana", "prone")
+    assert set(landed) <= set(ends)
+    for end, x in ends.items():
+        assert x.chance == pytest.approx(landed.get(end, 0) / SAMPLES, abs=TOLERANCE), x
+        assert x.prone == pytest.approx(prone.get(end, 0) / SAMPLES, abs=TOLERANCE), x
+    farthest = max(landings, key=lambda x: len(x.cells))
+    if ground == "ledge":
+        assert farthest.cells[-1] == Pos(5, 1) and farthest.prone == farthest.chance
+        assert "falls 3 m" in farthest.happens and farthest.metres == (3, 4, 5)
+    elif ground == "water":
+        assert farthest.prone == 0 and "swimming" in farthest.happens
+    else:
+        assert farthest.metres == (2, 3, 4, 5)
+        assert farthest.cells[-1] == Pos(4, 1) and "wall at (5,1)" in farthest.happens
+        assert 0 < farthest.prone < farthest.chance  # the STR Save on open ground
+
+
 @pytest.mark.parametrize("evading", [False, True])
 def test_trip_matches_the_engine(evading: bool) -> None:
     """R-X19: a hit, then an AGI Save against the Hit Roll (Evade doubles its Bonus, R-X9,
@@ -280,6 +385,38 @@ def test_trip_matches_the_engine(evading: bool) -> None:
             )
         assert odds.hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE), odds
         assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE), odds
+
+
+def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
+    """R-X19: the factor `resolve_trip` gives a weapon marked `trip` (a club), 1 for any other
+    and unarmed; the trip's odds with it match the engine."""
+    text = scenario_text(
+        """
+        #####
+        #ab.#
+        #####
+        """,
+        unit("ana", "blue", "human_fighter", "a", held=["club"], policy="ask")
+        + "\n"
+        + unit("grok", "red", "orc_brute", "b", policy="ask"),
+    )
+    world = seeded_battle(text, 1).world
+    club = held_weapon(world, "ana", melee=True)
+    axe = held_weapon(world, "grok", melee=True)
+    factor = int(world.rules.number("actions", "trip_weapon_fcs_factor"))
+    assert (trip_factor(world, club), trip_factor(world, axe), trip_factor(world, None)) == (
+        factor,
+        1,
+        1,
+    )
+    odds = {o.defence: o for o in trip_odds(world, "ana", "grok", factor=factor)}
+    dice = SeededDice(17)
+    hits = 0
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        _, events = _drive(resolve_trip(copy, Trip("ana", target="grok"), dice), "none", copy)
+        hits += any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
+    assert odds["none"].hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE)
 
 
 def test_catches_match_the_engine() -> None:

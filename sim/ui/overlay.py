@@ -346,8 +346,9 @@ def _tape(target: pygame.Surface, rect: pygame.Rect, width: int, dash: int) -> N
 
 class Marks:
     """What the board marks beyond reach and threats: an area marked for Prepare's
-    "enters_area" trigger, and while a reaction window is open the move or attack it is about.
-    Each has an outline or a dash pattern and a label, never colour alone."""
+    "enters_area" trigger, while a reaction window is open the move or attack it is about, and
+    where a hovered shove may push its target. Each has an outline or a dash pattern and a
+    label, never colour alone."""
 
     def __init__(self, fonts: Fonts) -> None:
         self.fonts = fonts
@@ -476,6 +477,33 @@ class Marks:
                 max(camera.screen(start)[1], camera.screen(end)[1]) + c + 2,
             )
         self.card(target, text, box.center, board, size)
+
+    def draw_push(
+        self, target: pygame.Surface, camera: Camera, start: Pos, paths: tuple[tuple[Pos, ...], ...]
+    ) -> None:
+        """Where a shove may push a creature, under the tokens: each way a dashed white line on
+        black from its cell through the cells it would enter (a move's path is solid)."""
+        width = max(3, camera.cell // 12)
+        for cells in paths:
+            points = [camera.centre(start), *(camera.centre(p) for p in cells)]
+            route(target, points, tuple(range(len(cells))), pal.BLACK, pal.WHITE, width)
+
+    def draw_landing(self, target: pygame.Surface, camera: Camera, cell: Pos, number: int) -> None:
+        """Above the tokens: a cell a shove may leave its target in, boxed in black and white
+        dashes with its number (0: the only one, no number) in a white disc, as the tip lists
+        it."""
+        c = camera.cell
+        box = pygame.Rect(*camera.screen(cell), c, c).inflate(-max(4, c // 8), -max(4, c // 8))
+        _tape(target, box, max(2, c // 16), max(4, c // 6))
+        if number:
+            centre = camera.centre(cell)
+            size = max(12, min(pal.FONT, c // 2))
+            radius = max(7, size * 2 // 3)
+            pygame.draw.circle(target, pal.WHITE, centre, radius)
+            pygame.draw.circle(target, pal.BLACK, centre, radius, 2)
+            self.fonts.draw(
+                target, str(number), centre, size, pal.BLACK, bold=True, anchor="center"
+            )
 
     @staticmethod
     def _arrowhead(

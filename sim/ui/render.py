@@ -41,6 +41,7 @@ from sim.ui.actionbar import (
     unmarkable,
 )
 from sim.ui.camera import Camera
+from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
 from sim.ui.logbook import lines
 from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
@@ -74,6 +75,7 @@ HELP = (
     ("click a cell", "commit the move shown"),
     ("shift+click", "add a waypoint (Backspace removes the last)"),
     ("click an enemy", "attack it with the acting creature (the tip says if it can)"),
+    ("hover a target", "odds: % to hit per defence it can afford, damage; a contest's %"),
     ("bar buttons", "take an action; struck-through ones say why not when hovered"),
     ("A", "attack: then click a target (crosshairs mark who can be hit)"),
     ("C / U", "cast a spell / use an ability: pick it, then its target or cell"),
@@ -107,7 +109,8 @@ MAP_KEY = (
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
     "A token under a blue wash with waves and badge v = submerged (the dive button",
-    "swims under the surface, out of sight of everyone not in that water).",
+    "swims under the surface, out of sight of everyone not in that water). A hovered shove:",
+    "a dashed line to the cells it may push to, taped black and white, numbered as in the tip.",
 )
 
 
@@ -181,6 +184,9 @@ class Renderer:
         self._panel_hits: dict[str, list[tuple[pygame.Rect, str, str]]] = {}
         self._reach_cells: dict[Pos, str] = {}
         self._token_rects: list[pygame.Rect] = []
+        self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
+        self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
+        self.bar_status = ""  # the last frame's status line under the bar
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
@@ -227,6 +233,65 @@ class Renderer:
             "hover", (session.version, hover, side), lambda: who_can_hit(world, hover, side)
         )
 
+    def odds_aim(self, session: Session, view: View) -> tuple[str, str, str] | None:
+        """The (actor, action, target) whose odds the hovered cell shows: the action being
+        targeted (one of ODDS_ACTIONS), or with the acting creature selected and nothing
+        chosen, an attack on the hovered enemy; only when the engine would take it now."""
+        from sim.ui.app import _target
+
+        world = session.battle.world
+        hover = view.hover
+        if hover is None or not world.grid.inside(hover) or view.preparing is not None:
+            return None
+        unit = unit_at(world, hover, view.eyes)
+        if unit is None:
+            return None
+        if view.targeting:
+            actor, action = view.selected, view.targeting
+            if actor is None or action not in ODDS_ACTIONS:
+                return None
+            decision = _target(view, unit)
+        else:
+            actor, action = turn_unit(session), "attack"
+            if view.choosing or view.picking or view.marking is not None:
+                return None
+            if actor is None or view.selected != actor or unit == actor:
+                return None
+            if team_of(world, unit) == team_of(world, actor):
+                return None
+            decision = build(actor, action, view.slow, view.quicken, target=unit)
+        if decision is None or not view.sits_for(team_of(world, actor)):
+            return None
+        if isinstance(judge(session.battle, decision), Refusal):
+            return None
+        return actor, action, unit
+
+    def forecast(self, session: Session, view: View) -> Forecast | None:
+        """The odds the hover shows (sim.odds, in words), kept per battle version and
+        (actor, action, target): moving the mouse back and forth asks the dice once."""
+        key = (*self._aim_key(session, view), view.hover, view.choosing, view.picking,
+               view.marking is not None)  # fmt: skip
+        aim = self._memo("odds_aim", key, lambda: self.odds_aim(session, view))
+        if aim is None:
+            return None
+        found = (session.version, *aim)
+        if found not in self._forecasts:
+            if any(k[0] != session.version for k in self._forecasts):
+                self._forecasts.clear()
+            self._forecasts[found] = forecast(session.battle.world, *aim)
+        return self._forecasts[found]
+
+    def odds_rows(self, session: Session, view: View) -> list[tuple[str, pal.RGB]]:
+        """The forecast's lines for a tip, wrapped to its width."""
+        found = self.forecast(session, view)
+        if found is None:
+            return []
+        rows: list[tuple[str, pal.RGB]] = []
+        for i, line in enumerate(found.lines):
+            colour = pal.TEXT_DIM if i == 0 and found.lines[0].endswith("armour") else pal.TEXT
+            rows += [(part, colour) for part in self.fonts.wrap(line, pal.FONT, 380)]
+        return rows
+
     # --- the frame ---------------------------------------------------------------------------
     def draw(
         self,
@@ -237,6 +302,7 @@ class Renderer:
         camera: Camera,
     ) -> Hits:
         self.hits = Hits()
+        self.tip = None
         self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
         if view.handover is not None:
@@ -391,12 +457,19 @@ class Renderer:
                 self.marks.draw_move(surface, camera, m.here, m.ahead, m.jumps)
             for start, end, _ in self._aim_ends(world, happening):
                 self.marks.draw_aimed(surface, camera, start, end)
-        plan = None if aiming else self.plan(session, view, planner)
+        odds = self.forecast(session, view)
+        # A click on an enemy it can attack attacks (`App.click_cell`), even when a path could
+        # end in its cell (a Prone one): the tip says what the click does.
+        plan = None if aiming or odds is not None else self.plan(session, view, planner)
         if plan is not None and view.selected:
             start = world.need(view.selected, Position).cell
             self.overlays.draw_path(
                 surface, camera, start, plan, tuple(view.waypoints), view.disengage
             )
+        pushed = odds.landings if odds is not None else ()
+        if pushed and view.hover is not None:
+            paths = tuple(landing.cells for landing in pushed if landing.cells)
+            self.marks.draw_push(surface, camera, view.hover, paths)
         current = acting_unit(session)
         self._token_rects = []
         for unit, style in self._shown(session, view):
@@ -415,6 +488,11 @@ class Renderer:
         if view.targeting:
             for cell in self._aims(session, view):
                 self.overlays.draw_aim(surface, camera, cell)
+        for number, landing in enumerate(pushed, 1):
+            if landing.cells:
+                self.marks.draw_landing(
+                    surface, camera, landing.cells[-1], number if len(pushed) > 1 else 0
+                )
         if plan is not None and view.selected:
             self._path_tip(surface, rect, camera, plan, session, view)
         elif view.hover is not None and world.grid.inside(view.hover):
@@ -607,6 +685,11 @@ class Renderer:
             key = (session.version, hover, actor, view.side, view.omniscient,
                    view.preparing is not None, view.slow, view.quicken)  # fmt: skip
             rows = self._memo("enemy_tip", key, lambda: self._enemy_rows(session, view, hover))
+        odds = self.forecast(session, view)
+        if odds is not None:  # keep the places a shove may land in sight
+            avoid += tuple(
+                _cell_rect(camera, c) for landing in odds.landings for c in landing.cells
+            )
         if rows:
             self._tip(surface, board, _cell_rect(camera, hover), rows, avoid)
 
@@ -632,6 +715,7 @@ class Renderer:
             rows.append(("click to select it", pal.TEXT_DIM))
         else:
             rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
+            rows += self.odds_rows(session, view)
         return rows
 
     def _tip(
@@ -665,6 +749,7 @@ class Renderer:
         clear = [b for b in inside if not any(b.colliderect(a) for a in avoid)] or inside
         # Among those, cover as few creatures as can be.
         box = min(clear, key=lambda b: len(b.collidelistall(self._token_rects))).clamp(board)
+        self.tip = (tuple(text for text, _ in rows), box)
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)
         for i, (text, colour) in enumerate(rows):
@@ -746,7 +831,7 @@ class Renderer:
                 )
         for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
-        return rows
+        return rows + self.odds_rows(session, view)
 
     # --- sidebar -----------------------------------------------------------------------------
     def _sidebar(
@@ -1194,6 +1279,9 @@ class Renderer:
         status = view.status
         if hovered is not None:
             status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
+            chance = self._contest_words(session, hovered) if hovered.ok else ""
+            if chance:  # first, so a narrow bar cuts the cost words, not the odds
+                status = f"{hovered.name.replace('_', ' ')}: {chance}; {hovered.detail}"
         elif view.targeting:
             from sim.ui.app import aim_needs, assist_step
 
@@ -1213,6 +1301,7 @@ class Renderer:
             )
         if hidden:
             status = f"({hidden} buttons need a taller window) {status}"
+        self.bar_status = status
         if status:
             f.draw(
                 surface,
@@ -1221,6 +1310,15 @@ class Renderer:
                 pal.FONT,
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
             )
+
+    def _contest_words(self, session: Session, hovered: Entry) -> str:
+        """The chance of a contest aimed at no creature (break free, hide) for the bar."""
+        actor = acting_unit(session)
+        if actor is None:
+            return ""
+        world = session.battle.world
+        key = (session.version, actor, hovered.name)
+        return self._memo("contest", key, lambda: contest_words(world, actor, hovered.name))
 
     # --- screens over the board --------------------------------------------------------------
     def _panel(
