@@ -360,6 +360,14 @@ class _Context:
             if isinstance(objective, Reach) and objective.team == self.team
             for cell in objective.cells
         ]
+        # Cells the foes win by reaching: worth standing on or beside, and a foe near one is
+        # the first to stop.
+        self.guarded = [
+            cell
+            for objective in objectives
+            if isinstance(objective, Reach) and objective.team != self.team
+            for cell in objective.cells
+        ]
 
     def score(self, legal: Legal) -> Choice:
         decision = legal.decision
@@ -437,6 +445,9 @@ def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         return -1.0, plan.reason
     hit, dealt, kill = c.hit_value(d.target, plan.weapon, plan.melee)
     focus = 3.0 * hit / max(hp(c.world, d.target), 1) if c.careful else 0.0
+    if c.guarded:
+        near = min(_gap(c.world.need(d.target, Position).cell, g) for g in c.guarded)
+        focus += max(0, 4 - near) * hit  # a foe about to take the objective
     value = dealt + KILL * kill + focus
     return value, (
         f"attacks {d.target}: {percent(hit)} to hit, {dealt:.1f} damage expected"
@@ -470,6 +481,13 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         value += 1.0 * (before - after) + (KILL * 2 if after == 0 else 0.0)
         if after < before:
             why += ", toward the objective"
+    if c.guarded and c.careful:
+        # Standing on the cell itself bars it: no foe can end a move there (R-M5).
+        before = min(_gap(c.here, g) for g in c.guarded)
+        after = min(_gap(cell, g) for g in c.guarded)
+        value += 0.8 * (before - after) + 3.0 * ((after == 0) - (before == 0))
+        if after < before:
+            why += ", to guard the objective"
     if c.careful:
         danger = c.threat(cell) - c.threat(c.here)
         provoked = _provoked(c, d)
