@@ -138,7 +138,7 @@ class AI:
                         break
                     if isinstance(fork.submit(guide.decide(fork)), Refusal):
                         break
-                total += standing(fork.world, team)
+                total += outlook(fork.world, team)
             value = total / LOOKAHEAD_SEEDS
             if value > best_value + 1e-9:
                 best, best_value = choice, value
@@ -215,6 +215,19 @@ def play(
                 break
             log.warning("legal_decisions listed a refused decision %s: %s", choice, outcome)
             refused.append(choice.decision)
+
+
+def outlook(world: World, team: str) -> float:
+    """How well `team` stands after a turn: `standing`, less the damage its foes can be
+    expected to deal it in their next turns where its creatures stand, plus what it can deal
+    them where they stand (each side's threat, R-A4 reach from where they are)."""
+    value = standing(world, team)
+    for unit in creatures(world):
+        if incapacitated(world, unit):
+            continue
+        sign = -1.0 if team_of(world, unit) == team else 1.0
+        value += sign * 0.5 * _Context(world, unit, True).threat(world.need(unit, Position).cell)
+    return value
 
 
 def percent(chance: float) -> str:
