@@ -22,7 +22,7 @@ from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle, Outcome
 from sim.geometry import Pos
 from sim.reachmap import ORDER, reach_map
-from sim.scenario import Scenario, ScenarioError, load
+from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
@@ -43,8 +43,26 @@ class UsageError(Exception):
     """A wrong command-line argument; the message says which and why."""
 
 
+def _seed_value(text: str) -> int:
+    """A `--seed`: the range a save can hold, so every game played can be saved and loaded."""
+    words = f"must be a whole number from 0 to {MAX_SEED}"
+    shown = text if len(text) <= 40 else text[:37] + "..."  # a pasted megabyte stays short
+    try:
+        seed = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        raise argparse.ArgumentTypeError(f"{words}, not {shown!r}") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{words}, not {shown}")
+    return seed
+
+
 def _seed(sub: argparse.ArgumentParser, default: str = "the scenario's, else random") -> None:
-    sub.add_argument("--seed", type=int, help=f"dice seed (default: {default})")
+    sub.add_argument(
+        "--seed",
+        type=_seed_value,
+        metavar="N",
+        help=f"dice seed, 0 to 2**63-1 (default: {default})",
+    )
 
 
 def _script(sub: argparse.ArgumentParser, what: str = "play these decisions first") -> None:

@@ -402,3 +402,41 @@ def test_the_window_reports_a_save_it_cannot_load_and_the_game_goes_on(
         app.load(path)
         assert message in app.view.status and str(path) in app.view.status
         assert app.session.battle.decisions == before
+
+
+# --- a --seed a save cannot hold ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**63), "99999999999999999999999"])
+@pytest.mark.parametrize("command", ["play", "run", "render", "reach"])
+def test_every_command_refuses_a_seed_a_save_cannot_hold(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    seed: str,
+) -> None:
+    """A save holds a seed from 0 to 2^63 - 1: a game begun with another could be autosaved but
+    never loaded again, so `--seed` takes the same range, and nothing is written."""
+    monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path / "saves"))
+    extra = {
+        "play": ["--text"],
+        "run": ["--state", str(tmp_path / "state.json")],
+        "render": ["--out", str(tmp_path / "x.png")],
+        "reach": ["--unit", "ana"],
+    }[command]
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(SKIRMISH), "--seed", seed, *extra])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"sim {command}: error: argument --seed: must be a whole number from 0 to "
+        f"9223372036854775807, not {seed}\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_largest_seed_a_save_holds_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(SKIRMISH), "--seed", str(2**63 - 1)]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["seed"] == 2**63 - 1
