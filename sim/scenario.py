@@ -89,6 +89,7 @@ MAX_HP = 1000
 MAX_MAP_SIDE = 1024  # cells across and down
 MAX_ROUNDS = 10_000  # a survive objective
 MAX_SEED = 2**63 - 1
+MAX_EQUIPMENT = 100  # names in a unit's `held` or `carried`; the shipped templates use up to 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,9 @@ class _Loader:
     catalog: Catalog
     spans: Spans = field(init=False)
     problems: list[Problem] = field(default_factory=list)
+    # The last number given to an item id made from each name ("ana.dagger3"): a new id of
+    # that name starts its search there, so naming n daggers takes n steps, not n squared.
+    numbered: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -688,12 +692,15 @@ def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _new_item(world: World, owner: str, kind: str) -> str:
-    item = f"{owner}.{kind}"
-    n = 2
+def _new_item(ld: _Loader, world: World, owner: str, kind: str) -> str:
+    """`owner.kind`, else `owner.kindN` with the smallest N from 2 that is free."""
+    stem = f"{owner}.{kind}"
+    n = ld.numbered.get(stem, 1)
+    item = stem
     while world.exists(item):
-        item = f"{owner}.{kind}{n}"
         n += 1
+        item = f"{stem}{n}"
+    ld.numbered[stem] = n
     world.add_entity(item, Item(kind))
     return item
 
@@ -709,22 +716,29 @@ def _equipment(
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             ld.problem((*base, key), f"{key} must be a list of equipment names")
             continue
+        if len(names) > MAX_EQUIPMENT:
+            ld.problem(
+                (*base, key),
+                f"{key} must name at most {MAX_EQUIPMENT} items, not {len(names)}",
+            )
+            continue
         for name in names:
             kind = ld.catalog.equipment.get(name)
             if kind is None:
                 ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
                 continue
-            item = _new_item(world, uid, name)
+            item = _new_item(ld, world, uid, name)
             if key == "carried":
                 carried.append(item)
                 continue
             need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
             if hands.free < need:
+                # One line for the hands, not one per item that follows the first misfit.
                 ld.problem(
                     (*base, key),
                     f"{uid!r} cannot hold {name}: only {hands.free} hand(s) free (R-C7)",
                 )
-                continue
+                break
             hands = hands.put(item, need)
     armour = stats.get("armour")
     if armour is not None:
@@ -732,7 +746,7 @@ def _equipment(
         if not isinstance(kind, Armour):
             ld.problem((*base, "armour"), f"{armour!r} is not a known armour")
         else:
-            armour_item = _new_item(world, uid, armour)
+            armour_item = _new_item(ld, world, uid, armour)
     return hands, Gear(armour_item, tuple(carried))
 
 
@@ -758,17 +772,19 @@ def _ground_items(
         if world.grid.kind(pos) is Kind.WALL:
             ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
             continue
-        item = entry["id"] if "id" in entry else _new_item_id(world, kind)
+        item = entry["id"] if "id" in entry else _new_item_id(ld, world, kind)
         if not isinstance(item, str) or not item or world.exists(item):
             ld.problem((*base, "id"), f"item id {item!r} is not a new name")
             continue
         world.add_entity(item, Item(kind), Position(pos))
 
 
-def _new_item_id(world: World, kind: str) -> str:
-    n = 1
+def _new_item_id(ld: _Loader, world: World, kind: str) -> str:
+    """`kindN` with the smallest N from 1 that is free (found in linear time, as `_new_item`)."""
+    n = ld.numbered.get(kind, 0) + 1
     while world.exists(f"{kind}{n}"):
         n += 1
+    ld.numbered[kind] = n - 1
     return f"{kind}{n}"
 
 
