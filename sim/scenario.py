@@ -681,11 +681,16 @@ def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
         ld.problem(where, 'abilities must be a list of names like ["firebolt", "mend"]')
         return ()
     names: list[str] = []
+    said: set[str] = set()  # each wrong name is one problem, however often it is listed
     for name in raw:
+        if name in said:
+            continue
         if name not in ld.catalog.abilities:
+            said.add(name)
             known = ", ".join(ld.catalog.abilities)
             ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
         elif name in names:
+            said.add(name)
             ld.problem(where, f"ability {name!r} is listed twice")
         else:
             names.append(name)

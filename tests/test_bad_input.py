@@ -490,3 +490,12 @@ def test_naming_many_carried_items_takes_linear_steps(monkeypatch: pytest.Monkey
     gear = scenario.world.need("ana", Gear)
     assert gear.carried == ("ana.dagger", *(f"ana.dagger{n}" for n in range(2, 101)))
     assert looks < 1000  # each earlier name looked at again would be about 5,000
+
+
+def test_an_abilities_list_repeating_names_is_one_problem_per_name() -> None:
+    """R-X20: 3,000 copies of a known and an unknown name were 5,999 identical lines."""
+    extra = "abilities = " + json.dumps(["mend"] * 3000 + ["zap"] * 3000)
+    found = problems(with_ana(extra))
+    assert found[0] == "bad.toml:24: ability 'mend' is listed twice"
+    assert found[1].startswith("bad.toml:24: unknown ability 'zap' in abilities (known: ")
+    assert len(found) == 2
