@@ -296,7 +296,8 @@ def replay(
             battle.submit(decision)
         except Exception as error:  # an engine that changed since the save
             raise ReplayError(
-                f"{where}: decision #{number} ({to_json(decision)}) fails on replay: {error!r}"
+                f"{where}: decision #{number} ({shown(to_json(decision))}) fails on replay: "
+                f"the engine stopped on it ({_words(error)}); it changed since the save"
             ) from None
     if save.events >= 0 and len(battle.log) != save.events:
         raise ReplayError(
@@ -309,6 +310,13 @@ def replay(
             "one): the engine changed since the save"
         )
     return scenario, battle
+
+
+def _words(error: Exception) -> str:
+    """An exception's own message (a KeyError's str() would quote it again), else its kind."""
+    if error.args and isinstance(error.args[0], str) and error.args[0]:
+        return error.args[0]
+    return str(error) or type(error).__name__
 
 
 def load_save(path: str | Path) -> tuple[Save, Scenario, Battle]:

@@ -325,7 +325,7 @@ def test_a_save_holding_a_prepare_chain_or_nan_metres_is_refused(tmp_path: Path)
     data["decisions"] = [chain(600)]
     with pytest.raises(ReplayError) as caught:
         loads(json.dumps(data), "game.json")
-    assert str(caught.value).startswith("game.json: decision #1 ({'unit': 'ana', 'action'")
+    assert str(caught.value).startswith('game.json: decision #1 ({"unit": "ana", "action"')
     assert str(caught.value).endswith(
         'the prepared action cannot itself be a Prepare ("then" is prepare)'
     )
@@ -499,3 +499,79 @@ def test_an_abilities_list_repeating_names_is_one_problem_per_name() -> None:
     assert found[0] == "bad.toml:24: ability 'mend' is listed twice"
     assert found[1].startswith("bad.toml:24: unknown ability 'zap' in abilities (known: ")
     assert len(found) == 2
+
+
+# --- values in messages are shown as the JSON a script or save holds ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (
+            '{"unit": "ana", "action": "walk", "to": [true, 1]}',
+            '"to" is a cell [x, y], not [true, 1]',
+        ),
+        (
+            '{"unit": "ana", "action": "walk", "to": [NaN, 1]}',
+            '"to" is a cell [x, y], not [NaN, 1]',
+        ),
+        (
+            '{"unit": "ana", "action": "walk", "path": [[1, null]]}',
+            '"path" cells are [x, y] (or [x, y, "jump"] for a cell entered by a jump), '
+            "not [1, null]",
+        ),
+        (
+            '{"unit": "ana", "action": "prepare", "trigger": "enters_area", "cells": [[4, 2], '
+            '[false, 2]], "then": {"action": "aim"}}',
+            '"cells" is the area the plan watches, a list of cells [x, y]; [false, 2] is not a '
+            "cell",
+        ),
+        ('{"unit": "ana", "action": "fly"}', 'unknown action "fly"'),
+    ],
+)
+def test_a_bad_cell_or_name_is_shown_as_json_not_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, reason: str
+) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text(line + "\n", encoding="utf-8")
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    refused = [json.loads(out) for out in capsys.readouterr().out.splitlines()][-1]
+    assert refused["type"] == "refused" and refused["reason"] == reason
+
+
+def test_a_save_refusal_shows_the_decision_as_json(tmp_path: Path) -> None:
+    data = a_save(tmp_path)
+    data["decisions"] = [
+        {"unit": "ana", "action": "end_turn"},
+        {"unit": "ana", "action": "walk", "to": [True, 1]},
+    ]
+    with pytest.raises(ReplayError) as caught:
+        loads(json.dumps(data), "game.json")
+    assert str(caught.value) == (
+        'game.json: decision #2 ({"unit": "ana", "action": "walk", "to": [true, 1]}): '
+        '"to" is a cell [x, y], not [true, 1]'
+    )
+
+
+def test_an_engine_failure_on_replay_is_told_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save the engine fails on (an engine changed since) names the decision as JSON and says
+    what happened, not a Python repr of the exception."""
+    from sim.engine import Battle
+
+    data = a_save(tmp_path)
+    data["decisions"] = [{"unit": "ana", "action": "end_turn"}]
+    data["events"], data["log_sha256"] = -1, ""
+    path = write_save(tmp_path, data)
+
+    def broken(self: Battle, decision: object) -> None:
+        raise KeyError("'ana' has no Health")
+
+    monkeypatch.setattr(Battle, "submit", broken)
+    with pytest.raises(ReplayError) as caught:
+        load_save(path)
+    assert str(caught.value) == (
+        f'{path}: decision #1 ({{"unit": "ana", "action": "end_turn"}}) fails on replay: the '
+        "engine stopped on it ('ana' has no Health); it changed since the save"
+    )
