@@ -419,6 +419,13 @@ def _render(args: argparse.Namespace) -> int:
         is_dir = False  # writing it says why not
     if is_dir:
         raise UsageError(f"--out {args.out} is a directory; give the PNG file to write")
+    # The picture's format follows the name (pygame writes Targa for any other ending), and a
+    # mistyped folder is more likely than one meant to be made: neither is guessed.
+    if Path(args.out).suffix.lower() != ".png":
+        raise UsageError(f"--out {args.out}: give a file name ending in .png (a PNG is written)")
+    folder = Path(args.out).parent
+    if not _exists(str(folder)):
+        raise UsageError(f"--out {args.out}: there is no directory {folder}; make it first")
     hover = None
     if args.hover:
         try:

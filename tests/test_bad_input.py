@@ -575,3 +575,25 @@ def test_an_engine_failure_on_replay_is_told_in_words(
         f'{path}: decision #1 ({{"unit": "ana", "action": "end_turn"}}) fails on replay: the '
         "engine stopped on it ('ana' has no Health); it changed since the save"
     )
+
+
+def test_render_writes_only_png_names_into_existing_directories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--out o.txt` wrote a Targa image under a name the docs promise is a PNG, and a missing
+    directory was made silently: both are refused, nothing written."""
+    base = ["render", str(SKIRMISH), "--size", "320x200", "--out"]
+    out = tmp_path / "o.txt"
+    assert main([*base, str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"sim render: --out {out}: give a file name ending in .png (a PNG is written)\n"
+    )
+    missing = tmp_path / "maps" / "o.png"
+    assert main([*base, str(missing)]) == 2
+    assert capsys.readouterr().err == (
+        f"sim render: --out {missing}: there is no directory {tmp_path / 'maps'}; make it first\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+    upper = tmp_path / "O.PNG"
+    assert main([*base, str(upper)]) == 0
+    assert upper.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
