@@ -356,6 +356,11 @@ def _write_state(path: str, state: dict[str, Any]) -> None:
 
 
 def _reach(args: argparse.Namespace) -> int:
+    if args.submerged and args.action not in (None, "swim"):
+        raise UsageError(
+            f"--submerged is a dive, and only a Swim dives (R-M8): not with --action "
+            f"{args.action}; give --action swim, or no --action"
+        )
     scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)

@@ -606,3 +606,19 @@ def test_R_M8_sim_reach_submerged_prints_the_dive_and_who_it_provokes(
     assert (4, 1) not in dive
     assert dive[(3, 1)]["path"] == [[2, 1], [3, 1]]
     assert dive[(3, 1)]["provokes"] == []
+
+
+@pytest.mark.parametrize("action", ["walk", "step", "climb"])
+def test_R_M8_sim_reach_refuses_submerged_with_an_action_that_does_not_dive(
+    capsys: pytest.CaptureFixture[str], action: str
+) -> None:
+    """R-M8: only a Swim dives. `--submerged --action walk` was silently a plain Walk map."""
+    skirmish = str(Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml")
+    argv = ["reach", skirmish, "--unit", "ana", "--action", action, "--submerged"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"sim reach: --submerged is a dive, and only a Swim dives (R-M8): not with --action "
+        f"{action}; give --action swim, or no --action\n"
+    )
