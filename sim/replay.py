@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -188,9 +189,21 @@ def clean_temporaries(directory: Path, target: Path | None = None) -> list[Path]
     return removed
 
 
+def _mode(target: Path) -> int:
+    """The permissions the saved file should have: those of the file it replaces, else what
+    a new file gets under the umask (mkstemp's own 0600 would hide a save shared on purpose)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask: set it and put it back
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write(path: str | Path, save: Save) -> None:
     """Write atomically: a temporary file in the same directory, flushed, then renamed over.
-    Temporary files left by earlier writes that were cut off are removed first."""
+    Temporary files left by earlier writes that were cut off are removed first. The file keeps
+    the mode of the one it replaces."""
     target = Path(path)
     text = dumps(save)
     try:
@@ -203,6 +216,7 @@ def write(path: str | Path, save: Save) -> None:
         raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), _mode(target))
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
