@@ -257,7 +257,7 @@ def test_R_M3_a_run_leaps_one_obstacle_cell_but_not_three_in_a_row() -> None:
     Over all three with 2 m of run-up, a 4 m running jump lands beyond them."""
     b = solo(HEDGES, HEDGE_LEGEND)
     assert refused(b, unit="ana", action="run", path=[[2, 0], [3, 0], [4, 0], [5, 0]]) == (
-        "(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a Walk leaps only "
+        "(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a Run leaps only "
         "narrower ones; jump over them or climb (R-M3)"
     )
     events = accepted(b, unit="ana", action="walk", path=[[2, 0]])
@@ -265,6 +265,22 @@ def test_R_M3_a_run_leaps_one_obstacle_cell_but_not_three_in_a_row() -> None:
     b = solo(".." + HEDGES, HEDGE_LEGEND)
     events = accepted(b, unit="ana", action="run", path=[[2, 0], [3, 0], [7, 0, "jump"]])
     assert (events[-1]["type"], events[-1]["end"]) == ("jumped", [7, 0])
+
+
+@pytest.mark.parametrize("action", ["walk", "run", "sprint"])
+def test_R_M3_a_refused_leap_names_the_action_taken(action: str) -> None:
+    """R-M3: Walk, Run and Sprint leap alike; the refusal names the one the player chose (a
+    Run was told "a Walk leaps only narrower ones"), for a wide obstacle and a high one."""
+    word = action.title()
+    b = solo(HEDGES, HEDGE_LEGEND)
+    assert refused(b, unit="ana", action=action, path=[[2, 0], [3, 0]]) == (
+        f"(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a {word} leaps "
+        "only narrower ones; jump over them or climb (R-M3)"
+    )
+    b = solo(".aH", legend(H={"obstacle": 1.0}))
+    assert refused(b, unit="ana", action=action, path=[[2, 0]]) == (
+        f"(2,0): an obstacle 1 m high; a {word} can leap 0.9 m; jump or climb (R-M3)"
+    )
 
 
 def test_R_M3_the_reach_map_leaps_only_the_first_obstacle_cell() -> None:
