@@ -290,6 +290,8 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
             return Refusal(f"{unit} is already at {start}")
         if not world.grid.inside(action.to):
             return Refusal(f"{action.to}: off the map")
+        if diving and too_shallow_to_dive(world, m.height_half, (action.to,)) is not None:
+            return Refusal(_shallow(world, m, action.to))  # as the same dive given by `path`
         field = distance_field(world, m, gait, start, limit, jr)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
@@ -344,6 +346,12 @@ def _unreachable(world: World, action: Movement, cost: int | None) -> str:
     if cost is not None:
         other = standing_at(world, action.actor).get(to)
         return f"{to}: {other} is standing there; a move cannot end on it (R-M5)"
+    if isinstance(action, Swim) and action.submerged:
+        # The deep water may be cut off by shallower water the dive cannot pass (R-M8).
+        return (
+            f"{to}: no path a dive can take gets there this action (it stays in water at least "
+            f"as deep as {action.actor} is tall)"
+        )
     return f"{to}: no path a {type(action).name.title()} can take gets there this action"
 
 

@@ -423,18 +423,31 @@ def test_R_M8_a_diver_is_out_of_sight_of_those_outside_the_water_but_not_of_thos
 
 def test_R_M8_a_dive_needs_water_as_deep_as_the_swimmer_is_tall() -> None:
     """R-M8 Decision: the 1 m ford is shallower than ana's 1.8 m: no diving through it, by a
-    path or by a destination."""
+    path or by a destination, and both say why (the destination said only "no path a Swim can
+    take gets there")."""
     b = pool()
-    assert refused(b, unit="ana", action="swim", path=[[2, 1], [3, 1], [4, 1]], submerged=True) == (
+    shallow = (
         "(4,1): water 1 m deep is shallower than ana is tall (1.8 m); a swimmer dives only in "
         "water at least that deep (R-M8)"
     )
-    assert refused(b, unit="ana", action="swim", to=[4, 1], submerged=True) == (
-        "(4,1): no path a Swim can take gets there this action"
+    assert refused(b, unit="ana", action="swim", path=[[2, 1], [3, 1], [4, 1]], submerged=True) == (
+        shallow
     )
+    assert refused(b, unit="ana", action="swim", to=[4, 1], submerged=True) == shallow
     offered = reach_map(b.world, "ana", only=(Swim,), submerged=True)
     assert Pos(3, 1) in offered and Pos(4, 1) not in offered
     accepted(b, unit="ana", action="swim", to=[4, 1])
+
+
+def test_R_M8_deep_water_beyond_a_ford_is_out_of_a_dives_reach_and_the_refusal_says_why() -> None:
+    """R-M8 Decision: (3,0) is as deep as the pool ana dives in, but the only way there is the
+    1 m ford at (2,0), which a dive cannot pass; the refusal of the destination says so."""
+    b = solo(".aFW", legend(a={"water": 2.0}, F={"water": 1.0}, W={"water": 2.0}))
+    assert refused(b, unit="ana", action="swim", to=[3, 0], submerged=True) == (
+        "(3,0): no path a dive can take gets there this action (it stays in water at least as "
+        "deep as ana is tall)"
+    )
+    accepted(b, unit="ana", action="swim", to=[3, 0])
 
 
 def test_R_M8_a_swim_without_the_choice_surfaces_and_then_provokes() -> None:
