@@ -292,6 +292,9 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
             return Refusal(f"{action.to}: off the map")
         if diving and too_shallow_to_dive(world, m.height_half, (action.to,)) is not None:
             return Refusal(_shallow(world, m, action.to))  # as the same dive given by `path`
+        water = water_problem(world, m, gait, action.to)
+        if water is not None:  # over the head: say to swim, as a `path` there would (R-M9)
+            return Refusal(water)
         field = distance_field(world, m, gait, start, limit, jr)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):

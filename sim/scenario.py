@@ -638,6 +638,8 @@ def _unit(
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
         prone = False
+    swims = race is not None and pos is not None and _swims(ld, world, pos, race.height, prone)
+    prone = prone and not swims
     if pos is not None and not prone:
         if pos in standing:
             ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
@@ -665,7 +667,7 @@ def _unit(
         Stats(tuple(attrs), tuple(skills)),
         Health(min(hp, max_hp), max_hp),
         refilled(ld.rules),
-        Conditions((("prone", 1),) if prone else ()),
+        Conditions((("prone", 1),) if prone else (("swimming", 1),) if swims else ()),
         Policy(policy, defence),
     )
     hands, gear = _equipment(ld, world, base, uid, stats)
@@ -673,6 +675,15 @@ def _unit(
     world.set(uid, gear)
     if abilities:
         world.set(uid, Repertoire(abilities))
+
+
+def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> bool:
+    """Whether a unit placed in `cell` begins the battle swimming, at the surface: in water
+    deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
+    waist-deep, where a creature that falls prone swims instead (R-M10)."""
+    depth = world.grid.water_half(cell)  # half-metres
+    waist = height * float(ld.rules.number("movement", "waist_fraction"))
+    return depth > height * 2 or (prone and depth >= waist * 2)
 
 
 def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:

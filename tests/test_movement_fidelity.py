@@ -103,6 +103,55 @@ def test_R_M8_R_M7_a_higher_climbable_bank_is_climbed_from_the_water() -> None:
     assert at(b) == Position(Pos(0, 1))
 
 
+def test_R_M9_a_unit_placed_in_water_over_its_head_begins_the_battle_swimming() -> None:
+    """R-M9: water deeper than a creature is tall can only be swum, so ana, placed in the
+    harbour's 2 m water (she is 1.8 m), begins swimming at the surface: a Walk is refused
+    with what a swimmer may do, a Step into deep water says to swim, the quay level with the
+    surface is a Step out, and the higher bank is a Climb of 1 m from the surface. (She began
+    standing on the bottom: "no path a Walk can take gets there", and a 3 m Climb.)"""
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+    assert refused(b, unit="ana", action="walk", to=[1, 2]) == (
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
+    )
+    assert refused(b, unit="ana", action="step", to=[1, 2]) == (
+        "(1,2): water 2 m deep is over ana's head; swim (R-M9)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "climbed"]
+    assert (events[2]["end"], events[2]["metres"]) == ([0, 1], 1.0)
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    accepted(b, unit="ana", action="step", to=[1, 0])
+    assert at(b) == Position(Pos(1, 0)) and conditions_of(b, "ana") == {}
+
+
+@pytest.mark.parametrize(
+    ("depth", "prone", "conditions"),
+    [
+        (1.5, False, {}),  # waist-deep: difficult ground, she stands (R-M9)
+        (1.5, True, {"swimming": 1}),  # lying down there she swims instead (R-M10)
+        (0.5, True, {"prone": 1}),  # below her waist: ordinary ground
+        (2.0, False, {"swimming": 1}),
+    ],
+)
+def test_R_M9_R_M10_where_a_placed_unit_swims(
+    depth: float, prone: bool, conditions: dict[str, int]
+) -> None:
+    b = solo(".a.", legend(a={"water": depth}), prone=prone)
+    assert conditions_of(b, "ana") == conditions
+
+
+def test_R_M9_a_walk_to_water_over_the_head_says_to_swim() -> None:
+    """R-M9: a Walk given by "to" into water over ana's head says to swim, as the same Walk
+    given by "path" does (it said "no path a Walk can take gets there this action")."""
+    b = solo(".aW", legend(W={"water": 2.0}))
+    reason = "(2,0): water 2 m deep is over ana's head; swim (R-M9)"
+    assert refused(b, unit="ana", action="walk", to=[2, 0]) == reason
+    assert refused(b, unit="ana", action="walk", path=[[2, 0]]) == reason
+
+
 def test_R_M8_a_bank_that_cannot_be_climbed_sends_the_swimmer_elsewhere() -> None:
     """R-M8: a sheer bank 2 m above the water: the Step and the Climb both say to swim to a
     lower bank; the Jump says what a swimmer may do instead, and each of those is open."""
