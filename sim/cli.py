@@ -22,7 +22,7 @@ from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle, Outcome
 from sim.geometry import Pos
 from sim.reachmap import ORDER, reach_map
-from sim.scenario import Scenario, ScenarioError, load
+from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
@@ -43,8 +43,26 @@ class UsageError(Exception):
     """A wrong command-line argument; the message says which and why."""
 
 
+def _seed_value(text: str) -> int:
+    """A `--seed`: the range a save can hold, so every game played can be saved and loaded."""
+    words = f"must be a whole number from 0 to {MAX_SEED}"
+    shown = text if len(text) <= 40 else text[:37] + "..."  # a pasted megabyte stays short
+    try:
+        seed = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        raise argparse.ArgumentTypeError(f"{words}, not {shown!r}") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{words}, not {shown}")
+    return seed
+
+
 def _seed(sub: argparse.ArgumentParser, default: str = "the scenario's, else random") -> None:
-    sub.add_argument("--seed", type=int, help=f"dice seed (default: {default})")
+    sub.add_argument(
+        "--seed",
+        type=_seed_value,
+        metavar="N",
+        help=f"dice seed, 0 to 2**63-1 (default: {default})",
+    )
 
 
 def _script(sub: argparse.ArgumentParser, what: str = "play these decisions first") -> None:
@@ -338,6 +356,11 @@ def _write_state(path: str, state: dict[str, Any]) -> None:
 
 
 def _reach(args: argparse.Namespace) -> int:
+    if args.submerged and args.action not in (None, "swim"):
+        raise UsageError(
+            f"--submerged is a dive, and only a Swim dives (R-M8): not with --action "
+            f"{args.action}; give --action swim, or no --action"
+        )
     scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
@@ -401,6 +424,13 @@ def _render(args: argparse.Namespace) -> int:
         is_dir = False  # writing it says why not
     if is_dir:
         raise UsageError(f"--out {args.out} is a directory; give the PNG file to write")
+    # The picture's format follows the name (pygame writes Targa for any other ending), and a
+    # mistyped folder is more likely than one meant to be made: neither is guessed.
+    if Path(args.out).suffix.lower() != ".png":
+        raise UsageError(f"--out {args.out}: give a file name ending in .png (a PNG is written)")
+    folder = Path(args.out).parent
+    if not _exists(str(folder)):
+        raise UsageError(f"--out {args.out}: there is no directory {folder}; make it first")
     hover = None
     if args.hover:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -67,11 +68,14 @@ MAX_METRES = 1000  # Prepare's "metres", as a scenario's heights
 
 
 def shown(value: Any, limit: int = 60) -> str:
-    """`value` as JSON-like text for a message, cut short: input can be huge or nested deep."""
+    """`value` as the JSON a script or save holds (`[true, 1]`, not Python's `[True, 1]`), cut
+    short for a message: input can be huge or nested deep."""
     try:
-        text = repr(value)
+        text = json.dumps(value, ensure_ascii=False)
     except RecursionError:
         text = "(something nested too deep)"
+    except (TypeError, ValueError):  # not JSON at all: no script or save gives such a value
+        text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -80,6 +84,14 @@ def _item(fields: dict[str, Any]) -> str:
     if not isinstance(item, str) or not item:
         raise DecisionError('needs "item": the id or kind of an item, e.g. "healing_potion"')
     return item
+
+
+# What a cell of each field is, for the message refusing one that is not [x, y].
+_CELL_WORDS = {
+    "path": '"path" cells are [x, y] (or [x, y, "jump"] for a cell entered by a jump), not {}',
+    "to": '"to" is a cell [x, y], not {}',
+    "cells": '"cells" is the area the plan watches, a list of cells [x, y]; {} is not a cell',
+}
 
 
 def _cell(value: Any, field: str) -> Pos:
@@ -95,9 +107,7 @@ def _cell(value: Any, field: str) -> Pos:
                 f"not {shown(value)}"
             )
         return Pos(value[0], value[1])
-    raise DecisionError(
-        f'"{field}" cells are [x, y] (or [x, y, "jump"] in a path), not {shown(value)}'
-    )
+    raise DecisionError(_CELL_WORDS[field].format(shown(value)))
 
 
 def _movement(cls: Any) -> Parser:
@@ -345,7 +355,7 @@ def parse(obj: Any) -> Decision:
     parser = PARSERS.get(name)
     if parser is None:
         if name in ALL_ACTION_NAMES:
-            raise DecisionError(f"unknown action {name!r}: not built yet in this simulator")
+            raise DecisionError(f"unknown action {shown(name)}: not built yet in this simulator")
         raise DecisionError(f"unknown action {shown(name)}")
     extra = set(obj) - COMMON - FIELDS[name]
     if extra:

@@ -116,10 +116,19 @@ def is_difficult(world: World, m: Mover, cell: Pos) -> bool:
 
 
 def step_problem(
-    world: World, m: Mover, gait: Gait, a: Pos, b: Pos, *, allow_fall: bool = False
+    world: World,
+    m: Mover,
+    gait: Gait,
+    a: Pos,
+    b: Pos,
+    *,
+    allow_fall: bool = False,
+    action: str | None = None,
 ) -> str | None:
     """Why the move from `a` to its neighbour `b` is not allowed, or None if it is.
-    With `allow_fall`, a drop higher than the creature is allowed: it falls (R-M4)."""
+    With `allow_fall`, a drop higher than the creature is allowed: it falls (R-M4). `action`
+    names the Movement Action taken ("Run"), which one gait serves several of."""
+    word = action or gait_word(gait)
     grid = world.grid
     if not grid.inside(b):
         return f"{b}: off the map"
@@ -151,13 +160,13 @@ def step_problem(
         )
     if climb > m.leap_half:
         return (
-            f"{b}: {_what(rise, obstacle)} {climb / 2:g} m high; a {gait_word(gait)} can leap "
+            f"{b}: {_what(rise, obstacle)} {climb / 2:g} m high; a {word} can leap "
             f"{m.leap_half / 2:.2g} m; jump or climb (R-M3)"
         )
     if obstacle and grid.obstacle_half(a) and gait is Gait.STRIDE:
         return (
             f"{b}: the obstacles at {a} and {b} are more than {m.leap_width / 2:g} m across; "
-            f"a {gait_word(gait)} leaps only narrower ones; jump over them or climb (R-M3)"
+            f"a {word} leaps only narrower ones; jump over them or climb (R-M3)"
         )
     drop = -rise
     if drop > m.height_half and not allow_fall:

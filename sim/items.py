@@ -3,9 +3,11 @@ R-X7, R-C7)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from sim import events as ev
 from sim.actions import Consume, Draw, Drop, PickUp, Refusal, Stow
-from sim.catalog import Gadget, Weapon
+from sim.catalog import Armour, Gadget, Shield, Weapon
 from sim.components import Conditions, Gear, Hands, Item, Position
 from sim.creature import conditions, item_kind
 from sim.dice import Dice
@@ -22,6 +24,43 @@ def find(world: World, ref: str, among: tuple[str | None, ...]) -> str | None:
         if item_kind(world, item) == ref:
             return item
     return None
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(index: int) -> str:
+    """The word for the place `index` (from 0): "first", "second", ... "9th"."""
+    return ORDINALS[index] if index < len(ORDINALS) else f"{index + 1}th"
+
+
+def item_name(world: World, item: str) -> str:
+    """What a player calls an item: its equipment's name in words, with what it is where the
+    name alone does not say ("heater shield", "mail armour"), never its id ("ana.heater")."""
+    kind = item_kind(world, item)
+    equipment = world.catalog.equipment.get(kind)
+    words = kind.replace("_", " ")
+    if isinstance(equipment, Shield):
+        return f"{words} shield"
+    if isinstance(equipment, Armour):
+        return f"{words} armour"
+    return words
+
+
+def item_names(world: World, items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Each of `items` by `item_name`; items that share a name in this list are told apart
+    by their order in it ("first dagger", "second dagger")."""
+    names = {item: item_name(world, item) for item in items}
+    counts = Counter(names.values())
+    seen: Counter[str] = Counter()
+    out: dict[str, str] = {}
+    for item, name in names.items():
+        if counts[name] == 1:
+            out[item] = name
+            continue
+        out[item] = f"{ordinal(seen[name])} {name}"
+        seen[name] += 1
+    return out
 
 
 def hands_needed(world: World, item: str) -> int:

@@ -16,7 +16,6 @@ from sim.diving import apart, too_shallow_to_dive
 from sim.footing import (
     Gait,
     Mover,
-    gait_word,
     is_difficult,
     is_fall,
     mover,
@@ -173,8 +172,15 @@ def bank_problem(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
 
 
 def _explicit(
-    world: World, action: Movement, m: Mover, gait: Gait, jr: JumpReach | None, start: Pos
+    world: World,
+    action: Movement,
+    m: Mover,
+    gait: Gait,
+    jr: JumpReach | None,
+    start: Pos,
+    word: str,
 ) -> tuple[Leg, ...] | str:
+    """The legs of `action`'s path; `word` names the action taken in refusals ("Run")."""
     legs: list[Leg] = []
     here = start
     spent = 0
@@ -187,7 +193,7 @@ def _explicit(
             return f"{cell}: the path repeats a cell"
         if adjacent and not forced_jump:
             last = index == len(path) - 1
-            problem = step_problem(world, m, gait, here, cell, allow_fall=last)
+            problem = step_problem(world, m, gait, here, cell, allow_fall=last, action=word)
             if problem:
                 return problem
             cost = step_cost(world, m, gait, here, cell)
@@ -195,8 +201,7 @@ def _explicit(
             legs.append(Leg(here, cell, cost, how))
         else:
             if jr is None:
-                what = gait_word(gait) if not isinstance(action, Step) else "Step"
-                return f"{cell}: not next to {here}; a {what} cannot jump (R-M6)"
+                return f"{cell}: not next to {here}; a {word} cannot jump (R-M6)"
             plan = plan_jump(world, m, jr, here, cell, covered)
             if isinstance(plan, str):
                 return plan
@@ -236,6 +241,7 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
         return Refusal(problem)
     m = mover(world, unit)
     gait = GAITS[kind]
+    word = kind.name.title()  # the action taken, for refusals: "Run", not its gait's "Walk"
     start = world.need(unit, Position).cell
     if action.path and action.path[0] == start:
         # A path may name the start cell too; the move begins after it.
@@ -284,6 +290,11 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
             return Refusal(f"{unit} is already at {start}")
         if not world.grid.inside(action.to):
             return Refusal(f"{action.to}: off the map")
+        if diving and too_shallow_to_dive(world, m.height_half, (action.to,)) is not None:
+            return Refusal(_shallow(world, m, action.to))  # as the same dive given by `path`
+        water = water_problem(world, m, gait, action.to)
+        if water is not None:  # over the head: say to swim, as a `path` there would (R-M9)
+            return Refusal(water)
         field = distance_field(world, m, gait, start, limit, jr)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
@@ -294,11 +305,11 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
             tuple(c for c, _ in steps),
             jumps=tuple(i for i, (_, jumped) in enumerate(steps) if jumped),
         )
-        legs_or_problem = _explicit(world, explicit, m, gait, jr, start)
+        legs_or_problem = _explicit(world, explicit, m, gait, jr, start, word)
     else:
         if not action.path:
             return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to"')
-        legs_or_problem = _explicit(world, action, m, gait, jr, start)
+        legs_or_problem = _explicit(world, action, m, gait, jr, start, word)
     if isinstance(legs_or_problem, str):
         return Refusal(legs_or_problem)
     legs = legs_or_problem
@@ -338,6 +349,12 @@ def _unreachable(world: World, action: Movement, cost: int | None) -> str:
     if cost is not None:
         other = standing_at(world, action.actor).get(to)
         return f"{to}: {other} is standing there; a move cannot end on it (R-M5)"
+    if isinstance(action, Swim) and action.submerged:
+        # The deep water may be cut off by shallower water the dive cannot pass (R-M8).
+        return (
+            f"{to}: no path a dive can take gets there this action (it stays in water at least "
+            f"as deep as {action.actor} is tall)"
+        )
     return f"{to}: no path a {type(action).name.title()} can take gets there this action"
 
 

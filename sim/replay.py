@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -188,9 +189,21 @@ def clean_temporaries(directory: Path, target: Path | None = None) -> list[Path]
     return removed
 
 
+def _mode(target: Path) -> int:
+    """The permissions the saved file should have: those of the file it replaces, else what
+    a new file gets under the umask (mkstemp's own 0600 would hide a save shared on purpose)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask: set it and put it back
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write(path: str | Path, save: Save) -> None:
     """Write atomically: a temporary file in the same directory, flushed, then renamed over.
-    Temporary files left by earlier writes that were cut off are removed first."""
+    Temporary files left by earlier writes that were cut off are removed first. The file keeps
+    the mode of the one it replaces."""
     target = Path(path)
     text = dumps(save)
     try:
@@ -203,6 +216,7 @@ def write(path: str | Path, save: Save) -> None:
         raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), _mode(target))
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -296,7 +310,8 @@ def replay(
             battle.submit(decision)
         except Exception as error:  # an engine that changed since the save
             raise ReplayError(
-                f"{where}: decision #{number} ({to_json(decision)}) fails on replay: {error!r}"
+                f"{where}: decision #{number} ({shown(to_json(decision))}) fails on replay: "
+                f"the engine stopped on it ({_words(error)}); it changed since the save"
             ) from None
     if save.events >= 0 and len(battle.log) != save.events:
         raise ReplayError(
@@ -309,6 +324,13 @@ def replay(
             "one): the engine changed since the save"
         )
     return scenario, battle
+
+
+def _words(error: Exception) -> str:
+    """An exception's own message (a KeyError's str() would quote it again), else its kind."""
+    if error.args and isinstance(error.args[0], str) and error.args[0]:
+        return error.args[0]
+    return str(error) or type(error).__name__
 
 
 def load_save(path: str | Path) -> tuple[Save, Scenario, Battle]:

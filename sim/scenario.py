@@ -89,6 +89,7 @@ MAX_HP = 1000
 MAX_MAP_SIDE = 1024  # cells across and down
 MAX_ROUNDS = 10_000  # a survive objective
 MAX_SEED = 2**63 - 1
+MAX_EQUIPMENT = 100  # names in a unit's `held` or `carried`; the shipped templates use up to 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,9 @@ class _Loader:
     catalog: Catalog
     spans: Spans = field(init=False)
     problems: list[Problem] = field(default_factory=list)
+    # The last number given to an item id made from each name ("ana.dagger3"): a new id of
+    # that name starts its search there, so naming n daggers takes n steps, not n squared.
+    numbered: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -634,6 +638,8 @@ def _unit(
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
         prone = False
+    swims = race is not None and pos is not None and _swims(ld, world, pos, race.height, prone)
+    prone = prone and not swims
     if pos is not None and not prone:
         if pos in standing:
             ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
@@ -661,7 +667,7 @@ def _unit(
         Stats(tuple(attrs), tuple(skills)),
         Health(min(hp, max_hp), max_hp),
         refilled(ld.rules),
-        Conditions((("prone", 1),) if prone else ()),
+        Conditions((("prone", 1),) if prone else (("swimming", 1),) if swims else ()),
         Policy(policy, defence),
     )
     hands, gear = _equipment(ld, world, base, uid, stats)
@@ -671,29 +677,46 @@ def _unit(
         world.set(uid, Repertoire(abilities))
 
 
+def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> bool:
+    """Whether a unit placed in `cell` begins the battle swimming, at the surface: in water
+    deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
+    waist-deep, where a creature that falls prone swims instead (R-M10)."""
+    depth = world.grid.water_half(cell)  # half-metres
+    waist = height * float(ld.rules.number("movement", "waist_fraction"))
+    return depth > height * 2 or (prone and depth >= waist * 2)
+
+
 def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
     """R-X20: the spells and abilities a unit knows, by their names in the rules data."""
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         ld.problem(where, 'abilities must be a list of names like ["firebolt", "mend"]')
         return ()
     names: list[str] = []
+    said: set[str] = set()  # each wrong name is one problem, however often it is listed
     for name in raw:
+        if name in said:
+            continue
         if name not in ld.catalog.abilities:
+            said.add(name)
             known = ", ".join(ld.catalog.abilities)
             ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
         elif name in names:
+            said.add(name)
             ld.problem(where, f"ability {name!r} is listed twice")
         else:
             names.append(name)
     return tuple(names)
 
 
-def _new_item(world: World, owner: str, kind: str) -> str:
-    item = f"{owner}.{kind}"
-    n = 2
+def _new_item(ld: _Loader, world: World, owner: str, kind: str) -> str:
+    """`owner.kind`, else `owner.kindN` with the smallest N from 2 that is free."""
+    stem = f"{owner}.{kind}"
+    n = ld.numbered.get(stem, 1)
+    item = stem
     while world.exists(item):
-        item = f"{owner}.{kind}{n}"
         n += 1
+        item = f"{stem}{n}"
+    ld.numbered[stem] = n
     world.add_entity(item, Item(kind))
     return item
 
@@ -709,22 +732,29 @@ def _equipment(
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             ld.problem((*base, key), f"{key} must be a list of equipment names")
             continue
+        if len(names) > MAX_EQUIPMENT:
+            ld.problem(
+                (*base, key),
+                f"{key} must name at most {MAX_EQUIPMENT} items, not {len(names)}",
+            )
+            continue
         for name in names:
             kind = ld.catalog.equipment.get(name)
             if kind is None:
                 ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
                 continue
-            item = _new_item(world, uid, name)
+            item = _new_item(ld, world, uid, name)
             if key == "carried":
                 carried.append(item)
                 continue
             need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
             if hands.free < need:
+                # One line for the hands, not one per item that follows the first misfit.
                 ld.problem(
                     (*base, key),
                     f"{uid!r} cannot hold {name}: only {hands.free} hand(s) free (R-C7)",
                 )
-                continue
+                break
             hands = hands.put(item, need)
     armour = stats.get("armour")
     if armour is not None:
@@ -732,7 +762,7 @@ def _equipment(
         if not isinstance(kind, Armour):
             ld.problem((*base, "armour"), f"{armour!r} is not a known armour")
         else:
-            armour_item = _new_item(world, uid, armour)
+            armour_item = _new_item(ld, world, uid, armour)
     return hands, Gear(armour_item, tuple(carried))
 
 
@@ -758,17 +788,19 @@ def _ground_items(
         if world.grid.kind(pos) is Kind.WALL:
             ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
             continue
-        item = entry["id"] if "id" in entry else _new_item_id(world, kind)
+        item = entry["id"] if "id" in entry else _new_item_id(ld, world, kind)
         if not isinstance(item, str) or not item or world.exists(item):
             ld.problem((*base, "id"), f"item id {item!r} is not a new name")
             continue
         world.add_entity(item, Item(kind), Position(pos))
 
 
-def _new_item_id(world: World, kind: str) -> str:
-    n = 1
+def _new_item_id(ld: _Loader, world: World, kind: str) -> str:
+    """`kindN` with the smallest N from 1 that is free (found in linear time, as `_new_item`)."""
+    n = ld.numbered.get(kind, 0) + 1
     while world.exists(f"{kind}{n}"):
         n += 1
+    ld.numbered[kind] = n - 1
     return f"{kind}{n}"
 
 

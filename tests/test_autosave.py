@@ -8,6 +8,7 @@ touching no save (item 13)."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -420,6 +421,37 @@ def test_record_says_whether_the_battle_was_over(tmp_path: Path) -> None:
     path = tmp_path / "over.json"
     write(path, replace(save, over=True))
     assert read(path).over
+
+
+# --- file mode ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o600])
+def test_rewriting_an_autosave_keeps_the_files_mode(private_saves: Path, mode: int) -> None:
+    """The write goes through a temporary file (mkstemp makes it 0600) renamed over the save:
+    a save made readable to others stayed so only until the next autosave."""
+    session = Session(load(SKIRMISH), 1)
+    end_turns(session, 1)
+    assert session.autosave is not None
+    session.autosave.chmod(mode)
+    end_turns(session, 1)
+    assert stat.S_IMODE(session.autosave.stat().st_mode) == mode
+    assert len(read(session.autosave).decisions) == 2
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_a_new_save_gets_the_mode_the_umask_gives_new_files(
+    tmp_path: Path, umask: int, mode: int
+) -> None:
+    scenario = load(SKIRMISH)
+    save = record(Session(scenario, 1).battle, scenario, 1)
+    path = tmp_path / "new.json"
+    before = os.umask(umask)
+    try:
+        write(path, save)
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
 
 
 # --- temporary files ---------------------------------------------------------------------------

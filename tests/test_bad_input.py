@@ -14,6 +14,7 @@ import pytest
 
 from sim import pathfinder as pf
 from sim.cli import main
+from sim.components import Gear
 from sim.decisions import DecisionError, parse
 from sim.footing import Gait, mover
 from sim.geometry import Pos
@@ -324,7 +325,7 @@ def test_a_save_holding_a_prepare_chain_or_nan_metres_is_refused(tmp_path: Path)
     data["decisions"] = [chain(600)]
     with pytest.raises(ReplayError) as caught:
         loads(json.dumps(data), "game.json")
-    assert str(caught.value).startswith("game.json: decision #1 ({'unit': 'ana', 'action'")
+    assert str(caught.value).startswith('game.json: decision #1 ({"unit": "ana", "action"')
     assert str(caught.value).endswith(
         'the prepared action cannot itself be a Prepare ("then" is prepare)'
     )
@@ -402,3 +403,197 @@ def test_the_window_reports_a_save_it_cannot_load_and_the_game_goes_on(
         app.load(path)
         assert message in app.view.status and str(path) in app.view.status
         assert app.session.battle.decisions == before
+
+
+# --- a --seed a save cannot hold ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**63), "99999999999999999999999"])
+@pytest.mark.parametrize("command", ["play", "run", "render", "reach"])
+def test_every_command_refuses_a_seed_a_save_cannot_hold(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    seed: str,
+) -> None:
+    """A save holds a seed from 0 to 2^63 - 1: a game begun with another could be autosaved but
+    never loaded again, so `--seed` takes the same range, and nothing is written."""
+    monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path / "saves"))
+    extra = {
+        "play": ["--text"],
+        "run": ["--state", str(tmp_path / "state.json")],
+        "render": ["--out", str(tmp_path / "x.png")],
+        "reach": ["--unit", "ana"],
+    }[command]
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(SKIRMISH), "--seed", seed, *extra])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"sim {command}: error: argument --seed: must be a whole number from 0 to "
+        f"9223372036854775807, not {seed}\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_largest_seed_a_save_holds_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(SKIRMISH), "--seed", str(2**63 - 1)]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["seed"] == 2**63 - 1
+
+
+# --- held and carried lists: bounded, one line, linear -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("held = " + json.dumps(["dagger"] * 8000), "held must name at most 100 items, not 8000"),
+        (
+            "carried = " + json.dumps(["dagger"] * 101),
+            "carried must name at most 100 items, not 101",
+        ),
+        (
+            "held = " + json.dumps(["dagger"] * 100),
+            "'ana' cannot hold dagger: only 0 hand(s) free (R-C7)",
+        ),
+    ],
+)
+def test_held_and_carried_lists_are_bounded_with_one_problem_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str, message: str
+) -> None:
+    """A list of thousands of items was checked item by item (8,000 held daggers printed 8,000
+    lines). Past 100 names it is one problem on its line; within it, the hands' problem (R-C7)
+    is said once, at the first item that does not fit."""
+    path = tmp_path / "many.toml"
+    path.write_text(with_ana(extra), encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{path}:24: {message}"]
+
+
+def test_naming_many_carried_items_takes_linear_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """100 carried daggers are ana.dagger, ana.dagger2 ... ana.dagger100, as before, but found
+    without looking at every earlier name again for each (20,000 took 58 s)."""
+    from sim.world import World
+
+    looks = 0
+    exists = World.exists
+
+    def counted(self: World, entity: str) -> bool:
+        nonlocal looks
+        looks += 1
+        return exists(self, entity)
+
+    monkeypatch.setattr(World, "exists", counted)
+    scenario = load_scenario(with_ana("carried = " + json.dumps(["dagger"] * 100)), "many.toml")
+    gear = scenario.world.need("ana", Gear)
+    assert gear.carried == ("ana.dagger", *(f"ana.dagger{n}" for n in range(2, 101)))
+    assert looks < 1000  # each earlier name looked at again would be about 5,000
+
+
+def test_an_abilities_list_repeating_names_is_one_problem_per_name() -> None:
+    """R-X20: 3,000 copies of a known and an unknown name were 5,999 identical lines."""
+    extra = "abilities = " + json.dumps(["mend"] * 3000 + ["zap"] * 3000)
+    found = problems(with_ana(extra))
+    assert found[0] == "bad.toml:24: ability 'mend' is listed twice"
+    assert found[1].startswith("bad.toml:24: unknown ability 'zap' in abilities (known: ")
+    assert len(found) == 2
+
+
+# --- values in messages are shown as the JSON a script or save holds ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (
+            '{"unit": "ana", "action": "walk", "to": [true, 1]}',
+            '"to" is a cell [x, y], not [true, 1]',
+        ),
+        (
+            '{"unit": "ana", "action": "walk", "to": [NaN, 1]}',
+            '"to" is a cell [x, y], not [NaN, 1]',
+        ),
+        (
+            '{"unit": "ana", "action": "walk", "path": [[1, null]]}',
+            '"path" cells are [x, y] (or [x, y, "jump"] for a cell entered by a jump), '
+            "not [1, null]",
+        ),
+        (
+            '{"unit": "ana", "action": "prepare", "trigger": "enters_area", "cells": [[4, 2], '
+            '[false, 2]], "then": {"action": "aim"}}',
+            '"cells" is the area the plan watches, a list of cells [x, y]; [false, 2] is not a '
+            "cell",
+        ),
+        ('{"unit": "ana", "action": "fly"}', 'unknown action "fly"'),
+    ],
+)
+def test_a_bad_cell_or_name_is_shown_as_json_not_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, reason: str
+) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text(line + "\n", encoding="utf-8")
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    refused = [json.loads(out) for out in capsys.readouterr().out.splitlines()][-1]
+    assert refused["type"] == "refused" and refused["reason"] == reason
+
+
+def test_a_save_refusal_shows_the_decision_as_json(tmp_path: Path) -> None:
+    data = a_save(tmp_path)
+    data["decisions"] = [
+        {"unit": "ana", "action": "end_turn"},
+        {"unit": "ana", "action": "walk", "to": [True, 1]},
+    ]
+    with pytest.raises(ReplayError) as caught:
+        loads(json.dumps(data), "game.json")
+    assert str(caught.value) == (
+        'game.json: decision #2 ({"unit": "ana", "action": "walk", "to": [true, 1]}): '
+        '"to" is a cell [x, y], not [true, 1]'
+    )
+
+
+def test_an_engine_failure_on_replay_is_told_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save the engine fails on (an engine changed since) names the decision as JSON and says
+    what happened, not a Python repr of the exception."""
+    from sim.engine import Battle
+
+    data = a_save(tmp_path)
+    data["decisions"] = [{"unit": "ana", "action": "end_turn"}]
+    data["events"], data["log_sha256"] = -1, ""
+    path = write_save(tmp_path, data)
+
+    def broken(self: Battle, decision: object) -> None:
+        raise KeyError("'ana' has no Health")
+
+    monkeypatch.setattr(Battle, "submit", broken)
+    with pytest.raises(ReplayError) as caught:
+        load_save(path)
+    assert str(caught.value) == (
+        f'{path}: decision #1 ({{"unit": "ana", "action": "end_turn"}}) fails on replay: the '
+        "engine stopped on it ('ana' has no Health); it changed since the save"
+    )
+
+
+def test_render_writes_only_png_names_into_existing_directories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--out o.txt` wrote a Targa image under a name the docs promise is a PNG, and a missing
+    directory was made silently: both are refused, nothing written."""
+    base = ["render", str(SKIRMISH), "--size", "320x200", "--out"]
+    out = tmp_path / "o.txt"
+    assert main([*base, str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"sim render: --out {out}: give a file name ending in .png (a PNG is written)\n"
+    )
+    missing = tmp_path / "maps" / "o.png"
+    assert main([*base, str(missing)]) == 2
+    assert capsys.readouterr().err == (
+        f"sim render: --out {missing}: there is no directory {tmp_path / 'maps'}; make it first\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+    upper = tmp_path / "O.PNG"
+    assert main([*base, str(upper)]) == 0
+    assert upper.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

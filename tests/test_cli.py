@@ -264,7 +264,7 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
     reasons = [r["reason"] for r in refusals]
     assert "not JSON" in reasons[0]
     assert "no unit 'zed'" in reasons[1]
-    assert "unknown action 'fly'" in reasons[2] and "not built" not in reasons[2]
+    assert 'unknown action "fly"' in reasons[2] and "not built" not in reasons[2]
     assert "it is ana's turn, not grok's" in reasons[3]
     assert '"item"' in reasons[4]
     assert "unknown field(s) for aim: speed" in reasons[5]

@@ -103,6 +103,55 @@ def test_R_M8_R_M7_a_higher_climbable_bank_is_climbed_from_the_water() -> None:
     assert at(b) == Position(Pos(0, 1))
 
 
+def test_R_M9_a_unit_placed_in_water_over_its_head_begins_the_battle_swimming() -> None:
+    """R-M9: water deeper than a creature is tall can only be swum, so ana, placed in the
+    harbour's 2 m water (she is 1.8 m), begins swimming at the surface: a Walk is refused
+    with what a swimmer may do, a Step into deep water says to swim, the quay level with the
+    surface is a Step out, and the higher bank is a Climb of 1 m from the surface. (She began
+    standing on the bottom: "no path a Walk can take gets there", and a 3 m Climb.)"""
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+    assert refused(b, unit="ana", action="walk", to=[1, 2]) == (
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
+    )
+    assert refused(b, unit="ana", action="step", to=[1, 2]) == (
+        "(1,2): water 2 m deep is over ana's head; swim (R-M9)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "climbed"]
+    assert (events[2]["end"], events[2]["metres"]) == ([0, 1], 1.0)
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    accepted(b, unit="ana", action="step", to=[1, 0])
+    assert at(b) == Position(Pos(1, 0)) and conditions_of(b, "ana") == {}
+
+
+@pytest.mark.parametrize(
+    ("depth", "prone", "conditions"),
+    [
+        (1.5, False, {}),  # waist-deep: difficult ground, she stands (R-M9)
+        (1.5, True, {"swimming": 1}),  # lying down there she swims instead (R-M10)
+        (0.5, True, {"prone": 1}),  # below her waist: ordinary ground
+        (2.0, False, {"swimming": 1}),
+    ],
+)
+def test_R_M9_R_M10_where_a_placed_unit_swims(
+    depth: float, prone: bool, conditions: dict[str, int]
+) -> None:
+    b = solo(".a.", legend(a={"water": depth}), prone=prone)
+    assert conditions_of(b, "ana") == conditions
+
+
+def test_R_M9_a_walk_to_water_over_the_head_says_to_swim() -> None:
+    """R-M9: a Walk given by "to" into water over ana's head says to swim, as the same Walk
+    given by "path" does (it said "no path a Walk can take gets there this action")."""
+    b = solo(".aW", legend(W={"water": 2.0}))
+    reason = "(2,0): water 2 m deep is over ana's head; swim (R-M9)"
+    assert refused(b, unit="ana", action="walk", to=[2, 0]) == reason
+    assert refused(b, unit="ana", action="walk", path=[[2, 0]]) == reason
+
+
 def test_R_M8_a_bank_that_cannot_be_climbed_sends_the_swimmer_elsewhere() -> None:
     """R-M8: a sheer bank 2 m above the water: the Step and the Climb both say to swim to a
     lower bank; the Jump says what a swimmer may do instead, and each of those is open."""
@@ -257,7 +306,7 @@ def test_R_M3_a_run_leaps_one_obstacle_cell_but_not_three_in_a_row() -> None:
     Over all three with 2 m of run-up, a 4 m running jump lands beyond them."""
     b = solo(HEDGES, HEDGE_LEGEND)
     assert refused(b, unit="ana", action="run", path=[[2, 0], [3, 0], [4, 0], [5, 0]]) == (
-        "(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a Walk leaps only "
+        "(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a Run leaps only "
         "narrower ones; jump over them or climb (R-M3)"
     )
     events = accepted(b, unit="ana", action="walk", path=[[2, 0]])
@@ -265,6 +314,22 @@ def test_R_M3_a_run_leaps_one_obstacle_cell_but_not_three_in_a_row() -> None:
     b = solo(".." + HEDGES, HEDGE_LEGEND)
     events = accepted(b, unit="ana", action="run", path=[[2, 0], [3, 0], [7, 0, "jump"]])
     assert (events[-1]["type"], events[-1]["end"]) == ("jumped", [7, 0])
+
+
+@pytest.mark.parametrize("action", ["walk", "run", "sprint"])
+def test_R_M3_a_refused_leap_names_the_action_taken(action: str) -> None:
+    """R-M3: Walk, Run and Sprint leap alike; the refusal names the one the player chose (a
+    Run was told "a Walk leaps only narrower ones"), for a wide obstacle and a high one."""
+    word = action.title()
+    b = solo(HEDGES, HEDGE_LEGEND)
+    assert refused(b, unit="ana", action=action, path=[[2, 0], [3, 0]]) == (
+        f"(3,0): the obstacles at (2,0) and (3,0) are more than 1 m across; a {word} leaps "
+        "only narrower ones; jump over them or climb (R-M3)"
+    )
+    b = solo(".aH", legend(H={"obstacle": 1.0}))
+    assert refused(b, unit="ana", action=action, path=[[2, 0]]) == (
+        f"(2,0): an obstacle 1 m high; a {word} can leap 0.9 m; jump or climb (R-M3)"
+    )
 
 
 def test_R_M3_the_reach_map_leaps_only_the_first_obstacle_cell() -> None:
@@ -407,18 +472,31 @@ def test_R_M8_a_diver_is_out_of_sight_of_those_outside_the_water_but_not_of_thos
 
 def test_R_M8_a_dive_needs_water_as_deep_as_the_swimmer_is_tall() -> None:
     """R-M8 Decision: the 1 m ford is shallower than ana's 1.8 m: no diving through it, by a
-    path or by a destination."""
+    path or by a destination, and both say why (the destination said only "no path a Swim can
+    take gets there")."""
     b = pool()
-    assert refused(b, unit="ana", action="swim", path=[[2, 1], [3, 1], [4, 1]], submerged=True) == (
+    shallow = (
         "(4,1): water 1 m deep is shallower than ana is tall (1.8 m); a swimmer dives only in "
         "water at least that deep (R-M8)"
     )
-    assert refused(b, unit="ana", action="swim", to=[4, 1], submerged=True) == (
-        "(4,1): no path a Swim can take gets there this action"
+    assert refused(b, unit="ana", action="swim", path=[[2, 1], [3, 1], [4, 1]], submerged=True) == (
+        shallow
     )
+    assert refused(b, unit="ana", action="swim", to=[4, 1], submerged=True) == shallow
     offered = reach_map(b.world, "ana", only=(Swim,), submerged=True)
     assert Pos(3, 1) in offered and Pos(4, 1) not in offered
     accepted(b, unit="ana", action="swim", to=[4, 1])
+
+
+def test_R_M8_deep_water_beyond_a_ford_is_out_of_a_dives_reach_and_the_refusal_says_why() -> None:
+    """R-M8 Decision: (3,0) is as deep as the pool ana dives in, but the only way there is the
+    1 m ford at (2,0), which a dive cannot pass; the refusal of the destination says so."""
+    b = solo(".aFW", legend(a={"water": 2.0}, F={"water": 1.0}, W={"water": 2.0}))
+    assert refused(b, unit="ana", action="swim", to=[3, 0], submerged=True) == (
+        "(3,0): no path a dive can take gets there this action (it stays in water at least as "
+        "deep as ana is tall)"
+    )
+    accepted(b, unit="ana", action="swim", to=[3, 0])
 
 
 def test_R_M8_a_swim_without_the_choice_surfaces_and_then_provokes() -> None:
@@ -606,3 +684,19 @@ def test_R_M8_sim_reach_submerged_prints_the_dive_and_who_it_provokes(
     assert (4, 1) not in dive
     assert dive[(3, 1)]["path"] == [[2, 1], [3, 1]]
     assert dive[(3, 1)]["provokes"] == []
+
+
+@pytest.mark.parametrize("action", ["walk", "step", "climb"])
+def test_R_M8_sim_reach_refuses_submerged_with_an_action_that_does_not_dive(
+    capsys: pytest.CaptureFixture[str], action: str
+) -> None:
+    """R-M8: only a Swim dives. `--submerged --action walk` was silently a plain Walk map."""
+    skirmish = str(Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml")
+    argv = ["reach", skirmish, "--unit", "ana", "--action", action, "--submerged"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"sim reach: --submerged is a dive, and only a Swim dives (R-M8): not with --action "
+        f"{action}; give --action swim, or no --action\n"
+    )

@@ -95,7 +95,7 @@ def test_a_bad_decision_names_its_number(tmp_path: Path) -> None:
     data["decisions"][1] = {"unit": "ana", "action": "fly"}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ReplayError, match=r"decision #2 .*unknown action 'fly'"):
+    with pytest.raises(ReplayError, match=r'decision #2 .*unknown action "fly"'):
         read(path)
 
 

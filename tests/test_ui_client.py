@@ -1213,3 +1213,123 @@ def test_dive_from_the_bar_swims_submerged_and_the_token_is_drawn_under_water(
     assert conditions(app.world, "ana").has("submerged")
     path = p.shot("submerged")
     assert path.exists()
+
+
+# --- items by name, not by id ---------------------------------------------------------------
+
+
+def catch_window(held: list[str]) -> App:
+    """ana throws her dagger at bo, who holds `held` (both hands full) and asks his player;
+    he declines a defence, and the Catch window opens (R-R6: dropping a held item frees a
+    hand). Loaded dice: initiative 8, 7, 6, then ana's Hit Roll die 5."""
+    from sim.dice import LoadedDice
+    from sim.engine import Battle
+    from sim.scenario import loads
+    from tests.movers import creature
+
+    units = [
+        creature("ana", "blue", "a", held=["dagger"]),
+        creature("bo", "red", "b", held=held, carried=["healing_potion"] * 2, policy="ask"),
+        creature("cy", "red", "c"),
+    ]
+    text = '\nname = "Catch"\n\n[map]\nrows = """\n.a..b.\n.....c\n"""\n\n' + "\n".join(units)
+    scenario = loads(text, "catch.toml")
+    battle = Battle.begin(scenario.world.copy(), LoadedDice([8, 7, 6, 5, 1, 1, 1]))
+    battle.submit(parse({"unit": "ana", "action": "throw", "target": "bo", "item": "dagger"}))
+    battle.submit(parse({"unit": "bo", "reaction": "none"}))
+    session = Session(scenario, 0, battle)
+    session.autosave = None
+    return App(session, (1280, 800))
+
+
+def drawn_text(app: App) -> list[str]:
+    """Every piece of text the next frame draws."""
+    said: list[str] = []
+    fonts = app.renderer.fonts
+    draw = fonts.draw
+
+    def record(target: pygame.Surface, text: str, *args: object, **kw: object) -> pygame.Rect:
+        said.append(text)
+        return draw(target, text, *args, **kw)  # type: ignore[arg-type]
+
+    fonts.draw = record  # type: ignore[method-assign]
+    try:
+        app.frame()
+    finally:
+        fonts.draw = draw  # type: ignore[method-assign]
+    return said
+
+
+@pytest.mark.parametrize(
+    ("held", "labels", "holds"),
+    [
+        (
+            ["longsword", "heater"],
+            ["catch, dropping the longsword", "catch, dropping the heater shield"],
+            "holds: longsword, heater shield",
+        ),
+        (
+            ["dagger", "dagger"],
+            ["catch, dropping the first dagger", "catch, dropping the second dagger"],
+            "holds: first dagger, second dagger",
+        ),
+    ],
+)
+def test_the_catch_prompt_and_the_sidebar_name_items_not_their_ids(
+    shots: Path, held: list[str], labels: list[str], holds: str
+) -> None:
+    """R-R6: the Catch options read "catch, dropping the heater shield", not "catch, dropping
+    bo.heater", and two daggers are told apart in words; the option sends the engine's value
+    ("catch, dropping bo.dagger2") all the same. The sidebar says what bo holds and carries
+    by name."""
+    app = catch_window(held)
+    p = Player(app, shots)
+    p.sit_down()
+    pending = app.session.battle.pending
+    assert isinstance(pending, AwaitingReaction) and pending.unit == "bo"
+    second = "bo.dagger2" if held == ["dagger", "dagger"] else f"bo.{held[1]}"
+    values = [f"catch, dropping bo.{held[0]}", f"catch, dropping {second}"]
+    assert pending.options == (*values, "none")
+    text = drawn_text(app)
+    assert [f"[{n}]  {label}" for n, label in enumerate(labels, start=1)] == [
+        t for t in text if t.startswith(("[1]  catch", "[2]  catch"))
+    ]
+    assert not any("bo." in t for t in text), [t for t in text if "bo." in t]
+    p.button("unit", "bo")
+    about = app.renderer.unit_lines(app.session, app.view, "bo")
+    assert holds in about and "carries: healing potion ×2" in about
+    p.button("option", values[1])
+    answered = [e for e in app.session.battle.log if e.kind == "reaction_answered"][-1]
+    assert event_json(answered)["choice"] == values[1]
+    p.shot("caught")
+
+
+def test_the_item_list_names_items_and_tells_alike_ones_apart_by_where_they_are() -> None:
+    """The item picker (Draw, Drop, Throw...) labels items by name; daggers in hand, carried
+    and on the ground say where each is, and two carried ones which is which."""
+    from sim.dice import LoadedDice
+    from sim.engine import Battle
+    from sim.scenario import loads
+    from sim.ui.actionbar import item_choice_labels, item_choices
+    from tests.movers import creature
+
+    ana = creature(
+        "ana", "blue", "a", held=["dagger"], carried=["dagger", "dagger", "healing_potion"],
+        armour="mail",
+    )  # fmt: skip
+    text = (
+        '\nname = "Items"\n\n[map]\nrows = """\n.a..b.\n"""\n\n'
+        + "\n".join([ana, creature("bo", "red", "b")])
+        + '\n\n[[items]]\nkind = "dagger"\nat = [2, 0]\n'
+    )
+    scenario = loads(text, "items.toml")
+    battle = Battle.begin(scenario.world.copy(), LoadedDice([8, 7]))
+    items = item_choices(battle, "ana")
+    assert item_choice_labels(battle, "ana", items) == {
+        "ana.dagger": "dagger, in hand",
+        "ana.dagger2": "first dagger, carried",
+        "ana.dagger3": "second dagger, carried",
+        "ana.healing_potion": "healing potion",
+        "ana.mail": "mail armour",
+        "dagger1": "dagger, on the ground",
+    }

@@ -4,6 +4,7 @@ item, the spell or ability the creature knows (cast, use), and for Prepare the t
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,9 +19,11 @@ from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, pars
 from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
+from sim.items import item_name, item_names, ordinal
 from sim.movement import condition_problem
 from sim.reactions import expected_defence, reaction_price
 from sim.rules import Tier
+from sim.throw import CATCH
 from sim.ui.planner import DIVE, MOVES, hidden_from
 from sim.world import World
 
@@ -151,6 +154,40 @@ def item_choices(battle: Battle, unit: str) -> list[str]:
         if world.has(item, Item) and max(abs(pos.cell.x - here.x), abs(pos.cell.y - here.y)) <= 1:
             out.append(item)
     return list(dict.fromkeys(out))
+
+
+def item_choice_labels(battle: Battle, unit: str, items: list[str]) -> dict[str, str]:
+    """The item list's labels: each item by name ("longsword"); where two share a name, with
+    where each is ("dagger, in hand", "dagger, on the ground"), and which one where that is the
+    same too ("first dagger, carried")."""
+    world = battle.world
+    hands = world.get(unit, Hands)
+    gear = world.get(unit, Gear)
+
+    def where(item: str) -> str:
+        if hands is not None and hands.holding(item):
+            return "in hand"
+        if gear is not None and item == gear.armour:
+            return "worn"
+        if gear is not None and item in gear.carried:
+            return "carried"
+        return "on the ground"
+
+    names = {item: item_name(world, item) for item in items}
+    alike = Counter(names.values())
+    placed = Counter((names[item], where(item)) for item in items)
+    seen: Counter[tuple[str, str]] = Counter()
+    labels: dict[str, str] = {}
+    for item in items:
+        name, place = names[item], where(item)
+        if alike[name] == 1:
+            labels[item] = name
+        elif placed[name, place] == 1:
+            labels[item] = f"{name}, {place}"
+        else:
+            labels[item] = f"{ordinal(seen[name, place])} {name}, {place}"
+            seen[name, place] += 1
+    return labels
 
 
 def target_choices(battle: Battle, unit: str, side: str | None) -> list[str]:
@@ -571,14 +608,31 @@ def answer_for(pending: AwaitingReaction, option: str) -> ReactionChoice:
     return ReactionChoice(pending.unit, option)
 
 
+DROPPING = f"{CATCH}, dropping "  # a Catch option that frees a hand: "catch, dropping ITEM"
+
+
+def option_label(world: World, pending: AwaitingReaction, option: str) -> str:
+    """A prompt's option as the player reads it: "catch, dropping the longsword" for the
+    decision value "catch, dropping ana.longsword" (which the answer still sends)."""
+    base = option.removesuffix(SLOWED)
+    if base.startswith(DROPPING):
+        hands = world.get(pending.unit, Hands)
+        names = item_names(world, list(hands.items()) if hands is not None else [])
+        item = base.removeprefix(DROPPING)
+        words = f"{DROPPING}the {names[item] if item in names else item_name(world, item)}"
+    else:
+        words = base.replace("_", " ")
+    return words + SLOWED if option.endswith(SLOWED) else words
+
+
 def prompt_help(world: World, pending: AwaitingReaction, option: str) -> str:
     """What a prompt's option does and costs, in words; a slowed one says its slowed cost."""
     if option.endswith(SLOWED):
         base = option.removesuffix(SLOWED)
         price = reaction_price(world, pending.unit, pending.kind, base, slow=True)
         return (
-            f"{base.replace('_', ' ')}, slowed (R-B7): costs {price.words}, keeping the "
-            "Bonus Actions"
+            f"{option_label(world, pending, base)}, slowed (R-B7): costs {price.words}, keeping "
+            "the Bonus Actions"
         )
     return reaction_help(world, pending.unit, option)
 

@@ -89,7 +89,6 @@ def render_png(
         view.mouse = app.camera.centre(hover)
     surface = app.frame()
     try:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(surface, str(out))
     except (OSError, pygame.error) as error:
         raise PictureError(f"cannot write the picture to {out}: {error}") from None

@@ -5,6 +5,7 @@ window and `sim render`'s PNG."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from sim.decisions import to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.geometry import Pos
 from sim.grid import Kind
+from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
 from sim.sight import distance_half, line_of_sight
@@ -32,8 +34,10 @@ from sim.ui.actionbar import (
     ability_choices,
     build,
     cost_label,
+    item_choice_labels,
     item_choices,
     judge,
+    option_label,
     prepare_triggers,
     prompt_help,
     prompt_options,
@@ -1064,9 +1068,15 @@ class Renderer:
         hands = world.get(unit, Hands)
         gear = world.get(unit, Gear)
         if hands is not None:
-            rows.append("holds: " + (", ".join(hands.items()) or "nothing"))
+            # Items by name (a Catch's "dropping the first dagger" names them alike).
+            holds = item_names(world, hands.items())
+            rows.append("holds: " + (", ".join(holds.values()) or "nothing"))
         if gear is not None and gear.carried:
-            rows.append("carries: " + ", ".join(gear.carried))
+            carried = Counter(item_name(world, item) for item in gear.carried)
+            rows.append(
+                "carries: "
+                + ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in carried.items())
+            )
         spells = known(world, unit)
         if spells:
             rows.append("knows: " + ", ".join(spells) + " [C cast / U use]")
@@ -1487,7 +1497,7 @@ class Renderer:
             button = pygame.Rect(box.x + 16, y, box.width - 32, 26 + 15 * len(lines_))
             pygame.draw.rect(surface, pal.PANEL_LIGHT, button, border_radius=4)
             pygame.draw.rect(surface, pal.TEXT, button, 1, border_radius=4)
-            name = f"[{number}]  {option.replace('_', ' ')}"
+            name = f"[{number}]  {option_label(world, pending, option)}"
             f.draw(surface, name, (button.x + 10, button.y + 4), pal.FONT + 2, bold=True)
             ly = button.y + 24
             for line in lines_:
@@ -1623,9 +1633,11 @@ class Renderer:
         def make() -> list[tuple[str, str, bool, str]]:
             unit = view.selected
             rows = []
-            for item in item_choices(session.battle, unit) if unit else []:
+            items = item_choices(session.battle, unit) if unit else []
+            labels = item_choice_labels(session.battle, unit, items) if unit else {}
+            for item in items:
                 result = item_decision(session, view, item)
-                rows.append((item, item, not result.startswith("refused"), result))
+                rows.append((item, labels[item], not result.startswith("refused"), result))
             return rows
 
         key = (session.version, view.picking, view.selected, view.slow, view.quicken, view.eyes)
