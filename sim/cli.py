@@ -467,6 +467,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
+    if not args.text and not _display_ok():
+        return 1  # before the battle's text: it would say a game starts that never does
     # On a copy: the window's session begins afresh on the scenario.
     battle = _begin(scenario, scenario.world.copy(), dice, seed)
     print(f"{scenario.name} (seed {seed})")
@@ -559,19 +561,27 @@ def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         raise UsageError(str(error)) from None
 
 
+def _display_ok() -> bool:
+    """Whether a window can open; if not, says so (and what to do instead)."""
+    from sim.ui.app import display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        print(f"sim play: {problem}", file=sys.stderr)
+    return problem is None
+
+
 def _window(
     session: Session, offer: Unfinished | None = None, ai: dict[str, str] | None = None
 ) -> int:
     """Open the client, with the reach engine compiled first: a window that froze for seconds
     on its first overlay would look hung."""
     from sim import pathfinder
-    from sim.ui.app import display_problem, play
+    from sim.ui.app import play
 
     # Before anything slow and before any save is touched: without a display SDL would "open"
     # an invisible stand-in window and the command would seem to hang.
-    problem = display_problem()
-    if problem is not None:
-        print(f"sim play: {problem}", file=sys.stderr)
+    if not _display_ok():
         return 1
     # Loaded from numba's cache this takes a fraction of a second; only a compile outlasts the
     # timer, so the message shows exactly when there is a wait to explain.

@@ -514,6 +514,7 @@ def test_sim_play_without_a_display_fails_at_once_and_touches_no_save(tmp_path: 
     assert "sim play: no display found" in done.stderr
     assert "use `sim play --text` to print the battle in the terminal instead" in done.stderr
     assert "Traceback" not in done.stderr
+    assert done.stdout == "", "no battle text nor offer for a game that never starts"
     assert sorted(saves.iterdir()) == [earlier]
     assert earlier.read_bytes() == before
 
