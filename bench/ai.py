@@ -105,11 +105,18 @@ def main() -> int:
     parser.add_argument("--round-cap", type=int, default=30)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="one scenario file instead of every shipped one")
+    parser.add_argument(
+        "--pairing",
+        choices=[f"{strong}-{weak}" for strong, weak, _ in PAIRINGS],
+        help="only this pairing",
+    )
     args = parser.parse_args()
     paths = [Path(args.only)] if args.only else sorted((ROOT / "scenarios").glob("*.toml"))
     failed = False
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for strong, weak, goal in PAIRINGS:
+            if args.pairing not in (None, f"{strong}-{weak}"):
+                continue
             start = time.perf_counter()
             results = list(
                 pool.map(play_game, games(paths, strong, weak, args.games, args.round_cap))

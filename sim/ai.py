@@ -381,6 +381,20 @@ class _Context:
             if isinstance(objective, Reach) and objective.team != self.team
             for cell in objective.cells
         ]
+        if self.guarded:
+            # One warden is enough (standing on the cell bars it): the nearest of the side;
+            # the others hunt.
+            def near(u: str) -> int:
+                return min(_gap(world.need(u, Position).cell, g) for g in self.guarded)
+
+            side = [
+                u
+                for u in creatures(world)
+                if team_of(world, u) == self.team and not incapacitated(world, u)
+            ]
+            self.warden = min(side, key=lambda u: (near(u), u)) == unit
+        else:
+            self.warden = False
 
     def score(self, legal: Legal) -> Choice:
         decision = legal.decision
@@ -494,7 +508,7 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         value += 1.0 * (before - after) + (KILL * 2 if after == 0 else 0.0)
         if after < before:
             why += ", toward the objective"
-    if c.guarded and c.careful:
+    if c.warden and c.careful:
         # Standing on the cell itself bars it: no foe can end a move there (R-M5).
         before = min(_gap(c.here, g) for g in c.guarded)
         after = min(_gap(cell, g) for g in c.guarded)
