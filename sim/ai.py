@@ -55,7 +55,14 @@ from sim.odds import (
     trip_odds,
 )
 from sim.reachmap import ORDER, reach_map
-from sim.reactions import NONE, Ask, bonus_left, expected_defence, held_weapon
+from sim.reactions import (
+    NONE,
+    Ask,
+    bonus_left,
+    expected_defence,
+    held_weapon,
+    reaction_price,
+)
 from sim.shove import push
 from sim.threat import enemies, provocations, reaches
 from sim.world import World
@@ -106,7 +113,7 @@ class AI:
             return Choice(pick.decision, 0.0, "a random legal decision")
         pending = battle.pending
         if isinstance(pending, AwaitingReaction):
-            return _react(battle, pending, listed)
+            return _react(battle, pending, listed, known_roll=self.level == "hard")
         assert isinstance(pending, AwaitingAction)
         ranked = rank(
             battle.world,
@@ -252,7 +259,9 @@ def standing(world: World, team: str) -> float:
 # --- reactions --------------------------------------------------------------------------------
 
 
-def _react(battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...]) -> Choice:
+def _react(
+    battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...], known_roll: bool = False
+) -> Choice:
     """Defend with the defence that adds most; take an Attack of Opportunity; Interrupt only
     when what it wins beats the defences its 2 Bonus Actions would otherwise pay for (R-R7);
     catch only with a free hand (dropping a weapon to catch costs more than it saves)."""
@@ -261,6 +270,10 @@ def _react(battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...])
     unit = pending.unit
     if pending.kind == "defence":
         usable = [n for n in names if n != NONE]
+        if usable and known_roll:
+            known = _defend_known(battle, unit, names)
+            if known is not None:
+                return known
         if usable:
             best = max(usable, key=lambda n: (expected_defence(world, unit, n), -usable.index(n)))
             why = f"{_VERBS.get(best, best)}: the best defence it has"
@@ -280,6 +293,50 @@ def _react(battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...])
         if chosen is not None:
             return Choice(ReactionChoice(unit, chosen), 1.0, f"takes the {chosen}")
     return Choice(ReactionChoice(unit, NONE), 0.0, "lets it pass")
+
+
+def _defend_known(battle: Battle, unit: str, names: list[str]) -> Choice | None:
+    """`hard`'s defence: the attack's Hit Roll is known when the window opens (R-A2: the
+    defence answers a rolled attack), so each defence is worth its chance to beat that total
+    times the damage of a hit, less the defences its Bonus Actions would no longer pay for
+    against the attacks still to come before this creature's next turn."""
+    world = battle.world
+    acting = battle.resolving
+    rolled = next(
+        (e for e in reversed(battle.log) if isinstance(e, ev.Rolled) and "hit roll" in e.purpose),
+        None,
+    )
+    if not isinstance(acting, a.Attack) or rolled is None:
+        return None
+    plan = plan_attack(world, acting)
+    if isinstance(plan, Refusal):
+        return None
+    odds = attack_odds(world, acting.actor, unit, weapon=plan.weapon, melee=plan.melee)
+    per_hit = odds[0].per_hit if odds else 0.0
+    # A later attack, its roll unknown: what a defence saves against it on average.
+    later = max((o.hit for o in odds), default=0.0) - min((o.hit for o in odds), default=0.0)
+    coming = world.need(acting.actor, Budget).half  # each ½ Action another attack
+    here = world.need(unit, Position).cell
+    for foe in enemies(world, unit):
+        there = world.need(foe, Position).cell
+        standing_foe = foe != acting.actor and not incapacitated(world, foe)
+        if standing_foe and reaches(world, foe, there, here):
+            coming += 1
+    left = bonus_left(world, unit)
+
+    def worth(option: str) -> float:
+        saved = 1.0 - defense_total(world, unit, option).cdf_below(rolled.total)
+        price = reaction_price(world, unit, "defence", option, slow=False)
+        cost = price.bonus if option != NONE else 0
+        short = max(0, coming - (left - cost)) - max(0, coming - left)
+        return saved * per_hit - short * later * per_hit
+
+    best = max(names, key=lambda n: (worth(n), n == NONE))
+    if best == NONE:
+        why = f"lets the Hit Roll {rolled.total} be: a defence is worth more later"
+    else:
+        why = f"{_VERBS.get(best, best)} against a Hit Roll of {rolled.total}"
+    return Choice(ReactionChoice(unit, best), worth(best), why)
 
 
 def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, str]:
