@@ -55,9 +55,9 @@ def timings(battle: Battle, rng: random.Random, steps: int) -> list[tuple[str, f
         if isinstance(pending, AwaitingAction):
             left = battle.world.need(pending.unit, Budget)
             what = "fresh" if left == refilled(battle.world.rules) else "turn"
-        start = time.perf_counter()
+        start = time.process_time()
         listed = legal_decisions(battle)
-        out.append((what, (time.perf_counter() - start) * 1000))
+        out.append((what, (time.process_time() - start) * 1000))
         kinds = sorted({_kind(legal) for legal in listed})
         if isinstance(pending, AwaitingAction) and len(kinds) > 1 and rng.random() < 0.7:
             kinds.remove("end_turn")  # let turns run long enough to do things
