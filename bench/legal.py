@@ -4,7 +4,9 @@ decision (sim/legal.py).
 The states are those of battles on every map of scenarios/ played by a seeded random policy
 that chooses among `legal_decisions` itself (an action kind first, then one of its decisions,
 as tests/test_legal.py does), every creature's reactions asked of it so that windows open too.
-Each call is timed; the median and the 99th percentile are printed per scenario and overall.
+Each call's CPU time is measured (the process's, so other work on a shared machine does not
+count); the median and the 99th percentile are printed per scenario and overall, for every call
+and for the calls at a turn's start, whole budget left, where the lists are longest.
 
     python bench/legal.py [--seeds N] [--steps N]
 """
