@@ -314,7 +314,8 @@ def _abilities(world: World, unit: str) -> Iterator[Action]:
 def _prepared(world: World, unit: str) -> Iterator[Action]:
     """R-P2: a representative set of plans, each attacking one of the two nearest enemies: when
     an enemy comes within reach, when anyone steps next to the preparer, when that enemy starts
-    an action, or when it ends its turn."""
+    an action, or when it ends its turn; and one that needs no enemy in sight: to Guard when
+    one comes within reach (R-X14)."""
     team = team_of(world, unit)
     here = world.need(unit, Position).cell
     foes = [
@@ -322,6 +323,7 @@ def _prepared(world: World, unit: str) -> Iterator[Action]:
     ]
     foes.sort(key=lambda c: _chebyshev(here, world.need(c, Position).cell))
     around = tuple(c for c in here.neighbours() if world.grid.inside(c))
+    yield a.Prepare(unit, "enemy_within", PREPARE_METRES[0], (), "", a.Guard(unit))
     for foe in foes[:2]:
         then = a.Attack(unit, target=foe)
         for metres in PREPARE_METRES:

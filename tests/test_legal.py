@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from sim import actions as a
-from sim.actions import Refusal
+from sim.actions import Cost, Refusal
 from sim.creature import creatures
 from sim.decisions import parse
+from sim.decisions import to_json as line_of
 from sim.engine import (
     Accepted,
     AwaitingAction,
@@ -32,9 +33,20 @@ from sim.engine import (
 )
 from sim.events import Spent
 from sim.legal import Legal, legal_decisions
+from sim.reachmap import reach_map
 from sim.replay import begin
 from sim.rules import Tier
 from sim.scenario import load
+from tests.helpers import (
+    accept,
+    accepted,
+    battle,
+    budget,
+    conditions_of,
+    end_turns,
+    give,
+    scenario_text,
+)
 from tests.legal_play import (
     RULE_KINDS,
     VARIANTS,
@@ -44,6 +56,8 @@ from tests.legal_play import (
     shape_of,
     shown,
 )
+from tests.movers import begin as begin_on
+from tests.movers import creature, legend
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("*.toml"))
 SEEDS = (1, 2, 3, 4, 5)
@@ -183,3 +197,195 @@ def test_a_listed_decision_that_submit_refuses_fails_the_test_naming_both() -> N
     assert f"legal_decisions listed {{'unit': '{pending.unit}', 'action': 'attack'" in message
     assert "'target': 'nobody'" in message
     assert "but submit refused it: there is no creature 'nobody' to attack" in message
+
+
+# --- what is listed, as transcripts --------------------------------------------------------------
+
+
+def lines(b: Battle, *, slowed: bool = True) -> list[dict[str, object]]:
+    """The script lines of what `legal_decisions` lists now."""
+    return [line_of(legal.decision) for legal in legal_decisions(b, slowed=slowed)]
+
+
+def of_action(b: Battle, name: str) -> list[dict[str, object]]:
+    return [line for line in lines(b) if line.get("action") == name]
+
+
+DUEL = """
+.........
+.ab......
+.........
+"""
+
+
+def test_R_B7_a_slowed_answer_is_listed_only_where_its_cost_can_be_paid() -> None:
+    """R-B7: ana walks away from bob (½ Action) and his Attack of Opportunity comes on her own
+    turn: she may Dodge, Dodge slowed (a ½ Action, from the half-action she has left) or let
+    it come; the slowed Dodge is accepted. On bob's turn she has no half-actions: no slowed
+    answer is listed. "none" is never slowed."""
+    b = begin_on(
+        DUEL,
+        creature("ana", "blue", "a", policy="ask"),
+        creature("bob", "red", "b", policy="always"),
+        dice=(1, 2, 3, 6, 2, 3),
+    )
+    accepted(b, unit="ana", action="walk", path=[[0, 1]])
+    assert lines(b) == [
+        {"unit": "ana", "reaction": "dodge"},
+        {"unit": "ana", "reaction": "none"},
+        {"unit": "ana", "reaction": "dodge", "slow": True},
+    ]
+    assert lines(b, slowed=False) == lines(b)[:2]
+    accepted(b, unit="ana", reaction="dodge", slow=True)
+    end_turns(b, "ana")
+    accepted(b, unit="bob", action="walk", to=[1, 1])
+    accepted(b, unit="bob", action="attack", target="ana")
+    assert lines(b) == [
+        {"unit": "ana", "reaction": "interrupt"},
+        {"unit": "ana", "reaction": "none"},
+    ]
+    accepted(b, unit="ana", reaction="none")
+    assert lines(b) == [{"unit": "ana", "reaction": "dodge"}, {"unit": "ana", "reaction": "none"}]
+
+
+FIELD = """
+..........
+.ag......z
+.b.c......
+"""
+
+
+def test_R_X21_each_ally_and_enemy_pair_in_reach_is_listed_for_assist() -> None:
+    """R-X21: bram (1,2) reaches his ally ana (1,1) and the enemy grok (2,1); cy (3,2) and zed
+    (9,1) are out of his reach. Only "ana against grok" is listed, plain and slowed (a ½
+    Action); once he has assisted her, no Assist is listed (once per ally per turn)."""
+    b = begin_on(
+        FIELD,
+        creature("bram", "blue", "b"),
+        creature("ana", "blue", "a"),
+        creature("cy", "blue", "c"),
+        creature("grok", "red", "g"),
+        creature("zed", "red", "z"),
+    )
+    assert of_action(b, "assist") == [
+        {"unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok"},
+        {"unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok", "slow": True},
+    ]
+    accepted(b, unit="bram", action="assist", ally="ana", enemy="grok")
+    assert of_action(b, "assist") == []
+
+
+ALLIES = """
+.ag.
+.b..
+"""
+
+
+def test_R_X15_actions_the_rules_allow_at_an_ally_are_listed_at_allies() -> None:
+    """A Shove can push a friend out of harm's way: bram may shove ana, his ally, as he may
+    shove grok; Aid and Administer are listed for allies only, and here refused (nobody is
+    hurt or down)."""
+    b = begin_on(ALLIES, creature("bram", "blue", "b"), creature("ana", "blue", "a"),
+              creature("grok", "red", "g"))  # fmt: skip
+    shoves = [line["target"] for line in of_action(b, "shove") if "slow" not in line]
+    assert shoves == ["ana", "grok"]
+    assert of_action(b, "aid") == of_action(b, "administer") == []
+
+
+POOL = """
+.b....
+.aWWF.
+..WcW.
+"""
+POOL_LEGEND = legend(a={"water": 2.0}, W={"water": 2.0}, c={"water": 2.0}, F={"water": 1.0})
+
+
+def test_R_M8_every_cell_of_the_dive_reach_map_is_listed_as_a_dive() -> None:
+    """R-M8 Decision: ana swims in a 2 m pool; a dive (Swim submerged) goes only where the
+    water is as deep as she is tall, so the 1 m ford (4,1) is listed for a Swim but not for a
+    dive. Each dive cell is the dive reach map's (`sim reach --submerged`); one is accepted."""
+    b = battle(
+        scenario_text(
+            POOL,
+            "\n".join(
+                [creature("ana", "blue", "a"), creature("bo", "red", "b"),
+                 creature("cy", "red", "c")]
+            ),
+            POOL_LEGEND,
+        ),
+        [8, 7, 6],
+    )  # fmt: skip
+    give(b, "ana", "swimming")
+    swims = [line for line in of_action(b, "swim") if "slow" not in line]
+    dives = [line["to"] for line in swims if line.get("submerged")]
+    assert dives == [[c.x, c.y] for c in reach_map(b.world, "ana", (a.Swim,), submerged=True)]
+    assert [4, 1] in [line["to"] for line in swims if not line.get("submerged")]
+    assert [4, 1] not in dives
+    accepted(b, unit="ana", action="swim", to=dives[-1], submerged=True)
+    assert conditions_of(b, "ana") == {"swimming": 1, "submerged": 1}
+
+
+CLIFF = """
+.....
+.aCCC
+.....
+"""
+
+
+def test_R_M7_a_climb_that_stops_part_way_is_listed_and_so_is_going_on_or_down() -> None:
+    """R-M7: the 6 m face is more than ana's 4 m a Climb: the climb to (2,1) stops part-way,
+    hanging, so it is in no reach map, but it is listed and accepted. Hanging, she is offered
+    the climb on up to (2,1) and the climb back down to (1,1), and no other move but a Jump."""
+    b = battle(
+        scenario_text(CLIFF, creature("ana", "blue", "a", agi="d4+8"),
+                      legend(C={"height": 6, "climbable": True})),
+        [1],
+    )  # fmt: skip
+    climbs = [line["to"] for line in of_action(b, "climb") if "slow" not in line]
+    assert climbs == [[2, 1]]
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    end_turns(b, "ana")
+    climbs = [line["to"] for line in of_action(b, "climb") if "slow" not in line]
+    assert climbs == [[2, 1], [1, 1]]
+    moves = {line["action"] for line in lines(b) if "to" in line}
+    assert moves <= {"climb", "jump"}
+
+
+def test_R_B5_moves_are_listed_while_an_extended_action_runs() -> None:
+    """R-B5: ana is doffing her mail (an Extended Action): her turn's budget went to it, but a
+    move breaks it and is paid from the turn it gives back, so her moves are listed, priced as
+    on a fresh turn, and a Walk is accepted (breaking the doffing)."""
+    b = begin_on(DUEL, creature("ana", "blue", "a", armour="mail"), creature("bob", "red", "b"))
+    accepted(b, unit="ana", action="doff")
+    end_turns(b, "ana", "bob")
+    assert budget(b, "ana") == (0, 0)
+    walks = [
+        legal for legal in legal_decisions(b, slowed=False) if isinstance(legal.decision, a.Walk)
+    ]
+    assert walks and all(legal.cost == Cost(Tier.HALF, 1, 0) for legal in walks)
+    events = accept(b, walks[0].decision)
+    assert "extended_broken" in [event["type"] for event in events]
+
+
+def test_R_B6_a_quickened_variant_is_listed_where_it_costs_less() -> None:
+    """R-B6: Quickened, ana may take a Walk (½ Action) as a Bonus Action and a Run (1 Action)
+    as a ½ Action; an Aim is a Bonus Action either way, so no quickened Aim is listed. Slowed,
+    a Walk is a 1 Action; ending the turn is never slowed or quickened."""
+    b = begin_on(DUEL, creature("ana", "blue", "a"), creature("bob", "red", "b"))
+    give(b, "ana", "quickened", 2)
+    costs = {
+        (type(legal.decision).__name__, legal.decision.slow, legal.decision.quicken): legal.cost
+        for legal in legal_decisions(b)
+        if isinstance(legal.decision, a.Walk | a.Run | a.Aim | a.EndTurn)
+    }
+    assert costs == {
+        ("Walk", False, False): Cost(Tier.HALF, 1, 0),
+        ("Walk", True, False): Cost(Tier.ONE, 2, 0),
+        ("Walk", False, True): Cost(Tier.BONUS, 0, 1),
+        ("Run", False, False): Cost(Tier.ONE, 2, 0),
+        ("Run", True, False): Cost(Tier.ONE_AND_HALF, 2, 2),
+        ("Run", False, True): Cost(Tier.HALF, 1, 0),
+        ("Aim", False, False): Cost(Tier.BONUS, 0, 1),
+        ("Aim", True, False): Cost(Tier.HALF, 1, 0),
+        ("EndTurn", False, False): Cost(Tier.FREE, 0, 0, counts_as_action=False),
+    }
