@@ -68,16 +68,18 @@ def legal_decisions(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]
         shifts.append((True, False))
     if has(world, unit, "quickened"):  # R-B6: Quicken needs a source (R-K3)
         shifts.append((False, True))
+    prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
     for action in _plain_candidates(world, unit):
         if action in seen:
             continue
         seen.add(action)
+        paid = prices.listed(action)
         mechanic = RULEBOOK.get(type(action))
-        if mechanic is not None and mechanic.check(world, action) is None:
-            out.extend(_variants(battle, action, shifts))
-    out.extend(_moves(battle, unit, shifts))
+        if paid and mechanic is not None and mechanic.check(world, action) is None:
+            out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+    out.extend(_moves(battle, unit, prices))
     return tuple(out)
 
 
@@ -94,47 +96,65 @@ def _answers(battle: Battle, pending: AwaitingReaction, slowed: bool) -> tuple[L
     return tuple(out)
 
 
-def _variants(battle: Battle, action: Action, shifts: list[Shift]) -> Iterator[Legal]:
-    """`action`, which its own rules allow, and its Slow / Quicken variants, each where the
-    budget pays for it; a variant only where it costs something else than the plain action
-    (or takes another number of turns).
+class _Prices:
+    """What `action` costs in each variant (plain, slowed, quickened) that is listed.
 
-    This is `Battle.check` in parts: what it asks first (the battle goes on, the actor has the
-    turn and can act) `legal_decisions` asked once, by ending the turn; the action's own rules
-    (the mechanic's check) read the world, never the Slow or Quicken flags, so they were asked
-    once for every variant; the price is asked of each."""
-    plain: Cost | Refusal | None = None
-    for slow, quicken in shifts:
-        if (slow, quicken) != PLAIN and isinstance(action, a.EndTurn):
-            break  # ending the turn is no action: it cannot be slowed or quickened
-        variant = (
-            action if (slow, quicken) == PLAIN else replace(action, slow=slow, quicken=quicken)
-        )
-        cost = battle.priced(variant)
-        if variant is action:
-            plain = cost
-        if isinstance(cost, Refusal):
-            continue
-        if variant is not action and cost == plain and cost.tier is not Tier.EXTENDED:
-            continue
-        yield Legal(variant, cost)
+    This is `Battle.check` in parts. What it asks first (the battle goes on, the actor has the
+    turn and can act) `legal_decisions` asks once, of ending the turn. The price
+    (`Battle.priced`) reads the actor's budget and conditions and the action's type and flags
+    (a spell's or ability's tier too), never its target, item or cell, so it is asked once per
+    type and variant. The action's own rules (the mechanic's check) read the world, never the
+    flags, so they are asked once per action, and only when some variant can be paid."""
+
+    def __init__(self, battle: Battle, shifts: list[Shift]) -> None:
+        self.battle = battle
+        self.shifts = shifts
+        self.known: dict[tuple[type[Action], str], list[tuple[Shift, Cost]]] = {}
+
+    def listed(self, action: Action) -> list[tuple[Shift, Cost]]:
+        """The variants of `action` the budget pays for, each with its cost; a variant only
+        where it costs something else than the plain action (or, an Extended Action, takes
+        another number of turns). Ending the turn is never slowed or quickened."""
+        key = (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
+        found = self.known.get(key)
+        if found is None:
+            found = []
+            plain: Cost | Refusal | None = None
+            for shift in self.shifts if not isinstance(action, a.EndTurn) else [PLAIN]:
+                cost = self.battle.priced(_shifted(action, shift))
+                if shift == PLAIN:
+                    plain = cost
+                elif cost == plain and not (isinstance(cost, Cost) and cost.tier is Tier.EXTENDED):
+                    continue
+                if not isinstance(cost, Refusal):
+                    found.append((shift, cost))
+            self.known[key] = found
+        return found
 
 
-def _moves(battle: Battle, unit: str, shifts: list[Shift]) -> Iterator[Legal]:
+def _shifted(action: Action, shift: Shift) -> Action:
+    slow, quicken = shift
+    return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
+
+
+def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[Legal]:
     """One decision per Movement Action but Climb, variant and cell it can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
     too.
 
     A move to a cell of the reach map is accepted whenever its kind is (the reach maps and the
     move check agree: tests/test_reach_property.py), so for each kind only the first cell is
-    put to the move's own check, and priced in each variant; the other cells take its price."""
+    put to the move's own check; every cell takes the kind's price."""
     world = battle.world
-    quicken = (False, True) in shifts
+    quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
     budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
     for kind in ORDER:
         if kind is a.Climb:
             continue  # put to the check cell by cell with the other actions (_climbs)
+        paid = prices.listed(kind(unit))
+        if not paid:
+            continue
         dives = (False, True) if kind is a.Swim else (False,)
         for submerged in dives:
             # Priced Quickened when it can be: the cheapest variant decides what is in reach.
@@ -146,15 +166,7 @@ def _moves(battle: Battle, unit: str, shifts: list[Shift]) -> Iterator[Legal]:
             first = _move(kind, unit, next(iter(cells)), False, False, submerged)
             if RULEBOOK[kind].check(world, first) is not None:
                 continue
-            plain: Cost | Refusal | None = None
-            for slow, quick in shifts:
-                cost = battle.priced(replace(first, slow=slow, quicken=quick))
-                if (slow, quick) == PLAIN:
-                    plain = cost
-                elif cost == plain:
-                    continue
-                if isinstance(cost, Refusal):
-                    continue
+            for (slow, quick), cost in paid:
                 for cell in cells:
                     yield Legal(_move(kind, unit, cell, slow, quick, submerged), cost)
 
