@@ -68,7 +68,7 @@ def reach_map(
     """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure).
     `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8).
     `quicken`: the actions are priced Quickened (R-B6), which may pay for one the plain budget
-    cannot; where they go is the same. `budget` replaces the unit's own, as `budget.price`'s:
+    cannot; where they go is the same. `budget` replaces the unit's own, as in `budget.price`:
     the turn's budget an Extended Action in progress gives back (R-B5)."""
     out: dict[Pos, ReachCell] = {}
     start = world.need(unit, Position).cell
