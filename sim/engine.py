@@ -214,11 +214,16 @@ class Battle:
         mechanic = RULEBOOK.get(type(action))
         if mechanic is None:
             return Refusal(f"{action.name!r} is not an action this simulator knows yet")
-        cost = price(world, action, self._abandoning(action))
+        cost = self.priced(action)
         if isinstance(cost, Refusal):
             return cost
         refusal = mechanic.check(world, action)
         return refusal if refusal is not None else cost
+
+    def priced(self, action: Action) -> Cost | Refusal:
+        """The budget's part of `check`: what `action` costs its actor now, or why the budget
+        cannot pay it (R-B3, R-B4, R-B5). Pure; it asks nothing of the action's own rules."""
+        return price(self.world, action, self._abandoning(action))
 
     def _abandoning(self, action: Action) -> Budget | None:
         """R-B5: a non-free action breaks an Extended Action in progress; the turn's Full Action

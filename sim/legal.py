@@ -1,10 +1,15 @@
 """Legal decisions: every decision the battle accepts now, each with what it costs.
 
-The candidates come from the world (the reach map for movement, creatures in sight for targets,
-the items a creature holds, carries or stands by, the spells it knows); each is then put to
-`Battle.check`, the same check `submit` makes, so a listed decision is never refused. In a
-reaction window the decisions are the window's options, "none" included. Like PettingZoo's
-action mask, this one list serves the AI, the random-play tests and the client.
+The candidates come from the world (the reach map for movement, dives included; creatures in
+sight for targets and Assist's pairs; the items a creature holds, carries or stands by, and a
+cell next to each ally to toss them to; the spells and abilities it knows); each is then put to
+the checks `Battle.check` makes, as `submit` does, so a listed decision is never refused. In a
+reaction window the decisions are the window's options, "none" included, and each option
+slowed where its slowed cost can be paid (R-B7). Like PettingZoo's action mask, this one list
+serves the AI, the random-play tests and the client.
+
+Only the creature the battle waits for is listed: a grappler may also let go on another's turn
+(R-G4) and a side may set a reaction policy at any time, but those are not what `pending` asks.
 """
 
 from __future__ import annotations
@@ -15,23 +20,31 @@ from dataclasses import dataclass, replace
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.actions import Action, Cost, Refusal
+from sim.budget import refilled
 from sim.casting import known
-from sim.components import Gear, Hands, Item, Position
-from sim.creature import creatures, incapacitated, team_of, unseen_by
+from sim.components import ExtendedAction, Gear, Hands, Item, Position
+from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
+from sim.grid import Kind
 from sim.reachmap import ORDER, reach_map
+from sim.reactions import NONE
+from sim.rulebook import RULEBOOK
 from sim.rules import Tier
+from sim.threat import reaches
 from sim.world import World
 
 # R-P2: the distances an "enemy comes within" trigger is offered at (a representative set).
 PREPARE_METRES = (1.5, 3.0)
 
+Shift = tuple[bool, bool]  # (slow, quicken), R-B6
+PLAIN: Shift = (False, False)
+
 
 @dataclass(frozen=True, slots=True)
 class Legal:
     """One decision the battle accepts now; `cost` is None for a reaction answer (its Bonus
-    Actions are paid as the reaction resolves)."""
+    Actions, or slowed its half-actions, are paid as the reaction resolves)."""
 
     decision: Decision
     cost: Cost | None
@@ -39,48 +52,136 @@ class Legal:
 
 def legal_decisions(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]:
     """Every decision `battle.pending` accepts now, in a stable order. `slowed=False` leaves
-    out the Slow variants (R-B6), which only ever cost more and so interest a player or an AI
-    rarely."""
+    out the Slow variants (R-B6, R-B7), which only ever cost more and so interest a player or
+    an AI rarely. A Slow or Quicken variant is listed where it changes the cost (or, for an
+    Extended Action, the turns it takes)."""
     pending = battle.pending
     if isinstance(pending, AwaitingReaction):
-        return tuple(Legal(ReactionChoice(pending.unit, o), None) for o in pending.options)
+        return _answers(battle, pending, slowed)
     if not isinstance(pending, AwaitingAction):
         return ()
+    world, unit = battle.world, pending.unit
+    if isinstance(battle.check(a.EndTurn(unit)), Refusal):
+        return ()  # what refuses ending the turn (the actor cannot act at all) refuses all
+    shifts = [PLAIN]
+    if slowed:
+        shifts.append((True, False))
+    if has(world, unit, "quickened"):  # R-B6: Quicken needs a source (R-K3)
+        shifts.append((False, True))
+    prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
-    # A move to a cell of the reach map is accepted whenever its kind is (the reach maps and
-    # the move check agree: tests/test_reach_property.py), so after the first such move of a
-    # kind only its price is asked, not a second planning of the same path.
-    moves: dict[tuple[type[Action], bool], Cost | Refusal] = {}
-    for action in candidates(battle.world, pending.unit, slowed=slowed):
+    for action in _plain_candidates(world, unit):
         if action in seen:
             continue
         seen.add(action)
-        if isinstance(action, a.Movement) and action.to is not None:
-            key = (type(action), action.slow)
-            if key not in moves:
-                moves[key] = battle.check(action)
-            cost = moves[key]
-        else:
-            cost = battle.check(action)
-        if not isinstance(cost, Refusal):
-            out.append(Legal(action, cost))
+        paid = prices.listed(action)
+        mechanic = RULEBOOK.get(type(action))
+        if paid and mechanic is not None and mechanic.check(world, action) is None:
+            out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+    out.extend(_moves(battle, unit, prices))
     return tuple(out)
 
 
-def candidates(world: World, unit: str, *, slowed: bool = True) -> Iterator[Action]:
-    """Every action worth putting to the check for `unit`, each also slowed when asked."""
-    for action in _plain_candidates(world, unit):
-        yield action
-        if slowed and action.tier is not Tier.FREE:
-            yield _slowed(action)
+def _answers(battle: Battle, pending: AwaitingReaction, slowed: bool) -> tuple[Legal, ...]:
+    """The window's options, "none" included, then each slowed where it can be paid (R-B7)."""
+    out = [Legal(ReactionChoice(pending.unit, option), None) for option in pending.options]
+    if slowed:
+        for option in pending.options:
+            if option == NONE:
+                continue  # declining costs nothing, so it cannot be slowed
+            answer = ReactionChoice(pending.unit, option, slow=True)
+            if battle.check_answer(answer) is None:
+                out.append(Legal(answer, None))
+    return tuple(out)
 
 
-def _slowed(action: Action) -> Action:
-    return replace(action, slow=True)
+class _Prices:
+    """What `action` costs in each variant (plain, slowed, quickened) that is listed.
+
+    This is `Battle.check` in parts. What it asks first (the battle goes on, the actor has the
+    turn and can act) `legal_decisions` asks once, of ending the turn. The price
+    (`Battle.priced`) reads the actor's budget and conditions and the action's type and flags
+    (a spell's or ability's tier too), never its target, item or cell, so it is asked once per
+    type and variant. The action's own rules (the mechanic's check) read the world, never the
+    flags, so they are asked once per action, and only when some variant can be paid."""
+
+    def __init__(self, battle: Battle, shifts: list[Shift]) -> None:
+        self.battle = battle
+        self.shifts = shifts
+        self.known: dict[tuple[type[Action], str], list[tuple[Shift, Cost]]] = {}
+
+    def listed(self, action: Action) -> list[tuple[Shift, Cost]]:
+        """The variants of `action` the budget pays for, each with its cost; a variant only
+        where it costs something else than the plain action (or, an Extended Action, takes
+        another number of turns). Ending the turn is never slowed or quickened."""
+        key = (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
+        found = self.known.get(key)
+        if found is None:
+            found = []
+            plain: Cost | Refusal | None = None
+            for shift in self.shifts if not isinstance(action, a.EndTurn) else [PLAIN]:
+                cost = self.battle.priced(_shifted(action, shift))
+                if shift == PLAIN:
+                    plain = cost
+                elif cost == plain and not (isinstance(cost, Cost) and cost.tier is Tier.EXTENDED):
+                    continue
+                if not isinstance(cost, Refusal):
+                    found.append((shift, cost))
+            self.known[key] = found
+        return found
+
+
+def _shifted(action: Action, shift: Shift) -> Action:
+    slow, quicken = shift
+    return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
+
+
+def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[Legal]:
+    """One decision per Movement Action but Climb, variant and cell it can end in (R-M), by
+    `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
+    too.
+
+    A move to a cell of the reach map is accepted whenever its kind is (the reach maps and the
+    move check agree: tests/test_reach_property.py), so for each kind only the first cell is
+    put to the move's own check; every cell takes the kind's price."""
+    world = battle.world
+    quicken = (False, True) in prices.shifts
+    # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
+    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    for kind in ORDER:
+        if kind is a.Climb:
+            continue  # put to the check cell by cell with the other actions (_climbs)
+        paid = prices.listed(kind(unit))
+        if not paid:
+            continue
+        dives = (False, True) if kind is a.Swim else (False,)
+        for submerged in dives:
+            # Priced Quickened when it can be: the cheapest variant decides what is in reach.
+            cells = reach_map(
+                world, unit, (kind,), submerged=submerged, quicken=quicken, budget=budget
+            )
+            if not cells:
+                continue
+            first = _move(kind, unit, next(iter(cells)), False, False, submerged)
+            if RULEBOOK[kind].check(world, first) is not None:
+                continue
+            for (slow, quick), cost in paid:
+                for cell in cells:
+                    yield Legal(_move(kind, unit, cell, slow, quick, submerged), cost)
+
+
+def _move(
+    kind: type[a.Movement], unit: str, to: Pos, slow: bool, quicken: bool, submerged: bool
+) -> a.Movement:
+    if submerged:
+        return a.Swim(unit, to=to, slow=slow, quicken=quicken, submerged=True)
+    return kind(unit, to=to, slow=slow, quicken=quicken)
 
 
 def _plain_candidates(world: World, unit: str) -> Iterator[Action]:
+    """Every action but movement worth putting to the check for `unit`, neither slowed nor
+    quickened."""
     yield a.EndTurn(unit)
     for cls in (a.Aim, a.Brace, a.Evade, a.Guard, a.FallProne, a.StandUp, a.Doff, a.Hide):
         yield cls(unit)
@@ -88,10 +189,20 @@ def _plain_candidates(world: World, unit: str) -> Iterator[Action]:
     yield a.BreakFree(unit)
     yield a.Release(unit)
     yield from _item_actions(world, unit)
-    yield from _moves(world, unit)
+    yield from _climbs(world, unit)
     yield from _targeted(world, unit)
+    yield from _assists(world, unit)
     yield from _abilities(world, unit)
     yield from _prepared(world, unit)
+
+
+def _climbs(world: World, unit: str) -> Iterator[Action]:
+    """R-M7: a Climb to each neighbouring cell, and, hanging on a face, back down to the cell
+    below. The reach map holds only climbs that reach the top or the bottom; one that stops
+    part-way, hanging, ends where it began and is listed by the cell it climbs towards."""
+    here = world.need(unit, Position).cell
+    for cell in (*here.neighbours(), here):
+        yield a.Climb(unit, to=cell)
 
 
 def _held(world: World, unit: str) -> tuple[str, ...]:
@@ -116,16 +227,32 @@ def _item_actions(world: World, unit: str) -> Iterator[Action]:
         yield a.Consume(unit, item)
     here = world.need(unit, Position).cell
     for item, pos in world.each(Position):
-        if world.has(item, Item) and max(abs(pos.cell.x - here.x), abs(pos.cell.y - here.y)) <= 1:
+        if world.has(item, Item) and _chebyshev(pos.cell, here) <= 1:
             yield a.PickUp(unit, item)
+    yield from _tosses(world, unit, here, held)
 
 
-def _moves(world: World, unit: str) -> Iterator[Action]:
-    """One decision per Movement Action and cell it can end in (R-M), by `to`: the engine
-    plans the path as the reach map found it."""
-    for kind in ORDER:
-        for cell in reach_map(world, unit, only=(kind,)):
-            yield kind(unit, to=cell)
+def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterator[Action]:
+    """R-X18 to a cell: a representative set, for each ally in sight the cell next to it
+    nearest the tosser, where the ally can pick the item up (R-X7) without the risk of a
+    failed catch (R-R6). Tossing to the ally itself is listed with the other targets."""
+    if not held:
+        return
+    grid = world.grid
+    team = team_of(world, unit)
+    for ally in _others(world, unit):
+        if team_of(world, ally) != team:
+            continue
+        there = world.need(ally, Position).cell
+        around = [
+            c
+            for c in there.neighbours()
+            if c != here and grid.inside(c) and grid.kind(c) is not Kind.WALL
+        ]
+        if around:
+            cell = min(around, key=lambda c: (_chebyshev(c, here), c.y, c.x))
+            for item in held:
+                yield a.Toss(unit, item, to=cell)
 
 
 def _others(world: World, unit: str) -> list[str]:
@@ -135,30 +262,46 @@ def _others(world: World, unit: str) -> list[str]:
 
 
 def _targeted(world: World, unit: str) -> Iterator[Action]:
+    """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
+    the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
     team = team_of(world, unit)
     held = _held(world, unit)
     for other in _others(world, unit):
-        ally = team_of(world, other) == team
-        if ally:
+        if team_of(world, other) == team:
             yield a.Aid(unit, target=other)
             yield a.Administer(unit, target=other)
             for item in (*held, *_carried(world, unit)):
                 yield a.Administer(unit, target=other, item=item)
-        else:
-            yield a.Attack(unit, target=other)
-            for weapon in held:
-                yield a.Attack(unit, target=other, weapon=weapon)
-                yield a.Trip(unit, target=other, weapon=weapon)
-            yield a.Trip(unit, target=other)
-            yield a.Shove(unit, target=other)
-            yield a.Feint(unit, target=other)
-            yield a.Grapple(unit, target=other)
-            for item in _held(world, other):
-                yield a.Disarm(unit, target=other, item=item)
+        yield a.Attack(unit, target=other)
+        for weapon in held:
+            yield a.Attack(unit, target=other, weapon=weapon)
+            yield a.Trip(unit, target=other, weapon=weapon)
+        yield a.Trip(unit, target=other)
+        yield a.Shove(unit, target=other)
+        yield a.Feint(unit, target=other)
+        yield a.Grapple(unit, target=other)
+        for item in _held(world, other):
+            yield a.Disarm(unit, target=other, item=item)
         for item in held:
-            if not ally:
-                yield a.Throw(unit, target=other, item=item)
+            yield a.Throw(unit, target=other, item=item)
             yield a.Toss(unit, item=item, target=other)
+
+
+def _assists(world: World, unit: str) -> Iterator[Action]:
+    """R-X21: each ally and each enemy it sees, both within its melee reach."""
+    team = team_of(world, unit)
+    here = world.need(unit, Position).cell
+    allies, enemies = [], []
+    for other in creatures(world):
+        if other == unit or not reaches(world, unit, here, world.need(other, Position).cell):
+            continue
+        if team_of(world, other) == team:
+            allies.append(other)
+        elif unit not in unseen_by(world, other):
+            enemies.append(other)
+    for ally in allies:
+        for enemy in enemies:
+            yield a.Assist(unit, ally, enemy)
 
 
 def _abilities(world: World, unit: str) -> Iterator[Action]:
@@ -181,18 +324,24 @@ def _abilities(world: World, unit: str) -> Iterator[Action]:
 
 
 def _prepared(world: World, unit: str) -> Iterator[Action]:
-    """R-P2: a representative set of plans: attack the nearest enemies when one comes within
-    reach, or when a foe ends its turn."""
+    """R-P2: a representative set of plans, each attacking one of the two nearest enemies: when
+    an enemy comes within reach, when anyone steps next to the preparer, when that enemy starts
+    an action, or when it ends its turn; and one that needs no enemy in sight: to Guard when
+    one comes within reach (R-X14)."""
     team = team_of(world, unit)
     here = world.need(unit, Position).cell
     foes = [
         c for c in _others(world, unit) if team_of(world, c) != team and not incapacitated(world, c)
     ]
     foes.sort(key=lambda c: _chebyshev(here, world.need(c, Position).cell))
+    around = tuple(c for c in here.neighbours() if world.grid.inside(c))
+    yield a.Prepare(unit, "enemy_within", PREPARE_METRES[0], (), "", a.Guard(unit))
     for foe in foes[:2]:
         then = a.Attack(unit, target=foe)
         for metres in PREPARE_METRES:
             yield a.Prepare(unit, "enemy_within", metres, (), "", then)
+        yield a.Prepare(unit, "enters_area", 0.0, around, "", then)
+        yield a.Prepare(unit, "starts_action", 0.0, (), foe, then)
         yield a.Prepare(unit, "ends_turn", 0.0, (), foe, then)
 
 

@@ -47,25 +47,35 @@ class ReachCell:
         return self.route
 
 
-def _affordable(world: World, action: Action) -> tuple[int, int] | None:
-    cost = price(world, action)
+def _affordable(world: World, action: Action, budget: Budget | None) -> tuple[int, int] | None:
+    cost = price(world, action, budget)
     if isinstance(cost, Refusal):
         return None
-    budget = world.need(action.actor, Budget)
+    if budget is None:
+        budget = world.need(action.actor, Budget)
     return budget.half - cost.half, budget.bonus - cost.bonus
 
 
 def reach_map(
-    world: World, unit: str, only: tuple[type[Movement], ...] = ORDER, *, submerged: bool = False
+    world: World,
+    unit: str,
+    only: tuple[type[Movement], ...] = ORDER,
+    *,
+    submerged: bool = False,
+    quicken: bool = False,
+    budget: Budget | None = None,
 ) -> dict[Pos, ReachCell]:
     """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure).
-    `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8)."""
+    `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8).
+    `quicken`: the actions are priced Quickened (R-B6), which may pay for one the plain budget
+    cannot; where they go is the same. `budget` replaces the unit's own, as in `budget.price`:
+    the turn's budget an Extended Action in progress gives back (R-B5)."""
     out: dict[Pos, ReachCell] = {}
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     usable: list[tuple[type[Movement], tuple[int, int]]] = []
     for kind in only:
-        left = _affordable(world, kind(unit))
+        left = _affordable(world, kind(unit, quicken=quicken), budget)
         if left is not None and condition_problem(world, unit, kind) is None:
             usable.append((kind, left))
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field

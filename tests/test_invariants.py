@@ -1,10 +1,16 @@
 """Invariants under random play (DESIGN "Tests"; R-B2, R-B4, R-M5, R-T3): random decisions, legal
 and illegal, never drive a budget negative, never leave two standing creatures in one cell,
 every refusal leaves the world exactly as it was, and the same seed with the same decisions
-gives the same log; on a test map and on every shipped scenario."""
+gives the same log; on a test map and on every shipped scenario.
+
+Most decisions (LEGAL_SHARE) are drawn from `legal_decisions` (sim/legal.py), so that play gets
+to attacks, grapples, reactions and the rest; each of those must be accepted. The others are
+random script lines, mostly refused, to keep checking refusals. The kinds accepted are counted
+and printed at the end."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,13 +24,16 @@ from sim.catalog import default_catalog
 from sim.components import Budget, Health, Item, Position
 from sim.creature import creatures, incapacitated, lying
 from sim.decisions import FIELDS, PARSERS, parse
+from sim.decisions import to_json as line_of
 from sim.dice import SeededDice
 from sim.engine import REACTION_POLICIES, Accepted, AwaitingAction, AwaitingReaction, Battle
 from sim.events import Spent, to_json
 from sim.geometry import Pos
+from sim.legal import legal_decisions
 from sim.scenario import Scenario, load, loads
 from sim.state import Passing, passing
 from tests.helpers import give, scenario_text, seeded_battle, unit
+from tests.legal_play import RULE_KINDS, Tally, draw, shown
 
 # The shipped skirmish's ford, with a medic and an elf who carries a quickening draught, and
 # a rope on the ground to pick up.
@@ -109,13 +118,18 @@ def begin(cast: Cast, seed: int) -> Battle:
 FORD = Cast.of(loads(TEXT, "test.toml"))
 ABILITY_REFS = (*default_catalog().abilities, "nothing")  # for cast and use (R-X20)
 
+# Of every hundred decisions, this many are drawn from legal_decisions; the rest are random.
+LEGAL_SHARE = 85
+TALLY = Tally()  # what random play accepted, over every test below (printed at the end)
+
 # Weighted so that about half the decisions come from whoever's turn it is, and turns pass.
 who = st.integers(0, 119)
+pick = st.integers(0, 99)  # below LEGAL_SHARE: a listed decision
 actions = st.sampled_from(("end_turn",) * 4 + tuple(sorted(PARSERS)))
 flag = st.sampled_from((False, False, False, True))
 cells = st.tuples(st.integers(0, 63), st.integers(0, 63))
 decisions = st.lists(
-    st.tuples(who, actions, st.integers(0, 999), cells, flag, flag, st.integers(0, 99)),
+    st.tuples(who, actions, st.integers(0, 999), cells, flag, flag, st.integers(0, 99), pick),
     min_size=1,
     max_size=60,
 )
@@ -131,6 +145,7 @@ moving_decisions = st.lists(
         flag,
         flag,
         st.integers(0, 99),
+        pick,
     ),
     min_size=10,
     max_size=80,
@@ -146,14 +161,14 @@ setup = st.lists(
 policies = st.lists(st.sampled_from(REACTION_POLICIES), min_size=12, max_size=12)
 
 
-Choice = tuple[int, str, int, tuple[int, int], bool, bool, int]
+Choice = tuple[int, str, int, tuple[int, int], bool, bool, int, int]
 Gift = tuple[int, str, int]
 
 
 def as_json(b: Battle, choice: Choice, cast: Cast = FORD) -> dict[str, Any]:
     """A script line for one random choice; CURRENT becomes whoever's turn it is, or, while a
     reaction window is open, the creature it waits for, answering with a random option."""
-    who_index, name, item_index, raw_cell, slow, quicken, target_index = choice
+    who_index, name, item_index, raw_cell, slow, quicken, target_index, _ = choice
     actor = cast.actor(who_index)
     item = cast.item_refs[item_index % len(cast.item_refs)]
     target = cast.target(target_index)
@@ -241,6 +256,8 @@ def play(
     reactions: list[str] | None = None,
 ) -> tuple[Battle, list[dict[str, Any]]]:
     """Play random choices, checking the invariants after each; the battle and the script.
+    A choice is a decision drawn from `legal_decisions` (which must be accepted, and whose
+    script line must read back as itself) or, one in seven or so, a random script line.
     `gives` are conditions given at the start; `reactions`, policies set first (a script's
     policy lines, so they replay)."""
     b = begin(cast, seed)
@@ -253,13 +270,30 @@ def play(
         script.append(obj)
     assert_invariants(b)
     for choice in choices:
-        obj = as_json(b, choice, cast)
+        pending = b.pending
+        listed = legal_decisions(b, slowed=choice[4]) if choice[-1] < LEGAL_SHARE else ()
+        if listed:
+            # The choice's numbers steer the draw, so hypothesis replays and shrinks it.
+            drawn = draw(b, listed, random.Random(repr(choice))).decision
+            obj = line_of(drawn)
+            assert parse(obj) == drawn, f"{obj} reads back as {parse(obj)}, not {drawn}"
+        else:
+            obj = as_json(b, choice, cast)
         decision = parse(obj)
         before = b.world.copy()
         logged = len(b.log)
         cost = b.check(decision) if isinstance(decision, Action) else None
         assert b.world == before, "check() changed the world"
         outcome = b.submit(decision)
+        if listed and isinstance(outcome, Refusal):
+            pytest.fail(
+                f"legal_decisions listed {shown(decision)}, but submit refused it: {outcome.reason}"
+            )
+        if not listed:
+            TALLY.tried += 1
+            TALLY.refused += isinstance(outcome, Refusal)
+        if not isinstance(outcome, Refusal):
+            TALLY.took(pending, decision)
         if isinstance(outcome, Refusal):
             assert b.world == before, f"refused {obj} ({outcome.reason}) but the world changed"
             assert len(b.log) == logged
@@ -294,9 +328,10 @@ def test_random_play_keeps_budgets_whole_and_refusals_change_nothing(
     seed: int, gives: list[Gift], choices: list[Choice]
 ) -> None:
     """R-B4: a refused decision changes nothing, ever; R-B2: no budget goes below 0 or above a
-    turn's worth; R-M5: never two standing creatures in one cell. Decisions are random: every
-    action the parser knows, any unit (out of turn, unknown, an item's id), random items and
-    random Slow/Quicken flags, on a battle where some creatures start burning or bleeding."""
+    turn's worth; R-M5: never two standing creatures in one cell. Decisions are drawn from
+    legal_decisions, or random: every action the parser knows, any unit (out of turn, unknown,
+    an item's id), random items and random Slow/Quicken flags, on a battle where some creatures
+    start burning or bleeding."""
     play(seed, gives, choices)
 
 
@@ -317,7 +352,9 @@ CASTS = {path.name: Cast.of(load(path)) for path in SHIPPED}
 
 
 @pytest.mark.parametrize("name", sorted(CASTS))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Fewer examples than the test map's: most decisions are legal and play on, so each example
+# goes farther (and costs more) than one of mostly refused decisions.
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), gives=setup, choices=moving_decisions, reactions=policies)
 def test_random_play_on_every_shipped_scenario_keeps_the_invariants(
     name: str, seed: int, gives: list[Gift], choices: list[Choice], reactions: list[str]
@@ -401,3 +438,19 @@ def test_the_invariant_fails_where_two_creatures_stand_in_one_cell() -> None:
     b.world.set("grok", replace(b.world.need("grok", Position), cell=Pos(3, 1)))
     with pytest.raises(AssertionError, match="both stand in"):
         assert_invariants(b)
+
+
+# --- what random play exercised ----------------------------------------------------------------
+
+
+def test_what_random_play_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    """Runs after the random-play tests above (pytest keeps file order): the kinds of decision
+    they accepted, printed; drawn mostly from legal_decisions, they are far more than ending
+    turns and taking stances: attacks, contests and reactions among them."""
+    if not TALLY.kinds:
+        pytest.skip("run with the random-play tests above")
+    with capsys.disabled():
+        print(f"\nrandom play of the invariant tests:\n{TALLY.report()}")
+    for kind in ("attack", "shove", "grapple", "walk", "reaction:none"):
+        assert TALLY.kinds[kind] > 0, f"random play never had accepted {kind}"
+    assert len(TALLY.kinds) >= len(RULE_KINDS) // 2, sorted(TALLY.kinds)
