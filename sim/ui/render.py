@@ -394,6 +394,11 @@ class Renderer:
             return None
         if turn_unit(session) != unit or not view.sits_for(team_of(world, unit)):
             return None
+        if unit_at(world, view.hover, view.eyes) is not None:
+            # A click on a creature attacks or selects it, never moves there
+            # (`App.click_cell`): no path is offered into its cell, even one the engine
+            # would take (a downed creature's), so the tip says what the click does.
+            return None
         return planner.plan(
             session.battle,
             session.version,
@@ -707,9 +712,17 @@ class Renderer:
         if unit is None or team_of(world, unit) == team_of(world, actor):
             return []
         hp = world.need(unit, Health)
-        rows: list[tuple[str, pal.RGB]] = [(f"{unit}  HP {hp.hp}/{hp.max_hp}", pal.TEXT)]
+        down = incapacitated(world, unit)
+        rows: list[tuple[str, pal.RGB]] = [
+            (f"{unit}  HP {hp.hp}/{hp.max_hp}{', down' if down else ''}", pal.TEXT)
+        ]
+        if down:
+            # R-C6: at 0 HP or less it is Incapacitated whatever the number; R-K2: Aid brings
+            # it back at 1 HP however far below 0 it went, so a further hit changes nothing.
+            rows.append(("it is out of the fight: a hit only lowers its HP", pal.TEXT_DIM))
         if view.preparing is not None:
             rows.append(("choose the action to hold ready in the bar", pal.TEXT_DIM))
+            rows.append(("click to select it", pal.TEXT_DIM))
             return rows
         decision = build(actor, "attack", view.slow, view.quicken, target=unit)
         result = judge(session.battle, decision)

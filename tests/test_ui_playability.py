@@ -1,0 +1,135 @@
+"""Issue #15, the client's bugs and readability: what a hover says is what a click does (also on
+a downed enemy), a climb that does not finish this action can be started from the board, undo
+and the quick load stop at the same dice roll, the action bar's buttons keep their places, and
+what the client shows a player is in words, not ids. Driven headless with posted events, as
+tests/test_ui_client.py (screenshots go to $SIM_SHOTS when it is set)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+from sim.components import Health, Position
+from sim.creature import incapacitated
+from sim.decisions import parse
+from sim.engine import AwaitingAction, AwaitingReaction
+from sim.geometry import Pos
+from sim.ui.app import App
+from tests import test_ui_client as client
+from tests.test_ui_client import Player, at, make_app, write_scenario
+
+shots = client.shots  # the fixture: where the screenshots go ($SIM_SHOTS keeps them)
+
+DOWNED = """
+name = "downed"
+seed = 3
+
+[map]
+rows = \"\"\"
+##########
+#........#
+#..ab...c#
+#........#
+##########
+\"\"\"
+
+[[units]]
+id = "ana"
+team = "blue"
+template = "human_fighter"
+at = "a"
+
+[[units]]
+id = "grok"
+team = "red"
+template = "orc_brute"
+at = "b"
+hp = 1
+
+[[units]]
+id = "zed"
+team = "red"
+template = "orc_brute"
+at = "c"
+"""
+
+
+def tip_lines(app: App) -> tuple[str, ...]:
+    app.frame()
+    assert app.renderer.tip is not None, "no tip is shown"
+    return app.renderer.tip[0]
+
+
+def down_grok(app: App) -> None:
+    """Play until grok (1 HP) is down and it is ana's turn with a half-action left: ana
+    attacks grok whenever she can, everyone else ends the turn, no one defends."""
+    session = app.session
+    for _ in range(80):
+        pending = session.battle.pending
+        down = incapacitated(app.world, "grok")
+        if isinstance(pending, AwaitingReaction):
+            session.submit(parse({"unit": pending.unit, "react": "none"}))
+        elif isinstance(pending, AwaitingAction) and pending.unit == "ana" and not down:
+            result = session.submit(parse({"unit": "ana", "action": "attack", "target": "grok"}))
+            if hasattr(result, "reason"):
+                session.submit(parse({"unit": "ana", "action": "end_turn"}))
+        elif isinstance(pending, AwaitingAction) and pending.unit == "ana":
+            if app.session.battle.world.need("ana", Health).hp > 0:
+                break
+        elif isinstance(pending, AwaitingAction):
+            session.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    assert incapacitated(app.world, "grok")
+    # A fresh turn, so a half-action is left for the click.
+    session.submit(parse({"unit": "ana", "action": "end_turn"}))
+    for _ in range(4):
+        pending = session.battle.pending
+        if isinstance(pending, AwaitingAction) and pending.unit != "ana":
+            session.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    assert session.battle.pending == AwaitingAction("ana")
+    app.sync()
+
+
+def test_hover_and_click_agree_on_a_downed_enemy(tmp_path: Path, shots: Path) -> None:
+    """grok is down (Incapacitated at 0 HP or less, R-C6) beside ana: the hover says a click
+    attacks him, and the click attacks him; HP is shown as the engine keeps it (below 0 is
+    still only "down"). From two cells away the attack is refused: the hover offers no path
+    into his cell (a click on a creature never moves there), and the click selects him."""
+    app = make_app(write_scenario(tmp_path, "downed", DOWNED))
+    p = Player(app, shots)
+    down_grok(app)
+    p.sit_down()
+    hp = app.world.need("grok", Health).hp
+    assert hp <= 0
+    p.hover(at(app, "grok"))
+    rows = tip_lines(app)
+    assert rows[0] == f"grok  HP {hp}/16, down"
+    assert "it is out of the fight: a hit only lowers its HP" in rows
+    assert "click: attack grok (½)" in rows
+    assert app.renderer.plan(app.session, app.view, app.planner) is None
+    p.shot("downed_enemy_hover")
+    decisions = len(app.session.battle.decisions)
+    p.click_cell(at(app, "grok"))
+    assert app.session.battle.decisions[decisions:] == [
+        parse({"unit": "ana", "action": "attack", "target": "grok"})
+    ]
+    assert app.world.need("ana", Position).cell == Pos(3, 2)
+
+    # One cell further off: out of reach, and a path could end in the downed creature's cell.
+    app.session.submit(parse({"unit": "ana", "action": "step", "path": [[2, 2]]}))
+    app.sync()
+    p.hover(Pos(1, 1))
+    p.hover(at(app, "grok"))
+    rows = tip_lines(app)
+    assert app.renderer.plan(app.session, app.view, app.planner) is None
+    assert not any(row.startswith(("Step", "Walk", "Run")) for row in rows), rows
+    assert "cannot attack:" in rows and rows[-1] == "click to select it"
+    p.click_cell(at(app, "grok"))
+    assert app.view.selected == "grok"
+    assert app.world.need("ana", Position).cell == Pos(2, 2)
+    assert "cannot attack" in app.view.status
+    pygame.event.clear()
