@@ -133,3 +133,47 @@ def test_hover_and_click_agree_on_a_downed_enemy(tmp_path: Path, shots: Path) ->
     assert app.world.need("ana", Position).cell == Pos(2, 2)
     assert "cannot attack" in app.view.status
     pygame.event.clear()
+
+
+CLIFF_FORT = Path(__file__).resolve().parent.parent / "scenarios" / "cliff_fort.toml"
+
+
+def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> None:
+    """Cliff fort: lia chooses Climb and points at the watchtower two cells off: the tip says
+    why not (a climb goes to a neighbouring face, R-M7) and so does the click. ana, beside it,
+    chooses Climb: the tower lights up, the tip says she stops 8 m up the 10 m face, and the
+    click climbs (the engine's partial climb, docs/examples/cliff_climb.jsonl)."""
+    app = make_app(CLIFF_FORT, seed=5)
+    p = Player(app, shots)
+    p.sit_down()
+    assert app.view.selected == "lia"
+    tower = Pos(3, 1)
+    p.button("action", "climb")
+    p.hover(tower)
+    rows = tip_lines(app)
+    assert rows[0] == "cannot move there"
+    assert "a climb goes to a neighbouring cell's face" in " ".join(rows)
+    p.shot("climb_too_far")
+    p.click_cell(tower)
+    assert app.session.battle.decisions == []
+    assert app.view.status.startswith("cannot move there: climb: (3,1): a climb goes")
+
+    p.key(pygame.K_e)  # ana is of lia's side: no handover
+    assert app.view.selected == "ana"
+    p.button("action", "climb")
+    assert app.view.move_only == "climb"
+    reach = app.renderer.reach_cells(app.session, app.view, app.planner)
+    assert reach == {tower: "climb"}
+    p.hover(tower)
+    rows = tip_lines(app)
+    assert rows[:2] == (
+        "Climb 8 m",
+        "stops part-way: hangs 8 m up the 10 m face, 2 m short of the top; climb on with "
+        "another Climb",
+    )
+    p.shot("climb_part_way")
+    p.click_cell(tower)
+    assert app.session.battle.decisions[-1] == parse(
+        {"unit": "ana", "action": "climb", "path": [[3, 1]]}
+    )
+    assert app.world.need("ana", Position) == Position(Pos(2, 1), 8.0)

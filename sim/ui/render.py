@@ -23,6 +23,7 @@ from sim.grid import Kind
 from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
+from sim.reachmap import Hang
 from sim.sight import distance_half, line_of_sight
 from sim.threat import threatened
 from sim.ui import palette as pal
@@ -793,6 +794,8 @@ class Renderer:
             if plan.jumps:
                 head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
             rows.append((head, pal.TEXT))
+            if plan.hang is not None:
+                rows.append((hang_words(session.battle.world, plan.hang), pal.YELLOW))
             bonus_left = plan.bonus_left - (1 if view.disengage else 0)
             rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
             if view.disengage:
@@ -1740,6 +1743,19 @@ class Renderer:
         for line in MAP_KEY:
             f.draw(surface, f.fit(line, size, box.width - 36), (box.x + 18, y), size, pal.TEXT)
             y += step
+
+
+def hang_words(world: World, hang: Hang) -> str:
+    """Where a Climb that stops part-way leaves its climber (R-M7), in words."""
+    grid = world.grid
+    face = abs(grid.ground_half(hang.face) - grid.ground_half(hang.cell)) / 2
+    up = grid.ground_half(hang.face) > grid.ground_half(hang.cell)
+    way = "the top" if up else "the ground"
+    return (
+        f"stops part-way: hangs {hang.height:g} m up the {face:g} m face, "
+        f"{abs(face - hang.height) if up else hang.height:g} m short of {way}; "
+        "climb on with another Climb"
+    )
 
 
 def aim_words(aim: tuple[str, ...]) -> str:
