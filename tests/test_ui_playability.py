@@ -177,3 +177,73 @@ def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> N
         {"unit": "ana", "action": "climb", "path": [[3, 1]]}
     )
     assert app.world.need("ana", Position) == Position(Pos(2, 1), 8.0)
+
+
+def to_anas_turn(app: App, p: Player) -> None:
+    """End the other creatures' turns until ana's, and take the screen for blue."""
+    for _ in range(4):
+        pending = app.session.battle.pending
+        if isinstance(pending, AwaitingAction) and pending.unit != "ana":
+            app.session.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    assert app.session.battle.pending == AwaitingAction("ana")
+    app.sync()
+    if app.view.handover is not None:
+        p.sit_down()
+    assert app.view.side == "blue"
+
+
+def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
+    tmp_path: Path, shots: Path
+) -> None:
+    """One rule for Z, Shift+Z and F9 while the battle goes on: a die once rolled stays
+    rolled. ana saves (F5), steps, and F9 takes the step back (nothing was rolled). She saves
+    again, attacks grok (dice), then steps: Z takes the step back, and no more; Shift+Z stops
+    just after the attack; F9 is refused with the reason and changes nothing. A save made after
+    the roll loads."""
+    app = make_app(write_scenario(tmp_path, "downed", DOWNED))
+    p = Player(app, shots)
+    to_anas_turn(app, p)
+    p.key(pygame.K_F5)
+    saved = list(app.session.battle.decisions)
+    p.click_cell(Pos(3, 1))
+    assert app.world.need("ana", Position).cell == Pos(3, 1)
+    p.key(pygame.K_F9)
+    assert app.view.status.startswith("loaded")
+    assert app.session.battle.decisions == saved
+    to_anas_turn(app, p)
+    assert app.world.need("ana", Position).cell == Pos(3, 2)
+
+    p.key(pygame.K_F5)
+    p.click_cell(at(app, "grok"))  # an attack: dice are rolled
+    attacked = list(app.session.battle.decisions)
+    assert attacked[-1] == parse({"unit": "ana", "action": "attack", "target": "grok"})
+    p.click_cell(Pos(2, 1))  # a step (Bonus Action): no dice
+    stepped = list(app.session.battle.decisions)
+    p.key(pygame.K_z)
+    assert app.view.status == "undone"
+    assert app.session.battle.decisions == attacked
+    p.key(pygame.K_z)
+    assert app.view.status == (
+        "cannot undo: the last decision rolled dice; undo stops at a dice roll"
+    )
+    p.click_cell(Pos(2, 1))
+    assert app.session.battle.decisions == stepped
+    p.key(pygame.K_z, mod=pygame.KMOD_SHIFT)
+    assert app.view.status == "back to the start of the turn"
+    assert app.session.battle.decisions == attacked
+    p.key(pygame.K_z, mod=pygame.KMOD_SHIFT)
+    assert app.view.status == (
+        "cannot undo: the last decision rolled dice; undo stops at a dice roll"
+    )
+    p.key(pygame.K_F9)
+    assert app.view.status == (
+        "cannot load: dice were rolled in this battle since that save; a load, like undo, "
+        "never takes back a dice roll while the battle goes on"
+    )
+    assert app.session.battle.decisions == attacked
+    p.shot("load_refused")
+    p.key(pygame.K_F5)
+    p.click_cell(Pos(2, 1))
+    p.key(pygame.K_F9)  # the save after the roll: only the step is taken back
+    assert app.view.status.startswith("loaded")
+    assert app.session.battle.decisions == attacked
