@@ -19,6 +19,7 @@ from sim.creature import incapacitated
 from sim.decisions import parse
 from sim.engine import AwaitingAction, AwaitingReaction
 from sim.geometry import Pos
+from sim.ui.actionbar import base_label
 from sim.ui.app import App
 from tests import test_ui_client as client
 from tests.test_ui_client import Player, at, make_app, write_scenario
@@ -247,3 +248,45 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     p.key(pygame.K_F9)  # the save after the roll: only the step is taken back
     assert app.view.status.startswith("loaded")
     assert app.session.battle.decisions == attacked
+
+
+def action_buttons(app: App) -> dict[str, pygame.Rect]:
+    app.frame()
+    return {v: r for r, k, v in app.renderer.hits.items if k == "action"}
+
+
+def test_the_action_bar_buttons_keep_their_places(tmp_path: Path, shots: Path) -> None:
+    """ana stows her longsword (a free Draw/Stow), so the next one costs "free+1B"; she
+    steps, attacks, and Slow is toggled: costs change and buttons become unavailable, but
+    every button stays where it was. An unavailable one shows the cost it would have, greyed,
+    never "—", and says why on hover."""
+    app = make_app(write_scenario(tmp_path, "downed", DOWNED))
+    p = Player(app, shots)
+    to_anas_turn(app, p)
+    places = action_buttons(app)
+    labels = {e.name: e.label for e in app.renderer.bar.entries}
+    assert labels["draw"] == "free" and labels["sprint"] == "1+1B"
+    app.session.submit(parse({"unit": "ana", "action": "stow", "item": "ana.longsword"}))
+    app.sync()
+    assert action_buttons(app) == places
+    assert {e.name: e.label for e in app.renderer.bar.entries}["draw"] == "free+1B"
+    p.click_cell(Pos(3, 1))  # a step
+    p.key(pygame.K_s)  # Slow
+    assert action_buttons(app) == places
+    entries = {e.name: e for e in app.renderer.bar.entries}
+    assert all(e.label != "—" for e in entries.values())
+    assert entries["step"].ok and entries["step"].label == "½"  # a Bonus Action slowed
+    refused = [e for e in entries.values() if not e.ok]
+    assert refused, "something is unavailable now"
+    for entry in refused:
+        assert entry.label == base_label(app.world.rules, entry.name, slow=True), entry
+    assert not entries["break_free"].ok and entries["break_free"].label == "Full"
+    p.shot("bar_slowed")
+    p.move_mouse(places["break_free"].center)
+    status = app.renderer.bar_status
+    assert status == "break free: " + entries["break_free"].detail
+    p.key(pygame.K_s)
+    p.key(pygame.K_e)
+    assert app.session.battle.pending != AwaitingAction("ana")
+    p.sit_down()
+    assert action_buttons(app) == places  # the other side's turn: the same places

@@ -30,6 +30,7 @@ from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
     AREA_HELP,
+    LABELS,
     ActionBar,
     Entry,
     ability_choices,
@@ -1204,14 +1205,20 @@ class Renderer:
         for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
             widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
             rows = self._rows(widths, w)
-            widths = [
-                f.width(e.name.replace("_", " "), fs) + f.width(e.label, fs) + 20 for e in entries
-            ]
+            widths = [self._button_width(e.name, fs) for e in entries]
             rows += self._rows(widths, w)
             self._bar_font, self._bar_row = fs, row_h
             self._bar_height = rows * row_h + 34
             if self._bar_height <= size[1] * 0.4:
                 break
+
+    def _button_width(self, name: str, size: int) -> int:
+        """An action button's width: its name and room for the widest cost any button shows,
+        so no button moves when a cost changes ("free" to "free+1B") or the action becomes
+        unavailable: every button keeps its place for a given window and font."""
+        f = self.fonts
+        slot = max(f.width(label, size) for label in LABELS)
+        return f.width(name.replace("_", " "), size) + slot + 20
 
     @staticmethod
     def _rows(widths: list[int], width: int) -> int:
@@ -1264,7 +1271,7 @@ class Renderer:
         for item in entries:
             label = item.name.replace("_", " ")
             cost = item.label
-            width = f.width(label, size) + f.width(cost, size) + 20
+            width = self._button_width(item.name, size)
             if x + width > rect.right - 6 and x > rect.x + 6:
                 x, y = rect.x + 6, y + row_h
             box = pygame.Rect(x, y, width, row_h - 4)
