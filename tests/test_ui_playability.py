@@ -18,9 +18,12 @@ from sim.components import Health, Position
 from sim.creature import incapacitated
 from sim.decisions import parse
 from sim.engine import AwaitingAction, AwaitingReaction
+from sim.events import ConditionGained, Jumped, ReactionAnswered
 from sim.geometry import Pos
 from sim.ui.actionbar import base_label
 from sim.ui.app import App
+from sim.ui.logbook import describe
+from sim.ui.wording import free_used_words, item_words
 from tests import test_ui_client as client
 from tests.test_ui_client import Player, at, make_app, write_scenario
 
@@ -290,3 +293,42 @@ def test_the_action_bar_buttons_keep_their_places(tmp_path: Path, shots: Path) -
     assert app.session.battle.pending != AwaitingAction("ana")
     p.sit_down()
     assert action_buttons(app) == places  # the other side's turn: the same places
+
+
+def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) -> None:
+    """The sidebar says which Free Action was used in words ("free draw or stow used"), not
+    "free used: draw_stow"; the log names items ("ana stows the longsword", a Catch that
+    drops "the heater shield"), never their ids, and conditions in words."""
+    app = make_app(write_scenario(tmp_path, "downed", DOWNED))
+    p = Player(app, shots)
+    to_anas_turn(app, p)
+    p.key(pygame.K_F5)  # no id reaches the status line either
+    app.session.submit(parse({"unit": "ana", "action": "stow", "item": "ana.longsword"}))
+    app.sync()
+    app.frame()
+    log = app.renderer.log_lines(app.session, app.view)
+    assert "ana stows the longsword" in log
+    assert not any("ana.longsword" in line for line in log)
+    shown = app.renderer.unit_lines(app.session, app.view, "ana")
+    assert not any("draw_stow" in line or "ana." in line for line in shown), shown
+    p.shot("words_not_ids")
+    names = item_words(app.world)
+    catch = ReactionAnswered(
+        "ana", "catch", "grok throws", ("catch",), "catch, dropping ana.heater", "player"
+    )
+    assert (
+        describe(catch, None, names) == "ana reacts (its player): catch, dropping the heater shield"
+    )
+    assert describe(ConditionGained("ana", "break_free_tried", 2)) == (
+        "ana: tried to break free this turn"
+    )
+    assert describe(ConditionGained("ana", "hanging", "3,1")) == (
+        "ana: hanging on the face of (3,1)"
+    )
+    assert describe(ConditionGained("ana", "feint_turns", 1)) is None
+    assert describe(Jumped("ana", Pos(1, 1), Pos(3, 1), 4, grabbed_ledge=True)) == (
+        "ana jumps (1,1) -> (3,1) (2 m), grabbing the ledge"
+    )
+    assert free_used_words(["draw_stow"]) == (
+        "free draw or stow used (another costs a Bonus Action)"
+    )

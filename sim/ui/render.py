@@ -57,6 +57,7 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.underway import Underway, underway
 from sim.ui.view import View
+from sim.ui.wording import condition_words, free_used_words, item_words
 from sim.world import World
 
 T = TypeVar("T")
@@ -1021,7 +1022,7 @@ class Renderer:
         f.draw(surface, f"{budget.bonus}", (px + 2, y + 2), pal.FONT)
         y += 20
         if budget.free_used:
-            for line in f.wrap("free used: " + ", ".join(budget.free_used), pal.FONT_SMALL, w):
+            for line in f.wrap(free_used_words(tuple(budget.free_used)), pal.FONT_SMALL, w):
                 y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.TEXT_DIM).bottom
         return y + 2
 
@@ -1078,11 +1079,10 @@ class Renderer:
         ]
         if budget is not None:
             rows.append(f"budget: {budget.half} half, {budget.bonus} bonus")
-        held = conditions(world, unit).entries
-        rows.append(
-            "conditions: "
-            + (", ".join(f"{k}" + (f" {v}" if v not in (1, "") else "") for k, v in held) or "none")
-        )
+        held = [
+            words for k, v in conditions(world, unit).entries if (words := condition_words(k, v))
+        ]
+        rows.append("conditions: " + (", ".join(held) or "none"))
         hands = world.get(unit, Hands)
         gear = world.get(unit, Gear)
         if hands is not None:
@@ -1132,15 +1132,16 @@ class Renderer:
         """The last 200 lines of the log as the seat may read them (plans of the other side
         hidden)."""
         secret = plan_secret(session.battle.world, view)
+        names = item_words(session.battle.world)
 
         def said() -> list[str]:
             log, out, start = session.battle.log, [], 0
             # An AI's reason goes before the events of its decision.
             for at in sorted(a for a in session.notes if a <= len(log)):
-                out += lines(log[start:at], secret)
+                out += lines(log[start:at], secret, names)
                 out.append(session.notes[at])
                 start = at
-            return (out + lines(log[start:], secret))[-200:]
+            return (out + lines(log[start:], secret, names))[-200:]
 
         return self._memo("log", (session.version, view.side, view.omniscient), said)
 
