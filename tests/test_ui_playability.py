@@ -332,3 +332,23 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     assert free_used_words(["draw_stow"]) == (
         "free draw or stow used (another costs a Bonus Action)"
     )
+
+
+def test_swim_dive_and_climb_are_offered_only_where_they_go_somewhere(shots: Path) -> None:
+    """Cliff fort has no water: Swim and the dive are unavailable, with the reason; Climb is
+    unavailable to lia (no face beside her) and available to ana beside the watchtower;
+    Crawl, as before, says a creature must be prone."""
+    app = make_app(CLIFF_FORT, seed=5)
+    p = Player(app, shots)
+    p.sit_down()
+    app.frame()
+    lia = {e.name: e for e in app.renderer.bar.entries}
+    assert lia["swim"].detail == "lia has no water it can swim in within reach now (R-M8)"
+    assert not lia["swim"].ok and not lia["dive"].ok and lia["dive"].label == "1"
+    assert lia["climb"].detail == ("lia has no climbable face beside it to climb up or down (R-M7)")
+    assert not lia["climb"].ok and not lia["crawl"].ok
+    p.shot("no_water_no_face")
+    p.key(pygame.K_e)
+    app.frame()
+    ana = {e.name: e for e in app.renderer.bar.entries}
+    assert ana["climb"].ok and not ana["swim"].ok

@@ -21,6 +21,7 @@ from sim.geometry import Pos
 from sim.grid import Kind
 from sim.items import item_name, item_names, ordinal
 from sim.movement import condition_problem
+from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
 from sim.rules import Rules, Tier
 from sim.throw import CATCH
@@ -422,7 +423,7 @@ def entry(
             return Entry(
                 name, False, base_label(battle.world.rules, name, slow, quicken), cost.reason, need
             )
-        problem = condition_problem(world, unit, kind)
+        problem = condition_problem(world, unit, kind) or nowhere(world, unit, name)
         if problem:
             return Entry(
                 name, False, base_label(battle.world.rules, name, slow, quicken), problem, need
@@ -618,12 +619,35 @@ class ActionBar:
         return self.entries
 
 
+# The Movement Actions that need something on the map beside the creature (water, a face):
+# the bar offers them only where the reach map finds somewhere they go now.
+SITED = {
+    "swim": "no water it can swim in within reach now (R-M8)",
+    "climb": "no climbable face beside it to climb up or down (R-M7)",
+    DIVE: "no water as deep as it is tall within reach now (R-M8)",
+}
+
+
+def nowhere(world: World, unit: str, name: str) -> str:
+    """Why a Swim, a Climb or a dive goes nowhere from here now ("" when it goes somewhere),
+    so the bar offers it only when the engine would take it somewhere."""
+    if name not in SITED:
+        return ""
+    kind = MOVES["swim" if name == DIVE else name]
+    if reach_map(world, unit, (kind,), submerged=name == DIVE):
+        return ""
+    return f"{unit} has {SITED[name]}"
+
+
 def _dive_entry(battle: Battle, unit: str, slow: bool, quicken: bool) -> Entry:
     """The dive: a Swim under the surface, where the water is at least as deep as the
     creature is tall (R-M8 Decision); out of sight of everyone not in that water."""
     swim = entry(battle, unit, "swim", slow, quicken, None)
     if not swim.ok:
         return Entry(DIVE, False, swim.label, swim.detail, needs(DIVE))
+    problem = nowhere(battle.world, unit, DIVE)
+    if problem:
+        return Entry(DIVE, False, swim.label, problem, needs(DIVE))
     return Entry(
         DIVE,
         True,
