@@ -30,6 +30,7 @@ from sim.apply import apply
 from sim.attack import plan_attack
 from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
+from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Health, Position
 from sim.creature import creatures, has, hp, incapacitated, item_kind, team_of
 from sim.dice import SeededDice
@@ -542,6 +543,12 @@ def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
 def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Movement) and d.to is not None and legal.cost is not None
     world, cell = c.world, d.to
+    if isinstance(d, a.Climb):
+        # R-M7: a climb that stops part-way leaves the climber hanging below the face it is
+        # aimed at, not on top of it.
+        climbed = plan_climb(world, d)
+        if isinstance(climbed, ClimbPlan):
+            cell = climbed.end
     half_left = c.budget.half - legal.cost.half
     # What it can strike from there with what the move leaves: each ½ Action an attack.
     strike = 0.0

@@ -21,7 +21,7 @@ from sim.decisions import DecisionError, parse, to_json
 from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle, Outcome
 from sim.geometry import Pos
-from sim.reachmap import ORDER, reach_map
+from sim.reachmap import ORDER, Hang, reach_map
 from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
@@ -355,6 +355,17 @@ def _write_state(path: str, state: dict[str, Any]) -> None:
         raise UsageError(f"cannot write the state to {path}: {error.strerror}") from None
 
 
+def _hangs(hang: Hang | None) -> dict[str, object] | None:
+    """A climb that stops part-way (R-M7): where its climber hangs, how high, on which face."""
+    if hang is None:
+        return None
+    return {
+        "cell": [hang.cell.x, hang.cell.y],
+        "height": hang.height,
+        "face": [hang.face.x, hang.face.y],
+    }
+
+
 def _reach(args: argparse.Namespace) -> int:
     if args.submerged and args.action not in (None, "swim"):
         raise UsageError(
@@ -387,13 +398,15 @@ def _reach(args: argparse.Namespace) -> int:
                 "metres": c.metres,
                 "path": [[p.x, p.y, "jump"] if jumped else [p.x, p.y] for p, jumped in c.path],
                 "budget_after": {"half": c.half_left, "bonus": c.bonus_left},
+                "hangs": _hangs(c.hang),
                 "provokes": [
                     {"cell": [p.cell.x, p.cell.y], "enemy": p.enemy, "can_react": p.can_react}
                     for p in provocations(
                         world,
                         args.unit,
-                        tuple(q for q, _ in c.path),
+                        (c.hang.cell,) if c.hang else tuple(q for q, _ in c.path),
                         submerged=args.submerged and c.action == "swim",
+                        end_up=c.hang.height if c.hang else 0.0,
                     )
                 ],
             }

@@ -1,5 +1,6 @@
 """A creature's reach map: every cell it can reach with one Movement Action it can still pay
-for, the cheapest such action, its cost in metres, the path, and the budget left after it."""
+for, the cheapest such action, its cost in metres, the path, and the budget left after it; and
+a face it can start up (or down) with a Climb that stops part-way, where it would hang."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
-from sim.climb import plan_climb
+from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Position
 from sim.creature import has
 from sim.footing import Gait, Mover, mover
@@ -26,8 +27,20 @@ Path = tuple[tuple[Pos, bool], ...]  # cells after the start; True where entered
 
 
 @dataclass(frozen=True, slots=True)
+class Hang:
+    """Where a Climb that stops part-way leaves its climber (R-M7): in `cell` (the cell below
+    the face), `height` metres above that cell's ground, on the face of `face`."""
+
+    cell: Pos
+    height: float
+    face: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class ReachCell:
-    """One reachable cell. The path is worked out only when asked for (the hover path)."""
+    """One reachable cell. The path is worked out only when asked for (the hover path).
+    `hang`: the action is a Climb that does not get there this action but hangs part-way; the
+    cell is then the one the climb is aimed at (its "to"), not where the climber ends."""
 
     cell: Pos
     action: str
@@ -35,6 +48,7 @@ class ReachCell:
     half_left: int
     bonus_left: int
     route: Field | Path = field(repr=False, compare=False)
+    hang: Hang | None = None
 
     @property
     def metres(self) -> float:
@@ -87,20 +101,54 @@ def reach_map(
         jr = jump_reach(world, unit, m)
         shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
         shared_ends = shared.ends()
+    hanging: list[ReachCell] = []
     for kind, left in usable:
         if kind in STRIDES:
             assert shared is not None
             limit = _limit(world, unit, kind)
             found: Found = [(c, cost, shared) for c, cost in shared_ends if cost <= limit]
+        elif kind is Climb:
+            found, partial = _climbs(world, unit, start)
+            hanging += [
+                ReachCell(c, kind.name, cost, *left, route, hang)
+                for c, cost, route, hang in partial
+            ]
         else:
             found = _cells(world, unit, kind, start, m, submerged)
         for cell, cost, route in found:
             if cell not in out:
                 out[cell] = ReachCell(cell, kind.name, cost, *left, route)
+    # A climb that only starts up a face is offered where no action gets there outright.
+    for offer in hanging:
+        out.setdefault(offer.cell, offer)
     return dict(sorted(out.items(), key=lambda kv: (kv[0].y, kv[0].x)))
 
 
 Found = list[tuple[Pos, int, Field | Path]]
+Partial = list[tuple[Pos, int, Path, Hang]]
+
+
+def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
+    """The neighbouring cells a Climb gets to (R-M7), and those whose face it only starts up
+    or down this action, hanging part-way: the check itself is asked for each of the eight
+    cells around (and a climber hanging on a face may go up to it or down to the ground)."""
+    found: Found = []
+    partial: Partial = []
+    grid = world.grid
+    for cell in start.neighbours():
+        if not grid.inside(cell):
+            continue
+        climbed = plan_climb(world, Climb(unit, to=cell))
+        if isinstance(climbed, ClimbPlan):
+            cost = round(climbed.metres * 2)
+            if climbed.face is None:
+                found.append((cell, cost, ((cell, False),)))
+            else:
+                hang = Hang(climbed.end, climbed.elevation, climbed.face)
+                partial.append((cell, cost, ((cell, False),), hang))
+    return found, partial
+
+
 STRIDES = (Walk, Run, Sprint)
 
 
@@ -112,9 +160,9 @@ def _limit(world: World, unit: str, kind: type[Movement]) -> int:
 def _cells(
     world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover, submerged: bool = False
 ) -> Found:
-    if kind is Jump or kind is Climb:
+    if kind is Jump:
         # Few candidates: ask the check itself for each cell around.
-        radius = jump_reach(world, unit, mv).length(0) // 2 + 1 if kind is Jump else 1
+        radius = jump_reach(world, unit, mv).length(0) // 2 + 1
         found: Found = []
         # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
         grid = world.grid
@@ -123,14 +171,9 @@ def _cells(
                 cell = Pos(x, y)
                 if cell == start:
                     continue
-                if kind is Jump:
-                    plan = plan_move(world, Jump(unit, to=cell))
-                    if not isinstance(plan, Refusal):
-                        found.append((cell, plan.cost, ((cell, True),)))
-                else:
-                    climbed = plan_climb(world, Climb(unit, to=cell))
-                    if not isinstance(climbed, Refusal) and climbed.face is None:
-                        found.append((cell, round(climbed.metres * 2), ((cell, False),)))
+                plan = plan_move(world, Jump(unit, to=cell))
+                if not isinstance(plan, Refusal):
+                    found.append((cell, plan.cost, ((cell, True),)))
         return found
     if kind is Step and has(world, unit, "swimming"):
         # R-M8: out of the water with a Step, one straight metre.

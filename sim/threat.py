@@ -112,10 +112,17 @@ class Provocation:
 
 
 def provocations(
-    world: World, unit: str, path: tuple[Pos, ...], *, submerged: bool = False
+    world: World,
+    unit: str,
+    path: tuple[Pos, ...],
+    *,
+    submerged: bool = False,
+    end_up: float = 0.0,
 ) -> tuple[Provocation, ...]:
     """Where moving along `path` (cells after the start) would provoke, in order. `submerged`:
-    the move is a dive, which only enemies in the same water see (R-M8 Decision)."""
+    the move is a dive, which only enemies in the same water see (R-M8 Decision). `end_up`:
+    metres above the last cell's ground the move ends at (a Climb that hangs part-way, R-M7:
+    reach is measured with the height)."""
     start = world.need(unit, Position)
     here = start.cell
     up = start.elevation  # a move that leaves a face (a Jump) leaves from where it hangs
@@ -127,8 +134,9 @@ def provocations(
     for leg, cell in enumerate(path):
         for enemy in foes:
             at = world.need(enemy, Position).cell
+            there_up = end_up if leg == len(path) - 1 else 0.0
             if reaches(world, enemy, at, here, up=up) and not reaches(
-                world, enemy, at, cell, up=0.0
+                world, enemy, at, cell, up=there_up
             ):
                 budget = world.get(enemy, Budget)
                 cost = int(world.rules.number("reactions", "opportunity_bonus"))  # R-R8

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from sim.actions import Refusal, Run, Sprint, Walk
+from sim.actions import Climb, Refusal, Run, Sprint, Walk
 from sim.cli import main
 from sim.components import Budget
 from sim.engine import Battle
 from sim.geometry import Pos
 from sim.movement import plan_move
-from sim.reachmap import reach_map
+from sim.reachmap import Hang, reach_map
 from sim.threat import Provocation, provocations, reach_cells, reaches, threatened
 from tests.helpers import accepted, battle, give, scenario_text
 from tests.movers import creature, legend
@@ -160,6 +160,79 @@ def test_R_M7_reach_map_offers_a_climb_up_a_face_that_cannot_be_walked() -> None
     assert offer.path == ((Pos(2, 1), False),)
 
 
+TOWER = ".....\n.aT..\n.o...\n....."
+TOWER_LEGEND = legend(T={"height": 10, "climbable": True})
+
+
+def test_R_M7_reach_map_offers_a_climb_that_stops_part_way() -> None:
+    """R-M7: the 10 m tower face at (2,1) is more than ana's d8 climbs in one action (8 m). The
+    engine takes that climb (she hangs 8 m up, in her own cell); the map offers it at the
+    face's cell with where she would hang, and the check accepts it as offered. Hanging, she is
+    offered the last 2 m up to the top."""
+    rows = TOWER.replace("o", ".")
+    b = battle(scenario_text(rows, creature("ana", "blue", "a"), TOWER_LEGEND), [1])
+    offer = reach_map(b.world, "ana")[Pos(2, 1)]
+    assert (offer.action, offer.cost, offer.half_left, offer.bonus_left) == ("climb", 16, 0, 2)
+    assert offer.hang == Hang(Pos(1, 1), 8.0, Pos(2, 1))
+    assert offer.path == ((Pos(2, 1), False),)
+    assert all(o.hang is None for c, o in reach_map(b.world, "ana").items() if c != Pos(2, 1))
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    climbed = next(e for e in events if e["type"] == "climbed")
+    assert (climbed["end"], climbed["elevation"], climbed["metres"]) == ([1, 1], 8.0, 8.0)
+    accepted(b, unit="ana", action="end_turn")
+    on = reach_map(b.world, "ana")
+    # Hanging, only a Climb (on up) or a Jump (off the face) moves her.
+    assert {o.action for c, o in on.items() if c != Pos(2, 1)} == {"jump"}
+    climb = reach_map(b.world, "ana", only=(Climb,))
+    assert list(climb) == [Pos(2, 1)]
+    assert (climb[Pos(2, 1)].cost, climb[Pos(2, 1)].hang) == (4, None)
+
+
+def test_R_M7_reach_map_offers_a_climb_down_that_stops_part_way() -> None:
+    """R-M7: "up or down": from the top of a 10 m climbable tower, the 10 m down to (2,1) is
+    more than 8 m: she hangs 2 m above the ground of (2,1), on the tower's face."""
+    rows = ".....\n.T...\n....."
+    b = battle(scenario_text(rows, creature("ana", "blue", "T"), TOWER_LEGEND), [1])
+    offer = reach_map(b.world, "ana", only=(Climb,))[Pos(2, 1)]
+    assert offer.hang == Hang(Pos(2, 1), 2.0, Pos(1, 1))
+    assert offer.cost == 16
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    climbed = next(e for e in events if e["type"] == "climbed")
+    assert (climbed["end"], climbed["elevation"]) == ([2, 1], 2.0)
+
+
+def test_sim_reach_prints_a_climb_that_stops_part_way_with_where_it_hangs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sim reach --action climb`: the tower's cell with `hangs` (the cell, the height, the
+    face); 8 m up she is out of the orc's reach below her (R-A4, 1.9 m tall), so he may
+    attack as she climbs (R-R4)."""
+    units = creature("ana", "blue", "a") + "\n" + creature("orc", "red", "o")
+    path = write(tmp_path, TOWER, units, TOWER_LEGEND)
+    report = run_reach(capsys, path, "--unit", "ana", "--action", "climb")
+    assert report["cells"] == [
+        {
+            "cell": [2, 1],
+            "action": "climb",
+            "metres": 8.0,
+            "path": [[2, 1]],
+            "budget_after": {"half": 0, "bonus": 2},
+            "hangs": {"cell": [1, 1], "height": 8.0, "face": [2, 1]},
+            "provokes": [{"cell": [1, 1], "enemy": "orc", "can_react": True}],
+        }
+    ]
+
+
+def test_sim_reach_offers_the_watchtower_climb_in_the_cliff_fort(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The shipped cliff fort: ana stands beside the 10 m watchtower; a climb starts up it."""
+    report = run_reach(capsys, "scenarios/cliff_fort.toml", "--unit", "ana", "--action", "climb")
+    assert [(c["cell"], c["hangs"]) for c in report["cells"]] == [
+        ([3, 1], {"cell": [2, 1], "height": 8.0, "face": [3, 1]})
+    ]
+
+
 def test_R_M8_reach_map_of_a_prone_creature_offers_only_a_crawl() -> None:
     """R-M8, R-M10: a prone creature moves only by Crawl, 4 m for ana's d8."""
     world = lane(prone=True).world
@@ -298,6 +371,7 @@ def test_sim_reach_prints_every_cell_with_its_action_metres_path_and_provocation
         "metres": 1.0,
         "path": [[1, 2]],
         "budget_after": {"half": 2, "bonus": 1},
+        "hangs": None,
         "provokes": [{"cell": [2, 2], "enemy": "orc", "can_react": True}],
     }
     assert by_cell[(2, 1)]["provokes"] == []

@@ -10,7 +10,7 @@ from typing import Any
 
 from sim import geometry
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF, Ability
-from sim.actions import Cost, EndTurn, Refusal
+from sim.actions import Action, Cost, EndTurn, Refusal
 from sim.budget import price
 from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
@@ -21,8 +21,9 @@ from sim.geometry import Pos
 from sim.grid import Kind
 from sim.items import item_name, item_names, ordinal
 from sim.movement import condition_problem
+from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
-from sim.rules import Tier
+from sim.rules import Rules, Tier
 from sim.throw import CATCH
 from sim.ui.planner import DIVE, MOVES, hidden_from
 from sim.world import World
@@ -59,11 +60,56 @@ def cost_words(cost: Cost) -> str:
     return f"{cost.tier.label}: " + (" and ".join(parts) if parts else "nothing from the budget")
 
 
+def _action_types() -> dict[str, type[Action]]:
+    """Every action type by its name (the Action classes')."""
+    out: dict[str, type[Action]] = {}
+    stack: list[type[Action]] = [Action]
+    while stack:
+        kind = stack.pop()
+        stack += kind.__subclasses__()
+        out.setdefault(kind.name, kind)
+    return out
+
+
+TYPES = _action_types()
+# What a button shows for a cost that depends on the choice made next (a spell, an ability)
+# or that is no tier at all (Prepare skips the rest of the turn).
+OPEN_LABELS = {"cast": "…", "use": "…", "prepare": "skip"}
+# Every cost a button can show, so the bar can give each the room of the widest.
+LABELS = (*SHORT.values(), "free+1B", "1+1B", *OPEN_LABELS.values(), "?")
+
+
+def base_label(rules: Rules, name: str, slow: bool = False, quicken: bool = False) -> str:
+    """The short cost of an action with a whole turn's budget, after the Slow or Quicken
+    toggle (R-B3, R-B6): what a button that cannot be taken now shows greyed (its reason comes
+    on hover), so the bar shows the same kind of thing in the same place either way.
+
+    >>> from sim.rules import default_rules
+    >>> rules = default_rules()
+    >>> base_label(rules, "attack"), base_label(rules, "sprint"), base_label(rules, "cast")
+    ('½', '1+1B', '…')
+    >>> base_label(rules, "attack", slow=True), base_label(rules, "dive")
+    ('1', '1')
+    """
+    if name in OPEN_LABELS:
+        return OPEN_LABELS[name]
+    kind = TYPES.get("swim" if name == DIVE else name)
+    if kind is None:
+        return "?"
+    tier = kind.tier
+    if slow:
+        tier = rules.slow[tier]
+    elif quicken and tier in rules.quicken:
+        tier = rules.quicken[tier]
+    bonus = rules.sprint_extra_bonus if kind.extra_bonus else 0
+    return SHORT[tier] + (f"+{bonus}B" if bonus else "")
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     name: str
     ok: bool
-    label: str  # the short cost, or "—"
+    label: str  # the short cost; greyed when refused (the cost it would have)
     detail: str  # the cost in words, or the refusal reason
     needs: tuple[str, ...]  # "item", "target", "to"; movement actions need "path"
 
@@ -356,22 +402,32 @@ def entry(
         return _dive_entry(battle, unit, slow, quicken)
     if name not in PARSERS:
         return Entry(
-            name, False, "—", f"{name.replace('_', ' ')} is not built yet in this simulator", need
+            name,
+            False,
+            base_label(battle.world.rules, name, slow, quicken),
+            f"{name.replace('_', ' ')} is not built yet in this simulator",
+            need,
         )
     world = battle.world
     if name in MOVES:
         # A move needs a path: judge the turn, the budget and the conditions without one.
         turn = battle.check(EndTurn(unit))
         if isinstance(turn, Refusal):
-            return Entry(name, False, "—", turn.reason, need)
+            return Entry(
+                name, False, base_label(battle.world.rules, name, slow, quicken), turn.reason, need
+            )
         kind = MOVES[name]
         action = kind(unit, slow=slow, quicken=quicken)
         cost = price(world, action)
         if isinstance(cost, Refusal):
-            return Entry(name, False, "—", cost.reason, need)
-        problem = condition_problem(world, unit, kind)
+            return Entry(
+                name, False, base_label(battle.world.rules, name, slow, quicken), cost.reason, need
+            )
+        problem = condition_problem(world, unit, kind) or nowhere(world, unit, name)
         if problem:
-            return Entry(name, False, "—", problem, need)
+            return Entry(
+                name, False, base_label(battle.world.rules, name, slow, quicken), problem, need
+            )
         return Entry(
             name, True, cost_label(cost), cost_words(cost) + "; click a cell to move", need
         )
@@ -379,10 +435,22 @@ def entry(
         listed = ability_choices(battle, unit, name, slow, quicken, side)
         if not listed:
             what = "spells" if name == "cast" else "abilities"
-            return Entry(name, False, "—", f"{unit} knows no {what}", need)
+            return Entry(
+                name,
+                False,
+                base_label(battle.world.rules, name, slow, quicken),
+                f"{unit} knows no {what}",
+                need,
+            )
         good = [c for c in listed if c.ok]
         if not good:
-            return Entry(name, False, "—", f"{listed[0].value}: {listed[0].detail}", need)
+            return Entry(
+                name,
+                False,
+                base_label(battle.world.rules, name, slow, quicken),
+                f"{listed[0].value}: {listed[0].detail}",
+                need,
+            )
         names = ", ".join(c.value for c in good)
         return Entry(name, True, "…", f"choose from: {names}", need)
     if name == "prepare":
@@ -394,7 +462,13 @@ def entry(
         )
         result = judge(battle, build(unit, name, False, False, **probe, then={"action": "aim"}))
         if isinstance(result, Refusal):
-            return Entry(name, False, "—", result.reason, need)
+            return Entry(
+                name,
+                False,
+                base_label(battle.world.rules, name, slow, quicken),
+                result.reason,
+                need,
+            )
         return Entry(
             name,
             True,
@@ -406,14 +480,18 @@ def entry(
         helped = assist_verdict(battle, unit, slow, quicken, side)
         if isinstance(helped, Cost):
             return Entry(name, True, cost_label(helped), cost_words(helped), need)
-        return Entry(name, False, "—", helped.reason, need)
+        return Entry(
+            name, False, base_label(battle.world.rules, name, slow, quicken), helped.reason, need
+        )
     items: list[dict[str, Any]] = [{}]
     if "item" in need:
         items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
     result = _first_fit(battle, unit, name, slow, quicken, side, items)
     if isinstance(result, Cost):
         return Entry(name, True, cost_label(result), cost_words(result), need)
-    return Entry(name, False, "—", result.reason, need)
+    return Entry(
+        name, False, base_label(battle.world.rules, name, slow, quicken), result.reason, need
+    )
 
 
 def _aims(battle: Battle, unit: str, name: str, side: str | None) -> list[dict[str, Any]]:
@@ -525,7 +603,14 @@ class ActionBar:
             self._key = key
             if unit is None:
                 self.entries = [
-                    Entry(n, False, "—", "no creature is acting", needs(n)) for n in BAR_NAMES
+                    Entry(
+                        n,
+                        False,
+                        base_label(battle.world.rules, n),
+                        "no creature is acting",
+                        needs(n),
+                    )
+                    for n in BAR_NAMES
                 ]
             else:
                 self.entries = [entry(battle, unit, n, slow, quicken, side) for n in BAR_NAMES]
@@ -534,12 +619,35 @@ class ActionBar:
         return self.entries
 
 
+# The Movement Actions that need something on the map beside the creature (water, a face):
+# the bar offers them only where the reach map finds somewhere they go now.
+SITED = {
+    "swim": "no water it can swim in within reach now (R-M8)",
+    "climb": "no climbable face beside it to climb up or down (R-M7)",
+    DIVE: "no water as deep as it is tall within reach now (R-M8)",
+}
+
+
+def nowhere(world: World, unit: str, name: str) -> str:
+    """Why a Swim, a Climb or a dive goes nowhere from here now ("" when it goes somewhere),
+    so the bar offers it only when the engine would take it somewhere."""
+    if name not in SITED:
+        return ""
+    kind = MOVES["swim" if name == DIVE else name]
+    if reach_map(world, unit, (kind,), submerged=name == DIVE):
+        return ""
+    return f"{unit} has {SITED[name]}"
+
+
 def _dive_entry(battle: Battle, unit: str, slow: bool, quicken: bool) -> Entry:
     """The dive: a Swim under the surface, where the water is at least as deep as the
     creature is tall (R-M8 Decision); out of sight of everyone not in that water."""
     swim = entry(battle, unit, "swim", slow, quicken, None)
     if not swim.ok:
-        return Entry(DIVE, False, "—", swim.detail, needs(DIVE))
+        return Entry(DIVE, False, swim.label, swim.detail, needs(DIVE))
+    problem = nowhere(battle.world, unit, DIVE)
+    if problem:
+        return Entry(DIVE, False, swim.label, problem, needs(DIVE))
     return Entry(
         DIVE,
         True,
@@ -562,7 +670,7 @@ def held(item: Entry) -> Entry:
     built = item.name in PARSERS or item.name == DIVE
     if item.name in ("prepare", "end_turn") or not built:
         why = item.detail if not built else "choose the action to hold ready"
-        return Entry(item.name, False, "—", why, item.needs)
+        return Entry(item.name, False, item.label, why, item.needs)
     if item.ok:
         return Entry(item.name, True, item.label, f"hold ready: {item.detail}", item.needs)
     return Entry(

@@ -961,7 +961,8 @@ class App:
             return
         keep = self._kept(self.session.turn_start_point())
         if keep is None:
-            self.view.status = "cannot undo: nothing done this turn yet"
+            reason = self.session.turn_undo_reason() or "nothing done this turn yet"
+            self.view.status = f"cannot undo: {reason}"
             return
         self.session.rewind(keep)
         self.view.status = "back to the start of the turn"
@@ -978,12 +979,16 @@ class App:
         self.view.status = f"saved to {target}"
 
     def load(self, path: Path | str) -> None:
-        self.view.offer = ""
         try:
             save, scenario, battle = load_save(path)
         except ReplayError as error:
             self.view.status = str(error)
             return
+        refused = self.session.load_refusal(save)
+        if refused:
+            self.view.status = f"cannot load: {refused}"
+            return
+        self.view.offer = ""
         grid_changed = not scenario.world.grid.same_as(self.world.grid)
         self.session = Session(scenario, save.seed, battle)
         self.planner = Planner()

@@ -8,17 +8,29 @@ from itertools import groupby
 from sim import events as ev
 from sim.actions import Refusal
 from sim.events import Event, to_json
+from sim.throw import CATCH
+from sim.ui.wording import ItemWords, condition_words, id_words
+
+DROPPING = f"{CATCH}, dropping "  # a Catch that frees a hand names the item it drops
 
 # Bookkeeping a player does not need to read (steps are summed up by `move_summary`).
 SILENT = (ev.InitiativeRolled, ev.BudgetRefilled, ev.Moved, ev.AttackCounted, ev.AttackWindowReset)
 
 
-def describe(event: Event, secret: Callable[[str], bool] | None = None) -> str | None:
+def describe(
+    event: Event,
+    secret: Callable[[str], bool] | None = None,
+    names: ItemWords = id_words,
+) -> str | None:
     """One line for the log, or None for bookkeeping a player does not need to read.
     `secret(unit)`: whether the reader must not learn what `unit` prepared (a plan is hidden
-    information in hotseat: the other side sees that it holds an action, not what for)."""
+    information in hotseat: the other side sees that it holds an action, not what for).
+    `names(item)`: an item id in words ("bo.heater" -> "heater shield", `wording.item_words`)."""
     if isinstance(event, SILENT):
         return None
+    said = _items(event, names) or _moves(event)
+    if said:
+        return said
     if isinstance(event, ev.Rolled):
         extra = f" {event.bonus:+d} = {event.total}" if event.bonus else ""
         purpose = event.purpose.replace("_", " ")
@@ -44,14 +56,17 @@ def describe(event: Event, secret: Callable[[str], bool] | None = None) -> str |
             f"from {event.source} (HP {event.hp})"
         )
     if isinstance(event, ev.ConditionGained):
-        value = f" ({event.value})" if event.value not in (1, "") else ""
-        return f"{event.unit} is {event.condition}{value}"
+        words = condition_words(event.condition, event.value)
+        return f"{event.unit}: {words}" if words else None
     if isinstance(event, ev.ConditionLost):
         why = f": {event.reason}" if event.reason else ""
-        return f"{event.unit} is no longer {event.condition}{why}"
+        words = condition_words(event.condition, 1)
+        return f"{event.unit} is no longer {words}{why}" if words else None
     if isinstance(event, ev.ReactionAnswered):
         how = "its policy" if event.by == "policy" else "its player"
         what = "no reaction" if event.choice == "none" else event.choice.replace("_", " ")
+        if event.choice.startswith(DROPPING):
+            what = f"{DROPPING}the {names(event.choice.removeprefix(DROPPING))}"
         return f"{event.unit} reacts ({how}): {what}"
     if isinstance(event, ev.AttackResolved):
         verdict = "HIT" if event.hit else "miss"
@@ -102,6 +117,64 @@ def describe(event: Event, secret: Callable[[str], bool] | None = None) -> str |
     return f"{head} ({fields})" if fields else head
 
 
+def _items(event: Event, names: ItemWords) -> str | None:
+    """The lines of events about items, with the items by name."""
+    match event:
+        case ev.ItemDrawn(unit=unit, item=item):
+            return f"{unit} draws the {names(item)}"
+        case ev.ItemStowed(unit=unit, item=item):
+            return f"{unit} stows the {names(item)}"
+        case ev.ItemDropped(unit=unit, item=item, at=at):
+            return f"{unit} drops the {names(item)} at {at}"
+        case ev.ItemPickedUp(unit=unit, item=item):
+            return f"{unit} picks up the {names(item)}"
+        case ev.ItemConsumed(unit=unit, item=item):
+            return f"{unit} consumes the {names(item)}"
+        case ev.ArmourDonned(unit=unit, item=item):
+            return f"{unit} puts on the {names(item)}"
+        case ev.ArmourDoffed(unit=unit, item=item):
+            return f"{unit} takes off the {names(item)}"
+        case ev.ItemThrown(unit=unit, item=item, to=to):
+            return f"{unit} throws the {names(item)} to {to}"
+        case ev.ItemCaught(unit=unit, item=item):
+            return f"{unit} catches the {names(item)}"
+        case ev.ExtendedBegun(unit=unit, action=action, item=item, turns=turns):
+            what = f"{action} the {names(item)}" if item else action
+            return f"{unit} begins to {what} ({turns} turns)"
+    return None
+
+
+def _moves(event: Event) -> str | None:
+    """The lines of moves other than steps (jumps, falls, pushes, climbs) and lost actions."""
+    match event:
+        case ev.Jumped(unit=unit, start=start, end=end, cost=cost, grabbed_ledge=grabbed):
+            grab = ", grabbing the ledge" if grabbed else ""
+            return f"{unit} jumps {start} -> {end} ({cost / 2:g} m){grab}"
+        case ev.Fell(unit=unit, at=at, metres=metres):
+            return f"{unit} falls {metres:g} m at {at}"
+        case ev.MoveCutShort(unit=unit, at=at, reason=reason):
+            return f"{unit} stops at {at}: {reason}"
+        case ev.Pushed(unit=unit, start=start, end=end, by=by):
+            return f"{unit} is pushed {start} -> {end} by {by}"
+        case ev.Climbed(unit=unit, start=start, end=end, elevation=up, metres=metres):
+            if up:
+                return f"{unit} climbs {metres:g} m and hangs {up:g} m up at {end}"
+            return f"{unit} climbs {metres:g} m, {start} -> {end}"
+        case ev.ActionLost(unit=unit, action=action, reason=reason):
+            return f"{unit} loses the {action.replace('_', ' ')}: {reason}"
+        case ev.TurnSkipped(unit=unit, reason=reason):
+            return f"{unit}'s turn is skipped: {reason}"
+        case ev.ExtendedContinued(unit=unit, action=action, turns_done=done, turns_needed=need):
+            return f"{unit} goes on with the {action.replace('_', ' ')} ({done} of {need} turns)"
+        case ev.ExtendedBroken(unit=unit, action=action, reason=reason):
+            return f"{unit}'s {action.replace('_', ' ')} is broken off: {reason}"
+        case ev.PlanDropped(unit=unit, reason=reason):
+            return f"{unit}'s prepared action is dropped: {reason}"
+        case ev.InitiativeReordered(order=order):
+            return "initiative now: " + ", ".join(order)
+    return None
+
+
 def move_summary(events: tuple[Event, ...]) -> str | None:
     """One line for a whole move instead of one per step."""
     steps = [e for e in events if isinstance(e, ev.Moved)]
@@ -112,14 +185,16 @@ def move_summary(events: tuple[Event, ...]) -> str | None:
 
 
 def lines(
-    events: tuple[Event, ...] | list[Event], secret: Callable[[str], bool] | None = None
+    events: tuple[Event, ...] | list[Event],
+    secret: Callable[[str], bool] | None = None,
+    names: ItemWords = id_words,
 ) -> list[str]:
     """The log lines of some events; a run of steps by one creature becomes one line. `secret`
-    hides plans from the reader, as in `describe`."""
+    hides plans from the reader and `names` names items, as in `describe`."""
     out: list[str] = []
     for mover, run in groupby(events, key=lambda e: e.unit if isinstance(e, ev.Moved) else None):
         if mover is None:
-            out += [text for e in run if (text := describe(e, secret))]
+            out += [text for e in run if (text := describe(e, secret, names))]
         else:
             summary = move_summary(tuple(run))
             if summary:

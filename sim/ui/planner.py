@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from sim import actions as a
 from sim.actions import Cost, Refusal
+from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Position, Team
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.engine import Battle
@@ -17,7 +18,7 @@ from sim.grid import Kind
 from sim.jump import jump_reach
 from sim.movement import allowance, plan_move
 from sim.reach import distance_field
-from sim.reachmap import ORDER, ReachCell, reach_map
+from sim.reachmap import ORDER, Hang, ReachCell, reach_map
 from sim.threat import Provocation, provocations, reaches, threatened
 from sim.world import World
 
@@ -108,6 +109,7 @@ class PathPlan:
     provocations: tuple[Provocation, ...]
     refusal: str = ""
     submerged: bool = False  # a dive: a Swim under the surface (R-M8)
+    hang: Hang | None = None  # a Climb that stops part-way: where it leaves the climber (R-M7)
 
     def decision(self, slow: bool = False, quicken: bool = False) -> a.Movement | None:
         if self.action is None:
@@ -165,7 +167,9 @@ class Planner:
         self._plan_key = key
         reach = self.reach(battle, version, unit, only)
         steps = self._steps(battle.world, reach, unit, target, waypoints)
-        if steps is None or isinstance(steps, PathPlan):
+        if steps is None and only is not None and not waypoints:
+            self._plan = self._why_not(battle, unit, target, only, slow, quicken)
+        elif steps is None or isinstance(steps, PathPlan):
             self._plan = steps
         else:
             hint = reach[target].action if not waypoints and target in reach else None
@@ -231,8 +235,17 @@ class Planner:
             if isinstance(cost, Refusal):
                 first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
                 continue
-            planned = plan_move(world, action)
-            half = planned.cost if not isinstance(planned, Refusal) else 0
+            hang: Hang | None = None
+            if isinstance(action, a.Climb):
+                # R-M7: a Climb is planned by the climb rules; one that does not reach the
+                # end of the face this action hangs part-way, in the cell below it.
+                climbed = plan_climb(world, action)
+                metres = climbed.metres if isinstance(climbed, ClimbPlan) else 0.0
+                if isinstance(climbed, ClimbPlan) and climbed.face is not None:
+                    hang = Hang(climbed.end, climbed.elevation, climbed.face)
+            else:
+                planned = plan_move(world, action)
+                metres = planned.cost / 2 if not isinstance(planned, Refusal) else 0.0
             budget = world.need(unit, Budget)
             return PathPlan(
                 unit,
@@ -240,11 +253,18 @@ class Planner:
                 jumps,
                 kind.name,
                 cost,
-                half / 2,
+                metres,
                 budget.half - cost.half,
                 budget.bonus - cost.bonus,
-                provocations(world, unit, cells, submerged=dive),
+                provocations(
+                    world,
+                    unit,
+                    (hang.cell,) if hang else cells,
+                    submerged=dive,
+                    end_up=hang.height if hang else 0.0,
+                ),
                 submerged=dive,
+                hang=hang,
             )
         if only == "climb" and len(cells) > 1:
             first_refusal = (
@@ -252,6 +272,23 @@ class Planner:
                 "stand next to the face first (R-M7)"
             )
         return self._refused(unit, steps, first_refusal or "no Movement Action can take this path")
+
+    def _why_not(
+        self, battle: Battle, unit: str, target: Pos, only: str, slow: bool, quicken: bool
+    ) -> PathPlan | None:
+        """With one Movement Action chosen, a cell it has no path to: the engine's reason for
+        refusing that action there (a climb to a face that is not beside the climber, say), so
+        a click never does nothing without a word."""
+        if target == battle.world.need(unit, Position).cell:
+            return None
+        kind = a.Swim if only == DIVE else MOVES[only]
+        action = kind(unit, (), target, (), slow=slow, quicken=quicken)
+        if isinstance(action, a.Swim) and only == DIVE:
+            action = replace(action, submerged=True)
+        cost = battle.check(action)
+        if not isinstance(cost, Refusal):
+            return None
+        return PathPlan(unit, (target,), (), None, None, 0.0, 0, 0, (), f"{only}: {cost.reason}")
 
     def _refused(self, unit: str, steps: list[tuple[Pos, bool]], reason: str) -> PathPlan:
         cells = tuple(p for p, _ in steps)

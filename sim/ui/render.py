@@ -23,12 +23,14 @@ from sim.grid import Kind
 from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
+from sim.reachmap import Hang
 from sim.sight import distance_half, line_of_sight
 from sim.threat import threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
     AREA_HELP,
+    LABELS,
     ActionBar,
     Entry,
     ability_choices,
@@ -55,6 +57,7 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.underway import Underway, underway
 from sim.ui.view import View
+from sim.ui.wording import condition_words, free_used_words, item_words
 from sim.world import World
 
 T = TypeVar("T")
@@ -94,8 +97,9 @@ HELP = (
     ("R / T / Y", "reach map / enemy threats / selected creature's reach"),
     ("G / S / Q", "Disengage / Slow / Quicken toggles"),
     ("P / O", "reaction policy / preferred defence of the selected creature"),
-    ("Z / Shift+Z", "undo one decision (not past a dice roll) / undo the turn"),
-    ("F5 / F9", "save / load (the quick save beside the autosave)"),
+    ("Z / Shift+Z", "undo one decision / undo the turn: never past a dice roll"),
+    ("F5 / F9", "save / load the quick save: F9 too never goes back past a dice roll"),
+    ("", "(a roll stays rolled until the battle is over; then F9 loads any save)"),
     ("PageUp / PageDown", "scroll the log"),
     ("Enter", "take over after a handover; confirm a marked area"),
     ("I", "hand the side at the screen to the AI; during an AI turn, take that side back"),
@@ -393,6 +397,11 @@ class Renderer:
         ):
             return None
         if turn_unit(session) != unit or not view.sits_for(team_of(world, unit)):
+            return None
+        if unit_at(world, view.hover, view.eyes) is not None:
+            # A click on a creature attacks or selects it, never moves there
+            # (`App.click_cell`): no path is offered into its cell, even one the engine
+            # would take (a downed creature's), so the tip says what the click does.
             return None
         return planner.plan(
             session.battle,
@@ -707,9 +716,17 @@ class Renderer:
         if unit is None or team_of(world, unit) == team_of(world, actor):
             return []
         hp = world.need(unit, Health)
-        rows: list[tuple[str, pal.RGB]] = [(f"{unit}  HP {hp.hp}/{hp.max_hp}", pal.TEXT)]
+        down = incapacitated(world, unit)
+        rows: list[tuple[str, pal.RGB]] = [
+            (f"{unit}  HP {hp.hp}/{hp.max_hp}{', down' if down else ''}", pal.TEXT)
+        ]
+        if down:
+            # R-C6: at 0 HP or less it is Incapacitated whatever the number; R-K2: Aid brings
+            # it back at 1 HP however far below 0 it went, so a further hit changes nothing.
+            rows.append(("it is out of the fight: a hit only lowers its HP", pal.TEXT_DIM))
         if view.preparing is not None:
             rows.append(("choose the action to hold ready in the bar", pal.TEXT_DIM))
+            rows.append(("click to select it", pal.TEXT_DIM))
             return rows
         decision = build(actor, "attack", view.slow, view.quicken, target=unit)
         result = judge(session.battle, decision)
@@ -780,6 +797,8 @@ class Renderer:
             if plan.jumps:
                 head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
             rows.append((head, pal.TEXT))
+            if plan.hang is not None:
+                rows.append((hang_words(session.battle.world, plan.hang), pal.YELLOW))
             bonus_left = plan.bonus_left - (1 if view.disengage else 0)
             rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
             if view.disengage:
@@ -1003,7 +1022,7 @@ class Renderer:
         f.draw(surface, f"{budget.bonus}", (px + 2, y + 2), pal.FONT)
         y += 20
         if budget.free_used:
-            for line in f.wrap("free used: " + ", ".join(budget.free_used), pal.FONT_SMALL, w):
+            for line in f.wrap(free_used_words(tuple(budget.free_used)), pal.FONT_SMALL, w):
                 y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.TEXT_DIM).bottom
         return y + 2
 
@@ -1060,11 +1079,10 @@ class Renderer:
         ]
         if budget is not None:
             rows.append(f"budget: {budget.half} half, {budget.bonus} bonus")
-        held = conditions(world, unit).entries
-        rows.append(
-            "conditions: "
-            + (", ".join(f"{k}" + (f" {v}" if v not in (1, "") else "") for k, v in held) or "none")
-        )
+        held = [
+            words for k, v in conditions(world, unit).entries if (words := condition_words(k, v))
+        ]
+        rows.append("conditions: " + (", ".join(held) or "none"))
         hands = world.get(unit, Hands)
         gear = world.get(unit, Gear)
         if hands is not None:
@@ -1114,15 +1132,16 @@ class Renderer:
         """The last 200 lines of the log as the seat may read them (plans of the other side
         hidden)."""
         secret = plan_secret(session.battle.world, view)
+        names = item_words(session.battle.world)
 
         def said() -> list[str]:
             log, out, start = session.battle.log, [], 0
             # An AI's reason goes before the events of its decision.
             for at in sorted(a for a in session.notes if a <= len(log)):
-                out += lines(log[start:at], secret)
+                out += lines(log[start:at], secret, names)
                 out.append(session.notes[at])
                 start = at
-            return (out + lines(log[start:], secret))[-200:]
+            return (out + lines(log[start:], secret, names))[-200:]
 
         return self._memo("log", (session.version, view.side, view.omniscient), said)
 
@@ -1187,14 +1206,20 @@ class Renderer:
         for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
             widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
             rows = self._rows(widths, w)
-            widths = [
-                f.width(e.name.replace("_", " "), fs) + f.width(e.label, fs) + 20 for e in entries
-            ]
+            widths = [self._button_width(e.name, fs) for e in entries]
             rows += self._rows(widths, w)
             self._bar_font, self._bar_row = fs, row_h
             self._bar_height = rows * row_h + 34
             if self._bar_height <= size[1] * 0.4:
                 break
+
+    def _button_width(self, name: str, size: int) -> int:
+        """An action button's width: its name and room for the widest cost any button shows,
+        so no button moves when a cost changes ("free" to "free+1B") or the action becomes
+        unavailable: every button keeps its place for a given window and font."""
+        f = self.fonts
+        slot = max(f.width(label, size) for label in LABELS)
+        return f.width(name.replace("_", " "), size) + slot + 20
 
     @staticmethod
     def _rows(widths: list[int], width: int) -> int:
@@ -1247,7 +1272,7 @@ class Renderer:
         for item in entries:
             label = item.name.replace("_", " ")
             cost = item.label
-            width = f.width(label, size) + f.width(cost, size) + 20
+            width = self._button_width(item.name, size)
             if x + width > rect.right - 6 and x > rect.x + 6:
                 x, y = rect.x + 6, y + row_h
             box = pygame.Rect(x, y, width, row_h - 4)
@@ -1727,6 +1752,19 @@ class Renderer:
         for line in MAP_KEY:
             f.draw(surface, f.fit(line, size, box.width - 36), (box.x + 18, y), size, pal.TEXT)
             y += step
+
+
+def hang_words(world: World, hang: Hang) -> str:
+    """Where a Climb that stops part-way leaves its climber (R-M7), in words."""
+    grid = world.grid
+    face = abs(grid.ground_half(hang.face) - grid.ground_half(hang.cell)) / 2
+    up = grid.ground_half(hang.face) > grid.ground_half(hang.cell)
+    way = "the top" if up else "the ground"
+    return (
+        f"stops part-way: hangs {hang.height:g} m up the {face:g} m face, "
+        f"{abs(face - hang.height) if up else hang.height:g} m short of {way}; "
+        "climb on with another Climb"
+    )
 
 
 def aim_words(aim: tuple[str, ...]) -> str:

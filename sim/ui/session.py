@@ -1,11 +1,17 @@
 """A game in the client: the battle, its scenario and seed, undo by replay, saves (no pygame).
 
 Undo never reaches into the engine: it begins the battle afresh and submits the decisions up to
-the chosen point (the seeded dice come out the same). Two undo points are offered:
+the chosen point (the seeded dice come out the same). One rule holds for undo and the quick
+load alike: while the battle goes on, a die once rolled stays rolled. So:
 
-- one decision back, but never back over a decision that rolled dice or started a turn
-  ("undo back to the last dice roll");
-- back to the start of the current creature's turn.
+- undo goes one decision back, but never back over a decision that rolled dice or started a
+  turn ("undo back to the last dice roll");
+- undo turn goes back to the start of the current creature's turn, or to just after the last
+  decision of that turn that rolled dice, whichever is later;
+- a quick load is refused when the game on screen rolled dice since the point the save holds
+  (a save of another game, or of another line of this one, holds no point of it: any roll of
+  this game refuses it). A game with nothing rolled yet may load any save, and once the
+  battle is over any save may be loaded, to play on from there.
 
 Each game has its own autosave (replay.new_autosave_path), written whenever a turn passes and when
 the window closes; a game in which nothing was decided writes none, so it replaces nothing.
@@ -124,17 +130,48 @@ class Session:
         return None if self.undo_reason() else self._last_accepted() - 1
 
     def turn_start_point(self) -> int | None:
-        """How many decisions stay after undoing back to the start of the current turn."""
+        """How many decisions stay after undoing back to the start of the current turn, or to
+        just after its last decision that rolled dice (a roll stays rolled); None if nothing
+        after that point can be undone (`turn_undo_reason` says why)."""
         k = len(self.marks)
         start = 0
         for i in range(k - 1, -1, -1):
-            if self.marks[i].turn_started:
+            if self.marks[i].turn_started or self.marks[i].rolled:
                 start = i + 1
                 break
         # Refusals and policies right at the start carry nothing to undo.
         if all(not m.accepted for m in self.marks[start:]):
             return None
         return start
+
+    def turn_undo_reason(self) -> str:
+        """Why undo turn has nothing to take back ("" when it has)."""
+        if self.turn_start_point() is not None:
+            return ""
+        k = self._last_accepted()
+        if k > 0 and self.marks[k - 1].rolled and not self.marks[k - 1].turn_started:
+            return "the last decision rolled dice; undo stops at a dice roll"
+        return "nothing done this turn yet"
+
+    def load_refusal(self, save: Save) -> str:
+        """Why loading `save` would take back a dice roll of this battle ("" when it would
+        not): the rule undo keeps too (module docstring)."""
+        if self.battle.world.turn.over:
+            return ""
+        ours = self.battle.decisions
+        same_game = save.scenario_digest == self.scenario.digest and save.seed == self.seed
+        kept = 0
+        if same_game:
+            while kept < min(len(ours), len(save.decisions)) and (
+                ours[kept] == save.decisions[kept]
+            ):
+                kept += 1
+        if any(mark.rolled for mark in self.marks[kept:]):
+            return (
+                "dice were rolled in this battle since that save; a load, like undo, "
+                "never takes back a dice roll while the battle goes on"
+            )
+        return ""
 
     def undo_reason(self) -> str:
         k = self._last_accepted()

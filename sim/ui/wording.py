@@ -1,0 +1,96 @@
+"""The engine's names in a player's words (no pygame): conditions with their values, the kinds
+of Free Action used, and item ids, for the sidebar, the log, tips and prompts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim.items import item_name
+from sim.world import World
+
+ItemWords = Callable[[str], str]
+
+# The once-a-turn Free Actions (R-B3), by the kind the budget records.
+FREE_KINDS = {"draw_stow": "draw or stow", "drop": "drop", "consume": "consume"}
+
+
+def id_words(item: str) -> str:
+    """An item id read as words when the world no longer knows the item (a potion drunk):
+    its kind as written after the owner.
+
+    >>> id_words("bo.heater"), id_words("healing_potion")
+    ('heater', 'healing potion')
+    """
+    return item.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def item_words(world: World) -> ItemWords:
+    """Item ids to the names a player uses (`sim.items.item_name`), for items the world still
+    holds; others as `id_words`."""
+
+    def name(item: str) -> str:
+        try:
+            return item_name(world, item)
+        except (KeyError, LookupError, AttributeError):
+            return id_words(item)
+
+    return name
+
+
+def free_used_words(kinds: tuple[str, ...] | frozenset[str] | list[str]) -> str:
+    """The Free Actions already taken this turn (a second one costs a Bonus Action, R-B3).
+
+    >>> free_used_words(["draw_stow"])
+    'free draw or stow used (another costs a Bonus Action)'
+    """
+    used = ", ".join(FREE_KINDS.get(k, k.replace("_", " ")) for k in sorted(kinds))
+    return f"free {used} used (another costs a Bonus Action)"
+
+
+def _listed(value: int | str) -> str:
+    return ", ".join(part.strip() for part in str(value).split(",") if part.strip())
+
+
+def _stacks(value: int | str, noun: str) -> str:
+    return f"{value} {noun}{'' if value == 1 else 's'}"
+
+
+def condition_words(name: str, value: int | str) -> str:
+    """A condition and its value as a player reads it; "" for bookkeeping a player does not
+    need (the turns left of a feint's bonus).
+
+    >>> condition_words("break_free_tried", 2), condition_words("hanging", "3,1")
+    ('tried to break free this turn', 'hanging on the face of (3,1)')
+    >>> condition_words("burning", 2), condition_words("grappled", "grok")
+    ('burning (2 stacks)', 'grappled by grok')
+    >>> condition_words("unseen", "ana,bo"), condition_words("feint_turns", 1)
+    ('unseen by ana, bo', '')
+    """
+    simple = {
+        "incapacitated": "down (Incapacitated)",
+        "guard_used": "has guarded this round",
+        "disengaged": "disengaged (moves without provoking)",
+        "submerged": "under water",
+        "break_free_tried": "tried to break free this turn",
+        "feint_turns": "",
+    }
+    if name in simple:
+        return simple[name]
+    words = {
+        "hanging": lambda v: f"hanging on the face of ({v})",
+        "grappled": lambda v: f"grappled by {v}",
+        "grappling": lambda v: f"grappling {v}",
+        "burning": lambda v: f"burning ({_stacks(v, 'stack')})",
+        "bleeding": lambda v: f"bleeding ({_stacks(v, 'stack')})",
+        "quickened": lambda v: f"quickened ({_stacks(v, 'turn end')} left)",
+        "aiming": lambda v: f"aiming (+{v} to the next ranged Hit Roll)",
+        "feinted": lambda v: f"feinted {v} (a bonus on the next melee Hit Roll against it)",
+        "unseen": lambda v: "unseen" if isinstance(v, int) else f"unseen by {_listed(v)}",
+        "assisted": lambda v: f"assisted against {v}",
+        "assisted_by": lambda v: f"helped by {v}",
+        "assisting": lambda v: f"assisting {_listed(v)}",
+    }
+    if name in words and value not in ("",):
+        return str(words[name](value))
+    plain = name.replace("_", " ")
+    return plain if value in (1, "", True) else f"{plain} ({value})"
