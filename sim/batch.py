@@ -311,14 +311,18 @@ def ended_by(world: World, scenario: Scenario, winners: tuple[str, ...]) -> str:
 _PLAN: Plan | None = None  # the batch a worker process plays, set once when it starts
 
 
-def _start_worker(plan: Plan) -> None:
+def start_worker(plan: Plan) -> None:
     global _PLAN
     _PLAN = plan
 
 
 def _worker_game(index: int) -> GameRecord:
-    assert _PLAN is not None, "a batch worker plays games only after _start_worker"
+    assert _PLAN is not None, "a batch worker plays games only after start_worker"
     return play_game(_PLAN, index)
+
+
+class PoolError(Exception):
+    """The workers of a batch cannot be started (a cluster out of reach); says why."""
 
 
 class Pool(Protocol):
@@ -335,7 +339,7 @@ PoolFactory = Callable[[int, Plan], AbstractContextManager[Pool]]  # (processes,
 
 def local_pool(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
     """A process pool on this machine whose workers each get the plan once."""
-    return multiprocessing.Pool(processes, initializer=_start_worker, initargs=(plan,))
+    return multiprocessing.Pool(processes, initializer=start_worker, initargs=(plan,))
 
 
 def run(
@@ -369,8 +373,12 @@ def run(
 # --- the summary ------------------------------------------------------------------------------
 
 
-def summarize(plan: Plan, games: Sequence[GameRecord]) -> dict[str, Any]:
-    """The batch's summary, JSON-ready (docs/commands.md describes every field)."""
+def summarize(
+    plan: Plan, games: Sequence[GameRecord], saved: Mapping[int, str] | None = None
+) -> dict[str, Any]:
+    """The batch's summary, JSON-ready (docs/commands.md describes every field); `saved`: the
+    files games were saved to, by game number."""
+    saved = saved or {}
     played = [g for g in games if g.result != "crashed"]
     n = len(played)
     teams = [team for team, _ in plan.levels]
@@ -483,7 +491,10 @@ def describe(summary: Mapping[str, Any]) -> str:
         shown.append(f"{words} {_pct(rate)} ({c['hits']} of {c['attacks']})")
     lines.append("  first attack of a turn hits (R-A2): " + ", ".join(shown))
     for crash in summary["crashes"]:
-        lines.append(f"  game {crash['game']} (seed {crash['seed']}) crashed: {crash['error']}")
+        where = f"; its replay: {crash['save']}" if crash["save"] else ""
+        lines.append(
+            f"  game {crash['game']} (seed {crash['seed']}) crashed: {crash['error']}{where}"
+        )
     return "\n".join(lines)
 
 

@@ -1,0 +1,48 @@
+"""The Ray backend of `sim batch`: the same games on a Ray cluster, through Ray's drop-in
+`ray.util.multiprocessing.Pool` (Ray is an optional extra: pip install -e '.[cluster]')."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import cast
+
+from sim.batch import Plan, Pool, PoolError, PoolFactory, start_worker
+
+INSTALL = "pip install -e '.[cluster]'"
+
+
+class ClusterError(PoolError):
+    """Ray is asked for and cannot be had; the message says why and what to do."""
+
+
+def ray_pool(address: str) -> PoolFactory:
+    """A pool factory whose workers are Ray actors: on the cluster at `address` ("host:port",
+    "ray://host:10001" or "auto"), or "local" for a Ray instance started on this machine.
+    Each actor receives the plan (the scenario included) once, as a pool initializer argument,
+    so scenario files need not be on the cluster's machines."""
+    if not address:
+        raise ClusterError(
+            "--ray needs the address of a Ray cluster (--ray HOST:PORT, or set RAY_ADDRESS), "
+            "or --ray local to start Ray on this machine"
+        )
+    try:
+        from ray.util.multiprocessing import Pool as RayPool
+    except ImportError:
+        raise ClusterError(
+            f"--ray runs the games on Ray, which is not installed here: {INSTALL}"
+        ) from None
+
+    def make(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
+        where = None if address == "local" else address
+        try:
+            pool = RayPool(
+                processes,
+                initializer=start_worker,
+                initargs=(plan,),
+                ray_address=where,
+            )
+        except ConnectionError as error:
+            raise ClusterError(f"--ray {address}: cannot reach the Ray cluster: {error}") from None
+        return cast(AbstractContextManager[Pool], pool)
+
+    return make
