@@ -435,7 +435,12 @@ def summarize(
             d: c["hits"] / c["attacks"] if c["attacks"] else None for d, c in counts.items()
         },
         "first_attack_counts": counts,
-        "crashes": [{"game": g.index, "seed": g.seed, "error": g.error} for g in games if g.error],
+        "kept": sum(g.result != "crashed" and g.index in saved for g in games),
+        "crashes": [
+            {"game": g.index, "seed": g.seed, "error": g.error, "save": saved.get(g.index)}
+            for g in games
+            if g.result == "crashed"
+        ],
     }
 
 
