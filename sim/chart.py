@@ -109,7 +109,7 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
     length.set_xlabel("rounds")
     length.set_ylabel("games")
     length.set_title("Battle length", fontsize=10)
-    length.legend(fontsize=8, loc="upper right")
+    length.legend(fontsize=8, loc="best")
 
     # Survival by unit, coloured by side, with the share of games it was the first one down.
     units = summary["units"]
