@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import cast
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
 
 from sim.batch import Plan, Pool, PoolError, PoolFactory, start_worker
 
@@ -32,17 +33,23 @@ def ray_pool(address: str) -> PoolFactory:
             f"--ray runs the games on Ray, which is not installed here: {INSTALL}"
         ) from None
 
-    def make(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
-        where = None if address == "local" else address
+    @contextmanager
+    def make(processes: int, plan: Plan) -> Iterator[Pool]:
+        import ray
+
+        started = not ray.is_initialized()
         try:
-            pool = RayPool(
-                processes,
-                initializer=start_worker,
-                initargs=(plan,),
-                ray_address=where,
+            pool: Any = RayPool(  # typed only where Ray is installed
+                processes, initializer=start_worker, initargs=(plan,), ray_address=address
             )
-        except ConnectionError as error:
-            raise ClusterError(f"--ray {address}: cannot reach the Ray cluster: {error}") from None
-        return cast(AbstractContextManager[Pool], pool)
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            # Unreachable, or fewer CPUs in the cluster than --workers: Ray's words say which.
+            raise ClusterError(f"--ray {address}: {error}") from None
+        try:
+            yield cast(Pool, pool)
+        finally:
+            pool.terminate()
+            if started:  # a Ray this batch connected to or started: let it go again
+                ray.shutdown()
 
     return make
