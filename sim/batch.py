@@ -23,6 +23,7 @@ import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -338,8 +339,18 @@ PoolFactory = Callable[[int, Plan], AbstractContextManager[Pool]]  # (processes,
 
 
 def local_pool(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
-    """A process pool on this machine whose workers each get the plan once."""
-    return multiprocessing.Pool(processes, initializer=start_worker, initargs=(plan,))
+    """A process pool on this machine whose workers each get the plan once. The workers are
+    forked from a fresh server process that has imported the simulator, not from this one: a
+    fork of a process with threads running (or with SDL's signal handlers, after the client
+    was used) can inherit a held lock and hang."""
+    context: BaseContext
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        server = multiprocessing.get_context("forkserver")
+        server.set_forkserver_preload(["sim.batch"])
+        context = server
+    else:
+        context = multiprocessing.get_context("spawn")
+    return context.Pool(processes, initializer=start_worker, initargs=(plan,))
 
 
 def run(
