@@ -1,8 +1,9 @@
-"""The command line: `sim play`, `sim run`, `sim check`."""
+"""The command line: `sim play`, `sim run`, `sim batch`, `sim check`."""
 
 from __future__ import annotations
 
 import argparse
+import csv
 import io
 import json
 import os
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from sim import batch as batches
 from sim import events as ev
 from sim.actions import Refusal
 from sim.ai import AI, LEVELS, ROUND_CAP, Choice, play, players, seats, take_seats
@@ -144,6 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     _seed(reach)
     _script(reach)
 
+    _batch_parser(sub)
+
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("scenarios", nargs="+", help="scenario files")
     return top
@@ -170,6 +174,8 @@ def _main(args: argparse.Namespace) -> int:
             return _reach(args)
         if args.command == "render":
             return _render(args)
+        if args.command == "batch":
+            return _batch(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -607,3 +613,207 @@ def _window(
     finally:
         notice.cancel()
     return play(session, offer=offer, ai=ai)
+
+
+# --- sim batch --------------------------------------------------------------------------------
+
+
+def _positive(what: str) -> Any:
+    """An argparse type: a whole number, 1 or more; the error names the option."""
+
+    def parse_positive(text: str) -> int:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, 1 or more, not {shown!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be 1 or more, not {value}")
+        return value
+
+    return parse_positive
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's or taskset's limit, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _batch_parser(sub: Any) -> None:
+    batch = sub.add_parser(
+        "batch", help="play a scenario many times, AI against AI, and sum up who wins"
+    )
+    batch.add_argument("scenario", help="scenario file")
+    batch.add_argument(
+        "--games", type=_positive("--games"), default=100, metavar="N", help="games (default 100)"
+    )
+    batch.add_argument(
+        "--ai",
+        metavar="TEAM[=LEVEL],...",
+        help="the AI level of each side, e.g. blue=hard,red=normal (levels: "
+        + ", ".join(LEVELS)
+        + "); a side not named plays at normal",
+    )
+    batch.add_argument(
+        "--workers",
+        type=_positive("--workers"),
+        metavar="K",
+        help=f"processes playing games at once (default: one per core, here {_cores()})",
+    )
+    batch.add_argument(
+        "--seed",
+        type=_seed_value,
+        default=0,
+        metavar="S",
+        help="base seed, 0 to 2**63-1; each game's seed is derived from it and the game's "
+        "number (default 0)",
+    )
+    batch.add_argument(
+        "--round-cap",
+        type=_positive("--round-cap"),
+        default=ROUND_CAP,
+        metavar="R",
+        help=f"a game still undecided when round R+1 begins is stopped as capped, never won "
+        f"(default {ROUND_CAP})",
+    )
+    batch.add_argument("--out", metavar="FILE.json", help="write the summary as JSON")
+    batch.add_argument("--csv", metavar="FILE.csv", help="write one row per game")
+    batch.add_argument(
+        "--plot", metavar="FILE.png", help="draw win rates, battle lengths and survival"
+    )
+    batch.add_argument(
+        "--keep", metavar="DIR", help="save the chosen games here, for `sim play --load`"
+    )
+    batch.add_argument(
+        "--keep-only",
+        choices=batches.KEEP,
+        metavar="{losses,all}",
+        help="with --keep: the games the scenario's first side did not win (the default), or all",
+    )
+    batch.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games on a Ray cluster at ADDRESS (without one: $RAY_ADDRESS); "
+        "'local' starts Ray on this machine; needs pip install -e '.[cluster]'",
+    )
+
+
+def _batch(args: argparse.Namespace) -> int:
+    """`sim batch`: every argument is checked before the first game is played."""
+    if args.keep_only is not None and args.keep is None:
+        raise UsageError("--keep-only says which games --keep saves; give --keep DIR too")
+    for option, suffix in (("--out", ".json"), ("--csv", ".csv"), ("--plot", ".png")):
+        _writable(option, getattr(args, option[2:]), suffix)
+    if args.keep is not None and _exists(args.keep) and not Path(args.keep).is_dir():
+        raise UsageError(f"--keep {args.keep} is a file; give the directory to save games in")
+    scenario = _scenario(args.scenario)
+    teams = sorted({team_of(scenario.world, unit) for unit in creatures(scenario.world)})
+    try:
+        named = seats(args.ai, teams) if args.ai is not None else {}
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    pool: batches.PoolFactory = batches.local_pool
+    if args.ray is not None:
+        from sim.cluster import ClusterError, ray_pool
+
+        try:
+            pool = ray_pool(args.ray or os.environ.get("RAY_ADDRESS", ""))
+        except ClusterError as error:
+            raise UsageError(str(error)) from None
+    if args.plot is not None:
+        from sim.chart import ChartError, check_plotting
+
+        try:
+            check_plotting()
+        except ChartError as error:
+            raise UsageError(str(error)) from None
+    plan = batches.Plan(
+        scenario,
+        tuple((team, named.get(team, "normal")) for team in teams),
+        seed=args.seed,
+        round_cap=args.round_cap,
+        keep=(args.keep_only or "losses") if args.keep is not None else None,
+    )
+    workers = args.workers or _cores()
+    try:
+        games = _play_batch(plan, args.games, workers, pool)
+    except batches.PoolError as error:  # a cluster that cannot be reached, say
+        raise UsageError(str(error)) from None
+    saved = _keep_games(plan, games, args.keep)
+    summary = batches.summarize(plan, games, saved)
+    if args.out is not None:
+        _write_text(args.out, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    if args.csv is not None:
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(batches.rows(summary["units"], games))
+        _write_text(args.csv, text.getvalue())
+    if args.plot is not None:
+        from sim.chart import draw
+
+        draw(summary, games, args.plot)
+    print(batches.describe(summary))
+    if saved and args.keep is not None:
+        print(f"  kept {len(saved)} game{'s' if len(saved) != 1 else ''} in {args.keep}")
+    return 1 if summary["crashed"] else 0
+
+
+def _writable(option: str, path: str | None, suffix: str) -> None:
+    """Refuse an output file that cannot be written before any game is played."""
+    if path is None:
+        return
+    if Path(path).suffix.lower() != suffix:
+        raise UsageError(f"{option} {path}: give a file name ending in {suffix}")
+    if _exists(path) and Path(path).is_dir():
+        raise UsageError(f"{option} {path} is a directory; give the file to write")
+    folder = Path(path).parent
+    if not _exists(str(folder)):
+        raise UsageError(f"{option} {path}: there is no directory {folder}; make it first")
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _play_batch(
+    plan: batches.Plan, games: int, workers: int, pool: batches.PoolFactory
+) -> list[batches.GameRecord]:
+    """The games, with a progress bar on standard error when it is a terminal."""
+    from tqdm import tqdm
+
+    with tqdm(total=games, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        return batches.run(plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update())
+
+
+def _keep_games(
+    plan: batches.Plan, games: list[batches.GameRecord], folder: str | None
+) -> dict[int, str]:
+    """Write the games to keep (and every crashed one) as saves; their paths by game number.
+    Crashed games go to --keep DIR, else to the save directory, so each can be looked at."""
+    from dataclasses import replace
+
+    from sim.replay import ReplayError, save_dir, write
+
+    saved: dict[int, str] = {}
+    where = str(Path(plan.scenario.path).resolve())  # a worker elsewhere resolved its own
+    for game in games:
+        if game.save is None:
+            continue
+        target = Path(folder) if folder is not None else save_dir()
+        path = target / batches.kept_name(plan.scenario, game)
+        try:
+            write(path, replace(game.save, scenario_path=where))
+        except ReplayError as error:
+            print(f"sim batch: {error}", file=sys.stderr)
+            continue
+        saved[game.index] = str(path)
+    return saved

@@ -1,0 +1,55 @@
+"""The Ray backend of `sim batch`: the same games on a Ray cluster, through Ray's drop-in
+`ray.util.multiprocessing.Pool` (Ray is an optional extra: pip install -e '.[cluster]')."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+from sim.batch import Plan, Pool, PoolError, PoolFactory, start_worker
+
+INSTALL = "pip install -e '.[cluster]'"
+
+
+class ClusterError(PoolError):
+    """Ray is asked for and cannot be had; the message says why and what to do."""
+
+
+def ray_pool(address: str) -> PoolFactory:
+    """A pool factory whose workers are Ray actors: on the cluster at `address` ("host:port",
+    "ray://host:10001" or "auto"), or "local" for a Ray instance started on this machine.
+    Each actor receives the plan (the scenario included) once, as a pool initializer argument,
+    so scenario files need not be on the cluster's machines."""
+    if not address:
+        raise ClusterError(
+            "--ray needs the address of a Ray cluster (--ray HOST:PORT, or set RAY_ADDRESS), "
+            "or --ray local to start Ray on this machine"
+        )
+    try:
+        from ray.util.multiprocessing import Pool as RayPool
+    except ImportError:
+        raise ClusterError(
+            f"--ray runs the games on Ray, which is not installed here: {INSTALL}"
+        ) from None
+
+    @contextmanager
+    def make(processes: int, plan: Plan) -> Iterator[Pool]:
+        import ray
+
+        started = not ray.is_initialized()
+        try:
+            pool: Any = RayPool(  # typed only where Ray is installed
+                processes, initializer=start_worker, initargs=(plan,), ray_address=address
+            )
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            # Unreachable, or fewer CPUs in the cluster than --workers: Ray's words say which.
+            raise ClusterError(f"--ray {address}: {error}") from None
+        try:
+            yield cast(Pool, pool)
+        finally:
+            pool.terminate()
+            if started:  # a Ray this batch connected to or started: let it go again
+                ray.shutdown()
+
+    return make
