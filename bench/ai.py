@@ -14,7 +14,6 @@ by the round cap counts as not won.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.ai import AI, Choice, play, players, take_seats
+from sim.batch import wilson
 from sim.engine import Battle, BattleOver, Decision
 from sim.replay import begin
 from sim.scenario import load
@@ -80,16 +80,6 @@ def play_game(game: Game) -> Result:
     pending = battle.pending
     won = isinstance(pending, BattleOver) and pending.winners == (game.strong_side,)
     return Result(game, won, reason == "capped", battle.world.turn.round, tuple(strong.times))
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def games(paths: list[Path], strong: str, weak: str, n: int, cap: int) -> Iterator[Game]:

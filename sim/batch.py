@@ -66,13 +66,18 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     [0.237, 0.763]
     >>> wilson(0, 0)
     (0.0, 1.0)
+    >>> wilson(0, 6)[0], wilson(6, 6)[1]
+    (0.0, 1.0)
     """
     if n == 0:
         return 0.0, 1.0
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # No wins (or only wins) puts that end exactly at 0 (or 1), not a rounding error off it.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == n else min(1.0, centre + half)
+    return low, high
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -53,8 +53,15 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
     names = [*sides, "draw", "capped"]
     rates = [side["win_rate"] or 0.0 for side in sides.values()]
     rates += [summary["draws"] / n, summary["capped"] / n]
-    low = [rate - side["wilson_95"][0] for rate, side in zip(rates, sides.values(), strict=False)]
-    high = [side["wilson_95"][1] - rate for rate, side in zip(rates, sides.values(), strict=False)]
+    # max(0, ...): an interval's end at a rate of 0 or 1 is that rate but for rounding.
+    low = [
+        max(0.0, rate - side["wilson_95"][0])
+        for rate, side in zip(rates, sides.values(), strict=False)
+    ]
+    high = [
+        max(0.0, side["wilson_95"][1] - rate)
+        for rate, side in zip(rates, sides.values(), strict=False)
+    ]
     bars = wins.bar(
         names,
         rates,

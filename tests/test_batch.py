@@ -448,3 +448,16 @@ def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
     local = batch.run(the_plan, 4, workers=2)
     on_ray = batch.run(the_plan, 4, workers=2, pool=ray_pool("local"))
     assert batch.summarize(the_plan, on_ray) == batch.summarize(the_plan, local)
+
+
+def test_a_chart_draws_a_side_that_never_won(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A side with no wins has its interval start at exactly 0 (not a rounding error below
+    its rate), which the chart's error bars need; one game is enough for one side to win all."""
+    out, chart = tmp_path / "r.json", tmp_path / "s.png"
+    code, _, _ = run(capsys, duel, "--games", "1", "--workers", "1", "--out", out, "--plot", chart)
+    assert code == 0
+    sides = json.loads(out.read_text(encoding="utf-8"))["sides"]
+    assert any(side["wins"] == 0 and side["wilson_95"][0] == 0.0 for side in sides.values())
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
