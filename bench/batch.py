@@ -1,0 +1,77 @@
+"""How fast `sim batch` plays: AI-vs-AI 4-vs-4 battles on generated 40x40 maps.
+
+    python bench/batch.py [--games N] [--maps M]
+
+For each of M generated maps (walls, difficult ground, ponds; bench/engine.py's generator) it
+plays N games through sim.batch, as `sim batch` does, and prints battles per second per core
+with the cheapest AI level (`random`) and with `normal` (medians over the maps), and the
+speed-up of 2 workers over 1 at `random`. Goals of the issue "Encounter balance": >= 20
+battles/s/core at the cheapest level, and >= 1.8x on 2 workers (a shared machine lowers the
+second figure: the load is printed beside it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine import generated_map  # bench/engine.py, beside this file
+
+from sim.batch import Plan, run
+from sim.scenario import loads
+
+GOAL_RATE = 20.0
+GOAL_SPEEDUP = 1.8
+ROUND_CAP = 30
+
+
+def rate(plan: Plan, games: int, workers: int) -> float:
+    """Battles per second per worker."""
+    start = time.perf_counter()
+    run(plan, games, workers=workers)
+    return games / (time.perf_counter() - start) / workers
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8, help="games per map and level")
+    parser.add_argument("--maps", type=int, default=3)
+    args = parser.parse_args()
+    plans = {
+        level: [
+            Plan(
+                loads(generated_map(seed), f"generated-{seed}.toml"),
+                (("blue", level), ("red", level)),
+                seed=seed,
+                round_cap=ROUND_CAP,
+            )
+            for seed in range(args.maps)
+        ]
+        for level in ("random", "normal")
+    }
+    rates = {
+        level: statistics.median(rate(plan, args.games, 1) for plan in plans[level])
+        for level in plans
+    }
+    for level, value in rates.items():
+        print(f"{level:7} 1 worker: {value:6.2f} battles/s/core")
+    cheapest = rates["random"]
+    print(f"cheapest level: {cheapest:.2f} battles/s/core (goal >= {GOAL_RATE:.0f})")
+    two = statistics.median(rate(plan, args.games * 2, 2) * 2 for plan in plans["random"])
+    one = statistics.median(rate(plan, args.games * 2, 1) for plan in plans["random"])
+    load = os.getloadavg()[0]
+    print(
+        f"2 workers over 1 at random: {two / one:.2f}x (goal >= {GOAL_SPEEDUP}; "
+        f"load average {load:.1f} on {os.cpu_count()} cores)"
+    )
+    return 0 if cheapest >= GOAL_RATE and two / one >= GOAL_SPEEDUP else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
