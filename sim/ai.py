@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sim import actions as a
 from sim import events as ev
@@ -65,7 +66,7 @@ from sim.reactions import (
     reaction_price,
 )
 from sim.shove import push
-from sim.threat import enemies, provocations, reaches
+from sim.threat import enemies, provocations, reach_cells, reaches
 from sim.world import World
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -425,6 +426,9 @@ class _Context:
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
+        self.maps: dict[type[a.Movement], dict[Pos, Any]] = {}
+        self._foe_damage: dict[str, float] = {}
+        self._reached: list[tuple[int, int, int]] | None = None
         self.goals = [
             cell
             for objective in objectives
@@ -501,9 +505,24 @@ class _Context:
                 weight = 0.7
             else:
                 continue
-            total += weight * _foe_damage(self.world, foe, self.unit)
+            total += weight * self.foe_damage(foe)
         self._threat[cell] = total
         return total
+
+    def reached(self) -> list[tuple[int, int, int]]:
+        """Each foe's cell and melee reach in cells (R-A4), worked out once."""
+        if self._reached is None:
+            self._reached = []
+            for foe in enemies(self.world, self.unit):
+                cell = self.world.need(foe, Position).cell
+                self._reached.append((cell.x, cell.y, reach_cells(self.world, foe)))
+        return self._reached
+
+    def foe_damage(self, foe: str) -> float:
+        """`_foe_damage` of `foe` on this creature, worked out once."""
+        if foe not in self._foe_damage:
+            self._foe_damage[foe] = _foe_damage(self.world, foe, self.unit)
+        return self._foe_damage[foe]
 
     def nearest_foe(self, cell: Pos) -> int:
         spots = [self.world.need(f, Position).cell for f in self.foes]
@@ -597,12 +616,19 @@ def _provoked(c: _Context, d: a.Movement) -> float:
     if has(c.world, c.unit, "disengaged"):
         return 0.0
     assert d.to is not None
-    cells = reach_map(c.world, c.unit, only=(type(d),))
-    found = cells.get(d.to)
+    kind = type(d)
+    if kind not in c.maps:  # one reach map per Movement Action, not one per candidate cell
+        c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
+    found = c.maps[kind].get(d.to)
     if found is None:
         return 0.0
     path = tuple(p for p, _ in found.path)
-    return sum(_foe_damage(c.world, p.enemy, c.unit) for p in provocations(c.world, c.unit, path))
+    # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none.
+    near = c.reached()
+    legs = (c.here, *path[:-1])
+    if not any(max(abs(q.x - x), abs(q.y - y)) <= r for q in legs for x, y, r in near):
+        return 0.0
+    return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
 
 
 def _disengage(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
