@@ -49,6 +49,7 @@ from sim.geometry import Pos
 from sim.legal import Legal, legal_decisions
 from sim.objectives import Objective, Reach
 from sim.odds import (
+    AttackOdds,
     attack_odds,
     defense_total,
     grapple_chance,
@@ -385,9 +386,7 @@ def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, st
 
 def _exposure(world: World, foe: str, unit: str) -> float:
     """How much more one attack of `foe` deals when `unit` cannot defend."""
-    plan = plan_attack(world, a.Attack(foe, target=unit))
-    weapon = plan.weapon if not isinstance(plan, Refusal) else None
-    odds = attack_odds(world, foe, unit, weapon=weapon, melee=True)
+    odds = _foe_odds(world, foe, unit)
     undefended = next((o.damage for o in odds if o.defence == NONE), 0.0)
     return undefended - min(o.damage for o in odds)
 
@@ -482,12 +481,7 @@ class _Context:
 
     # --- shared measures ---
     def hit_value(self, target: str, weapon: str | None, melee: bool) -> tuple[float, float, float]:
-        """(chance to hit, expected damage, kill chance) of one attack now, against the
-        defence that serves the target best (it is assumed to choose well)."""
-        odds = attack_odds(self.world, self.unit, target, weapon=weapon, melee=melee)
-        worst = min(odds, key=lambda o: o.hit)
-        kill = worst.hit if worst.per_hit >= hp(self.world, target) else 0.0
-        return worst.hit, worst.damage, kill
+        return _hit_value(self.world, self.unit, target, weapon, melee)
 
     def threat(self, cell: Pos) -> float:
         """Damage the foes can be expected to deal to this creature standing in `cell`: a foe
@@ -529,17 +523,32 @@ class _Context:
         return min((_gap(cell, s) for s in spots), default=0)
 
 
+def _hit_value(
+    world: World, unit: str, target: str, weapon: str | None, melee: bool
+) -> tuple[float, float, float]:
+    """(chance to hit, expected damage, kill chance) of one attack of `unit` now, against the
+    defence that serves the target best (it is assumed to choose well)."""
+    odds = attack_odds(world, unit, target, weapon=weapon, melee=melee)
+    worst = min(odds, key=lambda o: o.hit)
+    kill = worst.hit if worst.per_hit >= hp(world, target) else 0.0
+    return worst.hit, worst.damage, kill
+
+
 def _gap(p: Pos, q: Pos) -> int:
     return max(abs(p.x - q.x), abs(p.y - q.y))
+
+
+def _foe_odds(world: World, foe: str, unit: str) -> tuple[AttackOdds, ...]:
+    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use."""
+    plan = plan_attack(world, a.Attack(foe, target=unit))
+    weapon = plan.weapon if not isinstance(plan, Refusal) else None
+    return attack_odds(world, foe, unit, weapon=weapon, melee=True)
 
 
 def _foe_damage(world: World, foe: str, unit: str) -> float:
     """What one attack of `foe` on `unit` is expected to deal, `unit` defending as well as it
     can."""
-    plan = plan_attack(world, a.Attack(foe, target=unit))
-    weapon = plan.weapon if not isinstance(plan, Refusal) else None
-    odds = attack_odds(world, foe, unit, weapon=weapon, melee=True)
-    return min(o.damage for o in odds)
+    return min(o.damage for o in _foe_odds(world, foe, unit))
 
 
 def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -573,12 +582,14 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     strike = 0.0
     target = ""
     if half_left > 0:
+        moved: World | None = None  # the world with the creature at `cell`, made once
         for foe in c.foes:
             there = world.need(foe, Position).cell
             if reaches(world, c.unit, cell, there):
-                moved = world.copy()
-                moved.set(c.unit, Position(cell))
-                _, dealt, kill = _Context(moved, c.unit, c.careful).hit_value(foe, None, True)
+                if moved is None:
+                    moved = world.copy()
+                    moved.set(c.unit, Position(cell))
+                _, dealt, kill = _hit_value(moved, c.unit, foe, None, True)
                 value = dealt * min(half_left, 2) + KILL * kill
                 if value > strike:
                     strike, target = value, foe

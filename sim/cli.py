@@ -570,7 +570,7 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
-    """The sides `sim play --ai` hands to the AI, with their levels."""
+    """The sides `--ai` hands to the AI, with their levels (none without it)."""
     if args.ai is None:
         return {}
     world = scenario.world
@@ -715,10 +715,7 @@ def _batch(args: argparse.Namespace) -> int:
         raise UsageError(f"--keep {args.keep} is a file; give the directory to save games in")
     scenario = _scenario(args.scenario)
     teams = sorted({team_of(scenario.world, unit) for unit in creatures(scenario.world)})
-    try:
-        named = seats(args.ai, teams) if args.ai is not None else {}
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    named = _levels(args, scenario)
     pool: batches.PoolFactory = batches.local_pool
     if args.ray is not None:
         from sim.cluster import ClusterError, ray_pool
