@@ -929,26 +929,18 @@ class App:
             self.view.status = f"cannot {what}: {refused}"
         return refused is None
 
-    def _kept(self, keep: int | None) -> int | None:
-        """Undo never takes back handing sides to the AI at the start of the game."""
-        setup = self.session.setup
-        if keep is None or keep >= setup:
-            return keep
-        return setup if len(self.session.battle.decisions) > setup else None
-
     def undo(self) -> None:
         if not self._may_rewind("undo"):
             return
-        keep = self._kept(self.session.undo_step_point())
+        keep = self.session.undo_step_point()
         if keep is None:
-            reason = self.session.undo_reason() or "nothing to undo"
-            self.view.status = f"cannot undo: {reason}"
+            self.view.status = f"cannot undo: {self.session.undo_reason()}"
             return
         self.session.rewind(keep)
         # The AI's own answers undone with the player's decision: else it would only give them
         # again at once.
         while self.ai_turn() is not None:
-            keep = self._kept(self.session.undo_step_point())
+            keep = self.session.undo_step_point()
             if keep is None:
                 break
             self.session.rewind(keep)
@@ -959,7 +951,7 @@ class App:
     def undo_turn(self) -> None:
         if not self._may_rewind("undo"):
             return
-        keep = self._kept(self.session.turn_start_point())
+        keep = self.session.turn_start_point()
         if keep is None:
             reason = self.session.turn_undo_reason() or "nothing done this turn yet"
             self.view.status = f"cannot undo: {reason}"

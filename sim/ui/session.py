@@ -134,8 +134,8 @@ class Session:
         just after its last decision that rolled dice (a roll stays rolled); None if nothing
         after that point can be undone (`turn_undo_reason` says why)."""
         k = len(self.marks)
-        start = 0
-        for i in range(k - 1, -1, -1):
+        start = self.setup  # handing sides to the AI at the start is never undone
+        for i in range(k - 1, self.setup - 1, -1):
             if self.marks[i].turn_started or self.marks[i].rolled:
                 start = i + 1
                 break
@@ -175,7 +175,7 @@ class Session:
 
     def undo_reason(self) -> str:
         k = self._last_accepted()
-        if k == 0:
+        if k <= self.setup:  # nothing, or only handing sides to the AI at the start
             return "nothing to undo"
         last = self.marks[k - 1]
         if last.rolled:
