@@ -13,7 +13,11 @@ def is_creature(world: World, entity: str) -> bool:
 
 def creatures(world: World) -> tuple[str, ...]:
     """Every creature, in scenario order."""
-    return tuple(entity for entity, _ in world.each(Team) if world.has(entity, Stats))
+    return world.memo(
+        "creatures",
+        lambda: tuple(entity for entity, _ in world.each(Team) if world.has(entity, Stats)),
+        reads=(Team, Stats),
+    )
 
 
 def team_of(world: World, unit: str) -> str:

@@ -14,7 +14,16 @@ from sim import events as ev
 from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
 from sim.apply import apply
 from sim.budget import price, refilled
-from sim.components import Budget, ExtendedAction
+from sim.components import (
+    Body,
+    Budget,
+    Conditions,
+    ExtendedAction,
+    Position,
+    Stats,
+    Team,
+    TurnState,
+)
 from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
@@ -93,6 +102,9 @@ Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 # Conditions that break an Extended Action in progress (R-B5).
 BREAKS_EXTENDED = ("incapacitated", "grappled", "prone")
+# What the follow-ups after events read: grapples and conditions, places and reach (bodies), who
+# is a creature on which side, Extended Actions in progress, and the round (Survive objectives).
+FOLLOWUP_READS = (Conditions, Position, Body, Team, Stats, ExtendedAction, TurnState)
 
 
 class Battle:
@@ -118,6 +130,8 @@ class Battle:
         self._acting: Action | None = None
         # The world and dice as the battle began, to rebuild it for a fork (see `fork`).
         self._origin: tuple[World, Dice] | None = None
+        # The world's stamp (FOLLOWUP_READS) when the follow-ups last found nothing to do.
+        self._settled: tuple[int, ...] | None = None
 
     @classmethod
     def begin(
@@ -403,7 +417,15 @@ class Battle:
             self.log.append(event)
 
     def _followups(self) -> None:
+        """R-G4's loosened grapples, R-B5's broken Extended Actions and the battle's end, which
+        depend only on FOLLOWUP_READS: when none of those was written since a look that found
+        nothing, looking again would find nothing either (issue #11: most event batches are
+        rolls and spending)."""
         world = self.world
+        stamp = world.stamp(FOLLOWUP_READS)
+        if stamp == self._settled:
+            return
+        before = len(self.log)
         self._record(loosened(world))  # R-G4: moved apart, or the grappler is Incapacitated
         broken: list[ev.Event] = []
         for unit, extended in world.each(ExtendedAction):
@@ -415,6 +437,8 @@ class Battle:
         decided = outcome(world, self.objectives)
         if decided is not None:
             self._record([ev.BattleEnded(*decided)])
+        if len(self.log) == before:
+            self._settled = stamp
 
     def _start_turn(self, unit: str) -> None:
         """Start `unit`'s turn (R-T2), passing over creatures that cannot act."""

@@ -9,9 +9,11 @@ reach map. tests/test_reach_property.py checks that the two agree on random maps
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from sim.components import Body, Position, Team
+from sim.components import Body, Conditions, Position, Stats, Team
 from sim.creature import creatures, lying
 from sim.geometry import Pos, is_diagonal
 from sim.grid import Kind
@@ -72,15 +74,24 @@ def mover(world: World, unit: str) -> Mover:
 
 # --- occupancy (R-M5) ----------------------------------------------------------------------
 
+# What who stands where is read from: places, being down (a condition), sides, and which
+# entities are creatures.
+STANDING = (Position, Conditions, Team, Stats)
 
-def standing_at(world: World, unit: str) -> dict[Pos, str]:
-    """Cells held by another standing creature (not Incapacitated? they still stand there)."""
-    out: dict[Pos, str] = {}
-    for other in creatures(world):
-        if other == unit or lying(world, other):
-            continue
-        out.setdefault(world.need(other, Position).cell, other)
-    return out
+
+def standing_at(world: World, unit: str) -> Mapping[Pos, str]:
+    """Cells held by another standing creature (R-M5). Kept by the world until a creature
+    moves, falls or gets up (World.memo), since every step of every path asks it."""
+
+    def held() -> Mapping[Pos, str]:
+        out: dict[Pos, str] = {}
+        for other in creatures(world):
+            if other == unit or lying(world, other):
+                continue
+            out.setdefault(world.need(other, Position).cell, other)
+        return MappingProxyType(out)
+
+    return world.memo(("standing_at", unit), held, reads=STANDING)
 
 
 def blocker(world: World, unit: str, cell: Pos) -> str | None:

@@ -52,13 +52,16 @@ class Cell:
 
 
 class Grid:
-    """The map's layers. Treated as immutable once built: worlds share it when copied."""
+    """The map's layers. Treated as immutable once built: worlds share it when copied.
+    Written only through `set_cell`, which counts the writes (`version`) so that answers a
+    world keeps about its terrain (World.memo) are worked out again after a map edit."""
 
     def __init__(self, width: int, height: int) -> None:
         if width < 1 or height < 1:
             raise ValueError("a map needs at least one cell")
         self.width = width
         self.height = height
+        self.version = 0
         self.layers: dict[str, npt.NDArray[np.generic]] = {
             name: np.zeros((height, width), dtype=dtype) for name, dtype in LAYERS.items()
         }
@@ -106,7 +109,8 @@ class Grid:
         obstacle_half: int = 0,
         climbable: bool = False,
     ) -> None:
-        """Used by loaders only, while the grid is being built."""
+        """Used by loaders and the map editor."""
+        self.version += 1
         self.layers["kind"][pos.y, pos.x] = int(kind)
         self.layers["height"][pos.y, pos.x] = height_half
         self.layers["water"][pos.y, pos.x] = water_half

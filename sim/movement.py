@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.attack import strike
-from sim.components import Body, Position, Stats
+from sim.components import Body, Budget, Position, Stats
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
 from sim.diving import apart, too_shallow_to_dive
@@ -233,7 +233,14 @@ def _jump_cost(world: World, m: Mover, a: Pos, b: Pos, plan: JumpPlan) -> int:
 
 
 def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
-    """The legs of a move and their cost, or the first cell where it fails and why (pure)."""
+    """The legs of a move and their cost, or the first cell where it fails and why (pure).
+    Planned once for the check and the resolution (issue #11): the budget the check spends
+    between them is the one thing a plan never reads, so it alone does not make the world
+    plan again; anything else written in between (an Interrupt that downs the mover) does."""
+    return world.memo(("plan", action), lambda: _plan(world, action), ignores=(Budget,))
+
+
+def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     unit = action.actor
     kind = type(action)
     problem = condition_problem(world, unit, kind)

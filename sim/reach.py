@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from sim import pathfinder as pf
 from sim.components import Team
-from sim.footing import Gait, Mover, standing_at
+from sim.footing import STANDING, Gait, Mover, standing_at
 from sim.geometry import Pos
 from sim.jump import JumpReach
 from sim.world import World
@@ -179,9 +179,14 @@ def distance_field(
 ) -> Field:
     """The reach of one Movement Action with `limit` half-metres (jumps folded in if `jr` and
     the gait is a stride)."""
-    radius = limit // m.orthogonal + 1
-    win = window_around(world, start, radius)
-    g = ground(world, m, gait, win, limit, jr)
-    sy, sx = win.local(start)
-    dist, states = pf.search(g.planes, g.flags, g.params, sy, sx)
-    return Field(start, limit, g, dist, states)
+
+    def search() -> Field:
+        radius = limit // m.orthogonal + 1
+        win = window_around(world, start, radius)
+        g = ground(world, m, gait, win, limit, jr)
+        sy, sx = win.local(start)
+        dist, states = pf.search(g.planes, g.flags, g.params, sy, sx)
+        return Field(start, limit, g, dist, states)
+
+    # One search serves the reach map, the check of a move and its resolution (issue #11).
+    return world.memo(("field", m, gait, start, limit, jr), search, reads=STANDING)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
 from sim.catalog import Catalog
@@ -11,27 +11,87 @@ from sim.grid import Grid
 from sim.rules import Rules
 
 C = TypeVar("C")
+T = TypeVar("T")
+MEMO_LIMIT = 4096  # answers kept before the memo starts afresh: a battle's worth of checks
 
 
 class World:
     """An entity-component store passed around as an object; several may coexist.
 
     Components are frozen, so `copy()` only copies the dictionaries that index them.
+
+    Every write is counted, per component kind, so that answers worked out from the world (who
+    stands where, a movement search, a planned move) are kept until what they read changes
+    (`memo`) instead of being worked out again by every question asked of the same state.
     """
 
     def __init__(self, grid: Grid, rules: Rules, catalog: Catalog) -> None:
         self.grid = grid
         self.rules = rules
         self.catalog = catalog
-        self.turn = TurnState()
+        self._turn = TurnState()
         self._entities: dict[str, None] = {}  # insertion-ordered; never a set (determinism)
         self._stores: dict[type[Any], dict[str, Any]] = {}
+        self._writes: dict[type[Any], int] = {}  # per component kind (TurnState: the turn)
+        self._written = 0  # all writes
+        self._memo: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
+
+    # --- the turn ---------------------------------------------------------------------------
+    @property
+    def turn(self) -> TurnState:
+        return self._turn
+
+    @turn.setter
+    def turn(self, state: TurnState) -> None:
+        self._turn = state
+        self._wrote(TurnState)
+
+    def _wrote(self, kind: type[Any]) -> None:
+        self._writes[kind] = self._writes.get(kind, 0) + 1
+        self._written += 1
+
+    # --- answers kept while what they read is unchanged -----------------------------------
+    def stamp(self, kinds: tuple[type[Any], ...]) -> tuple[int, ...]:
+        """A mark that stays the same while no component of `kinds` (TurnState: the turn),
+        no entity and no cell of the terrain is written."""
+        return (*(self._writes.get(k, 0) for k in kinds), len(self._entities), self.grid.version)
+
+    def memo(
+        self,
+        key: Hashable,
+        compute: Callable[[], T],
+        *,
+        reads: tuple[type[Any], ...] | None = None,
+        ignores: tuple[type[Any], ...] = (),
+    ) -> T:
+        """`compute()`, or the answer it gave for `key` while nothing it depends on has been
+        written since. It depends on the component kinds `reads` (TurnState for the turn), or,
+        without `reads`, on every kind but `ignores`; always on the entities and the terrain.
+        The answer is shared: callers must not change it."""
+        if reads is None:
+            stamp: tuple[int, ...] = (
+                self._written - sum(self._writes.get(k, 0) for k in ignores),
+                len(self._entities),
+                self.grid.version,
+            )
+        else:
+            stamp = self.stamp(reads)
+        kept = self._memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            answer: T = kept[1]
+            return answer
+        answer = compute()
+        if len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[key] = (stamp, answer)
+        return answer
 
     # --- entities -------------------------------------------------------------------------
     def add_entity(self, entity: str, *components: object) -> None:
         if entity in self._entities:
             raise ValueError(f"entity {entity!r} exists already")
         self._entities[entity] = None
+        self._written += 1
         for component in components:
             self.set(entity, component)
 
@@ -45,7 +105,9 @@ class World:
     def set(self, entity: str, component: object) -> None:
         if entity not in self._entities:
             raise KeyError(f"no entity {entity!r}")
-        self._stores.setdefault(type(component), {})[entity] = component
+        kind = type(component)
+        self._stores.setdefault(kind, {})[entity] = component
+        self._wrote(kind)
 
     def get(self, entity: str, kind: type[C]) -> C | None:
         return self._stores.get(kind, {}).get(entity)
@@ -61,6 +123,7 @@ class World:
 
     def remove(self, entity: str, kind: type[Any]) -> None:
         self._stores.get(kind, {}).pop(entity, None)
+        self._wrote(kind)
 
     def each(self, kind: type[C]) -> Iterator[tuple[str, C]]:
         """Entities with this component, in the order they were added."""
@@ -75,9 +138,14 @@ class World:
         clone.grid = self.grid  # terrain never changes during a battle
         clone.rules = self.rules
         clone.catalog = self.catalog
-        clone.turn = self.turn
+        clone._turn = self._turn
         clone._entities = dict(self._entities)
         clone._stores = {kind: dict(store) for kind, store in self._stores.items()}
+        clone._writes = dict(self._writes)
+        clone._written = self._written
+        # Answers are not shared: both worlds count writes from the same numbers, so an
+        # answer kept by one could pass for the other's after each had its own writes.
+        clone._memo = {}
         return clone
 
     def __eq__(self, other: object) -> bool:
