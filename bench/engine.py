@@ -5,12 +5,16 @@ creature attacks an adjacent enemy while it can pay for it, otherwise it moves b
 to the reachable cell nearest the nearest enemy, otherwise it ends its turn. Reactions follow
 each creature's standing policy ("always", best defence).
 
-    python bench/engine.py [--battles N] [--seed S]
+    python bench/engine.py [--battles N] [--seed S] [--baseline REV] [--repeats K]
 
-Prints battles per second per core and decisions per second (medians of four runs) for the
-generated maps and for `scenarios/skirmish.toml`, then the ten engine functions with the most
-cumulative time in a profiled run on the generated maps.
-The goal of the issue "Engine core" is >= 50 battles/s/core on the generated maps.
+Prints battles per second per core and decisions per second for the generated maps and for
+`scenarios/skirmish.toml`, measured on this tree and on the baseline commit's engine (`REV`,
+default: main before the engine work of issue #11) in the same run: K child processes each,
+taken in turn so that the load of a shared machine falls on both alike; medians, and the
+ratio of this tree to the baseline. Then the ten engine functions with the most cumulative
+time in a profiled run on the generated maps.
+The goal of the issue "Engine core" is >= 50 battles/s/core on the generated maps (7x the
+baseline's figure on an idle machine).
 """
 
 from __future__ import annotations
@@ -18,12 +22,19 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 from sim.actions import Action, Attack, EndTurn, Refusal
 from sim.components import Position
@@ -39,6 +50,7 @@ BLUE = ("human_fighter", "dwarf_guard", "elf_skirmisher", "human_fighter")
 RED = ("orc_brute", "orc_raider", "orc_brute", "goblin_sneak")
 ROUND_CAP = 40
 GOAL = 50.0
+BASELINE = "cee8779"  # main before issue #11's engine work
 
 
 def generated_map(seed: int, size: int = 40) -> str:
@@ -82,20 +94,21 @@ def choose(battle: Battle, unit: str) -> Action:
         attack = Attack(unit, target=enemy)
         if not isinstance(battle.check(attack), Refusal):
             return attack
-    spots = [world.need(u, Position).cell for u in enemies]
-
-    def gap(cell: object) -> int:
-        return min(max(abs(cell.x - s.x), abs(cell.y - s.y)) for s in spots)  # type: ignore[attr-defined]
-
-    here = gap(me.cell)
+    spots = np.array([(c.x, c.y) for c in (world.need(u, Position).cell for u in enemies)])
+    here = int(np.abs(spots - (me.cell.x, me.cell.y)).max(axis=1).min())
     if here > 1:
-        cells = reach_map(world, unit)
-        best = min(cells.values(), key=lambda c: (gap(c.cell), c.cost), default=None)
-        if best is not None and gap(best.cell) < here:
-            move = PARSERS[best.action](unit, {"to": [best.cell.x, best.cell.y]}, False, False)
-            assert isinstance(move, Action)
-            if not isinstance(battle.check(move), Refusal):
-                return move
+        cells = list(reach_map(world, unit).values())
+        if cells:
+            # The gap of each reachable cell to its nearest enemy (Chebyshev), in one array op.
+            xy = np.array([(c.cell.x, c.cell.y) for c in cells])
+            gaps = np.abs(xy[:, None, :] - spots[None, :, :]).max(axis=2).min(axis=1)
+            costs = np.array([c.cost for c in cells])
+            best = cells[int(np.lexsort((costs, gaps))[0])]  # the first least (gap, cost)
+            if gaps.min() < here:
+                move = PARSERS[best.action](unit, {"to": [best.cell.x, best.cell.y]}, False, False)
+                assert isinstance(move, Action)
+                if not isinstance(battle.check(move), Refusal):
+                    return move
     return EndTurn(unit)
 
 
@@ -129,27 +142,78 @@ def measure(scenarios: list[Scenario], battles: int, seed: int) -> tuple[float, 
     return battles / total, decisions / total, rounds / battles
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--battles", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    generated = [loads(generated_map(args.seed + i), f"<bench map {i}>") for i in range(8)]
+def figures(battles: int, seed: int) -> dict[str, list[float]]:
+    """Battles/s, decisions/s and mean rounds on the generated maps and on the skirmish."""
+    generated = [loads(generated_map(seed + i), f"<bench map {i}>") for i in range(8)]
     skirmish = load(ROOT / "scenarios" / "skirmish.toml")
     play(generated[0], 0)  # warm-up: numba's compile or cache load is not the engine's speed
-    rows = []
-    for label, scenarios in (("generated 4v4 40x40", generated), ("skirmish.toml", [skirmish])):
-        runs = [measure(scenarios, args.battles // 4 or 1, args.seed + k * 1000) for k in range(4)]
-        bps = statistics.median(r[0] for r in runs)
-        dps = statistics.median(r[1] for r in runs)
-        mean_rounds = statistics.mean(r[2] for r in runs)
-        rows.append((label, bps, dps, mean_rounds))
-    print(f"{'scenario':<22} {'battles/s/core':>15} {'decisions/s':>12} {'mean rounds':>12}")
-    for label, bps, dps, mean_rounds in rows:
-        print(f"{label:<22} {bps:>15.2f} {dps:>12.0f} {mean_rounds:>12.1f}")
-    ratio = rows[0][1] / GOAL
-    verdict = "met" if ratio >= 1 else "NOT met"
-    print(f"goal >= {GOAL:.0f} battles/s/core on the generated maps: {verdict} ({ratio:.2f}x)")
+    return {
+        "generated": list(measure(generated, battles, seed)),
+        "skirmish": list(measure([skirmish], battles, seed)),
+    }
+
+
+def _tree(rev: str, into: Path) -> Path:
+    """The engine (sim/) of commit `rev`, unpacked under `into`."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "sim"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _child(tree: Path, battles: int, seed: int) -> dict[str, list[float]]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", "--battles", str(battles), "--seed", str(seed)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    result: dict[str, list[float]] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--battles", type=int, default=16, help="battles per measurement")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    parser.add_argument("--repeats", type=int, default=3, help="measurements of each tree")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(figures(args.battles, args.seed)))
+        return 0
+    runs: dict[str, list[dict[str, list[float]]]] = {"this tree": [], "baseline": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = _tree(args.baseline, Path(tmp))
+        for _ in range(args.repeats):
+            runs["baseline"].append(_child(base, args.battles, args.seed))
+            runs["this tree"].append(_child(ROOT, args.battles, args.seed))
+    print(f"{args.repeats} runs of {args.battles} battles each; medians")
+    print(
+        f"{'scenario':<22} {'tree':<22} {'battles/s/core':>15} {'decisions/s':>12} "
+        f"{'mean rounds':>12}"
+    )
+    medians: dict[tuple[str, str], float] = {}
+    for label, key in (("generated 4v4 40x40", "generated"), ("skirmish.toml", "skirmish")):
+        for tree, measured in runs.items():
+            bps = statistics.median(r[key][0] for r in measured)
+            dps = statistics.median(r[key][1] for r in measured)
+            mean_rounds = statistics.mean(r[key][2] for r in measured)
+            medians[key, tree] = bps
+            name = tree if tree == "this tree" else f"baseline {args.baseline}"
+            print(f"{label:<22} {name:<22} {bps:>15.2f} {dps:>12.0f} {mean_rounds:>12.1f}")
+        ratio = medians[key, "this tree"] / medians[key, "baseline"]
+        print(f"{label:<22} {'speed-up':<22} {ratio:>14.2f}x")
+    reached = medians["generated", "this tree"] / GOAL
+    verdict = "met" if reached >= 1 else "NOT met"
+    print(f"goal >= {GOAL:.0f} battles/s/core on the generated maps: {verdict} ({reached:.2f}x)")
+    generated = [loads(generated_map(args.seed + i), f"<bench map {i}>") for i in range(8)]
+    play(generated[0], 0)
     profiler = cProfile.Profile()
     profiler.enable()
     measure(generated, max(4, args.battles // 4), args.seed)

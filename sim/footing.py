@@ -57,6 +57,10 @@ class Mover:
 
 
 def mover(world: World, unit: str) -> Mover:
+    return world.memo(("mover", unit), lambda: _mover(world, unit), reads=(Body, Team))
+
+
+def _mover(world: World, unit: str) -> Mover:
     rules = world.rules
     height = world.need(unit, Body).height * 2
     return Mover(

@@ -57,6 +57,10 @@ class JumpReach:
 
 
 def jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
+    return world.memo(("jump_reach", unit, m), lambda: _jump_reach(world, unit, m), reads=(Stats,))
+
+
+def _jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
     rules = world.rules
     stats = world.need(unit, Stats)
     bonus = stats.attribute("agi").bonus

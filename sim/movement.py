@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.attack import strike
-from sim.components import Body, Budget, Position, Stats
+from sim.components import Body, Budget, Gear, Position, Stats
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
 from sim.diving import apart, too_shallow_to_dive
@@ -48,7 +48,16 @@ GAITS: dict[type[Movement], Gait] = {
 
 def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = None) -> int:
     """Half-metres one Movement Action allows (R-M1, R-M8, R-U4). For Sprint, `roll` is the AGI
-    Roll (None: the most it could be)."""
+    Roll (None: the most it could be). It reads attributes, skills and Speed (the body, less
+    the worn armour's penalty)."""
+    return world.memo(
+        ("allowance", unit, kind, roll),
+        lambda: _allowance(world, unit, kind, roll),
+        reads=(Stats, Body, Gear),
+    )
+
+
+def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) -> int:
     rules = world.rules
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
