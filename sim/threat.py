@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.catalog import Weapon
-from sim.components import Body, Budget, Hands, Position
+from sim.components import Body, Budget, Hands, Item, Position
 from sim.creature import creatures, incapacitated, item_kind, team_of
 from sim.diving import water_body
 from sim.geometry import Pos
@@ -15,7 +15,14 @@ from sim.world import World
 
 def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
     """R-A4: a melee attack reaches the 8 neighbours (1.5 m); a `reach` weapon two cells.
-    `armed=False`: a hands-on reach (a grapple, R-G), which no weapon lengthens."""
+    `armed=False`: a hands-on reach (a grapple, R-G), which no weapon lengthens. Kept by the
+    world until something held changes: threat and provocation maps ask it per cell."""
+    return world.memo(
+        ("reach_cells", unit, armed), lambda: _reach_cells(world, unit, armed), reads=(Hands, Item)
+    )
+
+
+def _reach_cells(world: World, unit: str, armed: bool) -> int:
     rules = world.rules
     reach = int(rules.number("attack", "melee_reach_half_metres"))
     for item in world.need(unit, Hands).items() if armed else ():
@@ -78,6 +85,16 @@ def out_of_reach(world: World, attacker: str, target: str) -> str:
     return f"{target} at {where.cell} is out of {attacker}'s reach (R-A4)"
 
 
+def zone(world: World, attacker: str) -> frozenset[Pos]:
+    """`threatened` as a set, kept by the world until a creature moves or what it holds
+    changes: a provocation check asks it for every leg of every candidate path."""
+    return world.memo(
+        ("zone", attacker),
+        lambda: frozenset(threatened(world, attacker)),
+        reads=(Position, Hands, Item, Body),
+    )
+
+
 def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
     """Every cell the attacker reaches from where it stands, in row order."""
     at = world.need(attacker, Position).cell
@@ -131,13 +148,19 @@ def provocations(
     if submerged:
         body = water_body(world.grid, here)
         foes = tuple(f for f in foes if world.need(f, Position).cell in body)
+    # On the ground (no height either end) a reach is membership of the foe's zone.
+    placed = [(enemy, world.need(enemy, Position).cell, zone(world, enemy)) for enemy in foes]
     for leg, cell in enumerate(path):
-        for enemy in foes:
-            at = world.need(enemy, Position).cell
-            there_up = end_up if leg == len(path) - 1 else 0.0
-            if reaches(world, enemy, at, here, up=up) and not reaches(
-                world, enemy, at, cell, up=there_up
-            ):
+        there_up = end_up if leg == len(path) - 1 else 0.0
+        for enemy, at, cells in placed:
+            left = here in cells if up == 0.0 else reaches(world, enemy, at, here, up=up)
+            if not left:
+                continue
+            if there_up == 0.0:
+                kept = cell in cells
+            else:
+                kept = reaches(world, enemy, at, cell, up=there_up)
+            if not kept:
                 budget = world.get(enemy, Budget)
                 cost = int(world.rules.number("reactions", "opportunity_bonus"))  # R-R8
                 out.append(

@@ -54,7 +54,8 @@ class World:
     def stamp(self, kinds: tuple[type[Any], ...]) -> tuple[int, ...]:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
         no entity and no cell of the terrain is written."""
-        return (*(self._writes.get(k, 0) for k in kinds), len(self._entities), self.grid.version)
+        writes = self._writes
+        return (*[writes.get(k, 0) for k in kinds], len(self._entities), self.grid.version)
 
     def memo(
         self,
