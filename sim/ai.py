@@ -428,6 +428,7 @@ class _Context:
         self.maps: dict[type[a.Movement], dict[Pos, Any]] = {}
         self._foe_damage: dict[str, float] = {}
         self._reached: list[tuple[int, int, int]] | None = None
+        self._spots: list[Pos] | None = None  # where the foes stand
         self.goals = [
             cell
             for objective in objectives
@@ -519,8 +520,9 @@ class _Context:
         return self._foe_damage[foe]
 
     def nearest_foe(self, cell: Pos) -> int:
-        spots = [self.world.need(f, Position).cell for f in self.foes]
-        return min((_gap(cell, s) for s in spots), default=0)
+        if self._spots is None:
+            self._spots = [self.world.need(f, Position).cell for f in self.foes]
+        return min((_gap(cell, s) for s in self._spots), default=0)
 
 
 def _hit_value(

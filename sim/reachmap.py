@@ -106,8 +106,12 @@ def reach_map(
         if kind in STRIDES:
             assert shared is not None
             limit = _limit(world, unit, kind)
-            found: Found = [(c, cost, shared) for c, cost in shared_ends if cost <= limit]
-        elif kind is Climb:
+            name, half, bonus = kind.name, *left
+            for cell, cost in shared_ends:
+                if cost <= limit and cell not in out:
+                    out[cell] = ReachCell(cell, name, cost, half, bonus, shared)
+            continue
+        if kind is Climb:
             found, partial = _climbs(world, unit, start)
             hanging += [
                 ReachCell(c, kind.name, cost, *left, route, hang)
@@ -161,16 +165,23 @@ def _cells(
     world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover, submerged: bool = False
 ) -> Found:
     if kind is Jump:
-        # Few candidates: ask the check itself for each cell around.
-        radius = jump_reach(world, unit, mv).length(0) // 2 + 1
+        # Few candidates: ask the check itself for each cell around that a standing jump
+        # could land in. A jump goes in a straight line (orthogonal or diagonal) no longer
+        # than the standing jump (R-M6): the check refuses any other cell, so it is not asked.
+        longest = jump_reach(world, unit, mv).length(0)
+        radius = longest // 2 + 1
         found: Found = []
         # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
         grid = world.grid
         for y in range(max(start.y - radius, 0), min(start.y + radius + 1, grid.height)):
+            dy = y - start.y
             for x in range(max(start.x - radius, 0), min(start.x + radius + 1, grid.width)):
-                cell = Pos(x, y)
-                if cell == start:
+                dx = x - start.x
+                if (dx, dy) == (0, 0) or (dx and dy and abs(dx) != abs(dy)):
                     continue
+                if (mv.diagonal if dx and dy else mv.orthogonal) * max(abs(dx), abs(dy)) > longest:
+                    continue
+                cell = Pos(x, y)
                 plan = plan_move(world, Jump(unit, to=cell))
                 if not isinstance(plan, Refusal):
                     found.append((cell, plan.cost, ((cell, True),)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.catalog import Weapon
-from sim.components import Body, Budget, Hands, Item, Position
+from sim.components import Body, Budget, Conditions, Hands, Item, Position, Stats, Team
 from sim.creature import creatures, incapacitated, item_kind, team_of
 from sim.diving import water_body
 from sim.geometry import Pos
@@ -110,12 +110,16 @@ def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
 
 def enemies(world: World, unit: str) -> tuple[str, ...]:
     """Creatures of other teams that can still act (R-K2)."""
-    team = team_of(world, unit)
-    return tuple(
-        other
-        for other in creatures(world)
-        if team_of(world, other) != team and not incapacitated(world, other)
-    )
+
+    def found() -> tuple[str, ...]:
+        team = team_of(world, unit)
+        return tuple(
+            other
+            for other in creatures(world)
+            if team_of(world, other) != team and not incapacitated(world, other)
+        )
+
+    return world.memo(("enemies", unit), found, reads=(Team, Stats, Conditions))
 
 
 @dataclass(frozen=True, slots=True)
