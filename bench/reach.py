@@ -4,7 +4,11 @@ Generated maps (15% walls, 20% difficult ground), a human in the middle, a 9 m a
 budget. Prints medians of repeated runs and the ratios to scipy measured in the same run, and
 checks that both give the same distances. Our times include everything a reach map costs
 (cutting the window, occupancy, the search); scipy's is its dijkstra alone on a graph built
-beforehand. Run: `python bench/reach.py` (needs the bench extra: `pip install -e '.[bench]'`).
+beforehand. Every run of ours is cold: on a fresh copy of the world, which keeps no answer
+from the run before (World.memo). Also the share of a full reach map (every Movement Action)
+that is its own compiled searches, on the 40x40 4-vs-4 maps of bench/engine.py at the start
+of each creature's first turn (goal of issue #11: the whole map within 3x of its searches).
+Run: `python bench/reach.py` (needs the bench extra: `pip install -e '.[bench]'`).
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sim import pathfinder
+from sim import reach as reach_module
+from sim.creature import creatures
 from sim.footing import DIRECTIONS, Gait, mover
 from sim.geometry import Pos
 from sim.jump import jump_reach
 from sim.pathfinder import step_costs
 from sim.reach import INF, distance_field, ground
 from sim.reachmap import reach_map
+from sim.replay import begin
 from sim.scenario import loads
+from sim.world import World
 
 REPEATS = 15
 
@@ -105,9 +114,11 @@ def main() -> None:
             ours[ours >= INF] = np.inf
             assert np.array_equal(np.isinf(ref), np.isinf(ours)), "reachable cells differ"
             assert np.array_equal(ref[~np.isinf(ref)], ours[~np.isinf(ours)]), "costs differ"
-            t_plain = median_ms(lambda: distance_field(world, m, Gait.STRIDE, start, limit))
-            t_jumps = median_ms(lambda: distance_field(world, m, Gait.STRIDE, start, limit, jr))
-            t_map = median_ms(lambda: reach_map(world, "ana"))
+            t_plain = median_ms(lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit))
+            t_jumps = median_ms(
+                lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit, jr)
+            )
+            t_map = median_ms(lambda: reach_map(world.copy(), "ana"))
             t_scipy = median_ms(lambda: dijkstra(graph, indices=source, limit=limit))
             shape = plain.window.shape
             t_built = median_ms(
@@ -132,8 +143,52 @@ def main() -> None:
         "graph; +graph: building that graph too; ratio: field / scipy; ratio_j: +jumps / scipy."
     )
     for goal, met in verdicts:
-        print(f"goal: {goal}: {'met' if met else 'NOT met'}")
+        print(f"goal: {goal}: {verdict(met)}")
     print(f"for information, 30 m on 128x128 {jumps_note}")
+    whole, searched = search_share()
+    ratio = whole / searched
+    print(
+        f"full reach map on the 40x40 4-vs-4 maps: median {whole:.2f} ms, its compiled "
+        f"searches {searched:.2f} ms: {ratio:.1f}x"
+    )
+    print(f"goal: full reach map within 3x of its compiled searches: {verdict(ratio <= 3)}")
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
+def search_share() -> tuple[float, float]:
+    """Median ms of a full reach map and of the compiled searches it runs, per creature at
+    the start of its first turn on eight generated 40x40 battle maps."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from engine import generated_map  # bench/engine.py's maps
+
+    searching = [0.0]
+    search = pathfinder.search
+
+    def timed(*args: object) -> object:
+        start = time.perf_counter()
+        out = search(*args)  # type: ignore[arg-type]
+        searching[0] += time.perf_counter() - start
+        return out
+
+    wholes, searches = [], []
+    reach_module.pf.search = timed  # type: ignore[assignment]
+    try:
+        for seed in range(1, 9):
+            world: World = begin(loads(generated_map(seed), f"<bench map {seed}>"), 0).world
+            for unit in creatures(world):
+                reach_map(world.copy(), unit)  # warm-up
+                for _ in range(5):
+                    searching[0] = 0.0
+                    start = time.perf_counter()
+                    reach_map(world.copy(), unit)
+                    wholes.append(time.perf_counter() - start)
+                    searches.append(searching[0])
+    finally:
+        reach_module.pf.search = search
+    return statistics.median(wholes) * 1000, statistics.median(searches) * 1000
 
 
 if __name__ == "__main__":
