@@ -26,6 +26,7 @@ class World:
     """
 
     def __init__(self, grid: Grid, rules: Rules, catalog: Catalog) -> None:
+        self._memo: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
         self.grid = grid
         self.rules = rules
         self.catalog = catalog
@@ -34,7 +35,34 @@ class World:
         self._stores: dict[type[Any], dict[str, Any]] = {}
         self._writes: dict[type[Any], int] = {}  # per component kind (TurnState: the turn)
         self._written = 0  # all writes
-        self._memo: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
+
+    # --- the terrain, the rules and the catalogue: kept answers read them all ----------------
+    @property
+    def grid(self) -> Grid:
+        return self._grid
+
+    @grid.setter
+    def grid(self, grid: Grid) -> None:
+        self._grid = grid
+        self._memo.clear()
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        self._rules = rules
+        self._memo.clear()
+
+    @property
+    def catalog(self) -> Catalog:
+        return self._catalog
+
+    @catalog.setter
+    def catalog(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+        self._memo.clear()
 
     # --- the turn ---------------------------------------------------------------------------
     @property
@@ -55,7 +83,7 @@ class World:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
         no entity and no cell of the terrain is written."""
         writes = self._writes
-        return (*[writes.get(k, 0) for k in kinds], len(self._entities), self.grid.version)
+        return (*[writes.get(k, 0) for k in kinds], len(self._entities), self._grid.version)
 
     def memo(
         self,
@@ -73,7 +101,7 @@ class World:
             stamp: tuple[int, ...] = (
                 self._written - sum(self._writes.get(k, 0) for k in ignores),
                 len(self._entities),
-                self.grid.version,
+                self._grid.version,
             )
         else:
             stamp = self.stamp(reads)
@@ -136,9 +164,9 @@ class World:
     # --- snapshots ------------------------------------------------------------------------
     def copy(self) -> World:
         clone = World.__new__(World)
-        clone.grid = self.grid  # terrain never changes during a battle
-        clone.rules = self.rules
-        clone.catalog = self.catalog
+        clone._grid = self._grid  # shared: terrain changes only in the map editor
+        clone._rules = self._rules
+        clone._catalog = self._catalog
         clone._turn = self._turn
         clone._entities = dict(self._entities)
         clone._stores = {kind: dict(store) for kind, store in self._stores.items()}
