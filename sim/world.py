@@ -177,6 +177,13 @@ class World:
         clone._memo = {}
         return clone
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a batch worker's scenario) without its kept answers, which are only a
+        shortcut and need not be picklable."""
+        state = dict(self.__dict__)
+        state["_memo"] = {}
+        return state
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, World):
             return NotImplemented

@@ -110,3 +110,13 @@ def test_a_move_is_planned_again_when_the_ground_under_it_changes() -> None:
     world.set("orc", Position(Pos(1, 0)))  # a creature now stands in the way
     second = plan_move(world, walk)
     assert second is not first and second != first
+
+
+def test_a_world_with_kept_answers_pickles_without_them() -> None:
+    import pickle
+
+    world = battle(TWO, [8, 1]).world
+    standing_at(world, "ana")  # keeps an answer that cannot be pickled (a read-only view)
+    again = pickle.loads(pickle.dumps(world))
+    assert again == world
+    assert dict(standing_at(again, "ana")) == {Pos(5, 1): "orc"}
