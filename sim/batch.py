@@ -11,7 +11,10 @@ be played again by itself.
 The games are shared among worker processes (or Ray actors) that each receive the scenario once,
 when they start; a game sends back only its small record (and its decisions when it is to be
 kept). Records are put back in game order before anything is added up, so the totals do not
-depend on how many workers played them.
+depend on how many workers played them. A worker process that dies (a crash in compiled code,
+or killed for lack of memory) loses no other game: the games it may have been playing are
+played again each in a process of its own, and the one that dies again is recorded as
+crashed, with its seed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import math
 import multiprocessing
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
@@ -343,7 +348,8 @@ class Pool(Protocol):
 PoolFactory = Callable[[int, Plan], AbstractContextManager[Pool]]  # (processes, plan)
 
 
-def local_pool(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
+@contextmanager
+def local_pool(processes: int, plan: Plan) -> Iterator[Pool]:
     """A process pool on this machine whose workers each get the plan once. The workers are
     forked from a fresh server process that has imported the simulator, not from this one: a
     fork of a process with threads running (or with SDL's signal handlers, after the client
@@ -355,7 +361,82 @@ def local_pool(processes: int, plan: Plan) -> AbstractContextManager[Pool]:
         context = server
     else:
         context = multiprocessing.get_context("spawn")
-    return context.Pool(processes, initializer=start_worker, initargs=(plan,))
+    yield LocalPool(processes, plan, context)
+
+
+class LocalPool:
+    """`processes` workers on this machine that outlive a worker's death: multiprocessing's own
+    pool would wait for a dead worker's game for ever."""
+
+    def __init__(self, processes: int, plan: Plan, context: BaseContext) -> None:
+        self.processes = processes
+        self.plan = plan
+        self.context = context
+
+    def _executor(self, processes: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            processes, mp_context=self.context, initializer=start_worker, initargs=(self.plan,)
+        )
+
+    def imap_unordered(
+        self, func: Callable[[int], GameRecord], iterable: Iterable[int], chunksize: int = 1
+    ) -> Iterator[GameRecord]:
+        """Each game's record as it finishes (one game per task: `chunksize` is ignored)."""
+        games = list(iterable)
+        finished: set[int] = set()
+        try:
+            with self._executor(self.processes) as shared:
+                futures = {shared.submit(func, index): index for index in games}
+                for future in as_completed(futures):
+                    game = future.result()
+                    finished.add(futures[future])
+                    yield game
+        except BrokenProcessPool:
+            # Which game killed its worker cannot be told from here: every unfinished one
+            # is played again alone, where a death names its game.
+            yield from self._alone(func, [i for i in games if i not in finished])
+
+    def _alone(self, func: Callable[[int], GameRecord], games: list[int]) -> Iterator[GameRecord]:
+        """`games`, each in a worker process of its own, `processes` at a time."""
+        waiting = list(reversed(games))
+        running: dict[Future[GameRecord], tuple[int, ProcessPoolExecutor]] = {}
+        try:
+            while waiting or running:
+                while waiting and len(running) < self.processes:
+                    index = waiting.pop()
+                    single = self._executor(1)
+                    running[single.submit(func, index)] = (index, single)
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: running[f][0]):
+                    index, single = running.pop(future)
+                    single.shutdown()
+                    try:
+                        yield future.result()
+                    except BrokenProcessPool:
+                        yield died(self.plan, index)
+        finally:
+            for _, single in running.values():
+                single.shutdown(cancel_futures=True)
+
+
+def died(plan: Plan, index: int) -> GameRecord:
+    """The record of a game whose worker process died while playing it, twice."""
+    seed = game_seed(plan.seed, index)
+    return GameRecord(
+        index,
+        seed,
+        "crashed",
+        (),
+        0,
+        "",
+        "crashed",
+        (),
+        (),
+        error=(
+            "the process playing it died without a Python error (a crash in compiled code, "
+            f"or killed for lack of memory); replay it alone with --seed {seed} and --ai"
+        ),
+    )
 
 
 def run(
@@ -365,9 +446,12 @@ def run(
     workers: int = 1,
     pool: PoolFactory = local_pool,
     on_game: Callable[[GameRecord], None] | None = None,
+    game: Callable[[int], GameRecord] | None = None,
 ) -> list[GameRecord]:
     """Play `games` games of `plan`, in game order. One worker plays them in this process; more
-    share them out in a pool made by `pool`. `on_game` hears each game as it finishes."""
+    share them out in a pool made by `pool`. `on_game` hears each game as it finishes. `game`
+    plays one game by its index in a worker (a module-level function; the tests give one that
+    crashes)."""
     done: list[GameRecord] = []
     if workers <= 1 or games <= 1:
         for index in range(games):
@@ -378,10 +462,10 @@ def run(
     with pool(min(workers, games), plan) as shared:
         # One game per task: games differ in length by a factor of ten, and a task's overhead
         # (an index out, a record back) is small beside a game.
-        for game in shared.imap_unordered(_worker_game, range(games), 1):
-            done.append(game)
+        for record_ in shared.imap_unordered(game or _worker_game, range(games), 1):
+            done.append(record_)
             if on_game is not None:
-                on_game(game)
+                on_game(record_)
     done.sort(key=lambda g: g.index)
     return done
 

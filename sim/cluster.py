@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -10,6 +11,7 @@ from typing import Any, cast
 from sim.batch import Plan, Pool, PoolError, PoolFactory, start_worker
 
 INSTALL = "pip install -e '.[cluster]'"
+REACH_SECONDS = 5.0  # how long to wait for a cluster's head to answer before giving up
 
 
 class ClusterError(PoolError):
@@ -32,6 +34,10 @@ def ray_pool(address: str) -> PoolFactory:
         raise ClusterError(
             f"--ray runs the games on Ray, which is not installed here: {INSTALL}"
         ) from None
+    # Ray itself retries an address that does not answer for minutes before it gives up.
+    head = head_of(address)
+    if head is not None:
+        reach(address, *head)
 
     @contextmanager
     def make(processes: int, plan: Plan) -> Iterator[Pool]:
@@ -53,3 +59,32 @@ def ray_pool(address: str) -> PoolFactory:
                 ray.shutdown()
 
     return make
+
+
+def head_of(address: str) -> tuple[str, int] | None:
+    """The host and port of a cluster's head in `address` ("host:port" or
+    "ray://host:port"), or None for "local" and "auto", which name no machine to ask."""
+    if address in ("local", "auto"):
+        return None
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(
+            f"--ray {address}: not a cluster address; give HOST:PORT (the head's GCS port, "
+            "6379 by default), ray://HOST:PORT (Ray Client, 10001), auto or local"
+        )
+    return host.strip("[]"), int(port)
+
+
+def reach(address: str, host: str, port: int, seconds: float = REACH_SECONDS) -> None:
+    """Whether the head answers at host:port within `seconds`; a ClusterError says why not."""
+    try:
+        with socket.create_connection((host, port), timeout=seconds):
+            return
+    except TimeoutError:
+        why = f"no answer within {seconds:g} s"
+    except OSError as error:  # refused, no route, a host name that does not resolve
+        why = error.strerror or str(error)
+    raise ClusterError(
+        f"--ray {address}: cannot reach a Ray cluster there ({why}); is its head running "
+        "(ray start --head) and the port open to this machine?"
+    )

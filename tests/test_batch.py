@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -223,6 +224,34 @@ def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
     assert batch.summarize(the_plan, alone)["played"] == 5
 
 
+def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
+    """A worker process killed mid-game (as by a segfault) must not hang the batch or lose the
+    games it shared a pool with: game 1 is recorded as crashed with its seed, the others are
+    the games a healthy batch plays."""
+    from tests import batch_crash
+
+    the_plan = plan(load(duel), seed=3, round_cap=12)
+    healthy = batch.run(the_plan, 5, workers=2)
+    out: dict[str, list[GameRecord]] = {}
+    thread = threading.Thread(
+        target=lambda: out.update(hurt=batch.run(the_plan, 5, workers=2, game=batch_crash.game)),
+        daemon=True,
+    )
+    thread.start()
+    thread.join(300)
+    assert not thread.is_alive(), "the batch waits for ever for the dead worker's game"
+    hurt = out["hurt"]
+    assert [g.index for g in hurt] == list(range(5))
+    doomed = hurt[batch_crash.DOOMED]
+    assert doomed.result == "crashed" and doomed.seed == game_seed(3, batch_crash.DOOMED)
+    assert "died without a Python error" in doomed.error
+    assert f"--seed {doomed.seed}" in doomed.error
+    assert [g for g in hurt if g.index != 1] == [g for g in healthy if g.index != 1]
+    summary = batch.summarize(the_plan, hurt)
+    assert summary["played"] == 4 and summary["crashed"] == 1
+    assert "crashed: the process playing it died" in batch.describe(summary)
+
+
 def test_a_game_is_the_one_sim_run_plays_with_its_seed(
     duel: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -438,6 +467,44 @@ def test_ray_without_ray_installed_says_how_to_install_it(
         "--ray runs the games on Ray, which is not installed here: pip install -e '.[cluster]'"
         in err
     )
+
+
+@pytest.mark.parametrize(
+    ("address", "head"),
+    [
+        ("local", None),
+        ("auto", None),
+        ("10.0.0.5:6379", ("10.0.0.5", 6379)),
+        ("ray://head.example:10001", ("head.example", 10001)),
+        ("[::1]:6379", ("::1", 6379)),
+    ],
+)
+def test_a_cluster_address_names_the_head_to_ask(
+    address: str, head: tuple[str, int] | None
+) -> None:
+    from sim.cluster import head_of
+
+    assert head_of(address) == head
+
+
+@pytest.mark.parametrize("address", ["nonsense", "host:", "host:99999", ":6379"])
+def test_a_cluster_address_that_is_no_address_is_refused(address: str) -> None:
+    from sim.cluster import ClusterError, head_of
+
+    with pytest.raises(ClusterError, match="not a cluster address; give HOST:PORT"):
+        head_of(address)
+
+
+def test_a_cluster_that_does_not_answer_is_refused_at_once(
+    duel: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ray itself retries an address nobody answers at for minutes; a closed port is refused
+    before Ray is started, in words, and no game is played."""
+    pytest.importorskip("ray.util.multiprocessing")
+    code, out, err = run(capsys, duel, "--ray", "127.0.0.1:1", "--games", "2")
+    assert code == 2 and out == ""
+    assert "--ray 127.0.0.1:1: cannot reach a Ray cluster there" in err
+    assert "ray start --head" in err
 
 
 def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
