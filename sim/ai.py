@@ -67,7 +67,7 @@ from sim.reactions import (
     reaction_price,
 )
 from sim.shove import push
-from sim.threat import enemies, provocations, reach_cells, reaches
+from sim.threat import enemies, provocations, reaches, zone
 from sim.world import World
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -427,7 +427,7 @@ class _Context:
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
         self.maps: dict[type[a.Movement], dict[Pos, Any]] = {}
         self._foe_damage: dict[str, float] = {}
-        self._reached: list[tuple[int, int, int]] | None = None
+        self._reached: frozenset[Pos] | None = None
         self._spots: list[Pos] | None = None  # where the foes stand
         self.goals = [
             cell
@@ -504,13 +504,13 @@ class _Context:
         self._threat[cell] = total
         return total
 
-    def reached(self) -> list[tuple[int, int, int]]:
-        """Each foe's cell and melee reach in cells (R-A4), worked out once."""
+    def reached(self) -> frozenset[Pos]:
+        """Every cell on the ground some foe reaches from where it stands (R-A4), worked out
+        once: only leaving one of these can provoke (R-R4)."""
         if self._reached is None:
-            self._reached = []
-            for foe in enemies(self.world, self.unit):
-                cell = self.world.need(foe, Position).cell
-                self._reached.append((cell.x, cell.y, reach_cells(self.world, foe)))
+            self._reached = frozenset().union(
+                *(zone(self.world, foe) for foe in enemies(self.world, self.unit))
+            )
         return self._reached
 
     def foe_damage(self, foe: str) -> float:
@@ -629,6 +629,12 @@ def _provoked(c: _Context, d: a.Movement) -> float:
     if has(c.world, c.unit, "disengaged"):
         return 0.0
     assert d.to is not None
+    # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
+    # creature hanging on a face leaves its first cell from a height: no shortcut for it.
+    near = c.reached()
+    lifted = c.world.need(c.unit, Position).elevation != 0
+    if not near and not lifted:
+        return 0.0
     kind = type(d)
     if kind not in c.maps:  # one reach map per Movement Action, not one per candidate cell
         c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
@@ -636,10 +642,7 @@ def _provoked(c: _Context, d: a.Movement) -> float:
     if found is None:
         return 0.0
     path = tuple(p for p, _ in found.path)
-    # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none.
-    near = c.reached()
-    legs = (c.here, *path[:-1])
-    if not any(max(abs(q.x - x), abs(q.y - y)) <= r for q in legs for x, y, r in near):
+    if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0
     return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
 
