@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
+from sim import codec
+from sim.actions import Action
 from sim.geometry import Pos
 
 
@@ -209,11 +211,9 @@ def _snake(name: str) -> str:
 def _plain(value: Any) -> Any:
     if isinstance(value, Pos):
         return [value.x, value.y]
-    if is_dataclass(value) and not isinstance(value, type):
-        # An action inside an event (a prepared one): its name and its fields.
-        out = {"action": getattr(value, "name", type(value).__name__)}
-        out.update({f.name: _plain(getattr(value, f.name)) for f in fields(value)})
-        return out
+    if isinstance(value, Action):
+        # An action inside an event (a prepared one): as a script gives it in Prepare's "then".
+        return {k: v for k, v in codec.encode(value).items() if k != "unit"}
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value
@@ -394,7 +394,7 @@ class PlanMade(Event):
     metres: float
     cells: tuple[Pos, ...]
     watch: str
-    then: Any
+    then: Action
     round: int
 
 
