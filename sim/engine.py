@@ -15,6 +15,7 @@ from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
 from sim.apply import apply
 from sim.budget import price, refilled
 from sim.components import Budget, ExtendedAction
+from sim.condition import Condition
 from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
@@ -92,7 +93,7 @@ Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 # Conditions that break an Extended Action in progress (R-B5).
-BREAKS_EXTENDED = ("incapacitated", "grappled", "prone")
+BREAKS_EXTENDED = (Condition.INCAPACITATED, Condition.GRAPPLED, Condition.PRONE)
 
 
 class Battle:
@@ -359,8 +360,8 @@ class Battle:
         if decision is None or world.turn.over:
             return
         actor = decision.actor
-        if decision.movement and has(world, actor, "disengaged"):
-            self._commit([ev.ConditionLost(actor, "disengaged", "used by this move")])
+        if decision.movement and has(world, actor, Condition.DISENGAGED):
+            self._commit([ev.ConditionLost(actor, Condition.DISENGAGED, "used by this move")])
         if decision.movement:
             self._commit(revealed_by_move(world, actor))
         if world.turn.over:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sim import codec
 from sim.actions import Action
+from sim.condition import Condition, Value, written
 from sim.geometry import Pos
 
 
@@ -94,15 +95,18 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class ConditionGained(Event):
+    """`value`: what the condition holds (`Condition.holds`); the log writes it as
+    `condition.written` does (creatures comma-separated, a cell "x,y")."""
+
     unit: str
-    condition: str
-    value: int | str = 1
+    condition: Condition
+    value: Value = 1
 
 
 @dataclass(frozen=True, slots=True)
 class ConditionLost(Event):
     unit: str
-    condition: str
+    condition: Condition
     reason: str = ""
 
 
@@ -228,6 +232,8 @@ def to_json(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"type": event.kind}
     for f in fields(event):
         out[f.name] = _plain(getattr(event, f.name))
+    if isinstance(event, ConditionGained):
+        out["value"] = written(event.value)
     return out
 
 

@@ -29,6 +29,7 @@ from sim.components import (
     Stats,
     Team,
 )
+from sim.condition import Condition
 from sim.engine import DEFENCES, REACTION_POLICIES
 from sim.geometry import Pos
 from sim.grid import KIND_NAMES, Grid, Kind
@@ -608,8 +609,8 @@ def _unit(
     if not isinstance(skills_raw, dict):
         ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
         skills_raw = {}
-    low = int(ld.rules.number("skill_levels", "min"))
-    high = int(ld.rules.number("skill_levels", "max"))
+    low = ld.rules.integer("skill_levels", "min")
+    high = ld.rules.integer("skill_levels", "max")
     for skill, level in skills_raw.items():
         if skill not in ld.rules.skills:
             ld.problem(
@@ -667,7 +668,9 @@ def _unit(
         Stats(tuple(attrs), tuple(skills)),
         Health(min(hp, max_hp), max_hp),
         refilled(ld.rules),
-        Conditions((("prone", 1),) if prone else (("swimming", 1),) if swims else ()),
+        Conditions(
+            ((Condition.PRONE, 1),) if prone else ((Condition.SWIMMING, 1),) if swims else ()
+        ),
         Policy(policy, defence),
     )
     hands, gear = _equipment(ld, world, base, uid, stats)
@@ -682,7 +685,7 @@ def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> 
     deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
     waist-deep, where a creature that falls prone swims instead (R-M10)."""
     depth = world.grid.water_half(cell)  # half-metres
-    waist = height * float(ld.rules.number("movement", "waist_fraction"))
+    waist = height * ld.rules.decimal("movement", "waist_fraction")
     return depth > height * 2 or (prone and depth >= waist * 2)
 
 

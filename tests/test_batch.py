@@ -16,6 +16,7 @@ from sim.ai import play as ai_play
 from sim.apply import apply
 from sim.batch import GameRecord, Plan, UnitRecord, game_seed
 from sim.cli import main
+from sim.condition import Condition
 from sim.dice import LoadedDice
 from sim.engine import Battle
 from sim.events import ConditionGained
@@ -125,7 +126,7 @@ def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() 
 def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
     """R-A2: its Defense Roll is 0; such an attack is left out of the hit rates."""
     _, b = scripted_duel()
-    apply(b.world, ConditionGained("bob", "incapacitated"))
+    apply(b.world, ConditionGained("bob", Condition.INCAPACITATED))
     accepted(b, unit="ana", action="attack", target="bob")
     assert list(batch.first_attacks(b.log)) == []
 

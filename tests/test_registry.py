@@ -5,13 +5,18 @@ types; nothing else lists them."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 from sim import actions as a
 from sim import codec
+from sim import events as ev
+from sim.components import Conditions
+from sim.condition import Condition
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse, to_json
 from sim.geometry import Pos
 from sim.rulebook import ACTIONS, RULEBOOK
@@ -135,3 +140,31 @@ def test_the_event_log_writes_a_prepared_action_as_a_script_does() -> None:
     events = accepted(b, unit="ana", action="prepare", trigger="ends_turn", watch="bob", then=then)
     made = next(e for e in events if e["type"] == "plan_made")
     assert made["then"] == then
+
+
+def test_the_commands_doc_lists_every_condition_of_the_one_list() -> None:
+    """docs/commands.md's paragraph on conditions names exactly sim/condition.py's."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text("utf-8")
+    start = doc.index("Conditions in `condition_gained`")
+    paragraph = doc[start : doc.index("\n\n", start)]
+    named = set(re.findall(r"`([a-z_]+)`", paragraph)) - {"condition_gained", "condition_lost"}
+    assert named == {c.value for c in Condition}
+
+
+def test_a_condition_holds_a_typed_value_and_logs_write_it_as_before() -> None:
+    """Who a creature is unseen by, the face it hangs on, a grappler: typed values, written
+    comma-separated or "x,y" in the log and the state file as they always were (R-X8, R-M7)."""
+    held = Conditions().set(Condition.UNSEEN, ("bob", "cy")).set(Condition.HANGING, Pos(3, 1))
+    held = held.set(Condition.GRAPPLED, "grok").set(Condition.BURNING, 2)
+    assert held.creatures(Condition.UNSEEN) == ("bob", "cy")
+    assert held.cell(Condition.HANGING) == Pos(3, 1)
+    assert held.creature(Condition.GRAPPLED) == "grok" and held.count(Condition.BURNING) == 2
+    assert held.has(Condition.BURNING) and not held.has(Condition.PRONE)
+    assert held.count(Condition.PRONE) == 0 and held.creature(Condition.FEINTED) == ""
+    logged = ev.to_json(ev.ConditionGained("ana", Condition.UNSEEN, ("bob", "cy")))
+    assert json.dumps(logged) == (
+        '{"type": "condition_gained", "unit": "ana", "condition": "unseen", "value": "bob,cy"}'
+    )
+    assert ev.to_json(ev.ConditionGained("ana", Condition.HANGING, Pos(3, 1)))["value"] == "3,1"
+    with pytest.raises(TypeError, match="unseen holds a tuple"):
+        held.set(Condition.UNSEEN, "bob,cy")

@@ -619,7 +619,7 @@ def test_R_X20_refusals(decision: dict[str, Any], reason: str) -> None:
 
 def test_R_X8_a_spell_cannot_single_out_a_creature_its_caster_does_not_see() -> None:
     b = refusal_battle()
-    give(b, "zed", "unseen", "mara")
+    give(b, "zed", "unseen", ("mara",))
     assert refused(b, unit="mara", action="cast", spell="frost_grip", target="zed") == (
         "mara cannot see zed: it is Unseen by mara (R-X8)"
     )

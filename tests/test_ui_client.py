@@ -16,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import conditions, team_of
 from sim.decisions import PARSERS, parse, to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
@@ -1104,7 +1105,7 @@ def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
         "unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok"
     }  # fmt: skip
     answer_everything(p, "none")  # grok, next to bram, may Interrupt it (R-R7); he lets it be
-    assert conditions(app.world, "ana").value("assisted", "") == "grok"
+    assert conditions(app.world, "ana").creature(Condition.ASSISTED) == "grok"
     assert app.view.targeting is None and app.view.ally is None
 
 

@@ -18,6 +18,7 @@ from sim import odds
 from sim.actions import Attack
 from sim.attack import AttackPlan, plan_attack
 from sim.components import Hands
+from sim.condition import Condition
 from sim.creature import conditions
 from sim.dice import LoadedDice
 from sim.engine import Battle
@@ -333,7 +334,7 @@ def test_hide_and_break_free_show_their_chance_under_the_bar(tmp_path: Path, sho
     p.button("action", "grapple")  # grok's hands are free
     assert app.view.targeting == "grapple"
     p.click_cell(at(app, "ana"))
-    assert conditions(app.world, "ana").value("grappled", "") == "grok"
+    assert conditions(app.world, "ana").creature(Condition.GRAPPLED) == "grok"
     p.key(pygame.K_e)
     p.sit_down()
     assert acting(app) == "ana"

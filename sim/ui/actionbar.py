@@ -23,6 +23,7 @@ from sim.actions import (
 from sim.budget import price
 from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
+from sim.condition import Condition
 from sim.creature import creatures, has, team_of
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, DecisionError, parse
 from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
@@ -742,23 +743,23 @@ def _bonus(n: int) -> str:
 
 def reaction_help(world: World, unit: str, option: str) -> str:
     """What answering a reaction window with `option` does and costs, in words."""
-    number = world.rules.number
+    number = world.rules.integer
     if option in ("dodge", "parry", "block"):
         stat = {"dodge": "AGI Roll", "parry": "STR or AGI Roll + weapon parry",
                 "block": "RES Roll + shield block"}[option]  # fmt: skip
-        cost = _bonus(int(number("reactions", "defence_bonus")))
-        if option != "dodge" and has(world, unit, "guarding"):
+        cost = _bonus(number("reactions", "defence_bonus"))
+        if option != "dodge" and has(world, unit, Condition.GUARDING):
             cost = "paid by Guard"
         mean = expected_defence(world, unit, option)
         return f"Defense Roll + {stat} (about +{mean:.0f}); costs {cost}"
     if option == "attack":
-        cost = _bonus(int(number("reactions", "opportunity_bonus")))
+        cost = _bonus(number("reactions", "opportunity_bonus"))
         return f"an attack of opportunity before it leaves; costs {cost}"
     if option == "interrupt":
-        cost = _bonus(int(number("reactions", "interrupt_bonus")))
+        cost = _bonus(number("reactions", "interrupt_bonus"))
         return f"attack first; on a hit its action is lost; costs {cost}"
     if option.startswith("catch"):
-        cost = _bonus(int(number("reactions", "catch_bonus")))
+        cost = _bonus(number("reactions", "catch_bonus"))
         return f"try to catch it; costs {cost}"
     if option == "none":
         return "let it happen; keep the Bonus Actions"
