@@ -30,7 +30,8 @@ from sim.components import (
     Team,
 )
 from sim.condition import Condition
-from sim.engine import DEFENCES, REACTION_POLICIES
+from sim.dice import Dice
+from sim.engine import DEFENCES, REACTION_POLICIES, Battle
 from sim.geometry import Pos
 from sim.grid import KIND_NAMES, Grid, Kind
 from sim.objectives import Objective, Reach, Survive
@@ -120,6 +121,17 @@ class Scenario:
     objectives: tuple[Objective, ...] = ()
     seed: int | None = None
     markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
+
+    def begin(self, dice: Dice, seed: int | None = None) -> Battle:
+        """The one way a battle begins (the command line, the client, batches, the AI's tests):
+        on a copy of this scenario's world, which stays as loaded so it can begin again."""
+        return Battle.begin(
+            self.world.copy(),
+            dice,
+            scenario=self.name,
+            seed=seed,
+            objectives=self.objectives,
+        )
 
 
 @dataclass

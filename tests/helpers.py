@@ -31,10 +31,7 @@ def scenario_text(rows: str, units: str, extra: str = "") -> str:
 
 def battle(text: str, dice: list[int]) -> Battle:
     """A battle begun on an inline scenario with loaded dice (initiative uses the first)."""
-    scenario = loads(text, "test.toml")
-    return Battle.begin(
-        scenario.world, LoadedDice(dice), scenario=scenario.name, objectives=scenario.objectives
-    )
+    return loads(text, "test.toml").begin(LoadedDice(dice))
 
 
 def act(b: Battle, **decision: Any) -> Accepted | Refusal:
@@ -113,14 +110,7 @@ def _toml(value: Any) -> str:
 
 def seeded_battle(text: str, seed: int) -> Battle:
     """A battle begun on an inline scenario with fair dice from `seed`."""
-    scenario = loads(text, "test.toml")
-    return Battle.begin(
-        scenario.world,
-        SeededDice(seed),
-        scenario=scenario.name,
-        seed=seed,
-        objectives=scenario.objectives,
-    )
+    return loads(text, "test.toml").begin(SeededDice(seed), seed)
 
 
 def budget(b: Battle, uid: str) -> tuple[int, int]:

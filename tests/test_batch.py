@@ -85,9 +85,7 @@ def scripted_duel() -> tuple[Scenario, Battle]:
     dice += [1, 1]  # her second: 1+3 against bob's RES 1, undefended: a hit, 1 damage
     dice += [5, 3]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): 5 damage
     dice += [1, 10]  # his second: 1+3 against RES 10: a miss
-    battle = Battle.begin(
-        scenario.world.copy(), LoadedDice(dice), scenario=scenario.name, seed=None
-    )
+    battle = scenario.begin(LoadedDice(dice))
     return scenario, battle
 
 
@@ -148,7 +146,7 @@ def test_a_reach_objective_names_the_game_it_ended() -> None:
     """
     units = [creature("ana", "blue", "a"), creature("bob", "red", "b")]
     scenario = loads(scenario_text(rows, "\n".join(units), extra), "reach.toml")
-    b = Battle.begin(scenario.world.copy(), LoadedDice([8, 7]), objectives=scenario.objectives)
+    b = scenario.begin(LoadedDice([8, 7]))
     accepted(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
     game = batch.read_game(0, 1, b.log, b.world, plan(scenario), capped=False)
     assert (game.result, game.winners, game.ended_by) == ("won", ("blue",), "reach (blue)")

@@ -21,7 +21,6 @@ from sim.components import Hands
 from sim.condition import Condition
 from sim.creature import conditions
 from sim.dice import LoadedDice
-from sim.engine import Battle
 from sim.geometry import Pos
 from sim.scenario import load
 from sim.ui.app import App
@@ -319,7 +318,7 @@ def test_hide_and_break_free_show_their_chance_under_the_bar(tmp_path: Path, sho
     Break free says her chance to win the contest."""
     scenario = load(write_scenario(tmp_path, "contests", CONTESTS))
     # Initiative: ana 8 on her d8, grok 1 on his d6; then grok's grapple: 10 against 1.
-    battle = Battle.begin(scenario.world, LoadedDice([8, 1, 10, 1]), scenario=scenario.name)
+    battle = scenario.begin(LoadedDice([8, 1, 10, 1]))
     app = App(Session(scenario, 3, battle=battle), (1280, 800))
     p = Player(app, shots)
     p.sit_down()
