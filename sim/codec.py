@@ -137,7 +137,11 @@ def decode(
     """An action of type `kind` from its JSON object (its common fields already read); `then`
     reads a prepared action (Prepare's "then"). Raises DecisionError naming the bad field."""
     values: dict[str, Any] = {}
-    for key, name, spec, f in wire(kind):
+    # Read in the fields' own order (a line with two faults is refused for the first), written
+    # in `wire`'s.
+    written = wire(kind)
+    order = [f.name for f in fields(kind)]
+    for key, name, spec, f in sorted(written, key=lambda w: order.index(w[1])):
         if spec.kind == "path":
             path, jumps = _path(obj.get(key, []))
             values[name], values["jumps"] = path, jumps
