@@ -21,6 +21,8 @@ from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, pars
 from sim.geometry import Pos
 from sim.rulebook import ACTIONS, RULEBOOK
 from sim.ui.actionbar import ABILITY_ACTIONS, BAR_NAMES, needs
+from sim.ui.palette import CONDITION_ICONS
+from sim.ui.wording import condition_words
 from tests.helpers import accepted, battle, scenario_text
 from tests.movers import creature
 
@@ -168,3 +170,15 @@ def test_a_condition_holds_a_typed_value_and_logs_write_it_as_before() -> None:
     assert ev.to_json(ev.ConditionGained("ana", Condition.HANGING, Pos(3, 1)))["value"] == "3,1"
     with pytest.raises(TypeError, match="unseen holds a tuple"):
         held.set(Condition.UNSEEN, "bob,cy")
+
+
+def test_the_client_names_only_conditions_of_the_one_list() -> None:
+    """The client's badges and words for conditions are keyed by sim/condition.py's names
+    (a Prepare's badge aside: it is no condition, R-P1)."""
+    names = {c.value for c in Condition}
+    assert set(CONDITION_ICONS) - {"prepared"} <= names
+    sample = {int: 2, str: "grok", tuple: ("bob", "cy"), Pos: Pos(3, 1)}
+    for condition in Condition:
+        words = condition_words(condition, sample[condition.holds])
+        assert "('" not in words and "Pos(" not in words, words  # no Python reprs
+    assert condition_words(Condition.UNSEEN, ("bob",)) == "unseen by bob"

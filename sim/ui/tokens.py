@@ -1,5 +1,5 @@
 """Creature tokens: a team-coloured shape with the creature's initials, a hit point bar, and a
-badge per condition (prone, grappled, swimming, submerged, climbing, hanging, burning, bleeding,
+badge per condition (prone, grappled, swimming, submerged, hanging, burning, bleeding,
 unseen) and one for holding a prepared action; a submerged creature is drawn under water."""
 
 from __future__ import annotations
