@@ -21,8 +21,11 @@ def team_of(world: World, unit: str) -> str:
     return world.need(unit, Team).name
 
 
+_NO_CONDITIONS = Conditions()  # shared: `has` is asked often (issue #11)
+
+
 def conditions(world: World, unit: str) -> Conditions:
-    return world.get(unit, Conditions) or Conditions()
+    return world.get(unit, Conditions) or _NO_CONDITIONS
 
 
 def has(world: World, unit: str, condition: Condition) -> bool:
