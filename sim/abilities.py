@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from sim import condition
 from sim.rules import Tier
 
 KINDS = ("spell", "ability")
@@ -27,12 +28,12 @@ ATTRIBUTES = ("str", "agi", "fcs", "res")
 # R-C7's four damage types, and cold for frost.
 DAMAGE_TYPES = ("crushing", "slashing", "piercing", "fire", "cold")
 # The conditions an effect may give, and what its number counts ("" for none).
-CONDITIONS = {
-    "burning": "stacks",
-    "bleeding": "stacks",
-    "quickened": "turns",
-    "slowed": "turns",
-    "prone": "",
+CONDITIONS: dict[str, str] = {
+    condition.Condition.BURNING: "stacks",
+    condition.Condition.BLEEDING: "stacks",
+    condition.Condition.QUICKENED: "turns",
+    condition.Condition.SLOWED: "turns",
+    condition.Condition.PRONE: "",
 }
 ENTRY_KEYS = {
     "kind",
@@ -88,7 +89,7 @@ class Condition:
     """A condition given or added to: Burning and Bleeding stacks (R-K4, R-K5), Quickened or
     Slowed turns (R-K3), Prone (R-M10; `value` 1)."""
 
-    name: str
+    name: condition.Condition
     value: int = 1
 
 
@@ -182,12 +183,12 @@ def _effect(problems: list[str], where: str, raw: Any) -> Effect | None:
             return None
         counts = CONDITIONS[name]
         if not counts:
-            return Condition(name)
+            return Condition(condition.Condition(name))
         value = raw.get(counts)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             problems.append(f"{where}: {name} needs {counts}, a whole number of at least 1")
             return None
-        return Condition(name, value)
+        return Condition(condition.Condition(name), value)
     amount = parse_amount(raw[head])
     if amount is None:
         problems.append(f'{where}: {head} must be a number or dice like "1d6+1", not {raw[head]!r}')

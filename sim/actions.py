@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, ClassVar, Literal
 
 from sim.geometry import Pos
 from sim.rules import Tier
@@ -28,6 +28,29 @@ class Cost:
 
 
 @dataclass(frozen=True, slots=True)
+class Json:
+    """How one field of an action is written in a decision's JSON (scripts, saves, the event
+    log; docs/commands.md "Decisions"), read by sim/codec.py: its kind, the words that say what
+    it holds in the message refusing a bad one, whether a decision must give it, and whether
+    an empty text will do."""
+
+    kind: Literal["text", "flag", "cell", "path", "cells", "metres", "action", "ability"]
+    words: str = ""
+    required: bool = False
+    empty: bool = True  # "text": an empty string is accepted
+    marked: bool = True  # "cell": [x, y, "jump"] is accepted too (as [x, y])
+
+
+def spec(kind: Any, words: str = "", **how: Any) -> dict[str, Json]:
+    """A field's metadata naming its JSON form: `field(default=..., metadata=spec(...))`."""
+    return {"json": Json(kind, words, **how)}
+
+
+CREATURE = 'the id of a creature, e.g. "grok"'
+ITEM = 'the id or kind of an item, e.g. "healing_potion"'
+
+
+@dataclass(frozen=True, slots=True)
 class Action:
     """Something a creature does. `slow` and `quicken` shift its tier (R-B6)."""
 
@@ -42,6 +65,9 @@ class Action:
     extra_bonus: ClassVar[int] = 0  # 1: pays Sprint's extra Bonus ([sprint], R-B3)
     reaction: ClassVar[bool] = False  # taken outside the actor's turn (R-T3)
     movement: ClassVar[bool] = False  # a Movement Action (R-M)
+    # The order of its fields in JSON where it is not their order here: saves and logs keep
+    # the shape they were written in.
+    json_order: ClassVar[tuple[str, ...]] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +112,7 @@ class Guard(Action):
 class Draw(Action):
     """R-X6: a stowed weapon or shield (or any carried item) into a free hand."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "draw"
     tier: ClassVar[Tier] = Tier.FREE
     free_kind: ClassVar[str | None] = "draw_stow"
@@ -96,7 +122,7 @@ class Draw(Action):
 class Stow(Action):
     """R-X6."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "stow"
     tier: ClassVar[Tier] = Tier.FREE
     free_kind: ClassVar[str | None] = "draw_stow"
@@ -106,7 +132,7 @@ class Stow(Action):
 class Drop(Action):
     """R-X7."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "drop"
     tier: ClassVar[Tier] = Tier.FREE
     free_kind: ClassVar[str | None] = "drop"
@@ -116,7 +142,7 @@ class Drop(Action):
 class PickUp(Action):
     """R-X7."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "pick_up"
     tier: ClassVar[Tier] = Tier.HALF
 
@@ -125,7 +151,7 @@ class PickUp(Action):
 class Consume(Action):
     """R-X4."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "consume"
     tier: ClassVar[Tier] = Tier.FREE
     free_kind: ClassVar[str | None] = "consume"
@@ -151,7 +177,7 @@ class StandUp(Action):
 class Don(Action):
     """R-B5: put on carried armour, an Extended Action."""
 
-    item: str
+    item: str = field(metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "don"
     tier: ClassVar[Tier] = Tier.EXTENDED
 
@@ -172,9 +198,9 @@ class Movement(Action):
     """A Movement Action along `path` (cells after the start; `jumps` marks path indices entered
     by a jump) or to `to`, for which the engine finds the cheapest legal path."""
 
-    path: tuple[Pos, ...] = ()
-    to: Pos | None = None
-    jumps: tuple[int, ...] = ()
+    path: tuple[Pos, ...] = field(default=(), metadata=spec("path"))
+    to: Pos | None = field(default=None, metadata=spec("cell"))
+    jumps: tuple[int, ...] = ()  # written in "path" (a cell [x, y, "jump"])
 
     movement: ClassVar[bool] = True
 
@@ -225,7 +251,9 @@ class Swim(Movement):
     """R-M8: Speed/3 in water at least waist-deep; `submerged`: under the surface (diving), in
     water at least as deep as the swimmer is tall."""
 
-    submerged: bool = False
+    submerged: bool = field(
+        default=False, metadata=spec("flag", "true (swim under the surface) or false")
+    )
 
     name: ClassVar[str] = "swim"
     tier: ClassVar[Tier] = Tier.ONE
@@ -255,8 +283,10 @@ class Attack(Action):
     """R-X2: a basic melee or ranged attack on `target`, with `weapon` (an item id or kind;
     the first held weapon that can reach the target when not given)."""
 
-    target: str = ""
-    weapon: str | None = None
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
+    weapon: str | None = field(
+        default=None, metadata=spec("text", "the id or kind of a held weapon")
+    )
     name: ClassVar[str] = "attack"
     tier: ClassVar[Tier] = Tier.HALF
 
@@ -265,7 +295,7 @@ class Attack(Action):
 class Shove(Action):
     """R-X15: a STR Contest against `target` in reach; a loser is pushed away and may fall."""
 
-    target: str = ""
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
     name: ClassVar[str] = "shove"
     tier: ClassVar[Tier] = Tier.BONUS
 
@@ -275,8 +305,10 @@ class Trip(Action):
     """R-X19: a melee attack on `target` (with `weapon`, else the first held melee weapon);
     on a hit, an AGI Save against the Hit Roll or the target falls Prone."""
 
-    target: str = ""
-    weapon: str | None = None
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
+    weapon: str | None = field(
+        default=None, metadata=spec("text", "the id or kind of a held weapon")
+    )
     name: ClassVar[str] = "trip"
     tier: ClassVar[Tier] = Tier.ONE
 
@@ -286,9 +318,12 @@ class Disarm(Action):
     """R-X5: a contested melee attack on `target`; on success its held weapon `item` (else its
     first held weapon) drops to the ground in its cell."""
 
-    target: str = ""
-    item: str | None = None
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
+    item: str | None = field(
+        default=None, metadata=spec("text", "the id or kind of a weapon the target holds")
+    )
     name: ClassVar[str] = "disarm"
+    json_order: ClassVar[tuple[str, ...]] = ("item", "target")
     tier: ClassVar[Tier] = Tier.ONE
 
 
@@ -297,7 +332,7 @@ class Feint(Action):
     """R-X10: Deception against `target`'s FCS Save; success gives +5 on the next melee Hit Roll
     against it."""
 
-    target: str = ""
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
     name: ClassVar[str] = "feint"
     tier: ClassVar[Tier] = Tier.HALF
 
@@ -307,8 +342,11 @@ class Assist(Action):
     """R-X21: `ally`'s next Hit Roll against `enemy` (both in the assister's melee reach) before
     the start of the assister's next turn gains +2."""
 
-    ally: str = ""
-    enemy: str = ""
+    ally: str = field(
+        default="",
+        metadata=spec("text", 'the id of a creature, e.g. "bram"', required=True, empty=False),
+    )
+    enemy: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
     name: ClassVar[str] = "assist"
     tier: ClassVar[Tier] = Tier.BONUS
 
@@ -327,10 +365,12 @@ class AbilityAction(Action):
     creature (`target`, its id) or a cell (`to`). It costs the tier its data names, which
     `budget.standard_tier` reads; the type's own `tier` is not used."""
 
-    ability: str = ""
-    target: str = ""
-    to: Pos | None = None
+    ability: str = field(default="", metadata=spec("ability", required=True, empty=False))
+    target: str = field(default="", metadata=spec("text", CREATURE))
+    to: Pos | None = field(default=None, metadata=spec("cell", marked=False))
     category: ClassVar[str] = "ability"  # "spell" or "ability": the data's kind and JSON field
+    example: ClassVar[str] = "battle_focus"  # one by that name, for a message
+    json_order: ClassVar[tuple[str, ...]] = ("ability", "to", "target")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +379,7 @@ class Cast(AbilityAction):
 
     name: ClassVar[str] = "cast"
     category: ClassVar[str] = "spell"
+    example: ClassVar[str] = "firebolt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +402,7 @@ class Disengage(Action):
 class Grapple(Action):
     """R-X13, R-G1: begin a grapple on `target` in reach, with a free hand."""
 
-    target: str = ""
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
     name: ClassVar[str] = "grapple"
     tier: ClassVar[Tier] = Tier.ONE_AND_HALF
 
@@ -388,7 +429,7 @@ class Aid(Action):
     """R-X11: an ally in reach loses Incapacitated, 2 Burning stacks and, by a First Aid roll,
     Bleeding stacks."""
 
-    target: str = ""
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
     name: ClassVar[str] = "aid"
     tier: ClassVar[Tier] = Tier.ONE_AND_HALF
 
@@ -398,9 +439,12 @@ class Administer(Action):
     """R-X12: heal an ally in reach by the First Aid level; with `item`, help a willing creature
     in reach drink a potion or remedy the administrator has."""
 
-    target: str = ""
-    item: str | None = None
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
+    item: str | None = field(
+        default=None, metadata=spec("text", "the id or kind of a potion or remedy the unit has")
+    )
     name: ClassVar[str] = "administer"
+    json_order: ClassVar[tuple[str, ...]] = ("item", "target")
     tier: ClassVar[Tier] = Tier.ONE
 
 
@@ -408,9 +452,10 @@ class Administer(Action):
 class Throw(Action):
     """R-X17: a ranged attack on `target` with the held `item`."""
 
-    target: str = ""
-    item: str = ""
+    target: str = field(default="", metadata=spec("text", CREATURE, required=True, empty=False))
+    item: str = field(default="", metadata=spec("text", ITEM, required=True, empty=False))
     name: ClassVar[str] = "throw"
+    json_order: ClassVar[tuple[str, ...]] = ("item", "target")
     tier: ClassVar[Tier] = Tier.HALF
 
 
@@ -418,10 +463,13 @@ class Throw(Action):
 class Toss(Action):
     """R-X18: the held `item` to a cell `to` or to a creature `target`, which may catch it."""
 
-    item: str = ""
-    to: Pos | None = None
-    target: str | None = None
+    item: str = field(default="", metadata=spec("text", ITEM, required=True, empty=False))
+    to: Pos | None = field(default=None, metadata=spec("cell"))
+    target: str | None = field(
+        default=None, metadata=spec("text", 'the id of a creature, e.g. "bram"', empty=False)
+    )
     name: ClassVar[str] = "toss"
+    json_order: ClassVar[tuple[str, ...]] = ("item", "target", "to")
     tier: ClassVar[Tier] = Tier.BONUS
 
 
@@ -431,10 +479,15 @@ class Prepare(Action):
     "enters_area" (with `cells`), "starts_action" or "ends_turn" (with `watch`, a creature);
     `then` is the prepared action, taken first when the trigger comes."""
 
-    trigger: str = ""
-    metres: float = 0.0
-    cells: tuple[Pos, ...] = ()
-    watch: str = ""
-    then: Action | None = None
+    trigger: str = field(
+        default="",
+        metadata=spec(
+            "text", "enemy_within, enters_area, starts_action or ends_turn", required=True
+        ),
+    )
+    metres: float = field(default=0.0, metadata=spec("metres"))
+    cells: tuple[Pos, ...] = field(default=(), metadata=spec("cells"))
+    watch: str = field(default="", metadata=spec("text", "the id of a creature"))
+    then: Action | None = field(default=None, metadata=spec("action", required=True))
     name: ClassVar[str] = "prepare"
     tier: ClassVar[Tier] = Tier.FREE

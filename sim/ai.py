@@ -33,6 +33,7 @@ from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
 from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Health, Position
+from sim.condition import Condition
 from sim.creature import creatures, has, hp, incapacitated, item_kind, team_of
 from sim.dice import SeededDice
 from sim.engine import (
@@ -364,9 +365,9 @@ def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, st
         prevented = KILL  # a foe back in the fight
     elif isinstance(acting, a.AbilityAction):
         prevented = 4.0
-    left = bonus_left(world, unit) - int(world.rules.number("reactions", "interrupt_bonus"))
+    left = bonus_left(world, unit) - world.rules.integer("reactions", "interrupt_bonus")
     exposed = 0.0
-    if left < int(world.rules.number("reactions", "defence_bonus")):
+    if left < world.rules.integer("reactions", "defence_bonus"):
         # No defence until its next turn: each foe that reaches it strikes harder.
         here = world.need(unit, Position).cell
         for foe in enemies(world, unit):
@@ -626,7 +627,7 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 def _provoked(c: _Context, d: a.Movement) -> float:
     """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4)."""
-    if has(c.world, c.unit, "disengaged"):
+    if has(c.world, c.unit, Condition.DISENGAGED):
         return 0.0
     assert d.to is not None
     # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
@@ -663,7 +664,7 @@ def _shove(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Shove)
     odds = shove_odds(c.world, c.unit, d.target)
     landing = _landing(c.world, c.unit, d.target)
-    already = has(c.world, d.target, "prone")
+    already = has(c.world, d.target, Condition.PRONE)
     value = odds.win * landing + (0.0 if already else odds.prone * (1.5 if c.careful else 0.5))
     return value - 0.3, f"shoves {d.target}: {percent(odds.win)} to win the contest"
 
@@ -676,10 +677,10 @@ def _landing(world: World, shover: str, target: str) -> float:
     for event in push(copy, shover, target, 1):
         if not isinstance(event, Ask):
             apply(copy, event)
-    if has(copy, target, "swimming") and not has(world, target, "swimming"):
+    if has(copy, target, Condition.SWIMMING) and not has(world, target, Condition.SWIMMING):
         worth += 4.0
     worth += max(0, hp(world, target) - hp(copy, target)) + (
-        3.0 if has(copy, target, "prone") else 0
+        3.0 if has(copy, target, Condition.PRONE) else 0
     )
     return worth
 
@@ -790,7 +791,7 @@ def _assist(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         attack_odds(world, d.ally, d.enemy, weapon=weapon, melee=True), key=lambda o: o.hit
     )
     hit = hit_total(world, d.ally, d.enemy, melee=True)
-    helped = (hit + int(world.rules.number("actions", "assist_bonus"))).beats(
+    helped = (hit + world.rules.integer("actions", "assist_bonus")).beats(
         defense_total(world, d.enemy, defence.defence)
     )
     value = (helped - defence.hit) * defence.per_hit

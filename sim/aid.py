@@ -19,6 +19,7 @@ from sim import events as ev
 from sim.actions import Administer, Aid, Refusal
 from sim.checks import skill_check
 from sim.components import Health, Stats
+from sim.condition import Condition
 from sim.creature import conditions, hp, incapacitated, team_of
 from sim.dice import Dice
 from sim.health import heal
@@ -37,7 +38,9 @@ def _ally_in_reach(world: World, actor: str, target: str, what: str) -> Refusal 
     return None
 
 
-def _stacks_left(unit: str, condition: str, stacks: int, lost: int, why: str) -> list[ev.Event]:
+def _stacks_left(
+    unit: str, condition: Condition, stacks: int, lost: int, why: str
+) -> list[ev.Event]:
     left = stacks - lost
     if left > 0:
         return [ev.ConditionGained(unit, condition, left)]
@@ -53,7 +56,11 @@ def check_aid(world: World, action: Aid) -> Refusal | None:
     if problem is not None:
         return problem
     held = conditions(world, target)
-    if not (incapacitated(world, target) or held.count("burning") or held.count("bleeding")):
+    if not (
+        incapacitated(world, target)
+        or held.count(Condition.BURNING)
+        or held.count(Condition.BLEEDING)
+    ):
         return Refusal(
             f"{target} needs no aid: it is not Incapacitated, Burning or Bleeding (R-X11)"
         )
@@ -62,28 +69,28 @@ def check_aid(world: World, action: Aid) -> Refusal | None:
 
 def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
     actor, target = action.actor, action.target
-    number = world.rules.number
+    number = world.rules.integer
     held = conditions(world, target)
     out: list[ev.Event] = []
     if incapacitated(world, target):
-        revive = int(number("conditions", "incapacitated_revive_hp"))
+        revive = number("conditions", "incapacitated_revive_hp")
         if hp(world, target) < revive:
             out += heal(world, target, revive - hp(world, target), f"{actor}'s aid (R-K2)")
-        if standing_in(world, target) is not None and not held.has("prone"):
+        if standing_in(world, target) is not None and not held.has(Condition.PRONE):
             # Down, it shared its cell (R-M5); revived, it may not stand in it beside another.
-            out.append(ev.ConditionGained(target, "prone", 1))
-        out.append(ev.ConditionLost(target, "incapacitated", f"aided by {actor} (R-X11)"))
-    burning = held.count("burning")
+            out.append(ev.ConditionGained(target, Condition.PRONE, 1))
+        out.append(ev.ConditionLost(target, Condition.INCAPACITATED, f"aided by {actor} (R-X11)"))
+    burning = held.count(Condition.BURNING)
     if burning:
-        lost = int(number("conditions", "aid_burning_stacks"))
-        out += _stacks_left(target, "burning", burning, lost, f"{actor} put out the flames")
-    bleeding = held.count("bleeding")
+        lost = number("conditions", "aid_burning_stacks")
+        out += _stacks_left(target, Condition.BURNING, burning, lost, f"{actor} put out the flames")
+    bleeding = held.count(Condition.BLEEDING)
     if bleeding:
         roll = skill_check(world, dice, actor, "first_aid", f"first aid for {target}'s bleeding")
         out.append(roll.rolled)
-        lost = max(0, roll.total - int(number("conditions", "aid_bleeding_threshold")))
+        lost = max(0, roll.total - number("conditions", "aid_bleeding_threshold"))
         if lost:
-            out += _stacks_left(target, "bleeding", bleeding, lost, f"{actor} stopped it")
+            out += _stacks_left(target, Condition.BLEEDING, bleeding, lost, f"{actor} stopped it")
     return out
 
 

@@ -19,14 +19,14 @@ def _armour(world: World, item: str) -> Armour | None:
 
 def turns_needed(world: World, action: Action, armour: Armour) -> int:
     """R-B5: 5 / 10 / 20 turns to don by class, half (rounded up) to doff; Slow adds a turn."""
-    don = int(world.rules.number("extended", "don_turns")[armour.armour_class])
+    don = world.rules.integer("extended.don_turns", armour.armour_class)
     turns = (
         don
         if isinstance(action, Don)
-        else -(-don // int(world.rules.number("extended", "doff_divisor")["value"]))
+        else -(-don // world.rules.integer("extended.doff_divisor", "value"))
     )
     if action.slow:
-        turns += int(world.rules.number("extended", "slowed_extra_turns"))
+        turns += world.rules.integer("extended", "slowed_extra_turns")
     return turns
 
 

@@ -16,21 +16,21 @@ from __future__ import annotations
 from sim import events as ev
 from sim.actions import Assist, Refusal
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import conditions, creatures, team_of
 from sim.dice import Dice
 from sim.hide import cannot_see
 from sim.threat import reaches
 from sim.world import World
 
-ASSISTED = "assisted"
-ASSISTED_BY = "assisted_by"
-ASSISTING = "assisting"
+ASSISTED = Condition.ASSISTED
+ASSISTED_BY = Condition.ASSISTED_BY
+ASSISTING = Condition.ASSISTING
 
 
 def assisted_this_turn(world: World, unit: str) -> tuple[str, ...]:
     """The allies `unit` has assisted since its turn started."""
-    value = conditions(world, unit).value(ASSISTING, "")
-    return tuple(value.split(",")) if isinstance(value, str) and value else ()
+    return conditions(world, unit).creatures(ASSISTING)
 
 
 def _within_reach(world: World, actor: str, other: str) -> Refusal | None:
@@ -67,8 +67,8 @@ def check_assist(world: World, action: Assist) -> Refusal | None:
     held = conditions(world, ally)
     if held.has(ASSISTED):
         return Refusal(
-            f"{ally} already has an Assist (from {held.value(ASSISTED_BY, '')}, against "
-            f"{held.value(ASSISTED, '')}); it holds one at a time (R-X21)"
+            f"{ally} already has an Assist (from {held.creature(ASSISTED_BY)}, against "
+            f"{held.creature(ASSISTED)}); it holds one at a time (R-X21)"
         )
     return None
 
@@ -78,7 +78,7 @@ def resolve_assist(world: World, action: Assist, dice: Dice) -> list[ev.Event]:
     return [
         ev.ConditionGained(ally, ASSISTED, action.enemy),
         ev.ConditionGained(ally, ASSISTED_BY, actor),
-        ev.ConditionGained(actor, ASSISTING, ",".join((*assisted_this_turn(world, actor), ally))),
+        ev.ConditionGained(actor, ASSISTING, (*assisted_this_turn(world, actor), ally)),
     ]
 
 
@@ -86,10 +86,10 @@ def assist_bonus(world: World, attacker: str, target: str) -> tuple[int, list[ev
     """R-X21: what an Assist adds to `attacker`'s Hit Roll against `target`, and the events
     that use it up (nothing when it holds none against that target)."""
     held = conditions(world, attacker)
-    if held.value(ASSISTED, "") != target:
+    if held.creature(ASSISTED) != target:
         return 0, []
     reason = "used on this Hit Roll (R-X21)"
-    return int(world.rules.number("actions", "assist_bonus")), [
+    return world.rules.integer("actions", "assist_bonus"), [
         ev.ConditionLost(attacker, ASSISTED, reason),
         ev.ConditionLost(attacker, ASSISTED_BY, reason),
     ]
@@ -100,7 +100,7 @@ def assist_lapses(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     start of your next turn"); it may assist each ally again."""
     out: list[ev.Event] = []
     for ally in creatures(world):
-        if conditions(world, ally).value(ASSISTED_BY, "") == unit:
+        if conditions(world, ally).creature(ASSISTED_BY) == unit:
             reason = f"not used before {unit}'s next turn (R-X21)"
             out += [
                 ev.ConditionLost(ally, ASSISTED, reason),

@@ -11,6 +11,7 @@ from sim.actions import Attack, Refusal
 from sim.assist import assist_bonus
 from sim.catalog import Weapon
 from sim.components import AttackWindow, Hands, Position, Stats
+from sim.condition import Condition
 from sim.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
 from sim.dice import Dice
 from sim.health import damage
@@ -59,7 +60,7 @@ def hit_bonus(world: World, attacker: str, count: int, factor: int = 1) -> int:
     if count == 1:
         return bonus
     if count == 2:
-        return bonus // int(world.rules.number("attack", "second_attack_fcs_divisor"))
+        return bonus // world.rules.integer("attack", "second_attack_fcs_divisor")
     return 0
 
 
@@ -80,12 +81,12 @@ def hit_roll(
     yield ev.AttackCounted(attacker, count)
     modifier = 0
     held = conditions(world, attacker)
-    if not melee and held.has("aiming"):
-        modifier += held.count("aiming")  # R-X1
-        yield ev.ConditionLost(attacker, "aiming", "used on this ranged attack")
-    if melee and held.value("feinted", "") == target:
-        modifier += int(world.rules.number("actions", "feint_bonus"))  # R-X10
-        yield ev.ConditionLost(attacker, "feinted", "used on this melee attack")
+    if not melee and held.has(Condition.AIMING):
+        modifier += held.count(Condition.AIMING)  # R-X1
+        yield ev.ConditionLost(attacker, Condition.AIMING, "used on this ranged attack")
+    if melee and held.creature(Condition.FEINTED) == target:
+        modifier += world.rules.integer("actions", "feint_bonus")  # R-X10
+        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee attack")
     helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
     modifier += helped
     yield from used
@@ -94,8 +95,8 @@ def hit_roll(
     roll = dice.roll(fcs.die)
     total = roll + bonus
     yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, total)
-    if held.has("unseen"):
-        yield ev.ConditionLost(attacker, "unseen", "attacked (R-X8)")
+    if held.has(Condition.UNSEEN):
+        yield ev.ConditionLost(attacker, Condition.UNSEEN, "attacked (R-X8)")
     return total
 
 
@@ -149,7 +150,7 @@ def defense_roll(
     names the attack in the log ("ana's attack"), as the Hit Roll names its target. `slow`:
     the reaction is paid one step slower (R-B7)."""
     stats = world.need(unit, Stats)
-    braced = 2 if has(world, unit, "braced") else 1
+    braced = 2 if has(world, unit, Condition.BRACED) else 1
     res = stats.attribute("res")
     roll = dice.roll(res.die)
     total = roll * braced
@@ -164,19 +165,19 @@ def defense_roll(
     if choice == NONE:
         return total
     paid = reaction_spent(world, unit, "defence", choice, slow=slow)
-    guarded = choice in ("parry", "block") and has(world, unit, "guarding")
+    guarded = choice in ("parry", "block") and has(world, unit, Condition.GUARDING)
     if guarded:
-        yield ev.ConditionLost(unit, "guarding", f"its free {choice} (R-X14)")
+        yield ev.ConditionLost(unit, Condition.GUARDING, f"its free {choice} (R-X14)")
         # R-X14: once a round, also when the free one is used before the next turn.
-        yield ev.ConditionGained(unit, "guard_used", world.turn.round)
+        yield ev.ConditionGained(unit, Condition.GUARD_USED, world.turn.round)
     if paid.half or paid.bonus:
         yield paid
     if choice == "dodge":
         agi = stats.attribute("agi")
         bonus = agi.bonus
-        if has(world, unit, "evading"):
+        if has(world, unit, Condition.EVADING):
             bonus *= 2  # R-X9
-            yield ev.ConditionLost(unit, "evading", "its first Dodge (R-X9)")
+            yield ev.ConditionLost(unit, Condition.EVADING, "its first Dodge (R-X9)")
         result = dice.roll(agi.die)
         yield ev.Rolled(unit, "dodge (AGI Roll + Bonus)", agi.die, result, bonus, result + bonus)
         return total + result + bonus
@@ -214,15 +215,15 @@ def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) 
     """R-A3: the weapon's WD less the target's Armour Rating, at least 0; unarmed WD 1
     crushing; a `bleed(N)` weapon adds N Bleeding stacks on a hit (R-K5)."""
     kind = weapon_kind(world, weapon)
-    wd = kind.wd if kind else int(world.rules.number("attack", "unarmed_wd"))
+    wd = kind.wd if kind else world.rules.integer("attack", "unarmed_wd")
     damage_type = kind.damage if kind else "crushing"
     amount = after_armour(world, target, wd)
     out = damage(
         world, target, amount, damage_type, f"{attacker}'s {kind.name if kind else 'fist'}"
     )
     if kind is not None and kind.bleed:
-        stacks = conditions(world, target).count("bleeding") + kind.bleed
-        out.append(ev.ConditionGained(target, "bleeding", stacks))
+        stacks = conditions(world, target).count(Condition.BLEEDING) + kind.bleed
+        out.append(ev.ConditionGained(target, Condition.BLEEDING, stacks))
     return out
 
 
@@ -285,7 +286,7 @@ def interrupts(
     """R-R7: adjacent enemies with 2 Bonus Actions may Interrupt an action that is not movement
     (sim/interrupt.py says which; the engine opens these windows). True when it is lost."""
     here = world.need(actor, Position).cell
-    cost = int(world.rules.number("reactions", "interrupt_bonus"))
+    cost = world.rules.integer("reactions", "interrupt_bonus")
     hidden_from = unseen_by(world, actor)
     for enemy in enemies(world, actor):
         there = world.need(enemy, Position).cell

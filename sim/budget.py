@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.actions import AbilityAction, Action, Cost, EndTurn, Refusal
 from sim.components import Budget
+from sim.condition import Condition
 from sim.creature import has
 from sim.rules import Rules, Tier
 from sim.world import World
@@ -53,13 +54,13 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     if isinstance(standard, Refusal):
         return standard
     # R-B6: Quicken needs a source; every source grants the Quickened condition (R-K3).
-    if action.quicken and not has(world, actor, "quickened"):
+    if action.quicken and not has(world, actor, Condition.QUICKENED):
         return Refusal(f"{actor} has nothing that Quickens actions (R-B6: Quicken needs a source)")
     tier = shifted_tier(rules, action, standard)
     if isinstance(tier, Refusal):
         return tier
     slowed = "slowed" if action.slow else ""
-    if has(world, actor, "slowed") and not action.slow:
+    if has(world, actor, Condition.SLOWED) and not action.slow:
         tier = rules.slow[tier]  # R-K3: as if every action were Slowed (R-B6)
         slowed = f"{actor} is Slowed, so"
     entry = rules.costs[tier]

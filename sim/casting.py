@@ -20,14 +20,15 @@ from sim.abilities import (
     SELF,
     Ability,
     Amount,
-    Condition,
     Damage,
     Heal,
 )
+from sim.abilities import Condition as Given
 from sim.actions import AbilityAction, Refusal
 from sim.attack import strike
 from sim.checks import roll_check, saved
 from sim.components import Position, Repertoire
+from sim.condition import Condition
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.dice import Dice
 from sim.diving import apart
@@ -246,8 +247,8 @@ def _effects(world: World, dice: Dice, caster: str, ability: Ability, unit: str)
             yield from _condition(world, unit, effect)
 
 
-def _condition(world: World, unit: str, effect: Condition) -> list[ev.Event]:
-    if effect.name == "prone":
+def _condition(world: World, unit: str, effect: Given) -> list[ev.Event]:
+    if effect.name == Condition.PRONE:
         return knocked_down(world, unit)  # R-M10: in deep water it swims instead
     # Burning and Bleeding stacks add up (R-K4, R-K5); so do Quickened and Slowed turns, as a
     # draught's Quickened turns do (R-K3).

@@ -28,7 +28,6 @@ from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
-from sim.world import World
 
 if TYPE_CHECKING:
     from sim.replay import Unfinished
@@ -253,12 +252,6 @@ def _exists(path: str) -> bool:
         return True
 
 
-def _begin(scenario: Scenario, world: World, dice: Dice, seed: int | None) -> Battle:
-    return Battle.begin(
-        world, dice, scenario=scenario.name, seed=seed, objectives=scenario.objectives
-    )
-
-
 def _seats(args: argparse.Namespace, scenario: Scenario, seed: int | None) -> dict[str, AI]:
     """The AI players `--ai` asks for (none without it)."""
     if args.ai is None:
@@ -294,7 +287,7 @@ def _run(args: argparse.Namespace) -> int:
     battle: Battle | None = None
     number = 0
     try:
-        battle = _begin(scenario, scenario.world, dice, seed)
+        battle = scenario.begin(dice, seed)
         for event in battle.log:
             _emit(out, ev.to_json(event))
         for event in take_seats(battle, seated):
@@ -381,7 +374,7 @@ def _reach(args: argparse.Namespace) -> int:
     scenario = _scenario(args.scenario)
     lines = _script_lines(args.script)
     dice, seed = _dice(args, scenario)
-    battle = _begin(scenario, scenario.world, dice, seed)
+    battle = scenario.begin(dice, seed)
     quiet = io.StringIO()
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -488,8 +481,8 @@ def _play(args: argparse.Namespace) -> int:
     dice, seed = _dice(args, scenario)
     if not args.text and not _display_ok():
         return 1  # before the battle's text: it would say a game starts that never does
-    # On a copy: the window's session begins afresh on the scenario.
-    battle = _begin(scenario, scenario.world.copy(), dice, seed)
+    # The window's session begins afresh on the scenario, which `begin` leaves as loaded.
+    battle = scenario.begin(dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
     offer = _offer(scenario, args.scenario)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sim import events as ev
 from sim.actions import Climb, Refusal
 from sim.components import Hands, Position, Stats
+from sim.condition import Condition
 from sim.creature import conditions, incapacitated
 from sim.dice import Dice
 from sim.footing import mover, standing_at
@@ -30,17 +31,6 @@ class ClimbPlan:
     metres: float
 
 
-def _face_of(value: int | str) -> Pos | None:
-    if isinstance(value, str) and "," in value:
-        x, y = value.split(",")
-        return Pos(int(x), int(y))
-    return None
-
-
-def face_label(pos: Pos) -> str:
-    return f"{pos.x},{pos.y}"
-
-
 def allowance_half(world: World, unit: str) -> int:
     """R-M7: up to the AGI die size in metres, in half-metres."""
     return 2 * world.need(unit, Stats).attribute("agi").die
@@ -50,9 +40,9 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
     unit = action.actor
     grid = world.grid
     held = conditions(world, unit)
-    if held.has("grappled") or held.has("grappling"):
+    if held.has(Condition.GRAPPLED) or held.has(Condition.GRAPPLING):
         return Refusal(f"{unit} is in a grapple and can take no Movement Action (R-G2, R-G4)")
-    if held.has("prone"):
+    if held.has(Condition.PRONE):
         return Refusal(f"{unit} is prone; it moves only by Crawl until it stands up (R-M10)")
     target = action.to if action.to is not None else (action.path[-1] if action.path else None)
     if target is None or (action.path and len(action.path) != 1):
@@ -60,7 +50,7 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
     where = world.need(unit, Position)
     here = where.cell
     limit = allowance_half(world, unit)
-    face = _face_of(held.value("hanging", ""))
+    face = held.cell(Condition.HANGING)
     if face is not None:
         # Hanging part-way: on up to the top, or back down to the ground below.
         rise = grid.ground_half(face) - grid.ground_half(here)
@@ -79,7 +69,7 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
     if not grid.inside(target) or grid.kind(target) in (Kind.WALL, Kind.PIT):
         return Refusal(f"{target}: nothing there to climb to")
     rise = grid.ground_half(target) - grid.ground_half(here)
-    if held.has("swimming"):
+    if held.has(Condition.SWIMMING):
         return _out_of_water(world, unit, here, target, rise, limit)
     if rise > 0:
         if not grid.climbable(target):
@@ -172,14 +162,14 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     if incapacitated(world, unit):
         yield ev.MoveCutShort(unit, plan.start, f"{unit} was downed leaving {plan.start}")
         return
-    if held.has("submerged"):
-        yield ev.ConditionLost(unit, "submerged", "surfaced to climb out (R-M8)")
-    if held.has("swimming"):
-        yield ev.ConditionLost(unit, "swimming", "climbed out of the water (R-M8)")
+    if held.has(Condition.SUBMERGED):
+        yield ev.ConditionLost(unit, Condition.SUBMERGED, "surfaced to climb out (R-M8)")
+    if held.has(Condition.SWIMMING):
+        yield ev.ConditionLost(unit, Condition.SWIMMING, "climbed out of the water (R-M8)")
     yield ev.Climbed(unit, plan.start, plan.end, plan.elevation, plan.metres)
     if plan.face is not None:
-        yield ev.ConditionGained(unit, "hanging", face_label(plan.face))
-    elif held.has("hanging"):
-        yield ev.ConditionLost(unit, "hanging", "reached the end of the climb")
-    if plan.face is None and _surface(world, unit, plan.end) and not held.has("swimming"):
-        yield ev.ConditionGained(unit, "swimming", 1)  # R-M8: down into the water
+        yield ev.ConditionGained(unit, Condition.HANGING, plan.face)
+    elif held.has(Condition.HANGING):
+        yield ev.ConditionLost(unit, Condition.HANGING, "reached the end of the climb")
+    if plan.face is None and _surface(world, unit, plan.end) and not held.has(Condition.SWIMMING):
+        yield ev.ConditionGained(unit, Condition.SWIMMING, 1)  # R-M8: down into the water

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from sim.condition import Condition, Value
 from sim.geometry import Pos
 
 
@@ -134,31 +135,56 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class Conditions:
-    """Named conditions and effects with a value (stacks, turns left, a creature id) (R-K)."""
+    """Conditions and effects, each with the value its `Condition.holds` says (stacks, turns
+    left, a creature, creatures, a cell) (R-K). `has` is a set lookup: rules ask it often."""
 
-    entries: tuple[tuple[str, int | str], ...] = ()
+    entries: tuple[tuple[Condition, Value], ...] = ()
+    _names: frozenset[Condition] = field(init=False, repr=False, compare=False)
 
-    def has(self, name: str) -> bool:
-        return any(key == name for key, _ in self.entries)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_names", frozenset(key for key, _ in self.entries))
 
-    def value(self, name: str, default: int | str = 0) -> int | str:
-        for key, value in self.entries:
-            if key == name:
-                return value
-        return default
+    def has(self, name: Condition) -> bool:
+        return name in self._names
 
-    def count(self, name: str) -> int:
-        value = self.value(name, 0)
+    def value(self, name: Condition) -> Value | None:
+        if name not in self._names:
+            return None
+        return next(value for key, value in self.entries if key == name)
+
+    def count(self, name: Condition) -> int:
+        """Stacks, turns left, a round or a bonus; 1 for a condition that holds something else,
+        0 without it."""
+        value = self.value(name)
+        if value is None:
+            return 0
         return value if isinstance(value, int) else 1
 
-    def set(self, name: str, value: int | str) -> Conditions:
+    def creature(self, name: Condition) -> str:
+        """The creature a condition names (a grappler, the feinted), "" without it."""
+        value = self.value(name)
+        return value if isinstance(value, str) else ""
+
+    def creatures(self, name: Condition) -> tuple[str, ...]:
+        """The creatures a condition names (who does not see it, whom it assisted)."""
+        value = self.value(name)
+        return value if isinstance(value, tuple) and not isinstance(value, Pos) else ()
+
+    def cell(self, name: Condition) -> Pos | None:
+        """The cell a condition names (the face it hangs on)."""
+        value = self.value(name)
+        return value if isinstance(value, Pos) else None
+
+    def set(self, name: Condition, value: Value) -> Conditions:
+        if not name.fits(value):
+            raise TypeError(f"{name} holds a {name.holds.__name__}, not {value!r}")
         kept = tuple((k, v) for k, v in self.entries if k != name)
         return Conditions(tuple(sorted((*kept, (name, value)), key=lambda kv: kv[0])))
 
-    def clear(self, name: str) -> Conditions:
+    def clear(self, name: Condition) -> Conditions:
         return Conditions(tuple((k, v) for k, v in self.entries if k != name))
 
-    def names(self) -> tuple[str, ...]:
+    def names(self) -> tuple[Condition, ...]:
         return tuple(key for key, _ in self.entries)
 
 

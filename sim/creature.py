@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.catalog import Armour
 from sim.components import Body, Conditions, Gear, Health, Item, Stats, Team
+from sim.condition import Condition
 from sim.world import World
 
 
@@ -24,17 +25,20 @@ def team_of(world: World, unit: str) -> str:
     return world.need(unit, Team).name
 
 
+_NO_CONDITIONS = Conditions()  # shared: `has` is asked often (issue #11)
+
+
 def conditions(world: World, unit: str) -> Conditions:
-    return world.get(unit, Conditions) or Conditions()
+    return world.get(unit, Conditions) or _NO_CONDITIONS
 
 
-def has(world: World, unit: str, condition: str) -> bool:
+def has(world: World, unit: str, condition: Condition) -> bool:
     return conditions(world, unit).has(condition)
 
 
 def incapacitated(world: World, unit: str) -> bool:
     """R-C6, R-K2."""
-    return has(world, unit, "incapacitated")
+    return has(world, unit, Condition.INCAPACITATED)
 
 
 def hp(world: World, unit: str) -> int:
@@ -67,12 +71,11 @@ def speed(world: World, unit: str) -> int:
 
 
 def unseen_by(world: World, unit: str) -> tuple[str, ...]:
-    """The opponents that do not see `unit` (R-X8): the "unseen" condition's comma list."""
-    value = conditions(world, unit).value("unseen", "")
-    return tuple(v for v in str(value).split(",") if v)
+    """The opponents that do not see `unit` (R-X8): the "unseen" condition's creatures."""
+    return conditions(world, unit).creatures(Condition.UNSEEN)
 
 
 def lying(world: World, unit: str) -> bool:
     """Down on the ground: Prone, or Incapacitated (R-K2), so it holds no cell for itself and
     others may share its cell (R-M5)."""
-    return has(world, unit, "prone") or incapacitated(world, unit)
+    return has(world, unit, Condition.PRONE) or incapacitated(world, unit)

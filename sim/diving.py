@@ -4,6 +4,7 @@ and who can see, single out or strike a submerged creature."""
 from __future__ import annotations
 
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import has
 from sim.geometry import Pos
 from sim.grid import Grid
@@ -27,7 +28,7 @@ def water_body(grid: Grid, cell: Pos) -> frozenset[Pos]:
 
 
 def submerged(world: World, unit: str) -> bool:
-    return has(world, unit, "submerged")
+    return has(world, unit, Condition.SUBMERGED)
 
 
 def apart(world: World, a: str, b: str) -> bool:

@@ -24,6 +24,7 @@ from sim.components import (
     Team,
     TurnState,
 )
+from sim.condition import Condition
 from sim.creature import conditions, has, incapacitated, is_creature
 from sim.dice import Dice
 from sim.grapple import loosened
@@ -101,7 +102,7 @@ Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 # Conditions that break an Extended Action in progress (R-B5).
-BREAKS_EXTENDED = ("incapacitated", "grappled", "prone")
+BREAKS_EXTENDED = (Condition.INCAPACITATED, Condition.GRAPPLED, Condition.PRONE)
 # What the follow-ups after events read: grapples and conditions, places and reach (bodies), who
 # is a creature on which side, Extended Actions in progress, and the round (Survive objectives).
 FOLLOWUP_READS = (Conditions, Position, Body, Team, Stats, ExtendedAction, TurnState)
@@ -373,8 +374,8 @@ class Battle:
         if decision is None or world.turn.over:
             return
         actor = decision.actor
-        if decision.movement and has(world, actor, "disengaged"):
-            self._commit([ev.ConditionLost(actor, "disengaged", "used by this move")])
+        if decision.movement and has(world, actor, Condition.DISENGAGED):
+            self._commit([ev.ConditionLost(actor, Condition.DISENGAGED, "used by this move")])
         if decision.movement:
             self._commit(revealed_by_move(world, actor))
         if world.turn.over:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
+from sim import codec
+from sim.actions import Action
+from sim.condition import Condition, Value, written
 from sim.geometry import Pos
 
 
@@ -92,15 +95,18 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class ConditionGained(Event):
+    """`value`: what the condition holds (`Condition.holds`); the log writes it as
+    `condition.written` does (creatures comma-separated, a cell "x,y")."""
+
     unit: str
-    condition: str
-    value: int | str = 1
+    condition: Condition
+    value: Value = 1
 
 
 @dataclass(frozen=True, slots=True)
 class ConditionLost(Event):
     unit: str
-    condition: str
+    condition: Condition
     reason: str = ""
 
 
@@ -209,11 +215,9 @@ def _snake(name: str) -> str:
 def _plain(value: Any) -> Any:
     if isinstance(value, Pos):
         return [value.x, value.y]
-    if is_dataclass(value) and not isinstance(value, type):
-        # An action inside an event (a prepared one): its name and its fields.
-        out = {"action": getattr(value, "name", type(value).__name__)}
-        out.update({f.name: _plain(getattr(value, f.name)) for f in fields(value)})
-        return out
+    if isinstance(value, Action):
+        # An action inside an event (a prepared one): as a script gives it in Prepare's "then".
+        return {k: v for k, v in codec.encode(value).items() if k != "unit"}
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value
@@ -228,6 +232,8 @@ def to_json(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"type": event.kind}
     for f in fields(event):
         out[f.name] = _plain(getattr(event, f.name))
+    if isinstance(event, ConditionGained):
+        out["value"] = written(event.value)
     return out
 
 
@@ -394,7 +400,7 @@ class PlanMade(Event):
     metres: float
     cells: tuple[Pos, ...]
     watch: str
-    then: Any
+    then: Action
     round: int
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sim import events as ev
 from sim.actions import Feint, Refusal
 from sim.checks import acting_wins, roll_check, skill_check
+from sim.condition import Condition
 from sim.creature import conditions
 from sim.dice import Dice
 from sim.hide import reveal
@@ -26,10 +27,10 @@ def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
     save = roll_check(world, dice, target, "fcs", f"see through {actor}'s feint: FCS Save")
     out += [trick.rolled, save.rolled]
     if acting_wins(trick.total, save.total):
-        turns = int(world.rules.number("actions", "feint_turn_ends"))
+        turns = world.rules.integer("actions", "feint_turn_ends")
         out += [
-            ev.ConditionGained(actor, "feinted", target),
-            ev.ConditionGained(actor, "feint_turns", turns),
+            ev.ConditionGained(actor, Condition.FEINTED, target),
+            ev.ConditionGained(actor, Condition.FEINT_TURNS, turns),
         ]
     return out
 
@@ -37,14 +38,16 @@ def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
 def feint_expiry(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """End of turn: an unused feint lapses at the end of the feinter's next turn (R-X10)."""
     held = conditions(world, unit)
-    if not held.has("feint_turns"):
+    if not held.has(Condition.FEINT_TURNS):
         return []
-    if not held.has("feinted"):
-        return [ev.ConditionLost(unit, "feint_turns", "its feint was used")]
-    left = held.count("feint_turns") - 1
+    if not held.has(Condition.FEINTED):
+        return [ev.ConditionLost(unit, Condition.FEINT_TURNS, "its feint was used")]
+    left = held.count(Condition.FEINT_TURNS) - 1
     if left > 0:
-        return [ev.ConditionGained(unit, "feint_turns", left)]
+        return [ev.ConditionGained(unit, Condition.FEINT_TURNS, left)]
     return [
-        ev.ConditionLost(unit, "feinted", "not used before the end of its next turn (R-X10)"),
-        ev.ConditionLost(unit, "feint_turns", "the feint lapsed"),
+        ev.ConditionLost(
+            unit, Condition.FEINTED, "not used before the end of its next turn (R-X10)"
+        ),
+        ev.ConditionLost(unit, Condition.FEINT_TURNS, "the feint lapsed"),
     ]

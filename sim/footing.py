@@ -67,12 +67,12 @@ def _mover(world: World, unit: str) -> Mover:
         unit=unit,
         team=world.need(unit, Team).name,
         height_half=height,
-        leap_half=height * float(rules.number("movement", "leap_height_fraction")),
-        leap_width=2 * int(rules.number("movement", "leap_width_metres")),
-        waist_half=height * float(rules.number("movement", "waist_fraction")),
-        orthogonal=int(rules.number("grid", "orthogonal_half_metres")),
-        diagonal=int(rules.number("grid", "diagonal_half_metres")),
-        difficult_factor=int(rules.number("movement", "difficult_multiplier")),
+        leap_half=height * rules.decimal("movement", "leap_height_fraction"),
+        leap_width=2 * rules.integer("movement", "leap_width_metres"),
+        waist_half=height * rules.decimal("movement", "waist_fraction"),
+        orthogonal=rules.integer("grid", "orthogonal_half_metres"),
+        diagonal=rules.integer("grid", "diagonal_half_metres"),
+        difficult_factor=rules.integer("movement", "difficult_multiplier"),
     )
 
 

@@ -21,6 +21,7 @@ from sim.actions import BreakFree, Grapple, Refusal, Release
 from sim.budget import several
 from sim.checks import Check, acting_wins, roll_check
 from sim.components import Budget, Hands, Position, Stats
+from sim.condition import Condition
 from sim.creature import conditions, creatures, has, incapacitated
 from sim.dice import Dice
 from sim.rules import Tier
@@ -28,21 +29,19 @@ from sim.target import in_reach
 from sim.threat import reaches
 from sim.world import World
 
-GRAPPLING = "grappling"
-GRAPPLED = "grappled"
-TRIED = "break_free_tried"
+GRAPPLING = Condition.GRAPPLING
+GRAPPLED = Condition.GRAPPLED
+TRIED = Condition.BREAK_FREE_TRIED
 
 
 def holder_of(world: World, unit: str) -> str | None:
     """Who holds `unit` Grappled, if anyone."""
-    value = conditions(world, unit).value(GRAPPLED, "")
-    return value if isinstance(value, str) and value else None
+    return conditions(world, unit).creature(GRAPPLED) or None
 
 
 def held_by(world: World, unit: str) -> str | None:
     """Whom `unit` holds Grappled, if anyone."""
-    value = conditions(world, unit).value(GRAPPLING, "")
-    return value if isinstance(value, str) and value else None
+    return conditions(world, unit).creature(GRAPPLING) or None
 
 
 def _in_grapple(world: World, unit: str) -> str | None:
@@ -134,7 +133,7 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
         busy = _in_grapple(world, unit)
         if busy is not None:
             return Refusal(f"{busy}; a creature is in one grapple at a time (R-G1)")
-    need = int(world.rules.number("grapple", "free_hands"))
+    need = world.rules.integer("grapple", "free_hands")
     hands = world.need(actor, Hands)
     if hands.free < need:
         held = " and ".join(hands.items())
@@ -196,7 +195,7 @@ def sustain_grapple(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     held = held_by(world, unit)
     if held is None:
         return []
-    cost = int(world.rules.number("grapple", "sustain_bonus"))
+    cost = world.rules.integer("grapple", "sustain_bonus")
     if world.need(unit, Budget).bonus < cost:
         return let_go(world, unit, held, f"{unit} lacks {cost} Bonus Actions to sustain it (R-G3)")
     # The log names the price as paid: 2 Bonus Actions ("bonus_x2"), not the Bonus tier's 1 B.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim import events as ev
 from sim.components import Health
+from sim.condition import Condition
 from sim.creature import incapacitated
 from sim.world import World
 
@@ -13,9 +14,9 @@ def damage(world: World, unit: str, amount: int, damage_type: str, source: str) 
     health = world.need(unit, Health)
     left = health.hp - max(0, amount)
     out: list[ev.Event] = [ev.Damaged(unit, max(0, amount), damage_type, source, left)]
-    floor = int(world.rules.number("hit_points", "incapacitated_at"))
+    floor = world.rules.integer("hit_points", "incapacitated_at")
     if left <= floor and not incapacitated(world, unit):
-        out.append(ev.ConditionGained(unit, "incapacitated", 1))
+        out.append(ev.ConditionGained(unit, Condition.INCAPACITATED, 1))
     return out
 
 

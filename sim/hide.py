@@ -11,6 +11,7 @@ from sim import events as ev
 from sim.actions import Hide, Refusal
 from sim.checks import acting_wins, skill_check
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import creatures, has, unseen_by
 from sim.dice import Dice
 from sim.diving import apart, submerged
@@ -91,7 +92,7 @@ def resolve_hide(world: World, action: Hide, dice: Dice) -> list[ev.Event]:
     if beaten:
         hidden_from = set(unseen_by(world, actor)) | set(beaten)
         order = [c for c in creatures(world) if c in hidden_from]
-        out.append(ev.ConditionGained(actor, "unseen", ",".join(order)))
+        out.append(ev.ConditionGained(actor, Condition.UNSEEN, tuple(order)))
     return out
 
 
@@ -105,12 +106,12 @@ def revealed_by_move(world: World, unit: str) -> list[ev.Event]:
     if still == hidden_from:
         return []
     if not still:
-        return [ev.ConditionLost(unit, "unseen", "ended its move in plain sight (R-X8)")]
-    return [ev.ConditionGained(unit, "unseen", ",".join(still))]
+        return [ev.ConditionLost(unit, Condition.UNSEEN, "ended its move in plain sight (R-X8)")]
+    return [ev.ConditionGained(unit, Condition.UNSEEN, still)]
 
 
 def reveal(world: World, unit: str, why: str) -> list[ev.Event]:
     """**Decision** Unseen also ends when the creature shoves or feints: it shows itself."""
-    if has(world, unit, "unseen"):
-        return [ev.ConditionLost(unit, "unseen", f"{why} (R-X8)")]
+    if has(world, unit, Condition.UNSEEN):
+        return [ev.ConditionLost(unit, Condition.UNSEEN, f"{why} (R-X8)")]
     return []

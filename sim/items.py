@@ -9,6 +9,7 @@ from sim import events as ev
 from sim.actions import Consume, Draw, Drop, PickUp, Refusal, Stow
 from sim.catalog import Armour, Gadget, Shield, Weapon
 from sim.components import Conditions, Gear, Hands, Item, Position
+from sim.condition import Condition
 from sim.creature import conditions, item_kind
 from sim.dice import Dice
 from sim.health import heal
@@ -172,16 +173,18 @@ def drink_effects(world: World, drinker: str, item: str) -> list[ev.Event]:
     if kind.quickened:
         held: Conditions = conditions(world, drinker)
         out.append(
-            ev.ConditionGained(drinker, "quickened", held.count("quickened") + kind.quickened)
+            ev.ConditionGained(
+                drinker, Condition.QUICKENED, held.count(Condition.QUICKENED) + kind.quickened
+            )
         )
     if kind.cure_bleeding:
-        stacks = conditions(world, drinker).count("bleeding")
+        stacks = conditions(world, drinker).count(Condition.BLEEDING)
         if stacks:
             left = max(0, stacks - kind.cure_bleeding)
             out.append(
-                ev.ConditionGained(drinker, "bleeding", left)
+                ev.ConditionGained(drinker, Condition.BLEEDING, left)
                 if left
-                else ev.ConditionLost(drinker, "bleeding", f"{item} stopped it")
+                else ev.ConditionLost(drinker, Condition.BLEEDING, f"{item} stopped it")
             )
     return out
 

@@ -23,6 +23,7 @@ from sim.actions import Action, Cost, Refusal
 from sim.budget import refilled
 from sim.casting import known
 from sim.components import ExtendedAction, Gear, Hands, Item, Position
+from sim.condition import Condition
 from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
@@ -66,7 +67,7 @@ def legal_decisions(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]
     shifts = [PLAIN]
     if slowed:
         shifts.append((True, False))
-    if has(world, unit, "quickened"):  # R-B6: Quicken needs a source (R-K3)
+    if has(world, unit, Condition.QUICKENED):  # R-B6: Quicken needs a source (R-K3)
         shifts.append((False, True))
     prices = _Prices(battle, shifts)
     out: list[Legal] = []

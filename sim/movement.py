@@ -10,6 +10,7 @@ from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.attack import strike
 from sim.components import Body, Budget, Gear, Position, Stats
+from sim.condition import Condition
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
 from sim.diving import apart, too_shallow_to_dive
@@ -63,20 +64,20 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     agi = stats.attribute("agi")
     fast = speed(world, unit)
     athletics = stats.skill("athletics")
-    num = rules.number
+    num = rules.integer
     if kind is Step:
         return half_metres(num("movement", "step_metres"))
     if kind is Walk:
-        return half_metres(fast / int(num("movement", "walk_speed_divisor")))
+        return half_metres(fast / num("movement", "walk_speed_divisor"))
     if kind is Run:
         return half_metres(fast + athletics)
     if kind is Sprint:
         rolled = agi.die if roll is None else roll
         return half_metres(fast + athletics + rolled + agi.bonus)
     if kind is Crawl:
-        return half_metres(agi.die / int(num("movement", "crawl_die_divisor")))
+        return half_metres(agi.die / num("movement", "crawl_die_divisor"))
     if kind is Swim:
-        return half_metres(fast / int(num("movement", "swim_speed_divisor")))
+        return half_metres(fast / num("movement", "swim_speed_divisor"))
     raise ValueError(kind)
 
 
@@ -109,21 +110,21 @@ class MovePlan:
 def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | None:
     """What the creature's state forbids (R-M7, R-M8, R-M10, R-G2, R-G4)."""
     held = conditions(world, unit)
-    if held.has("grappled"):
+    if held.has(Condition.GRAPPLED):
         return f"{unit} is grappled and can take no Movement Action (R-G2)"
-    if held.has("grappling"):
+    if held.has(Condition.GRAPPLING):
         return f"{unit} is grappling and can take no Movement Action; let go first (R-G4)"
-    if held.has("hanging") and kind is not Jump and kind is not Climb:
+    if held.has(Condition.HANGING) and kind is not Jump and kind is not Climb:
         return f"{unit} is hanging mid-climb; only Climb or Jump can move it (R-M7)"
-    if held.has("swimming") and kind not in (Swim, Step, Climb):
+    if held.has(Condition.SWIMMING) and kind not in (Swim, Step, Climb):
         return (
             f"{unit} is swimming; it must keep swimming, Step out where its feet touch the "
             "bottom or onto a bank no higher than half its height above the water, or Climb "
             "a climbable bank beside it (R-M8)"
         )
-    if held.has("prone") and kind is not Crawl:
+    if held.has(Condition.PRONE) and kind is not Crawl:
         return f"{unit} is prone; it moves only by Crawl until it stands up (R-M8, R-M10)"
-    if kind is Crawl and not held.has("prone"):
+    if kind is Crawl and not held.has(Condition.PRONE):
         return f"{unit} must be prone to crawl (R-M8)"
     return None
 
@@ -266,7 +267,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         )
     if kind is Jump:
         return _plan_jump_action(world, action, m, start)
-    swimming = has(world, unit, "swimming")
+    swimming = has(world, unit, Condition.SWIMMING)
     if isinstance(action, Step) and swimming:
         if action.to is not None and action.path:
             return Refusal('give either "path" or "to", not both')
@@ -287,7 +288,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
             for c in out_path
         )
         factor = max((leg.cost // m.orthogonal for leg in legs), default=1)
-        limit = half_metres(world.rules.number("movement", "swim_exit_move_metres")) * factor
+        limit = half_metres(world.rules.integer("movement", "swim_exit_move_metres")) * factor
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
@@ -418,23 +419,23 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         )
     m = mover(world, unit)
     spent = 0
-    fire_stacks = int(world.rules.number("conditions", "fire_terrain_stacks"))
-    if isinstance(action, Step) and has(world, unit, "swimming"):
-        if has(world, unit, "submerged"):
-            yield ev.ConditionLost(unit, "submerged", "surfaced to step out (R-M8)")
-        yield ev.ConditionLost(unit, "swimming", "got up out of the water (R-M8)")
-    if isinstance(action, Swim) and not has(world, unit, "swimming"):
-        yield ev.ConditionGained(unit, "swimming", 1)
-    if isinstance(action, Swim) and action.submerged != has(world, unit, "submerged"):
+    fire_stacks = world.rules.integer("conditions", "fire_terrain_stacks")
+    if isinstance(action, Step) and has(world, unit, Condition.SWIMMING):
+        if has(world, unit, Condition.SUBMERGED):
+            yield ev.ConditionLost(unit, Condition.SUBMERGED, "surfaced to step out (R-M8)")
+        yield ev.ConditionLost(unit, Condition.SWIMMING, "got up out of the water (R-M8)")
+    if isinstance(action, Swim) and not has(world, unit, Condition.SWIMMING):
+        yield ev.ConditionGained(unit, Condition.SWIMMING, 1)
+    if isinstance(action, Swim) and action.submerged != has(world, unit, Condition.SUBMERGED):
         # R-M8 Decision: diving, or surfacing with a Swim without the choice, before moving.
         if action.submerged:
-            yield ev.ConditionGained(unit, "submerged", 1)
+            yield ev.ConditionGained(unit, Condition.SUBMERGED, 1)
         else:
-            yield ev.ConditionLost(unit, "submerged", "swam up to the surface (R-M8)")
+            yield ev.ConditionLost(unit, Condition.SUBMERGED, "swam up to the surface (R-M8)")
     up = world.need(unit, Position).elevation
-    if has(world, unit, "hanging"):
+    if has(world, unit, Condition.HANGING):
         # R-M7: a Jump is the only Movement Action that leaves a face; it no longer hangs.
-        yield ev.ConditionLost(unit, "hanging", "jumped off the face")
+        yield ev.ConditionLost(unit, Condition.HANGING, "jumped off the face")
     stop = last_stop(world, unit, plan.legs, limit)
     for index, leg in enumerate(plan.legs):
         if index == stop:
@@ -450,8 +451,8 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         else:
             yield ev.Moved(unit, leg.start, leg.end, leg.cost)
         if world.grid.kind(leg.end) is Kind.FIRE:
-            stacks = conditions(world, unit).count("burning") + fire_stacks
-            yield ev.ConditionGained(unit, "burning", stacks)  # R-K4
+            stacks = conditions(world, unit).count(Condition.BURNING) + fire_stacks
+            yield ev.ConditionGained(unit, Condition.BURNING, stacks)  # R-K4
         if leg.how == "fall" or (up and is_fall(world, m, leg.start, leg.end, up)):
             # R-M4: off a ledge, or off a face from the height it hung at (R-M7).
             yield from fall(world, m, unit, leg.start, leg.end, up)
@@ -490,9 +491,9 @@ def opportunities(
     disengaged (R-R5) or that enemy cannot see it (R-X8). `up_here` and `up_there`: metres
     above the ground of `here` and `there` (hanging on a face, R-M7: reach is measured in three
     dimensions)."""
-    if has(world, unit, "disengaged"):
+    if has(world, unit, Condition.DISENGAGED):
         return
-    cost = int(world.rules.number("reactions", "opportunity_bonus"))
+    cost = world.rules.integer("reactions", "opportunity_bonus")
     hidden_from = unseen_by(world, unit)
     for enemy in enemies(world, unit):
         if enemy in hidden_from or not can_react(world, enemy, cost):
@@ -529,16 +530,16 @@ def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> 
     grid = world.grid
     drop = (grid.ground_half(a) - grid.ground_half(b)) / 2 + up
     out: list[ev.Event] = []
-    per = int(world.rules.number("movement", "fall_damage_per_metre"))
+    per = world.rules.integer("movement", "fall_damage_per_metre")
     height = world.need(unit, Body).height
     full = int(drop - height) if drop > height else 0
     out.append(ev.Fell(unit, b, drop))
     if grid.water_half(b) >= m.waist_half:
-        if not has(world, unit, "swimming"):
-            out.append(ev.ConditionGained(unit, "swimming", 1))
+        if not has(world, unit, Condition.SWIMMING):
+            out.append(ev.ConditionGained(unit, Condition.SWIMMING, 1))
         return out
     if full * per > 0:
         out += damage(world, unit, full * per, "crushing", "fall")
-    if not has(world, unit, "prone"):
-        out.append(ev.ConditionGained(unit, "prone", 1))
+    if not has(world, unit, Condition.PRONE):
+        out.append(ev.ConditionGained(unit, Condition.PRONE, 1))
     return out

@@ -20,6 +20,7 @@ from sim.apply import apply
 from sim.assist import assist_bonus
 from sim.attack import hit_bonus, weapon_kind
 from sim.components import AttackWindow, Stats
+from sim.condition import Condition
 from sim.creature import after_armour, conditions, has, incapacitated, unseen_by
 from sim.geometry import Pos
 from sim.hide import _watchers, in_plain_sight
@@ -108,10 +109,10 @@ def hit_total(
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     modifier = hit_bonus(world, attacker, count, factor)
     held = conditions(world, attacker)
-    if not melee and held.has("aiming"):
-        modifier += held.count("aiming")
-    if melee and held.value("feinted", "") == target:
-        modifier += int(world.rules.number("actions", "feint_bonus"))
+    if not melee and held.has(Condition.AIMING):
+        modifier += held.count(Condition.AIMING)
+    if melee and held.creature(Condition.FEINTED) == target:
+        modifier += world.rules.integer("actions", "feint_bonus")
     modifier += assist_bonus(world, attacker, target)[0]
     fcs = world.need(attacker, Stats).attribute("fcs")
     return Distribution.die(fcs.die) + modifier
@@ -123,12 +124,12 @@ def defense_total(world: World, unit: str, choice: str) -> Distribution:
     if incapacitated(world, unit):
         return Distribution.constant(0)
     stats = world.need(unit, Stats)
-    braced = 2 if has(world, unit, "braced") else 1
+    braced = 2 if has(world, unit, Condition.BRACED) else 1
     res = stats.attribute("res")
     total = Distribution.die(res.die, braced)
     if choice == "dodge":
         agi = stats.attribute("agi")
-        bonus = agi.bonus * (2 if has(world, unit, "evading") else 1)  # R-X9
+        bonus = agi.bonus * (2 if has(world, unit, Condition.EVADING) else 1)  # R-X9
         return total + Distribution.die(agi.die) + bonus
     if choice == "parry":
         attribute = stats.attribute(parry_attribute(stats))
@@ -175,7 +176,7 @@ def attack_odds(
     """The chance to hit and expected damage against each defence the target can afford."""
     hit = hit_total(world, attacker, target, melee=melee, factor=factor)
     kind = weapon_kind(world, weapon)
-    wd = kind.wd if kind else int(world.rules.number("attack", "unarmed_wd"))
+    wd = kind.wd if kind else world.rules.integer("attack", "unarmed_wd")
     per_hit = after_armour(world, target, wd)
     out = []
     for choice in defences(world, attacker, target, melee=melee):
@@ -253,7 +254,7 @@ def disarm_chance(world: World, actor: str, target: str) -> float:
 def save_total(world: World, unit: str, attribute: str, *, evade: bool = True) -> Distribution:
     """A Save (R-C2); Evade doubles the AGI Bonus of the first AGI Save (R-X9)."""
     score = world.need(unit, Stats).attribute(attribute)
-    evading = evade and attribute == "agi" and has(world, unit, "evading")
+    evading = evade and attribute == "agi" and has(world, unit, Condition.EVADING)
     return attribute_total(world, unit, attribute, added=score.bonus if evading else 0)
 
 
@@ -275,8 +276,8 @@ def _shove_rolls(world: World, actor: str, target: str) -> tuple[list[int], Prob
     wins = theirs.below_each(mine.low, mine.high)
     falls = save_total(world, target, "str").below_each(mine.low, mine.high)
     rules = world.rules
-    least = int(rules.number("actions", "shove_min_push_metres"))
-    divisor = int(rules.number("actions", "shove_push_divisor"))
+    least = rules.integer("actions", "shove_min_push_metres")
+    divisor = rules.integer("actions", "shove_push_divisor")
     # The die result of index i is i + 1: mine.low is 1 + the Bonus.
     metres = [max(least, (index + 1) // divisor) for index in range(len(mine.probs))]
     won = mine.probs * wins
@@ -315,7 +316,7 @@ def _push_outcome(
     happened in words, whether the target is Prone after it, and whether a failed save would
     then put it down (it keeps no save when a fall or the water already decided it)."""
     copy = world.copy()
-    hanging = has(copy, target, "hanging")
+    hanging = has(copy, target, Condition.HANGING)
     moves = (
         knocked_off(copy, target, f"shoved off the face by {actor} (R-M4)")
         if hanging
@@ -334,17 +335,19 @@ def _push_outcome(
                 said.append(reason.removeprefix("the push "))
             case ev.Fell(metres=drop):
                 said.append(f"falls {drop:g} m" + (" off the face" if hanging else ""))
-            case ev.ConditionGained(condition="swimming"):
+            case ev.ConditionGained(condition=Condition.SWIMMING):
                 said.append("ends in deep water, swimming")
-            case ev.ConditionGained(condition="burning"):
+            case ev.ConditionGained(condition=Condition.BURNING):
                 if "through fire" not in said:
                     said.append("through fire")
     if incapacitated(copy, target):
         said.append("falls unconscious")
-    down = has(copy, target, "prone")
-    decided = hanging or down or incapacitated(copy, target) or has(copy, target, "swimming")
+    down = has(copy, target, Condition.PRONE)
+    decided = (
+        hanging or down or incapacitated(copy, target) or has(copy, target, Condition.SWIMMING)
+    )
     falls = not decided and any(
-        isinstance(e, ev.ConditionGained) and e.condition == "prone"
+        isinstance(e, ev.ConditionGained) and e.condition == Condition.PRONE
         for e in knocked_down(copy, target)
     )
     return tuple(cells), ", ".join(said), down, falls
@@ -394,7 +397,7 @@ def trip_odds(world: World, actor: str, target: str, *, factor: int = 1) -> tupl
     for choice in defences(world, actor, target, melee=True):
         defense = defense_total(world, target, choice)
         chance = hit.beats(defense)
-        if incapacitated(world, target) or has(world, target, "prone"):
+        if incapacitated(world, target) or has(world, target, Condition.PRONE):
             prone = 0.0
         else:
             save = save_total(world, target, "agi", evade=choice != "dodge")
@@ -407,7 +410,7 @@ def trip_factor(world: World, weapon: str | None) -> int:
     """R-X19: a `trip` weapon doubles the FCS Bonus of a trip's Hit Roll, as `resolve_trip`
     reads it."""
     kind = weapon_kind(world, weapon)
-    return int(world.rules.number("actions", "trip_weapon_fcs_factor")) if kind and kind.trip else 1
+    return world.rules.integer("actions", "trip_weapon_fcs_factor") if kind and kind.trip else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,7 +454,7 @@ def catch_thrown_chance(world: World, thrower: str, catcher: str) -> float:
 
 def catch_toss_chance(world: World, catcher: str, weight: float) -> float:
     """R-R6: an FCS Check against the base plus the item's weight; a tie succeeds."""
-    against = float(world.rules.number("actions", "catch_toss_base")) + weight
+    against = world.rules.decimal("actions", "catch_toss_base") + weight
     check = attribute_total(world, catcher, "fcs")
     values = np.arange(check.low, check.high + 1)
     return float(check.probs[values >= against].sum())

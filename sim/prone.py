@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim import events as ev
 from sim.actions import FallProne, Refusal, StandUp
 from sim.components import Body, Position
+from sim.condition import Condition
 from sim.creature import creatures, has, lying
 from sim.dice import Dice
 from sim.footing import mover
@@ -18,7 +19,7 @@ def water_depth(world: World, unit: str) -> float:
 
 def waist_deep(world: World, unit: str) -> bool:
     """R-M9: water from half the creature's height up counts as waist-deep."""
-    fraction = float(world.rules.number("movement", "waist_fraction"))
+    fraction = world.rules.decimal("movement", "waist_fraction")
     return water_depth(world, unit) >= world.need(unit, Body).height * fraction
 
 
@@ -39,7 +40,7 @@ def knocked_off(world: World, unit: str, why: str) -> list[ev.Event]:
     height it hangs at into the cell below: Prone, 2 crushing damage per full metre above its
     height, or swimming if that cell holds water at least waist-deep."""
     where = world.need(unit, Position)
-    out: list[ev.Event] = [ev.ConditionLost(unit, "hanging", why)]
+    out: list[ev.Event] = [ev.ConditionLost(unit, Condition.HANGING, why)]
     return out + fall(world, mover(world, unit), unit, where.cell, where.cell, where.elevation)
 
 
@@ -47,19 +48,19 @@ def knocked_down(world: World, unit: str) -> list[ev.Event]:
     """A creature made to fall Prone by another (a failed save against a Shove or a Trip): in
     waist-deep or deeper water it starts swimming instead (R-M10); hanging on a face, it is
     knocked off and falls (R-M4)."""
-    if has(world, unit, "hanging"):
+    if has(world, unit, Condition.HANGING):
         return knocked_off(world, unit, "knocked off the face (R-M4)")
-    if has(world, unit, "prone") or has(world, unit, "swimming"):
+    if has(world, unit, Condition.PRONE) or has(world, unit, Condition.SWIMMING):
         return []
     if waist_deep(world, unit):
-        return [ev.ConditionGained(unit, "swimming", 1)]
-    return [ev.ConditionGained(unit, "prone", 1)]
+        return [ev.ConditionGained(unit, Condition.SWIMMING, 1)]
+    return [ev.ConditionGained(unit, Condition.PRONE, 1)]
 
 
 def check_fall_prone(world: World, action: FallProne) -> Refusal | None:
-    if has(world, action.actor, "prone"):
+    if has(world, action.actor, Condition.PRONE):
         return Refusal(f"{action.actor} is already prone")
-    if has(world, action.actor, "swimming"):
+    if has(world, action.actor, Condition.SWIMMING):
         return Refusal(f"{action.actor} is swimming and cannot fall prone (R-M10)")
     return None
 
@@ -70,7 +71,7 @@ def resolve_fall_prone(world: World, action: FallProne, dice: Dice) -> list[ev.E
 
 
 def check_stand_up(world: World, action: StandUp) -> Refusal | None:
-    if not has(world, action.actor, "prone"):
+    if not has(world, action.actor, Condition.PRONE):
         return Refusal(f"{action.actor} is not prone")
     other = standing_in(world, action.actor)
     if other is not None:
@@ -83,4 +84,4 @@ def check_stand_up(world: World, action: StandUp) -> Refusal | None:
 
 
 def resolve_stand_up(world: World, action: StandUp, dice: Dice) -> list[ev.Event]:
-    return [ev.ConditionLost(action.actor, "prone", "stood up")]
+    return [ev.ConditionLost(action.actor, Condition.PRONE, "stood up")]

@@ -10,6 +10,7 @@ from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Spri
 from sim.budget import price
 from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Position
+from sim.condition import Condition
 from sim.creature import has
 from sim.footing import Gait, Mover, mover
 from sim.geometry import Pos
@@ -186,7 +187,7 @@ def _cells(
                 if not isinstance(plan, Refusal):
                     found.append((cell, plan.cost, ((cell, True),)))
         return found
-    if kind is Step and has(world, unit, "swimming"):
+    if kind is Step and has(world, unit, Condition.SWIMMING):
         # R-M8: out of the water with a Step, one straight metre.
         found = []
         for cell in start.neighbours():

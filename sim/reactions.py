@@ -10,6 +10,7 @@ from sim.actions import Disengage, Refusal
 from sim.budget import several
 from sim.catalog import Shield, Weapon
 from sim.components import Budget, Hands, Policy, Stats
+from sim.condition import Condition
 from sim.creature import has, incapacitated, item_kind
 from sim.dice import Dice
 from sim.rules import Tier
@@ -78,8 +79,10 @@ def reaction_price(world: World, unit: str, kind: str, option: str, *, slow: boo
     (1 half-action), so a slowed Interrupt (2 Bonus Actions) costs 2 half-actions; a Parry
     that Guard pays becomes a Bonus Action."""
     rules = world.rules
-    guarded = kind == "defence" and option in ("parry", "block") and has(world, unit, "guarding")
-    count = 1 if guarded else int(rules.number("reactions", _COST_KEYS[kind]))
+    guarded = (
+        kind == "defence" and option in ("parry", "block") and has(world, unit, Condition.GUARDING)
+    )
+    count = 1 if guarded else rules.integer("reactions", _COST_KEYS[kind])
     tier = Tier.FREE if guarded else Tier.BONUS
     if slow:
         tier = rules.slow[tier]
@@ -188,10 +191,10 @@ def defence_options(
     only against melee and with a weapon, Block with a shield; Guard pays a Parry or Block."""
     if incapacitated(world, unit):
         return ()
-    paid = bonus_left(world, unit) >= int(world.rules.number("reactions", "defence_bonus"))
-    guard = has(world, unit, "guarding")
+    paid = bonus_left(world, unit) >= world.rules.integer("reactions", "defence_bonus")
+    guard = has(world, unit, Condition.GUARDING)
     out = []
-    if paid and not has(world, unit, "prone"):
+    if paid and not has(world, unit, Condition.PRONE):
         out.append("dodge")
     if not dodge_only:
         if melee and (paid or guard) and held_weapon(world, unit, melee=True) is not None:
@@ -204,14 +207,14 @@ def defence_options(
 def expected_defence(world: World, unit: str, option: str) -> float:
     """The average a defence adds, to choose the "best" one for a policy."""
     stats = world.need(unit, Stats)
-    braced = 2 if has(world, unit, "braced") else 1
+    braced = 2 if has(world, unit, Condition.BRACED) else 1
 
     def mean(name: str, bonus_factor: int = 1) -> float:
         a = stats.attribute(name)
         return (a.die + 1) / 2 + a.bonus * bonus_factor
 
     if option == "dodge":
-        return mean("agi", 2 if has(world, unit, "evading") else 1)
+        return mean("agi", 2 if has(world, unit, Condition.EVADING) else 1)
     if option == "parry":
         return mean(parry_attribute(stats)) + parry_rating(world, unit)
     if option == "block":
@@ -242,17 +245,19 @@ def policy_answer(world: World, ask: Ask) -> str | None:
 
 
 def check_disengage(world: World, action: Disengage) -> Refusal | None:
-    if has(world, action.actor, "disengaged"):
+    if has(world, action.actor, Condition.DISENGAGED):
         return Refusal(f"{action.actor} has already disengaged for its next move (R-R5)")
     return None
 
 
 def resolve_disengage(world: World, action: Disengage, dice: Dice) -> list[ev.Event]:
-    return [ev.ConditionGained(action.actor, "disengaged", 1)]
+    return [ev.ConditionGained(action.actor, Condition.DISENGAGED, 1)]
 
 
 def disengage_lapses(world: World, unit: str, moving: bool) -> list[ev.Event]:
     """R-R5: Disengage covers only the Movement Action directly after it."""
-    if has(world, unit, "disengaged") and not moving:
-        return [ev.ConditionLost(unit, "disengaged", "no Movement Action directly after it")]
+    if has(world, unit, Condition.DISENGAGED) and not moving:
+        return [
+            ev.ConditionLost(unit, Condition.DISENGAGED, "no Movement Action directly after it")
+        ]
     return []

@@ -280,14 +280,8 @@ def _cut(path: str, limit: int = 60) -> str:
 
 
 def begin(scenario: Scenario, seed: int) -> Battle:
-    """A fresh battle on a copy of the scenario's world (the scenario itself stays pristine)."""
-    return Battle.begin(
-        scenario.world.copy(),
-        SeededDice(seed),
-        scenario=scenario.name,
-        seed=seed,
-        objectives=scenario.objectives,
-    )
+    """A fresh battle with fair dice from `seed` (`Scenario.begin`: on a copy of its world)."""
+    return scenario.begin(SeededDice(seed), seed)
 
 
 def replay(

@@ -46,6 +46,13 @@ class TierCost:
     repeat_bonus: int = 0
 
 
+RULES_FILE = "sim/data/rules.toml"
+
+
+class RulesError(ValueError):
+    """Rules data that cannot be used: the message names the file, the section and the key."""
+
+
 @dataclass(frozen=True, slots=True)
 class Race:
     """A race's Speed and height (R-C5)."""
@@ -72,9 +79,33 @@ class Rules:
     bonus_actions: int
     sprint_extra_bonus: int
 
-    def number(self, section: str, key: str) -> Any:
-        """One number by its section and key, e.g. `number("movement", "step_metres")`."""
-        return self.raw[section][key]
+    source: str = RULES_FILE
+
+    def integer(self, section: str, key: str) -> int:
+        """A whole number by its section (dotted for a sub-table, "extended.don_turns") and key,
+        e.g. `integer("movement", "step_metres")`."""
+        value = self._leaf(section, key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(
+                f"{self.source}: [{section}] {key} must be a whole number, not {value!r}"
+            )
+        return value
+
+    def decimal(self, section: str, key: str) -> float:
+        """A number that may have a fraction, e.g. `decimal("movement", "waist_fraction")`."""
+        value = self._leaf(section, key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise RulesError(f"{self.source}: [{section}] {key} must be a number, not {value!r}")
+        return float(value)
+
+    def _leaf(self, section: str, key: str) -> object:
+        table: Any = self.raw
+        for part in section.split("."):
+            table = table.get(part) if isinstance(table, dict) else None
+        if not isinstance(table, dict) or key not in table:
+            raise RulesError(f"{self.source}: [{section}] has no {key}")
+        value: object = table[key]
+        return value
 
 
 def _cost(entry: dict[str, Any]) -> TierCost:
@@ -88,7 +119,41 @@ def _cost(entry: dict[str, Any]) -> TierCost:
     )
 
 
-def parse_rules(raw: dict[str, Any]) -> Rules:
+# The sections that hold numbers only (a sub-table's numbers too): checked when the rules load.
+NUMBER_SECTIONS = (
+    "grid",
+    "round",
+    "skill_levels",
+    "races",
+    "hands",
+    "budget",
+    "sprint",
+    "extended",
+    "initiative",
+    "hit_points",
+    "movement",
+    "attack",
+    "reactions",
+    "conditions",
+    "actions",
+    "grapple",
+    "toss",
+)
+
+
+def _check_numbers(table: dict[str, Any], section: str, source: str) -> None:
+    for key, value in table.items():
+        if isinstance(value, dict):
+            _check_numbers(value, f"{section}.{key}", source)
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            raise RulesError(f"{source}: [{section}] {key} must be a number, not {value!r}")
+
+
+def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
+    """The rules from their TOML data; RulesError names the file, section and key of a value
+    that is no number where a number belongs."""
+    for section in NUMBER_SECTIONS:
+        _check_numbers(raw.get(section, {}), section, source)
     return Rules(
         version=str(raw["version"]),
         raw=raw,
@@ -105,6 +170,7 @@ def parse_rules(raw: dict[str, Any]) -> Rules:
         half_actions=int(raw["budget"]["half_actions"]),
         bonus_actions=int(raw["budget"]["bonus_actions"]),
         sprint_extra_bonus=int(raw["sprint"]["extra_bonus"]),
+        source=source,
     )
 
 

@@ -29,7 +29,9 @@ from sim.components import (
     Stats,
     Team,
 )
-from sim.engine import DEFENCES, REACTION_POLICIES
+from sim.condition import Condition
+from sim.dice import Dice
+from sim.engine import DEFENCES, REACTION_POLICIES, Battle
 from sim.geometry import Pos
 from sim.grid import KIND_NAMES, Grid, Kind
 from sim.objectives import Objective, Reach, Survive
@@ -119,6 +121,17 @@ class Scenario:
     objectives: tuple[Objective, ...] = ()
     seed: int | None = None
     markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
+
+    def begin(self, dice: Dice, seed: int | None = None) -> Battle:
+        """The one way a battle begins (the command line, the client, batches, the AI's tests):
+        on a copy of this scenario's world, which stays as loaded so it can begin again."""
+        return Battle.begin(
+            self.world.copy(),
+            dice,
+            scenario=self.name,
+            seed=seed,
+            objectives=self.objectives,
+        )
 
 
 @dataclass
@@ -608,8 +621,8 @@ def _unit(
     if not isinstance(skills_raw, dict):
         ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
         skills_raw = {}
-    low = int(ld.rules.number("skill_levels", "min"))
-    high = int(ld.rules.number("skill_levels", "max"))
+    low = ld.rules.integer("skill_levels", "min")
+    high = ld.rules.integer("skill_levels", "max")
     for skill, level in skills_raw.items():
         if skill not in ld.rules.skills:
             ld.problem(
@@ -667,7 +680,9 @@ def _unit(
         Stats(tuple(attrs), tuple(skills)),
         Health(min(hp, max_hp), max_hp),
         refilled(ld.rules),
-        Conditions((("prone", 1),) if prone else (("swimming", 1),) if swims else ()),
+        Conditions(
+            ((Condition.PRONE, 1),) if prone else ((Condition.SWIMMING, 1),) if swims else ()
+        ),
         Policy(policy, defence),
     )
     hands, gear = _equipment(ld, world, base, uid, stats)
@@ -682,7 +697,7 @@ def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> 
     deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
     waist-deep, where a creature that falls prone swims instead (R-M10)."""
     depth = world.grid.water_half(cell)  # half-metres
-    waist = height * float(ld.rules.number("movement", "waist_fraction"))
+    waist = height * ld.rules.decimal("movement", "waist_fraction")
     return depth > height * 2 or (prone and depth >= waist * 2)
 
 

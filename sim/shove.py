@@ -15,6 +15,7 @@ from sim import events as ev
 from sim.actions import Refusal, Shove
 from sim.checks import acting_wins, roll_check, saved
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import conditions, creatures, has, incapacitated
 from sim.dice import Dice
 from sim.footing import Mover, mover
@@ -61,20 +62,20 @@ def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
     yield theirs.rolled
     if not acting_wins(mine.total, theirs.total):
         return
-    if has(world, target, "hanging"):
+    if has(world, target, Condition.HANGING):
         # R-M4: shoved off the face it hangs on, it falls from there; no push, no save.
         yield from knocked_off(world, target, f"shoved off the face by {actor} (R-M4)")
         return
     rules = world.rules
     metres = max(
-        int(rules.number("actions", "shove_min_push_metres")),
-        mine.rolled.result // int(rules.number("actions", "shove_push_divisor")),
+        rules.integer("actions", "shove_min_push_metres"),
+        mine.rolled.result // rules.integer("actions", "shove_push_divisor"),
     )
     yield from push(world, actor, target, metres)
     if (
         incapacitated(world, target)
-        or has(world, target, "prone")
-        or has(world, target, "swimming")
+        or has(world, target, Condition.PRONE)
+        or has(world, target, Condition.SWIMMING)
     ):
         return  # a fall already put it down, or it is in the water: nothing left to keep
     keep = roll_check(world, dice, target, "str", f"keep its feet: STR Save against {mine.total}")
@@ -90,7 +91,7 @@ def push(world: World, shover: str, unit: str, metres: int) -> Resolution:
     m = mover(world, unit)
     allowed = half_metres(metres)
     spent = 0
-    fire = int(world.rules.number("conditions", "fire_terrain_stacks"))
+    fire = world.rules.integer("conditions", "fire_terrain_stacks")
     while True:
         here = world.need(unit, Position).cell
         there = Pos(here.x + dx, here.y + dy)
@@ -105,14 +106,16 @@ def push(world: World, shover: str, unit: str, metres: int) -> Resolution:
         spent += cost
         if world.grid.kind(there) is Kind.FIRE:
             yield ev.ConditionGained(
-                unit, "burning", conditions(world, unit).count("burning") + fire
+                unit, Condition.BURNING, conditions(world, unit).count(Condition.BURNING) + fire
             )
         drop = world.grid.ground_half(here) - world.grid.ground_half(there)
         if drop > m.height_half:
             yield from fall(world, m, unit, here, there)  # R-M4
             break
-        if world.grid.water_half(there) > m.height_half and not has(world, unit, "swimming"):
-            yield ev.ConditionGained(unit, "swimming", 1)  # R-M9: over its head, it swims
+        if world.grid.water_half(there) > m.height_half and not has(
+            world, unit, Condition.SWIMMING
+        ):
+            yield ev.ConditionGained(unit, Condition.SWIMMING, 1)  # R-M9: over its head, it swims
             break
 
 
@@ -132,7 +135,7 @@ def _stopped_by(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
     for other in creatures(world):
         if other != m.unit and world.need(other, Position).cell == b:
             return f"{other} at {b}"
-    if has(world, m.unit, "swimming"):
+    if has(world, m.unit, Condition.SWIMMING):
         if grid.water_half(b) < m.waist_half:
             return f"the bank at {b}"
         return None

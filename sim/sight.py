@@ -64,8 +64,8 @@ def distance_half(rules: Rules, a: Pos, b: Pos) -> int:
     dx, dy = abs(a.x - b.x), abs(a.y - b.y)
     diagonal = min(dx, dy)
     straight = max(dx, dy) - diagonal
-    return diagonal * int(rules.number("grid", "diagonal_half_metres")) + straight * int(
-        rules.number("grid", "orthogonal_half_metres")
+    return diagonal * rules.integer("grid", "diagonal_half_metres") + straight * rules.integer(
+        "grid", "orthogonal_half_metres"
     )
 
 

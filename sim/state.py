@@ -7,6 +7,7 @@ from typing import Any
 
 from sim.actions import Movement
 from sim.components import Budget, Gear, Hands, Health, Item, Position, Team
+from sim.condition import written
 from sim.creature import conditions, creatures, lying, team_of
 from sim.engine import Battle
 from sim.geometry import Pos
@@ -61,7 +62,7 @@ def unit_state(world: World, unit: str) -> dict[str, Any]:
         "height": ground + pos.elevation,
         "hp": health.hp,
         "max_hp": health.max_hp,
-        "conditions": dict(conditions(world, unit).entries),
+        "conditions": {k: written(v) for k, v in conditions(world, unit).entries},
         "budget": {"half": budget.half, "bonus": budget.bonus},
         "held": list(world.need(unit, Hands).items()),
         "carried": list(gear.carried),

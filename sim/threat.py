@@ -24,12 +24,12 @@ def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
 
 def _reach_cells(world: World, unit: str, armed: bool) -> int:
     rules = world.rules
-    reach = int(rules.number("attack", "melee_reach_half_metres"))
+    reach = rules.integer("attack", "melee_reach_half_metres")
     for item in world.need(unit, Hands).items() if armed else ():
         kind = world.catalog.get(item_kind(world, item))
         if isinstance(kind, Weapon) and kind.reach:
-            reach = int(rules.number("attack", "reach_weapon_half_metres"))
-    return reach // int(rules.number("grid", "diagonal_half_metres"))
+            reach = rules.integer("attack", "reach_weapon_half_metres")
+    return reach // rules.integer("grid", "diagonal_half_metres")
 
 
 def up_in(world: World, cell: Pos, besides: str = "") -> float:
@@ -166,7 +166,7 @@ def provocations(
                 kept = reaches(world, enemy, at, cell, up=there_up)
             if not kept:
                 budget = world.get(enemy, Budget)
-                cost = int(world.rules.number("reactions", "opportunity_bonus"))  # R-R8
+                cost = world.rules.integer("reactions", "opportunity_bonus")  # R-R8
                 out.append(
                     Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
                 )

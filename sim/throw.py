@@ -109,7 +109,7 @@ def item_damage(
     """Damage per kg (`per_kg`: its rules key: 2 crushing for a thrown item that is not a
     weapon, R-X17, or a tossed item that was not caught, R-R6), rounded down; with `weapon_wd` a
     weapon adds its WD and deals its own damage type (R-R6). Armour counts (R-A3)."""
-    amount = int(float(world.rules.number("actions", per_kg)) * _weight(world, item))
+    amount = int(world.rules.decimal("actions", per_kg) * _weight(world, item))
     damage_type = "crushing"
     kind = weapon_kind(world, item)
     if weapon_wd and kind is not None:
@@ -156,7 +156,7 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
 def catch_options(world: World, unit: str) -> tuple[str, ...]:
     """R-R6, R-R8: "catch" with a free hand, or "catch, dropping X" for each held item that can
     be dropped to free one; nothing without the Bonus Action or when Incapacitated."""
-    if not can_react(world, unit, int(world.rules.number("reactions", "catch_bonus"))):
+    if not can_react(world, unit, world.rules.integer("reactions", "catch_bonus")):
         return ()
     hands = world.need(unit, Hands)
     if hands.free >= 1:
@@ -228,7 +228,7 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
     if (action.to is None) == (action.target is None):
         return Refusal('a toss needs either "to": a cell [x, y], or "target": a creature')
     bonus = world.need(actor, Stats).attribute("str").bonus
-    most = bonus / int(world.rules.number("toss", "max_weight_divisor"))
+    most = bonus / world.rules.integer("toss", "max_weight_divisor")
     weight = _weight(world, item)
     if weight > most:
         return Refusal(
@@ -279,7 +279,7 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
     trying = yield from _attempt(world, catcher, f"{actor} tosses {item} to {catcher}")
     if not trying:
         return  # it lets the item fall at its feet
-    base = float(world.rules.number("actions", "catch_toss_base"))
+    base = world.rules.decimal("actions", "catch_toss_base")
     weight = _weight(world, item)
     against = base + weight
     check = roll_check(world, dice, catcher, "fcs", f"catch {item}: FCS Check")

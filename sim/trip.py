@@ -11,6 +11,7 @@ from sim import events as ev
 from sim.actions import Attack, Refusal, Trip
 from sim.attack import AttackPlan, plan_attack, strike, weapon_kind
 from sim.checks import saved
+from sim.condition import Condition
 from sim.creature import has, incapacitated
 from sim.dice import Dice
 from sim.prone import knocked_down
@@ -27,9 +28,9 @@ def _plan(world: World, action: Trip) -> AttackPlan | Refusal:
     if refusal is not None:
         return refusal
     target = action.target
-    if has(world, target, "prone"):
+    if has(world, target, Condition.PRONE):
         return Refusal(f"{target} is already prone; there is nothing to trip (R-X19)")
-    if has(world, target, "swimming"):
+    if has(world, target, Condition.SWIMMING):
         return Refusal(f"{target} is swimming; there is nothing to trip (R-X19)")
     plan = plan_attack(world, Attack(action.actor, target, action.weapon))
     if isinstance(plan, Refusal):
@@ -49,13 +50,11 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
     assert isinstance(plan, AttackPlan)
     actor, target = action.actor, action.target
     kind = weapon_kind(world, plan.weapon)
-    factor = (
-        int(world.rules.number("actions", "trip_weapon_fcs_factor")) if kind and kind.trip else 1
-    )
+    factor = world.rules.integer("actions", "trip_weapon_fcs_factor") if kind and kind.trip else 1
     result = yield from strike(
         world, dice, actor, target, weapon=plan.weapon, melee=True, purpose="trip", factor=factor
     )
-    if not result.hit or incapacitated(world, target) or has(world, target, "prone"):
+    if not result.hit or incapacitated(world, target) or has(world, target, Condition.PRONE):
         return
     purpose = f"keep its feet: AGI Save against {result.hit_roll}"
     save = yield from save_roll(world, dice, target, "agi", purpose)

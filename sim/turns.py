@@ -8,6 +8,7 @@ from sim import events as ev
 from sim.assist import assist_lapses
 from sim.checks import roll_check
 from sim.components import AttackWindow, Budget, ExtendedAction, Stats
+from sim.condition import Condition
 from sim.creature import conditions, creatures, incapacitated
 from sim.dice import Dice
 from sim.feint import feint_expiry
@@ -30,8 +31,8 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
         out.append(ev.InitiativeRolled(unit, roll.total))
         keys[unit] = (roll.total, world.need(unit, Stats).attribute("agi").bonus, ())
     # Draw among exact ties until no two tied creatures drew the same (R-T1).
-    die = int(world.rules.number("initiative", "tie_break_die"))
-    redraws = int(world.rules.number("initiative", "max_redraws"))
+    die = world.rules.integer("initiative", "tie_break_die")
+    redraws = world.rules.integer("initiative", "max_redraws")
     for _ in range(redraws):
         groups: dict[tuple[int, int, tuple[int, ...]], list[str]] = {}
         for unit in keys:
@@ -65,7 +66,13 @@ def _refill(world: World, unit: str, dice: Dice) -> list[ev.Event]:
 
 
 # Effects that last "until the creature's next turn" (R-X3, R-X9, R-X14; R-G2's once a turn).
-UNTIL_NEXT_TURN = ("braced", "evading", "guarding", "guard_used", "break_free_tried")
+UNTIL_NEXT_TURN = (
+    Condition.BRACED,
+    Condition.EVADING,
+    Condition.GUARDING,
+    Condition.GUARD_USED,
+    Condition.BREAK_FREE_TRIED,
+)
 
 
 def _expire(world: World, unit: str, dice: Dice) -> list[ev.Event]:
@@ -79,27 +86,27 @@ def _expire(world: World, unit: str, dice: Dice) -> list[ev.Event]:
 
 def _burning(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-K4: 1 fire damage per stack, then one stack fades."""
-    stacks = conditions(world, unit).count("burning")
+    stacks = conditions(world, unit).count(Condition.BURNING)
     if stacks <= 0:
         return []
-    per = int(world.rules.number("conditions", "burning_damage_per_stack"))
-    fade = int(world.rules.number("conditions", "burning_fade_per_turn"))
+    per = world.rules.integer("conditions", "burning_damage_per_stack")
+    fade = world.rules.integer("conditions", "burning_fade_per_turn")
     out = damage(world, unit, stacks * per, "fire", "burning")
     left = stacks - fade
     out.append(
-        ev.ConditionGained(unit, "burning", left)
+        ev.ConditionGained(unit, Condition.BURNING, left)
         if left > 0
-        else ev.ConditionLost(unit, "burning", "the flames died out")
+        else ev.ConditionLost(unit, Condition.BURNING, "the flames died out")
     )
     return out
 
 
 def _bleeding(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-K5: 1 damage per stack; stacks do not fade by themselves."""
-    stacks = conditions(world, unit).count("bleeding")
+    stacks = conditions(world, unit).count(Condition.BLEEDING)
     if stacks <= 0:
         return []
-    per = int(world.rules.number("conditions", "bleeding_damage_per_stack"))
+    per = world.rules.integer("conditions", "bleeding_damage_per_stack")
     return damage(world, unit, stacks * per, "bleeding", "bleeding")
 
 
@@ -142,7 +149,7 @@ START_OF_TURN: tuple[Step, ...] = (
 )
 
 
-def _counts_down(condition: str) -> Step:
+def _counts_down(condition: Condition) -> Step:
     """A condition that lasts a number of the creature's turn ends: Quickened and Slowed
     (R-K3)."""
 
@@ -169,15 +176,15 @@ def _finish_extended(world: World, unit: str, dice: Dice) -> list[ev.Event]:
 
 def _disengage(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """R-R5: an unused Disengage does not outlast the turn."""
-    if conditions(world, unit).has("disengaged"):
-        return [ev.ConditionLost(unit, "disengaged", "the turn ended")]
+    if conditions(world, unit).has(Condition.DISENGAGED):
+        return [ev.ConditionLost(unit, Condition.DISENGAGED, "the turn ended")]
     return []
 
 
 END_OF_TURN: tuple[Step, ...] = (
     _finish_extended,
-    _counts_down("quickened"),
-    _counts_down("slowed"),
+    _counts_down(Condition.QUICKENED),
+    _counts_down(Condition.SLOWED),
     _attack_window,
     _disengage,
     feint_expiry,  # R-X10: an unused feint lapses at the end of the next turn

@@ -9,6 +9,7 @@ from typing import Any
 from sim.actions import Refusal
 from sim.apply import apply
 from sim.components import Budget, Conditions, Health
+from sim.condition import Condition, Value, written
 from sim.decisions import parse
 from sim.dice import LoadedDice, SeededDice
 from sim.engine import Accepted, Battle, Decision
@@ -30,10 +31,7 @@ def scenario_text(rows: str, units: str, extra: str = "") -> str:
 
 def battle(text: str, dice: list[int]) -> Battle:
     """A battle begun on an inline scenario with loaded dice (initiative uses the first)."""
-    scenario = loads(text, "test.toml")
-    return Battle.begin(
-        scenario.world, LoadedDice(dice), scenario=scenario.name, objectives=scenario.objectives
-    )
+    return loads(text, "test.toml").begin(LoadedDice(dice))
 
 
 def act(b: Battle, **decision: Any) -> Accepted | Refusal:
@@ -112,14 +110,7 @@ def _toml(value: Any) -> str:
 
 def seeded_battle(text: str, seed: int) -> Battle:
     """A battle begun on an inline scenario with fair dice from `seed`."""
-    scenario = loads(text, "test.toml")
-    return Battle.begin(
-        scenario.world,
-        SeededDice(seed),
-        scenario=scenario.name,
-        seed=seed,
-        objectives=scenario.objectives,
-    )
+    return loads(text, "test.toml").begin(SeededDice(seed), seed)
 
 
 def budget(b: Battle, uid: str) -> tuple[int, int]:
@@ -129,17 +120,17 @@ def budget(b: Battle, uid: str) -> tuple[int, int]:
 
 
 def conditions_of(b: Battle, uid: str) -> dict[str, int | str]:
-    """`uid`'s conditions and their values."""
-    return dict((b.world.get(uid, Conditions) or Conditions()).entries)
+    """`uid`'s conditions and their values, as the state file writes them."""
+    return {k: written(v) for k, v in (b.world.get(uid, Conditions) or Conditions()).entries}
 
 
 def hp(b: Battle, uid: str) -> int:
     return b.world.need(uid, Health).hp
 
 
-def give(b: Battle, uid: str, condition: str, value: int | str = 1) -> None:
+def give(b: Battle, uid: str, condition: str, value: Value = 1) -> None:
     """Test setup: `uid` gains a condition as if some other rule had given it."""
-    apply(b.world, ConditionGained(uid, condition, value))
+    apply(b.world, ConditionGained(uid, Condition(condition), value))
 
 
 def end_turns(b: Battle, *uids: str) -> None:

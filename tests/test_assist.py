@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sim.apply import apply
+from sim.condition import Condition
 from sim.decisions import DecisionError, parse
 from sim.engine import AwaitingAction, Battle
 from sim.events import ConditionLost, to_json
@@ -137,7 +138,7 @@ def test_R_X21_once_per_ally_per_turn_and_one_assist_held_at_a_time() -> None:
     one from cy (as if), cannot be assisted by ana as well."""
     b = field()
     accepted(b, unit="bram", action="assist", ally="ana", enemy="grok")
-    for name in ("assisted", "assisted_by"):
+    for name in (Condition.ASSISTED, Condition.ASSISTED_BY):
         apply(b.world, ConditionLost("ana", name, "used on this Hit Roll (R-X21)"))
     assert refused(b, unit="bram", action="assist", ally="ana", enemy="grok") == (
         "bram has already assisted ana this turn (R-X21: once per ally)"

@@ -17,6 +17,7 @@ from sim.ai import play as ai_play
 from sim.apply import apply
 from sim.batch import GameRecord, Plan, UnitRecord, game_seed
 from sim.cli import main
+from sim.condition import Condition
 from sim.dice import LoadedDice
 from sim.engine import Battle
 from sim.events import ConditionGained
@@ -85,9 +86,7 @@ def scripted_duel() -> tuple[Scenario, Battle]:
     dice += [1, 1]  # her second: 1+3 against bob's RES 1, undefended: a hit, 1 damage
     dice += [5, 3]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): 5 damage
     dice += [1, 10]  # his second: 1+3 against RES 10: a miss
-    battle = Battle.begin(
-        scenario.world.copy(), LoadedDice(dice), scenario=scenario.name, seed=None
-    )
+    battle = scenario.begin(LoadedDice(dice))
     return scenario, battle
 
 
@@ -126,7 +125,7 @@ def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() 
 def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
     """R-A2: its Defense Roll is 0; such an attack is left out of the hit rates."""
     _, b = scripted_duel()
-    apply(b.world, ConditionGained("bob", "incapacitated"))
+    apply(b.world, ConditionGained("bob", Condition.INCAPACITATED))
     accepted(b, unit="ana", action="attack", target="bob")
     assert list(batch.first_attacks(b.log)) == []
 
@@ -148,7 +147,7 @@ def test_a_reach_objective_names_the_game_it_ended() -> None:
     """
     units = [creature("ana", "blue", "a"), creature("bob", "red", "b")]
     scenario = loads(scenario_text(rows, "\n".join(units), extra), "reach.toml")
-    b = Battle.begin(scenario.world.copy(), LoadedDice([8, 7]), objectives=scenario.objectives)
+    b = scenario.begin(LoadedDice([8, 7]))
     accepted(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
     game = batch.read_game(0, 1, b.log, b.world, plan(scenario), capped=False)
     assert (game.result, game.winners, game.ended_by) == ("won", ("blue",), "reach (blue)")

@@ -373,9 +373,9 @@ def test_R_B5_an_extended_action_is_broken_when_its_actor_becomes_incapacitated(
     assert b.world.need("ana", Gear).armour == "ana.mail"
 
 
-@pytest.mark.parametrize("condition", ["prone", "grappled"])
+@pytest.mark.parametrize(("condition", "value"), [("prone", 1), ("grappled", "grok")])
 def test_R_B5_an_extended_action_is_broken_when_its_actor_is_knocked_prone_or_grappled(
-    condition: str,
+    condition: str, value: int | str
 ) -> None:
     """R-B5: "... Grappled or Prone" — ana is doffing; on grok's turn she is knocked prone (or
     grabbed) by some other rule: the doffing is lost with the armour still on, and her next turn
@@ -383,7 +383,7 @@ def test_R_B5_an_extended_action_is_broken_when_its_actor_is_knocked_prone_or_gr
     b = duel()
     accepted(b, unit="ana", action="doff")
     end_turns(b, "ana")
-    give(b, "ana", condition)  # as if grok had shoved or grappled her
+    give(b, "ana", condition, value)  # as if grok had shoved or grappled her
     events = accepted(b, unit="grok", action="aim")
     assert {
         "type": "extended_broken", "unit": "ana", "action": "doff",

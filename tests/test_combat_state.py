@@ -36,10 +36,7 @@ NAMES = tuple(sorted(PARSERS)) + COMBAT * 2 + ("end_turn",) * 6
 
 def fresh(seed: int) -> Battle:
     scenario = load(BRAWL)
-    return Battle.begin(
-        scenario.world, SeededDice(seed), scenario=scenario.name, seed=seed,
-        objectives=scenario.objectives,
-    )  # fmt: skip
+    return scenario.begin(SeededDice(seed), seed)
 
 
 class Brawl(RuleBasedStateMachine):

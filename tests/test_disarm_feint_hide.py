@@ -373,7 +373,7 @@ def test_R_X8_hide_refusals_name_the_reason() -> None:
         "ana is in plain sight of bob: hiding needs cover terrain or no line of sight (R-X8)"
     )
     b = begin(bush, creature("ana", "blue", "a"), creature("bob", "red", "b"), extra=IN_COVER)
-    give(b, "ana", "unseen", "bob")
+    give(b, "ana", "unseen", ("bob",))
     assert refused(b, unit="ana", action="hide") == (
         "ana is already Unseen by every opponent (R-X8)"
     )
@@ -385,7 +385,7 @@ def test_R_X8_an_unseen_creature_cannot_be_singled_out_by_one_that_does_not_see_
     """R-X8 Decision: bob does not see ana: he can neither attack, shove, trip, disarm nor
     feint her."""
     b = begin(OPEN, creature("bob", "red", "b"), creature("ana", "blue", "a", held=["club"]))
-    give(b, "ana", "unseen", "bob")
+    give(b, "ana", "unseen", ("bob",))
     reason = "bob cannot see ana: it is Unseen by bob (R-X8)"
     for action in ("attack", "shove", "trip", "disarm", "feint"):
         assert refused(b, unit="bob", action=action, target="ana") == reason
@@ -400,7 +400,7 @@ def test_R_X8_an_unseen_attacker_cannot_be_reacted_to_and_attacking_ends_unseen(
         creature("bob", "red", "b", policy="always"),
         dice=(5, 3, 5, 3, 3),
     )
-    give(b, "ana", "unseen", "bob")
+    give(b, "ana", "unseen", ("bob",))
     events = accepted(b, unit="ana", action="attack", target="bob")
     assert "reaction_answered" not in types(events)
     assert {
@@ -428,7 +428,7 @@ def test_R_X8_attacking_anyone_ends_unseen_for_every_opponent() -> None:
         creature("cy", "red", "c"),
         dice=(5, 3),
     )
-    give(b, "ana", "unseen", "bob,cy")
+    give(b, "ana", "unseen", ("bob", "cy"))
     accepted(b, unit="ana", action="attack", target="cy")
     assert conditions_of(b, "ana") == {}
 
@@ -450,7 +450,7 @@ def test_R_X8_ending_a_move_in_plain_sight_ends_unseen_for_that_opponent() -> No
         creature("cy", "red", "c"),
         extra=IN_COVER,
     )
-    give(b, "ana", "unseen", "bob,cy")
+    give(b, "ana", "unseen", ("bob", "cy"))
     events = accepted(b, unit="ana", action="walk", path=[[2, 1]])
     assert events[-1] == {
         "type": "condition_gained",
@@ -474,7 +474,7 @@ def test_R_X8_a_move_that_ends_in_cover_keeps_unseen() -> None:
     .........
     """
     b = begin(rows, creature("ana", "blue", "a"), creature("bob", "red", "b"), extra=IN_COVER)
-    give(b, "ana", "unseen", "bob")
+    give(b, "ana", "unseen", ("bob",))
     accepted(b, unit="ana", action="step", path=[[2, 1]])
     assert conditions_of(b, "ana") == {"unseen": "bob"}
 
@@ -483,7 +483,7 @@ def test_R_X8_R_R4_an_enemy_that_does_not_see_the_mover_makes_no_attack_of_oppor
     """R-R4 with R-X8: ana slips away from bob (policy "always"), who does not see her; the
     move ends in his plain sight, so he sees her again only when she is gone."""
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b", policy="always"))
-    give(b, "ana", "unseen", "bob")
+    give(b, "ana", "unseen", ("bob",))
     events = accepted(b, unit="ana", action="walk", path=[[0, 1], [0, 0]])
     assert "reaction_answered" not in types(events)
     assert types(events)[-1] == "condition_lost"
@@ -494,6 +494,6 @@ def test_R_X8_shoving_or_feinting_shows_the_creature() -> None:
     """R-X8 Decision: a shove or a feint is made in the open; Unseen ends."""
     for action, dice in (("shove", (1, 8)), ("feint", (1, 8))):
         b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=dice)
-        give(b, "ana", "unseen", "bob")
+        give(b, "ana", "unseen", ("bob",))
         events = accepted(b, unit="ana", action=action, target="bob")
         assert events[1]["type"] == "condition_lost" and events[1]["condition"] == "unseen"

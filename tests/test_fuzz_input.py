@@ -34,7 +34,6 @@ from sim.cli import main
 from sim.components import Budget
 from sim.decisions import DecisionError, parse
 from sim.dice import SeededDice
-from sim.engine import Battle
 from sim.replay import dumps, record
 from sim.scenario import load
 
@@ -323,13 +322,7 @@ def test_mutated_script_lines_play_or_are_refused_with_their_line(
 def _save_of(scenario: str, script: str) -> str:
     """The save of an example script played on its scenario (seed 3)."""
     loaded = load(TOP / "scenarios" / scenario)
-    battle = Battle.begin(
-        loaded.world.copy(),
-        SeededDice(3),
-        scenario=loaded.name,
-        seed=3,
-        objectives=loaded.objectives,
-    )
+    battle = loaded.begin(SeededDice(3), 3)
     for line in (TOP / "docs" / "examples" / script).read_text(encoding="utf-8").splitlines():
         battle.submit(parse(json.loads(line)))
     data = json.loads(dumps(record(battle, loaded, 3)))

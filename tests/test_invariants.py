@@ -106,13 +106,7 @@ class Cast:
 
 def begin(cast: Cast, seed: int) -> Battle:
     scenario = cast.scenario
-    return Battle.begin(
-        scenario.world.copy(),
-        SeededDice(seed),
-        scenario=scenario.name,
-        seed=seed,
-        objectives=scenario.objectives,
-    )
+    return scenario.begin(SeededDice(seed), seed)
 
 
 FORD = Cast.of(loads(TEXT, "test.toml"))

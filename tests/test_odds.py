@@ -18,6 +18,7 @@ from sim.actions import Disarm, Feint, Hide, Shove, Toss, Trip
 from sim.apply import apply
 from sim.attack import strike, weapon_damage
 from sim.components import AttackWindow, Hands, Position
+from sim.condition import written
 from sim.creature import has
 from sim.dice import SeededDice
 from sim.disarm import resolve_disarm
@@ -257,7 +258,7 @@ def test_hiding_from_several_watchers_matches_the_engine() -> None:
     for _ in range(SAMPLES):
         events = resolve_hide(world, Hide("gob"), dice)
         unseen = [e for e in events if isinstance(e, ev.ConditionGained)]
-        hidden = set(str(unseen[0].value).split(",")) if unseen else set()
+        hidden = set(written(unseen[0].value).split(",")) if unseen else set()
         for watcher in beaten:
             beaten[watcher] += watcher in hidden
         every += hidden == {"ana", "bo"}
@@ -403,7 +404,7 @@ def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
     world = seeded_battle(text, 1).world
     club = held_weapon(world, "ana", melee=True)
     axe = held_weapon(world, "grok", melee=True)
-    factor = int(world.rules.number("actions", "trip_weapon_fcs_factor"))
+    factor = world.rules.integer("actions", "trip_weapon_fcs_factor")
     assert (trip_factor(world, club), trip_factor(world, axe), trip_factor(world, None)) == (
         factor,
         1,

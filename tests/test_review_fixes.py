@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from sim.components import Position
+from sim.condition import Condition
 from sim.engine import AwaitingAction, Battle
 from sim.geometry import Pos
 from sim.threat import provocations
@@ -227,7 +228,7 @@ def test_R_M5_R_K2_an_incapacitated_creature_holds_no_cell_for_itself() -> None:
         ),
     )
     b = battle(text, [8, 7, 6])
-    apply(b.world, ConditionGained("bob", "incapacitated", 1))
+    apply(b.world, ConditionGained("bob", Condition.INCAPACITATED, 1))
     events = accepted(b, unit="ana", action="walk", path=[[2, 1]])
     assert events[-1]["type"] == "moved" and events[-1]["end"] == [2, 1]
 

@@ -11,7 +11,7 @@ from sim.catalog import default_catalog
 from sim.cli import main
 from sim.components import Gear, Hands, Item, Position
 from sim.dice import SeededDice
-from sim.engine import AwaitingAction, Battle, BattleOver
+from sim.engine import AwaitingAction, BattleOver
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.objectives import Reach, Survive
@@ -541,13 +541,7 @@ def test_every_shipped_scenario_checks_and_plays_some_turns(
     assert capsys.readouterr().out == f"{path}: ok\n"
     scenario = load(path)
     for seed in (1, 2, 3):
-        battle = Battle.begin(
-            load(path).world,
-            SeededDice(seed),
-            scenario=scenario.name,
-            seed=seed,
-            objectives=scenario.objectives,
-        )
+        battle = scenario.begin(SeededDice(seed), seed)
         turns = 0
         while battle.world.turn.round <= 3 and not isinstance(battle.pending, BattleOver):
             pending = battle.pending

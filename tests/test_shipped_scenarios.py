@@ -34,8 +34,7 @@ class FourDice:
 
 def begin(name: str, first: list[int]) -> Battle:
     scenario = load(SCENARIOS / name)
-    return Battle.begin(scenario.world, FourDice(first), scenario=scenario.name,
-                        objectives=scenario.objectives)  # fmt: skip
+    return scenario.begin(FourDice(first))
 
 
 def play(b: Battle, **decision: Any) -> list[dict[str, Any]]:

@@ -392,7 +392,7 @@ def test_R_X15_refusals_name_the_reason() -> None:
     assert refused(b, unit="ana", action="shove", target="zed") == (
         "there is no creature 'zed' to shove"
     )
-    give(b, "bob", "unseen", "ana")
+    give(b, "bob", "unseen", ("ana",))
     assert refused(b, unit="ana", action="shove", target="bob") == (
         "ana cannot see bob: it is Unseen by ana (R-X8)"
     )

@@ -286,7 +286,7 @@ def test_R_M10_a_spell_that_knocks_prone_makes_a_creature_in_deep_water_swim() -
     units = unit("mara", "blue", "human_mage", "m", abilities=["quake"]) + "\n"
     units += unit("grok", "red", "orc_brute", "g") + "\n" + unit("vex", "red", "orc_raider", "v")
     text = scenario_text("#######\n#m.g.v#\n#######", units, '[legend]\n"g" = { water = 1.0 }\n')
-    b = Battle.begin(loads(text, catalog=catalog).world, LoadedDice([8, 1, 1]))
+    b = loads(text, catalog=catalog).begin(LoadedDice([8, 1, 1]))
     assert accepted(b, unit="mara", action="use", ability="quake", to=[3, 1])[-1] == {
         "type": "condition_gained", "unit": "grok", "condition": "swimming", "value": 1,
     }  # fmt: skip
@@ -389,7 +389,7 @@ def test_R_X20_a_wall_shelters_a_creature_from_an_area() -> None:
         ]
     )
     scenario = loads(scenario_text("#########\n#m...v#g#\n#########", units), catalog=catalog)
-    b = Battle.begin(scenario.world, LoadedDice([8, 1, 1]))
+    b = scenario.begin(LoadedDice([8, 1, 1]))
     events = accepted(b, unit="mara", action="cast", spell="blast", to=[5, 1])
     assert events[1]["affected"] == ["vex"]
     assert [(e["unit"], e["amount"]) for e in events if e["type"] == "damaged"] == [("vex", 1)]
@@ -619,7 +619,7 @@ def test_R_X20_refusals(decision: dict[str, Any], reason: str) -> None:
 
 def test_R_X8_a_spell_cannot_single_out_a_creature_its_caster_does_not_see() -> None:
     b = refusal_battle()
-    give(b, "zed", "unseen", "mara")
+    give(b, "zed", "unseen", ("mara",))
     assert refused(b, unit="mara", action="cast", spell="frost_grip", target="zed") == (
         "mara cannot see zed: it is Unseen by mara (R-X8)"
     )
@@ -715,7 +715,7 @@ def test_random_casting_in_the_spells_scenario_keeps_the_invariants(
     scenario = load(SPELLS)
 
     def play() -> tuple[Battle, list[dict[str, Any]]]:
-        b = Battle.begin(load(SPELLS).world, SeededDice(seed), scenario=scenario.name, seed=seed)
+        b = scenario.begin(SeededDice(seed), seed)
         lines = []
         for action, name, aim, quicken in choices:
             pending = b.pending

@@ -265,7 +265,7 @@ def test_R_R8_without_a_bonus_action_there_is_no_catch() -> None:
 def test_R_X8_R_R6_a_target_that_does_not_see_the_thrower_cannot_catch() -> None:
     """R-X8: bo does not see ana: no defence and no Catch; the throw ends Unseen."""
     b = duel(dice=(5, 1), policy="always", defence="none")
-    give(b, "ana", "unseen", "bo")
+    give(b, "ana", "unseen", ("bo",))
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert windows(events) == []
     assert hp(b, "bo") == 12

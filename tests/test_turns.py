@@ -224,7 +224,6 @@ def test_R_T3_only_a_creature_of_the_battle_acts(who: str) -> None:
 def test_R_T1_dice_that_always_tie_leave_scenario_order_after_a_bounded_number_of_draws() -> None:
     """R-T1: the draw repeats among exact ties, but not forever: loaded dice that tie every
     time (a seeded die cannot) leave the tied creatures in scenario order."""
-    from sim.engine import Battle
     from sim.scenario import loads
 
     class Always:
@@ -238,7 +237,7 @@ def test_R_T1_dice_that_always_tie_leave_scenario_order_after_a_bounded_number_o
         unit("ana", "blue", "human_fighter", "a"), unit("bob", "red", "human_fighter", "b"),
     ]))  # fmt: skip
     scenario = loads(text)
-    b = Battle.begin(scenario.world, Always(), scenario=scenario.name)
+    b = scenario.begin(Always())
     assert b.world.turn.order == ("ana", "bob")
     draws = [e for e in b.log if getattr(e, "purpose", "") == "initiative tie-break draw"]
     assert len(draws) == 2 * 20

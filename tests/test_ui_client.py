@@ -16,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import conditions, team_of
 from sim.decisions import PARSERS, parse, to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
@@ -1104,7 +1105,7 @@ def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
         "unit": "bram", "action": "assist", "ally": "ana", "enemy": "grok"
     }  # fmt: skip
     answer_everything(p, "none")  # grok, next to bram, may Interrupt it (R-R7); he lets it be
-    assert conditions(app.world, "ana").value("assisted", "") == "grok"
+    assert conditions(app.world, "ana").creature(Condition.ASSISTED) == "grok"
     assert app.view.targeting is None and app.view.ally is None
 
 
@@ -1223,7 +1224,6 @@ def catch_window(held: list[str]) -> App:
     he declines a defence, and the Catch window opens (R-R6: dropping a held item frees a
     hand). Loaded dice: initiative 8, 7, 6, then ana's Hit Roll die 5."""
     from sim.dice import LoadedDice
-    from sim.engine import Battle
     from sim.scenario import loads
     from tests.movers import creature
 
@@ -1234,7 +1234,7 @@ def catch_window(held: list[str]) -> App:
     ]
     text = '\nname = "Catch"\n\n[map]\nrows = """\n.a..b.\n.....c\n"""\n\n' + "\n".join(units)
     scenario = loads(text, "catch.toml")
-    battle = Battle.begin(scenario.world.copy(), LoadedDice([8, 7, 6, 5, 1, 1, 1]))
+    battle = scenario.begin(LoadedDice([8, 7, 6, 5, 1, 1, 1]))
     battle.submit(parse({"unit": "ana", "action": "throw", "target": "bo", "item": "dagger"}))
     battle.submit(parse({"unit": "bo", "reaction": "none"}))
     session = Session(scenario, 0, battle)
@@ -1308,7 +1308,6 @@ def test_the_item_list_names_items_and_tells_alike_ones_apart_by_where_they_are(
     """The item picker (Draw, Drop, Throw...) labels items by name; daggers in hand, carried
     and on the ground say where each is, and two carried ones which is which."""
     from sim.dice import LoadedDice
-    from sim.engine import Battle
     from sim.scenario import loads
     from sim.ui.actionbar import item_choice_labels, item_choices
     from tests.movers import creature
@@ -1323,7 +1322,7 @@ def test_the_item_list_names_items_and_tells_alike_ones_apart_by_where_they_are(
         + '\n\n[[items]]\nkind = "dagger"\nat = [2, 0]\n'
     )
     scenario = loads(text, "items.toml")
-    battle = Battle.begin(scenario.world.copy(), LoadedDice([8, 7]))
+    battle = scenario.begin(LoadedDice([8, 7]))
     items = item_choices(battle, "ana")
     assert item_choice_labels(battle, "ana", items) == {
         "ana.dagger": "dagger, in hand",

@@ -18,9 +18,9 @@ from sim import odds
 from sim.actions import Attack
 from sim.attack import AttackPlan, plan_attack
 from sim.components import Hands
+from sim.condition import Condition
 from sim.creature import conditions
 from sim.dice import LoadedDice
-from sim.engine import Battle
 from sim.geometry import Pos
 from sim.scenario import load
 from sim.ui.app import App
@@ -318,7 +318,7 @@ def test_hide_and_break_free_show_their_chance_under_the_bar(tmp_path: Path, sho
     Break free says her chance to win the contest."""
     scenario = load(write_scenario(tmp_path, "contests", CONTESTS))
     # Initiative: ana 8 on her d8, grok 1 on his d6; then grok's grapple: 10 against 1.
-    battle = Battle.begin(scenario.world, LoadedDice([8, 1, 10, 1]), scenario=scenario.name)
+    battle = scenario.begin(LoadedDice([8, 1, 10, 1]))
     app = App(Session(scenario, 3, battle=battle), (1280, 800))
     p = Player(app, shots)
     p.sit_down()
@@ -333,7 +333,7 @@ def test_hide_and_break_free_show_their_chance_under_the_bar(tmp_path: Path, sho
     p.button("action", "grapple")  # grok's hands are free
     assert app.view.targeting == "grapple"
     p.click_cell(at(app, "ana"))
-    assert conditions(app.world, "ana").value("grappled", "") == "grok"
+    assert conditions(app.world, "ana").creature(Condition.GRAPPLED) == "grok"
     p.key(pygame.K_e)
     p.sit_down()
     assert acting(app) == "ana"

@@ -15,6 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim.components import Health, Position
+from sim.condition import Condition
 from sim.creature import incapacitated
 from sim.decisions import parse
 from sim.engine import AwaitingAction, AwaitingReaction
@@ -319,13 +320,13 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     assert (
         describe(catch, None, names) == "ana reacts (its player): catch, dropping the heater shield"
     )
-    assert describe(ConditionGained("ana", "break_free_tried", 2)) == (
+    assert describe(ConditionGained("ana", Condition.BREAK_FREE_TRIED, 2)) == (
         "ana: tried to break free this turn"
     )
-    assert describe(ConditionGained("ana", "hanging", "3,1")) == (
+    assert describe(ConditionGained("ana", Condition.HANGING, Pos(3, 1))) == (
         "ana: hanging on the face of (3,1)"
     )
-    assert describe(ConditionGained("ana", "feint_turns", 1)) is None
+    assert describe(ConditionGained("ana", Condition.FEINT_TURNS, 1)) is None
     assert describe(Jumped("ana", Pos(1, 1), Pos(3, 1), 4, grabbed_ledge=True)) == (
         "ana jumps (1,1) -> (3,1) (2 m), grabbing the ledge"
     )

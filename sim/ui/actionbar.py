@@ -10,12 +10,22 @@ from typing import Any
 
 from sim import geometry
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF, Ability
-from sim.actions import Action, Cost, EndTurn, Refusal
+from sim.actions import (
+    AbilityAction,
+    Action,
+    Assist,
+    Cost,
+    EndTurn,
+    Prepare,
+    Refusal,
+    Swim,
+)
 from sim.budget import price
 from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
+from sim.condition import Condition
 from sim.creature import creatures, has, team_of
-from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse
+from sim.decisions import ALL_ACTION_NAMES, FIELDS, DecisionError, parse
 from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -23,6 +33,7 @@ from sim.items import item_name, item_names, ordinal
 from sim.movement import condition_problem
 from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
+from sim.rulebook import ACTIONS
 from sim.rules import Rules, Tier
 from sim.throw import CATCH
 from sim.ui.planner import DIVE, MOVES, hidden_from
@@ -60,21 +71,14 @@ def cost_words(cost: Cost) -> str:
     return f"{cost.tier.label}: " + (" and ".join(parts) if parts else "nothing from the budget")
 
 
-def _action_types() -> dict[str, type[Action]]:
-    """Every action type by its name (the Action classes')."""
-    out: dict[str, type[Action]] = {}
-    stack: list[type[Action]] = [Action]
-    while stack:
-        kind = stack.pop()
-        stack += kind.__subclasses__()
-        out.setdefault(kind.name, kind)
-    return out
-
-
-TYPES = _action_types()
+TYPES: dict[str, type[Action]] = ACTIONS  # every action type by its name (the registry's)
+# The actions aimed by a spell or an ability, and the JSON field that names it (R-X20).
+ABILITY_ACTIONS = {
+    name: kind.category for name, kind in ACTIONS.items() if issubclass(kind, AbilityAction)
+}
 # What a button shows for a cost that depends on the choice made next (a spell, an ability)
 # or that is no tier at all (Prepare skips the rest of the turn).
-OPEN_LABELS = {"cast": "…", "use": "…", "prepare": "skip"}
+OPEN_LABELS = {**dict.fromkeys(ABILITY_ACTIONS, "…"), Prepare.name: "skip"}
 # Every cost a button can show, so the bar can give each the room of the widest.
 LABELS = (*SHORT.values(), "free+1B", "1+1B", *OPEN_LABELS.values(), "?")
 
@@ -114,14 +118,13 @@ class Entry:
     needs: tuple[str, ...]  # "item", "target", "to"; movement actions need "path"
 
 
-ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON field
-ASSIST = "assist"  # R-X21: needs an ally, then an enemy
+ASSIST = Assist.name  # R-X21: needs an ally, then an enemy
 
 
 # The bar's buttons: every action of the rules, and the dive (a Swim under the surface, R-M8)
 # beside the Swim.
 BAR_NAMES: tuple[str, ...] = tuple(
-    n for name in ALL_ACTION_NAMES for n in ((name, DIVE) if name == "swim" else (name,))
+    n for name in ALL_ACTION_NAMES for n in ((name, DIVE) if name == Swim.name else (name,))
 )
 
 
@@ -133,12 +136,11 @@ def needs(name: str) -> tuple[str, ...]:
         return ("path",)
     if name in ABILITY_ACTIONS:
         return ("ability",)
-    if name == "prepare":
+    if name == Prepare.name:
         return ("trigger",)
-    if name == ASSIST:
-        return ("ally", "enemy")  # two creatures, clicked in turn (R-X21)
     fields = FIELDS.get(name, set())
-    return tuple(f for f in ("item", "target", "to") if f in fields)
+    # An Assist's two creatures are clicked in turn, the ally first (R-X21).
+    return tuple(f for f in ("item", "target", "to", "ally", "enemy") if f in fields)
 
 
 def aim_of(ability: Ability) -> tuple[str, ...]:
@@ -400,14 +402,6 @@ def entry(
     need = needs(name)
     if name == DIVE:
         return _dive_entry(battle, unit, slow, quicken)
-    if name not in PARSERS:
-        return Entry(
-            name,
-            False,
-            base_label(battle.world.rules, name, slow, quicken),
-            f"{name.replace('_', ' ')} is not built yet in this simulator",
-            need,
-        )
     world = battle.world
     if name in MOVES:
         # A move needs a path: judge the turn, the budget and the conditions without one.
@@ -434,7 +428,7 @@ def entry(
     if name in ABILITY_ACTIONS:
         listed = ability_choices(battle, unit, name, slow, quicken, side)
         if not listed:
-            what = "spells" if name == "cast" else "abilities"
+            what = "spells" if ABILITY_ACTIONS[name] == "spell" else "abilities"
             return Entry(
                 name,
                 False,
@@ -453,7 +447,7 @@ def entry(
             )
         names = ", ".join(c.value for c in good)
         return Entry(name, True, "…", f"choose from: {names}", need)
-    if name == "prepare":
+    if name == Prepare.name:
         others = target_choices(battle, unit, side)
         probe: dict[str, Any] = (
             {"trigger": "ends_turn", "watch": others[0]}
@@ -667,10 +661,8 @@ def price_of_swim(battle: Battle, unit: str, slow: bool, quicken: bool) -> Cost:
 
 def held(item: Entry) -> Entry:
     """An entry as an action to hold ready for a Prepare trigger."""
-    built = item.name in PARSERS or item.name == DIVE
-    if item.name in ("prepare", "end_turn") or not built:
-        why = item.detail if not built else "choose the action to hold ready"
-        return Entry(item.name, False, item.label, why, item.needs)
+    if item.name in (Prepare.name, EndTurn.name):
+        return Entry(item.name, False, item.label, "choose the action to hold ready", item.needs)
     if item.ok:
         return Entry(item.name, True, item.label, f"hold ready: {item.detail}", item.needs)
     return Entry(
@@ -751,23 +743,23 @@ def _bonus(n: int) -> str:
 
 def reaction_help(world: World, unit: str, option: str) -> str:
     """What answering a reaction window with `option` does and costs, in words."""
-    number = world.rules.number
+    number = world.rules.integer
     if option in ("dodge", "parry", "block"):
         stat = {"dodge": "AGI Roll", "parry": "STR or AGI Roll + weapon parry",
                 "block": "RES Roll + shield block"}[option]  # fmt: skip
-        cost = _bonus(int(number("reactions", "defence_bonus")))
-        if option != "dodge" and has(world, unit, "guarding"):
+        cost = _bonus(number("reactions", "defence_bonus"))
+        if option != "dodge" and has(world, unit, Condition.GUARDING):
             cost = "paid by Guard"
         mean = expected_defence(world, unit, option)
         return f"Defense Roll + {stat} (about +{mean:.0f}); costs {cost}"
     if option == "attack":
-        cost = _bonus(int(number("reactions", "opportunity_bonus")))
+        cost = _bonus(number("reactions", "opportunity_bonus"))
         return f"an attack of opportunity before it leaves; costs {cost}"
     if option == "interrupt":
-        cost = _bonus(int(number("reactions", "interrupt_bonus")))
+        cost = _bonus(number("reactions", "interrupt_bonus"))
         return f"attack first; on a hit its action is lost; costs {cost}"
     if option.startswith("catch"):
-        cost = _bonus(int(number("reactions", "catch_bonus")))
+        cost = _bonus(number("reactions", "catch_bonus"))
         return f"try to catch it; costs {cost}"
     if option == "none":
         return "let it happen; keep the Bonus Actions"

@@ -18,7 +18,7 @@ from sim.actions import Action, Cost, Refusal
 from sim.ai import AI, players
 from sim.components import Policy, Position
 from sim.creature import creatures, team_of
-from sim.decisions import PARSERS, to_json
+from sim.decisions import to_json
 from sim.engine import (
     DEFENCES,
     REACTION_POLICIES,
@@ -681,11 +681,6 @@ class App:
                 view.waypoints.clear()
             return
         if view.disengage:
-            if "disengage" not in PARSERS:
-                view.status = (
-                    "refused: Disengage is not built yet in this simulator (turn the toggle off)"
-                )
-                return
             first = build(unit, "disengage", False, False)
             if isinstance(first, str):
                 view.status = f"refused: {first}"

@@ -100,14 +100,13 @@ MOVE_STYLES: dict[str, ActionStyle] = {
     "sprint": ActionStyle(ORANGE, "cross", "X"),
 }
 
-# Condition icons: a letter in a small badge (names from sim.creature conditions).
+# Condition icons: a letter in a small badge (names from sim/condition.py's Condition).
 CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "prone": ("P", ORANGE),
     "grappled": ("G", PURPLE),
     "grappling": ("g", PURPLE),
     "swimming": ("~", SKY),
     "submerged": ("v", BLUE),  # under the surface (R-M8 diving); the token is drawn under water
-    "climbing": ("^", YELLOW),
     "hanging": ("H", YELLOW),
     "burning": ("F", VERMILLION),
     "bleeding": ("B", VERMILLION),

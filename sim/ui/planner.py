@@ -10,6 +10,7 @@ from sim import actions as a
 from sim.actions import Cost, Refusal
 from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Position, Team
+from sim.condition import Condition
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.engine import Battle
 from sim.footing import Gait, mover
@@ -32,16 +33,11 @@ DIVE = "dive"
 
 
 def unseen_names(world: World, unit: str) -> tuple[str, ...]:
-    """Who does not see `unit`: the "unseen" condition's value read defensively (a comma list of
-    creature ids or side names; a bare number or "all" means every opponent)."""
+    """Who does not see `unit`: the "unseen" condition's creatures ("all" when it names none)."""
     held = conditions(world, unit)
-    if not held.has("unseen"):
+    if not held.has(Condition.UNSEEN):
         return ()
-    value = held.value("unseen", "")
-    if isinstance(value, int):
-        return ("all",)
-    names = tuple(v.strip() for v in str(value).replace(";", ",").split(",") if v.strip())
-    return names or ("all",)
+    return held.creatures(Condition.UNSEEN) or ("all",)
 
 
 def hidden_from(world: World, unit: str, side: str | None) -> bool:

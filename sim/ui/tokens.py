@@ -1,5 +1,5 @@
 """Creature tokens: a team-coloured shape with the creature's initials, a hit point bar, and a
-badge per condition (prone, grappled, swimming, submerged, climbing, hanging, burning, bleeding,
+badge per condition (prone, grappled, swimming, submerged, hanging, burning, bleeding,
 unseen) and one for holding a prepared action; a submerged creature is drawn under water."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import math
 import pygame
 
 from sim.components import Health, Position
+from sim.condition import Condition
 from sim.creature import conditions
 from sim.prepare import Prepared
 from sim.ui import palette as pal
@@ -108,7 +109,7 @@ class Tokens:
         pos = world.need(unit, Position)
         sx, sy = camera.screen(pos.cell)
         held = conditions(world, unit)
-        down = held.has("incapacitated")
+        down = held.has(Condition.INCAPACITATED)
         if c < 14:
             # Zoomed far out: the shape fills the cell; bars and badges would be noise.
             cx, cy = sx + c / 2, sy + c / 2
@@ -120,7 +121,7 @@ class Tokens:
                     2,
                 )
             draw_shape(target, style, (cx, cy), c * 0.5, pal.BLACK, 1)
-            if held.has("submerged"):
+            if held.has(Condition.SUBMERGED):
                 under_water(target, cx, cy, c * 0.5, c)
             if down:
                 pygame.draw.line(target, pal.BLACK, (sx, sy), (sx + c, sy + c), 2)
@@ -135,13 +136,13 @@ class Tokens:
             pygame.draw.rect(target, pal.WHITE, rect, max(2, c // 16))
             pygame.draw.rect(target, pal.BLACK, rect.inflate(-max(4, c // 8), -max(4, c // 8)), 1)
         draw_shape(target, style, (cx, cy), r, pal.BLACK, max(1, c // 18))
-        if held.has("prone"):
+        if held.has(Condition.PRONE):
             # Prone: the token is struck through horizontally, as lying down.
             pygame.draw.line(target, pal.BLACK, (cx - r, cy), (cx + r, cy), max(2, c // 12))
         if down:
             pygame.draw.line(target, pal.BLACK, (cx - r, cy - r), (cx + r, cy + r), max(2, c // 10))
             pygame.draw.line(target, pal.BLACK, (cx + r, cy - r), (cx - r, cy + r), max(2, c // 10))
-        if held.has("submerged"):
+        if held.has(Condition.SUBMERGED):
             under_water(target, cx, cy, r, c)
         if c >= 16:
             size = max(11, int(c * 0.42))
@@ -172,7 +173,7 @@ class Tokens:
                 pal.BLACK,
                 bold=True,
             )
-        names = held.names()
+        names: tuple[str, ...] = held.names()
         if world.has(unit, Prepared):
             names = (*names, "prepared")  # seen by every side; what for is not (R-P2)
         self._badges(target, sx, sy, c, names)

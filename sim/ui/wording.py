@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sim.condition import Value, written
 from sim.items import item_name
 from sim.world import World
 
@@ -47,23 +48,24 @@ def free_used_words(kinds: tuple[str, ...] | frozenset[str] | list[str]) -> str:
     return f"free {used} used (another costs a Bonus Action)"
 
 
-def _listed(value: int | str) -> str:
-    return ", ".join(part.strip() for part in str(value).split(",") if part.strip())
+def _listed(value: Value) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
 
 
-def _stacks(value: int | str, noun: str) -> str:
+def _stacks(value: Value, noun: str) -> str:
     return f"{value} {noun}{'' if value == 1 else 's'}"
 
 
-def condition_words(name: str, value: int | str) -> str:
+def condition_words(name: str, value: Value) -> str:
     """A condition and its value as a player reads it; "" for bookkeeping a player does not
     need (the turns left of a feint's bonus).
 
-    >>> condition_words("break_free_tried", 2), condition_words("hanging", "3,1")
+    >>> from sim.geometry import Pos
+    >>> condition_words("break_free_tried", 2), condition_words("hanging", Pos(3, 1))
     ('tried to break free this turn', 'hanging on the face of (3,1)')
     >>> condition_words("burning", 2), condition_words("grappled", "grok")
     ('burning (2 stacks)', 'grappled by grok')
-    >>> condition_words("unseen", "ana,bo"), condition_words("feint_turns", 1)
+    >>> condition_words("unseen", ("ana", "bo")), condition_words("feint_turns", 1)
     ('unseen by ana, bo', '')
     """
     simple = {
@@ -77,7 +79,7 @@ def condition_words(name: str, value: int | str) -> str:
     if name in simple:
         return simple[name]
     words = {
-        "hanging": lambda v: f"hanging on the face of ({v})",
+        "hanging": lambda v: f"hanging on the face of ({written(v)})",
         "grappled": lambda v: f"grappled by {v}",
         "grappling": lambda v: f"grappling {v}",
         "burning": lambda v: f"burning ({_stacks(v, 'stack')})",
@@ -93,4 +95,4 @@ def condition_words(name: str, value: int | str) -> str:
     if name in words and value not in ("",):
         return str(words[name](value))
     plain = name.replace("_", " ")
-    return plain if value in (1, "", True) else f"{plain} ({value})"
+    return plain if value in (1, "", True) else f"{plain} ({written(value)})"

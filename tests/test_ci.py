@@ -1,0 +1,37 @@
+"""CI (`.ci/run`) installs as the README says and runs lint, format and strict types over all
+of sim/ (the client included) and the README's test command."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+
+
+def _commands() -> list[str]:
+    text = (TOP / ".ci" / "run").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and line[0] != "#"]
+
+
+def test_ci_runs_ruff_format_and_strict_mypy_over_the_whole_package() -> None:
+    commands = _commands()
+    assert "ruff check sim tests bench" in commands
+    assert "ruff format --check sim tests bench" in commands
+    assert "mypy --strict" in commands
+    config = tomllib.loads((TOP / "pyproject.toml").read_text(encoding="utf-8"))
+    mypy = config["tool"]["mypy"]
+    assert mypy["strict"] is True and mypy["packages"] == ["sim"]  # sim/ui is in it
+    assert not any("sim.ui" in str(o.get("module")) for o in mypy.get("overrides", []))
+
+
+def test_ci_installs_as_the_readme_says_with_ruff_and_mypy_in_the_test_extra() -> None:
+    readme = (TOP / "README.md").read_text(encoding="utf-8")
+    commands = _commands()
+    assert "python -m pip install --quiet -e '.[test]'" in commands
+    assert "python -m pip install -e '.[test]'" in readme
+    assert "python -m pytest" in commands and "python -m pytest" in readme
+    extras = tomllib.loads((TOP / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    test_extra = " ".join(extras["optional-dependencies"]["test"])
+    assert "ruff" in test_extra and "mypy" in test_extra
+    assert commands.index("mypy --strict") < commands.index("python -m pytest")
