@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Sequence
@@ -150,6 +151,11 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("scenarios", nargs="+", help="scenario files")
+
+    edit = sub.add_parser("edit", help="the map editor: paint a map, place units, play-test")
+    edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
+    edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
+    edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
     return top
 
 
@@ -176,6 +182,8 @@ def _main(args: argparse.Namespace) -> int:
             return _render(args)
         if args.command == "batch":
             return _batch(args)
+        if args.command == "edit":
+            return _edit(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -613,6 +621,39 @@ def _window(
     finally:
         notice.cancel()
     return play(session, offer=offer, ai=ai)
+
+
+# --- sim edit ---------------------------------------------------------------------------------
+
+
+def _edit(args: argparse.Namespace) -> int:
+    """`sim edit [SCENARIO | --new WxH] [--out FILE]`."""
+    from sim import mapedit
+
+    if (args.scenario is None) == (args.new is None):
+        raise UsageError("give a scenario file to edit, or --new WxH for a new map")
+    try:
+        if args.new is not None:
+            found = re.fullmatch(r"(\d+)x(\d+)", args.new.strip().lower())
+            if found is None or not all(1 <= int(n) <= 1024 for n in found.groups()):
+                raise UsageError(
+                    f"--new takes a size like 20x12 (1 to 1024 each), not {args.new!r}"
+                )
+            out = args.out or "new_map.toml"
+            source = mapedit.open_text(
+                mapedit.new_text(int(found.group(1)), int(found.group(2))), out
+            )
+        else:
+            source = mapedit.open_file(args.scenario)
+            out = args.out or args.scenario
+    except mapedit.EditError as error:
+        print(f"sim edit: cannot edit it:\n{error}", file=sys.stderr)
+        return 1
+    if not _display_ok():
+        return 1
+    from sim.ui.editor import edit
+
+    return edit(source, out)
 
 
 # --- sim batch --------------------------------------------------------------------------------

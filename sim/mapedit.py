@@ -511,6 +511,13 @@ class History:
         self._at += 1
         return True
 
+    def amend(self, state: MapState) -> None:
+        """Replace the newest edit's result: the rest of one brush stroke is the same edit."""
+        if self._at == 0:
+            self.push(state)
+            return
+        self._states[self._at] = state
+
     def undo(self) -> bool:
         if self._at == 0:
             return False

@@ -1,0 +1,154 @@
+"""The map editor window (sim/ui/editor.py), driven headless by posted events."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from sim import mapedit as me
+from sim.geometry import Pos
+from sim.grid import Kind
+from sim.scenario import load
+from sim.ui.editor import Editor
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _key(editor: Editor, key: int, mod: int = 0, char: str = "") -> None:
+    editor.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=char))
+
+
+def _click(editor: Editor, cell: Pos, button: int = 1) -> None:
+    x, y = editor.camera.centre(cell)
+    editor.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=button))
+    editor.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=button))
+
+
+def _drag(editor: Editor, a: Pos, b: Pos) -> None:
+    ax, ay = editor.camera.centre(a)
+    bx, by = editor.camera.centre(b)
+    editor.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(ax, ay), button=1))
+    editor.handle(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(bx, by), rel=(0, 0), buttons=(1, 0, 0))
+    )
+    editor.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(bx, by), button=1))
+
+
+def _type(editor: Editor, text: str) -> None:
+    _key(editor, pygame.K_RETURN)
+    for char in text:
+        _key(editor, 0, char=char)
+    _key(editor, pygame.K_RETURN)
+
+
+@pytest.fixture
+def new_map(tmp_path: Path) -> Editor:
+    source = me.open_text(me.new_text(12, 8), str(tmp_path / "new.toml"))
+    return Editor(source, (1280, 800), save_to=str(tmp_path / "new.toml"))
+
+
+def test_a_designer_makes_a_map_places_two_teams_and_saves_it(
+    new_map: Editor, tmp_path: Path
+) -> None:
+    ed = new_map
+    _key(ed, pygame.K_3)  # wall
+    _key(ed, pygame.K_x)  # rectangle
+    _drag(ed, Pos(5, 1), Pos(5, 6))
+    assert all(ed.state.at(Pos(5, y)).kind is Kind.WALL for y in range(1, 7))
+    _key(ed, pygame.K_2)  # difficult, flood fill from (1, 1): the left room only
+    _key(ed, pygame.K_f)
+    _click(ed, Pos(1, 1))
+    assert ed.state.at(Pos(4, 6)).kind is Kind.DIFFICULT
+    assert ed.state.at(Pos(8, 3)).kind is Kind.OPEN  # the wall splits the rooms
+    _key(ed, pygame.K_z, pygame.KMOD_CTRL)
+    assert ed.state.at(Pos(4, 6)).kind is Kind.OPEN
+    _key(ed, pygame.K_y, pygame.KMOD_CTRL)
+    assert ed.state.at(Pos(4, 6)).kind is Kind.DIFFICULT
+    _key(ed, pygame.K_e)  # raise height by half a metre, brush
+    _key(ed, pygame.K_b)
+    _click(ed, Pos(9, 2))
+    _click(ed, Pos(9, 2))
+    assert ed.state.at(Pos(9, 2)).height == 2
+    _key(ed, pygame.K_u)  # units: the template list's human_fighter for blue
+    _click(ed, Pos(2, 2))
+    _key(ed, pygame.K_TAB, pygame.KMOD_SHIFT)  # team red
+    _click(ed, Pos(9, 5))
+    assert [(u.id, u.team) for u in ed.state.units] == [("fighter1", "blue"), ("fighter2", "red")]
+    _type(ed, "hp = 7")  # the selected unit's override
+    assert ed.state.unit("fighter2").overrides == {"hp": 7}
+    _drag(ed, Pos(9, 5), Pos(10, 6))
+    assert ed.state.unit("fighter2").cell == Pos(10, 6)
+    problems, _, _ = ed.checked()
+    assert problems == []
+    _key(ed, pygame.K_s, pygame.KMOD_CTRL)
+    scenario = load(tmp_path / "new.toml")
+    assert scenario.world.grid.ground_half(Pos(9, 2)) == 2
+
+
+def test_problems_are_listed_and_highlighted_and_saving_asks_first(
+    new_map: Editor, tmp_path: Path
+) -> None:
+    ed = new_map
+    _key(ed, pygame.K_u)
+    _click(ed, Pos(2, 2))
+    _key(ed, pygame.K_3)
+    _key(ed, pygame.K_b)
+    _click(ed, Pos(2, 2))  # a unit's cell: the click selects it, it does not paint
+    assert ed.state.at(Pos(2, 2)).kind is Kind.OPEN
+    ed.edit(me.paint(ed.state, [Pos(2, 2)], me.set_kind(Kind.WALL)))
+    problems, cells, _ = ed.checked()
+    assert [p.message for p in problems] == ["unit 'fighter1' stands in wall at (2,2)"]
+    assert cells == {Pos(2, 2)}
+    _key(ed, pygame.K_s, pygame.KMOD_CTRL)
+    assert ed.asking == "The map has 1 problem(s). Save anyway? Y / N"
+    _key(ed, pygame.K_n)
+    assert not (tmp_path / "new.toml").exists()
+    _key(ed, pygame.K_s, pygame.KMOD_CTRL)
+    _key(ed, pygame.K_y)
+    assert "stands in wall" not in (tmp_path / "new.toml").read_text()  # the file, not a message
+    assert "fighter1" in (tmp_path / "new.toml").read_text()
+
+
+def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_background(
+    tmp_path: Path,
+) -> None:
+    source = me.open_file(ROOT / "scenarios" / "brawl.toml")
+    ed = Editor(source, (1280, 800), save_to=str(tmp_path / "brawl.toml"))
+    before = ed.state
+    _key(ed, pygame.K_p)
+    assert ed.playtest is not None
+    ed.frame()
+    ed.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    ed.frame()
+    ed.handle(pygame.event.Event(pygame.QUIT))
+    assert ed.playtest is None and ed.running and ed.state is before
+    ed.start_balance(games=4, workers=1)
+    ed.edit(me.set_info(ed.state, name="Still editing"))  # while it runs
+    assert ed.state.name == "Still editing"
+    deadline = time.monotonic() + 120
+    while ed.balance.summary is None and not ed.balance.error and time.monotonic() < deadline:
+        ed.frame()
+        time.sleep(0.05)
+    assert ed.balance.error == ""
+    assert ed.balance.done == 4
+    assert sum(s["wins"] for s in ed.balance.summary["sides"].values()) <= 4
+    ed.show_threat = True
+    ed.selected = "ana"
+    ed.show_reach = True
+    shot = ed.frame()
+    pygame.image.save(shot, str(tmp_path / "editor.png"))
+
+
+def test_screenshot_of_the_editor(tmp_path: Path) -> None:
+    """The README's picture, and a look at whether the panel's text fits."""
+    source = me.open_file(ROOT / "scenarios" / "cliff_fort.toml")
+    ed = Editor(source, (1280, 800))
+    ed.selected = "ana"
+    ed.show_reach = True
+    ed.edit(me.paint(ed.state, [Pos(1, 1)], me.set_kind(Kind.WALL)))
+    out = Path("/tmp") / "editor_shot.png"
+    pygame.image.save(ed.frame(), str(out))
+    assert out.stat().st_size > 10_000
