@@ -156,6 +156,13 @@ def _parser() -> argparse.ArgumentParser:
     edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
     edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
+
+    imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
+    imp.add_argument("tmx", help="Tiled map (.tmx)")
+    imp.add_argument("--out", required=True, metavar="SCENARIO", help="scenario file to write")
+    exp = sub.add_parser("export-tiled", help="write a scenario as a Tiled map (.tmx)")
+    exp.add_argument("scenario", help="scenario file")
+    exp.add_argument("--out", required=True, metavar="MAP", help="Tiled map to write (.tmx)")
     return top
 
 
@@ -184,6 +191,8 @@ def _main(args: argparse.Namespace) -> int:
             return _batch(args)
         if args.command == "edit":
             return _edit(args)
+        if args.command in ("import-tiled", "export-tiled"):
+            return _tiled(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -249,6 +258,17 @@ def _script_lines(path: str | None) -> list[str]:
 def _scenario(path: str) -> Scenario:
     if not _exists(path):
         raise UsageError(f"no scenario file at {path}")
+    if path.lower().endswith(".tmx"):  # a Tiled map, imported on the fly (docs/tiled.md)
+        from sim.scenario import loads
+        from sim.tiled import TiledError, to_scenario
+
+        try:
+            text, warnings = to_scenario(path)
+        except TiledError as error:
+            raise UsageError(str(error)) from None
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        return loads(text, path)
     return load(path)
 
 
@@ -643,6 +663,12 @@ def _edit(args: argparse.Namespace) -> int:
             source = mapedit.open_text(
                 mapedit.new_text(int(found.group(1)), int(found.group(2))), out
             )
+        elif args.scenario.lower().endswith(".tmx"):
+            text = _from_tiled(args.scenario)
+            if text is None:
+                return 1
+            out = args.out or str(Path(args.scenario).with_suffix(".toml"))
+            source = mapedit.open_text(text, out)
         else:
             source = mapedit.open_file(args.scenario)
             out = args.out or args.scenario
@@ -654,6 +680,51 @@ def _edit(args: argparse.Namespace) -> int:
     from sim.ui.editor import edit
 
     return edit(source, out)
+
+
+def _from_tiled(path: str) -> str | None:
+    """A Tiled map as scenario text, its warnings printed; None (problems printed) when it
+    cannot be imported."""
+    from sim.tiled import TiledError, to_scenario
+
+    try:
+        text, warnings = to_scenario(path)
+    except TiledError as error:
+        print(error, file=sys.stderr)
+        return None
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return text
+
+
+def _tiled(args: argparse.Namespace) -> int:
+    from sim import mapedit
+    from sim.tiled import write_tmx
+
+    if args.command == "import-tiled":
+        text = _from_tiled(args.tmx)
+        if text is None:
+            return 1
+        mapedit.save(args.out, text)
+        try:
+            load(args.out)
+        except ScenarioError as error:
+            print(
+                f"{args.out} was written, but sim check finds problems:\n{error}", file=sys.stderr
+            )
+            return 1
+        print(f"wrote {args.out}")
+        return 0
+    try:
+        write_tmx(args.scenario, args.out)
+    except ScenarioError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except mapedit.EditError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} (tile images in {Path(args.out).parent / 'sim_tiles'})")
+    return 0
 
 
 # --- sim batch --------------------------------------------------------------------------------

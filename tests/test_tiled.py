@@ -1,0 +1,117 @@
+"""Tiled maps (sim/tiled.py): export, import back to the same world, and bad input refused."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.scenario import load, loads
+from sim.tiled import TiledError, to_scenario, write_tmx
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_export_then_import_gives_the_same_world(path: Path, tmp_path: Path) -> None:
+    write_tmx(path, tmp_path / "map.tmx")
+    text, warnings = to_scenario(tmp_path / "map.tmx")
+    assert warnings == []
+    before, after = load(path), loads(text)
+    assert after.world.grid.same_as(before.world.grid)
+    assert after.world == before.world
+    assert after.objectives == before.objectives
+
+
+def test_the_shipped_tmx_is_played() -> None:
+    from sim.batch import Plan, play_game
+
+    text, _ = to_scenario(ROOT / "scenarios" / "skirmish.tmx")
+    scenario = loads(text, "skirmish.tmx")
+    game = play_game(Plan(scenario, (("blue", "normal"), ("red", "normal"))), 0)
+    assert game.result in ("won", "draw", "capped") and game.rounds >= 1
+
+
+def test_import_tiled_writes_a_scenario_sim_check_accepts(tmp_path: Path) -> None:
+    out = tmp_path / "skirmish.toml"
+    assert main(["import-tiled", str(ROOT / "scenarios" / "skirmish.tmx"), "--out", str(out)]) == 0
+    assert main(["check", str(out)]) == 0
+
+
+def _tmx(tmp_path: Path, tile_props: str, extra: str = "", units: str = "") -> Path:
+    path = tmp_path / "bad.tmx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<map version="1.10" orientation="orthogonal" renderorder="right-down" width="2" '
+        'height="1" tilewidth="32" tileheight="32" infinite="0" nextlayerid="3" nextobjectid="2">\n'
+        ' <tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="1" '
+        'columns="0">\n'
+        f'  <tile id="0"><properties>{tile_props}</properties>'
+        '<image width="32" height="32" source="missing.png"/></tile>\n'
+        " </tileset>\n"
+        ' <layer id="1" name="ground" width="2" height="1">\n'
+        f'  <data encoding="csv">1,{extra or "1"}</data>\n </layer>\n'
+        f' <objectgroup id="2" name="units">{units}</objectgroup>\n'
+        "</map>\n"
+    )
+    return path
+
+
+def test_a_wrong_kind_names_the_layer_and_the_tile(tmp_path: Path) -> None:
+    path = _tmx(tmp_path, '<property name="kind" value="lava"/>')
+    with pytest.raises(
+        TiledError, match=r"layer 'ground', the tile at \[0, 0\]: kind 'lava' is not"
+    ):
+        to_scenario(path)
+
+
+def test_a_cell_with_no_kind_is_named(tmp_path: Path) -> None:
+    path = _tmx(tmp_path, '<property name="kind" value="open"/>', extra="0")
+    with pytest.raises(TiledError, match=r"no tile layer gives these cells a kind: \[1, 0\]"):
+        to_scenario(path)
+
+
+def test_a_half_metre_step_is_needed_and_typos_are_warned_about(tmp_path: Path) -> None:
+    path = _tmx(
+        tmp_path,
+        '<property name="kind" value="open"/><property name="elevation" type="float" value="0.3"/>',
+    )
+    with pytest.raises(
+        TiledError, match=r"elevation must be 0 to 1000 in half-metre steps, not 0\.3"
+    ):
+        to_scenario(path)
+    unit = (
+        '<object id="1" name="ana" type="human_fighter" x="0" y="0" width="32" height="32">'
+        '<properties><property name="team" value="blue"/></properties></object>'
+    )
+    path = _tmx(
+        tmp_path,
+        '<property name="kind" value="open"/><property name="kidn" value="x"/>',
+        units=unit,
+    )
+    text, warnings = to_scenario(path)
+    assert warnings == [
+        f"{path}: properties outside the schema were left alone: tile property 'kidn'"
+    ]
+    assert loads(text).world.exists("ana")
+
+
+def test_entity_bombs_and_external_entities_are_refused_fast(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.tmx"
+    lol = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+    bomb.write_text(f'<?xml version="1.0"?><!DOCTYPE map [<!ENTITY l0 "lol">{lol}]><map>&l9;</map>')
+    start = time.monotonic()
+    with pytest.raises(TiledError, match="declares a DOCTYPE or entities"):
+        to_scenario(bomb)
+    assert time.monotonic() - start < 1
+    xxe = tmp_path / "xxe.tmx"
+    xxe.write_text(
+        '<?xml version="1.0"?><!DOCTYPE map [<!ENTITY x SYSTEM "file:///etc/passwd">]><map>&x;</map>'
+    )
+    with pytest.raises(TiledError, match="declares a DOCTYPE or entities"):
+        to_scenario(xxe)
+    assert main(["import-tiled", str(xxe), "--out", str(tmp_path / "x.toml")]) == 1
+    assert not (tmp_path / "x.toml").exists()
