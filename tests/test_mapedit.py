@@ -323,3 +323,19 @@ def test_load_edit_save_load_gives_the_world_the_edits_made() -> None:
     assert min(applied.values()) >= 30, applied
     assert len(applied) == 9
     assert loaded_by_engine >= 20
+
+
+def test_sim_edit_refuses_what_it_cannot_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sim.cli import main
+
+    assert main(["edit"]) == 2
+    assert "give a scenario file to edit, or --new WxH for a new map" in capsys.readouterr().err
+    assert main(["edit", "--new", "0x5"]) == 2
+    assert "--new takes a size like 20x12 (1 to 1024 each), not '0x5'" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "b"\n\n[map]\nrows = """\n.x.\n"""\n')
+    assert main(["edit", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:5: row 0, column 1: 'x' is not in the legend" in err

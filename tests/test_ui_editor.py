@@ -149,6 +149,50 @@ def test_screenshot_of_the_editor(tmp_path: Path) -> None:
     ed.selected = "ana"
     ed.show_reach = True
     ed.edit(me.paint(ed.state, [Pos(1, 1)], me.set_kind(Kind.WALL)))
-    out = Path("/tmp") / "editor_shot.png"
+    out = tmp_path / "editor.png"
     pygame.image.save(ed.frame(), str(out))
     assert out.stat().st_size > 10_000
+
+
+def test_typed_fields_set_the_name_seed_and_objectives_and_bad_ones_say_why(
+    new_map: Editor, tmp_path: Path
+) -> None:
+    ed = new_map
+    _key(ed, pygame.K_u)
+    _click(ed, Pos(2, 2))
+    _key(ed, pygame.K_ESCAPE)  # no unit selected: the map's own fields
+    _type(ed, 'name = "The ford"')
+    _type(ed, "seed = 7")
+    _type(ed, 'objective = { kind = "survive", team = "blue", rounds = 5 }')
+    assert (ed.state.name, ed.state.seed) == ("The ford", 7)
+    assert [(g.kind, g.team, g.rounds) for g in ed.state.goals] == [("survive", "blue", 5)]
+    _type(ed, "seed = many")
+    assert ed.message == 'many is not a TOML value (strings need quotes: "spear")'
+    _type(ed, "colour = 3")
+    assert ed.message == ("unknown field 'colour' (name, description, seed, objective, objectives)")
+    _key(ed, pygame.K_s, pygame.KMOD_CTRL)
+    scenario = load(tmp_path / "new.toml")
+    assert (scenario.name, scenario.seed, len(scenario.objectives)) == ("The ford", 7, 1)
+    reopened = Editor(me.open_file(tmp_path / "new.toml"), (1280, 800))
+    assert reopened.state.name == "The ford" and reopened.state.unit("fighter1") is not None
+    _type(reopened, "objectives = []")
+    assert reopened.state.goals == ()
+
+
+def test_a_play_test_against_the_ai_seats_the_last_team(tmp_path: Path) -> None:
+    source = me.open_file(ROOT / "scenarios" / "brawl.toml")
+    ed = Editor(source, (1280, 800), save_to=str(tmp_path / "brawl.toml"))
+    _key(ed, pygame.K_a)
+    teams = list(dict.fromkeys(u.team for u in ed.state.units))
+    assert list(ed.playtest.seated) == [teams[-1]]
+    _key(ed, pygame.K_F10)
+    assert ed.playtest is None
+
+
+def test_a_map_with_problems_cannot_be_play_tested_and_says_so(new_map: Editor) -> None:
+    _key(new_map, pygame.K_p)
+    assert new_map.playtest is None
+    assert new_map.message == "Cannot play-test: 1 problem(s) (see the list)"
+    _key(new_map, pygame.K_g)
+    assert new_map.balance is None
+    assert new_map.message == "Cannot check balance: 1 problem(s) (see the list)"
