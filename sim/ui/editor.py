@@ -31,7 +31,7 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import draw_shape, initials
 
 PANEL = 360  # the right-hand panel's width
-STATUS = 44  # the key help at the bottom
+STATUS = 62  # a message line and the key help at the bottom
 KIND_KEYS = {pygame.K_1 + i: kind for i, kind in enumerate(Kind)}
 LAYER_KEYS = {pygame.K_e: "height", pygame.K_w: "water", pygame.K_o: "obstacle"}
 SHAPE_KEYS = {pygame.K_b: "brush", pygame.K_x: "rectangle", pygame.K_f: "flood", pygame.K_u: "unit"}
@@ -544,7 +544,11 @@ class Editor:
 
         edited = "" if self.state == self.saved_state else " (not saved)"
         line(f"{self.state.name or 'Untitled'}{edited}", size=pal.FONT, bold=True)
-        line(f"{self.state.width} x {self.state.height} cells, seed {self.state.seed}")
+        seed = "no seed" if self.state.seed is None else f"seed {self.state.seed}"
+        line(
+            f"{self.state.width} x {self.state.height} cells, {seed}, "
+            f"{len(self.state.goals)} objective(s)"
+        )
         y += 4
         tool = "place units" if self.shape == "unit" else f"{self.shape} (size {self.size})"
         line(f"Tool: {tool}   Paint: {self.paint_name}")
@@ -606,7 +610,10 @@ class Editor:
             for team, side in b.summary["sides"].items():
                 low, high = side["wilson_95"]
                 rate = side["win_rate"] or 0.0
-                text = f"{team}: wins {rate:.0%} (95% {low:.0%}-{high:.0%})"
+                text = (
+                    f"{team}: wins {rate * 100:.0f} % (95 % interval "
+                    f"{low * 100:.0f} % to {high * 100:.0f} %)"
+                )
                 f.draw(s, text, (x, y), small)
                 y += small + 2
             mean = b.summary["rounds"]["mean"]
@@ -621,29 +628,17 @@ class Editor:
     def _status(self) -> None:
         s, f = self.surface, self.fonts
         w, h = s.get_size()
-        pygame.draw.rect(s, (24, 24, 28), (0, h - STATUS, w, STATUS))
+        top = h - STATUS
+        pygame.draw.rect(s, (24, 24, 28), (0, top, w, STATUS))
         if self.asking:
-            f.draw(s, self.asking, (10, h - STATUS + 4), pal.FONT, pal.HIGHLIGHT, bold=True)
+            f.draw(s, self.asking, (10, top + 3), pal.FONT, pal.HIGHLIGHT, bold=True)
         elif self.prompt is not None:
-            f.draw(
-                s,
-                f"Set: {self.prompt}_   (Enter applies, Esc cancels)",
-                (10, h - STATUS + 4),
-                pal.FONT,
-                pal.HIGHLIGHT,
-            )
+            shown = f"Set: {self.prompt}_   (Enter applies, Esc cancels)"
+            f.draw(s, f.fit(shown, pal.FONT, w - 20), (10, top + 3), pal.FONT, pal.HIGHLIGHT)
         elif self.message:
-            f.draw(s, f.fit(self.message, pal.FONT, w - 20), (10, h - STATUS + 4), pal.FONT)
-        for i, part in enumerate(f.wrap(HELP, pal.FONT_SMALL - 2, w - 20)[:2]):
-            if (self.asking or self.prompt is not None or self.message) and i == 0:
-                continue
-            f.draw(
-                s,
-                part,
-                (10, h - STATUS + 4 + i * 18),
-                pal.FONT_SMALL - 2,
-                (190, 190, 200),
-            )
+            f.draw(s, f.fit(self.message, pal.FONT, w - 20), (10, top + 3), pal.FONT)
+        for i, part in enumerate(f.wrap(HELP, pal.FONT_SMALL, w - 20)[:2]):
+            f.draw(s, part, (10, top + 24 + i * 18), pal.FONT_SMALL, pal.TEXT_DIM)
 
     # --- the loop ------------------------------------------------------------------------------
     def pump(self) -> pygame.Surface:
