@@ -25,6 +25,11 @@ from sim.scenario import MAX_METRES, MAX_SEED, UNIT_KEYS, load
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
 MAP_KEYS = ("name", "description", "seed", "items", "objectives")
+# What pytmx puts among a tile's properties besides the custom ones.
+PYTMX_FIELDS = {
+    "id", "frames", "type", "class", "width", "height", "source", "trans", "colliders",
+    "probability", "x", "y",
+}  # fmt: skip
 LIST_KEYS = {"held", "carried", "abilities", "skills"}  # written as TOML text in Tiled
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "tiled"
 TILE = 32  # pixels a cell in exported maps
@@ -98,8 +103,8 @@ def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
             where = f"{path}: layer {layer.name!r}, the tile at [{x}, {y}]"
             cell = cells.setdefault(Pos(x, y), {})
             for key, value in props.items():
-                if key in ("id", "frames", "type", "class", "width", "height", "source", "trans"):
-                    continue  # pytmx's own fields, not properties
+                if key in PYTMX_FIELDS:
+                    continue  # pytmx's own fields, not custom properties
                 if key not in TILE_KEYS:
                     unknown.add(f"tile property {key!r}")
                     continue

@@ -115,3 +115,49 @@ def test_entity_bombs_and_external_entities_are_refused_fast(tmp_path: Path) -> 
         to_scenario(xxe)
     assert main(["import-tiled", str(xxe), "--out", str(tmp_path / "x.toml")]) == 1
     assert not (tmp_path / "x.toml").exists()
+
+
+def test_a_map_drawn_for_another_tool_imports_with_its_extras_left_alone(tmp_path: Path) -> None:
+    """zlib/base64 layer data, a flipped tile, a polygon layer, tile names and collision shapes,
+    a tileset image that is not there: ignored, and the properties outside the schema named once."""
+    import base64
+    import struct
+    import zlib
+
+    flip = 0x80000000  # flipped horizontally
+    gids = [1, 1, 1, 2 | flip, 2, 1]
+    data = base64.b64encode(zlib.compress(struct.pack("<6I", *gids))).decode()
+    path = tmp_path / "foreign.tmx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<map version="1.10" orientation="orthogonal" renderorder="right-down" width="3" '
+        'height="2" tilewidth="16" tileheight="16" infinite="0" nextlayerid="4" '
+        'nextobjectid="3">\n'
+        ' <properties><property name="name" value="Foreign"/>'
+        '<property name="author" value="someone"/></properties>\n'
+        ' <tileset firstgid="1" name="dungeon" tilewidth="16" tileheight="16" tilecount="2" '
+        'columns="2"><image source="nowhere/dungeon.png" width="32" height="16"/>\n'
+        '  <tile id="0"><properties><property name="kind" value="open"/>'
+        '<property name="name" value="floor"/></properties></tile>\n'
+        '  <tile id="1"><properties><property name="kind" value="wall"/></properties>'
+        '<objectgroup draworder="index"><object id="1" x="0" y="0" width="16" height="16"/>'
+        "</objectgroup></tile>\n"
+        " </tileset>\n"
+        ' <layer id="1" name="floor" width="3" height="2">'
+        f'<data encoding="base64" compression="zlib">{data}</data></layer>\n'
+        ' <objectgroup id="2" name="lights"><object id="1" x="3" y="3">'
+        '<polygon points="0,0 10,0 10,10"/></object></objectgroup>\n'
+        ' <objectgroup id="3" name="units"><object id="2" name="ana" type="human_fighter" '
+        'x="20" y="4" width="8" height="8"><properties><property name="team" value="blue"/>'
+        "</properties></object></objectgroup>\n"
+        "</map>\n"
+    )
+    text, warnings = to_scenario(path)
+    assert warnings == [
+        f"{path}: properties outside the schema were left alone: map property 'author', "
+        "tile property 'name'"
+    ]
+    scenario = loads(text)
+    grid = scenario.world.grid
+    assert [grid.kind(p).name for p in grid.cells()] == ["OPEN"] * 3 + ["WALL", "WALL", "OPEN"]
+    assert scenario.name == "Foreign"
