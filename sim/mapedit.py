@@ -855,6 +855,9 @@ def save(path: str | Path, text: str) -> None:
 def problem_cells(source: Source, state: MapState, problems: Iterable[Problem]) -> set[Pos]:
     """The cells a problem concerns: the cell it names, or the cell of the unit, item or
     objective whose table holds its line."""
+    problems = list(problems)
+    if not problems:
+        return set()
     text = render(source, state)
     lines = text.split("\n")
     starts: list[tuple[int, str, int]] = []  # (line, array, index)

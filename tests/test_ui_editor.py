@@ -88,6 +88,25 @@ def test_a_designer_makes_a_map_places_two_teams_and_saves_it(
     assert scenario.world.grid.ground_half(Pos(9, 2)) == 2
 
 
+def test_a_brush_stroke_is_one_edit_and_raises_each_cell_once(new_map: Editor) -> None:
+    ed = new_map
+    _key(ed, pygame.K_e)
+    _key(ed, pygame.K_b)
+    path = [Pos(2, 2), Pos(3, 2), Pos(4, 2), Pos(3, 2), Pos(2, 2), Pos(2, 3)]
+    x, y = ed.camera.centre(path[0])
+    ed.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    for cell in path[1:]:
+        x, y = ed.camera.centre(cell)
+        ed.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(1, 0, 0)))
+        ed.frame()  # mid-stroke frames redraw only the painted chunks
+    ed.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
+    raised = {Pos(x, y) for y in range(8) for x in range(12) if ed.state.at(Pos(x, y)).height}
+    assert raised == {Pos(2, 2), Pos(3, 2), Pos(4, 2), Pos(2, 3)}
+    assert {ed.state.at(p).height for p in raised} == {1}
+    assert ed.history.undo() and ed.state.at(Pos(2, 2)).height == 0
+    assert not ed.history.undo()
+
+
 def test_problems_are_listed_and_highlighted_and_saving_asks_first(
     new_map: Editor, tmp_path: Path
 ) -> None:
@@ -196,3 +215,21 @@ def test_a_map_with_problems_cannot_be_play_tested_and_says_so(new_map: Editor) 
     _key(new_map, pygame.K_g)
     assert new_map.balance is None
     assert new_map.message == "Cannot check balance: 1 problem(s) (see the list)"
+
+
+def test_painting_redraws_exactly_what_a_fresh_editor_draws(tmp_path: Path) -> None:
+    """The editor repaints only the chunks an edit touched; the picture must be the one a new
+    editor on the edited map draws (ledges and climbable faces included)."""
+    source = me.open_text(me.new_text(40, 20), str(tmp_path / "m.toml"))
+    ed = Editor(source, (1100, 700))
+    ed.frame()
+    state = me.paint(
+        ed.state, me.rectangle(ed.state, Pos(14, 3), Pos(20, 9)), me.shift("height", 4)
+    )
+    state = me.paint(state, [Pos(14, y) for y in range(3, 10)], me.set_climbable(True))
+    state = me.paint(state, [Pos(33, 15)], me.set_kind(Kind.FIRE))
+    ed.edit(state)
+    edited = pygame.image.tobytes(ed.frame(), "RGB")
+    fresh = Editor(me.open_text(me.render(source, state), str(tmp_path / "m.toml")), (1100, 700))
+    fresh.saved_state = ed.saved_state
+    assert pygame.image.tobytes(fresh.frame(), "RGB") == edited

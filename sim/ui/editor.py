@@ -107,6 +107,7 @@ class Editor:
         self.dragging: str | None = None
         self.anchor: Pos | None = None  # a rectangle's first corner
         self.stroke: bool | None = None  # a brush stroke under way; True once it changed the map
+        self.stroked: set[Pos] = set()  # the cells the stroke has painted
         self.show_reach = False
         self.show_threat = False
         self.prompt: str | None = None  # a field being typed (Enter)
@@ -133,7 +134,10 @@ class Editor:
         """`sim check`'s problems for the map as it is now, their cells, and the scenario when
         there are none (for overlays, play-tests and balance)."""
         state = self.state
-        if self._checked is None or self._checked[0] is not state:
+        # Mid-stroke the last check stands: a check is a whole load of the file (tens of ms on
+        # a big map), and the stroke is checked when the button comes up.
+        stale = self.stroke is not None and self._checked is not None
+        if not stale and (self._checked is None or self._checked[0] is not state):
             text = me.render(self.source, state)
             try:
                 scenario: Scenario | None = loads(text, self.save_to)
@@ -142,6 +146,7 @@ class Editor:
                 scenario, problems = None, list(error.problems)
             cells = me.problem_cells(self.source, state, problems)
             self._checked = (state, problems, cells, scenario)
+        assert self._checked is not None
         return self._checked[1], self._checked[2], self._checked[3]
 
     def board(self) -> pygame.Rect:
@@ -216,8 +221,10 @@ class Editor:
         if self.shape == "rectangle":
             self.anchor = cell
             return
+        cells = self._cells(cell)
+        self.stroked = set(cells)
         self.stroke = self.history.push(
-            me.paint(self.state, self._cells(cell), self.paint, self.source.locker(self.state))
+            me.paint(self.state, cells, self.paint, self.source.locker(self.state))
         )
 
     def _drag(self, pos: tuple[int, int]) -> None:
@@ -225,10 +232,11 @@ class Editor:
         if cell is None or self.dragging is not None or self.stroke is None:
             return
         if self.shape == "brush":
-            # One stroke is one edit (one undo): the cells join the stroke's state.
-            painted = me.paint(
-                self.state, self._cells(cell), self.paint, self.source.locker(self.state)
-            )
+            # One stroke is one edit (one undo), and changes each cell once: dragging back
+            # over a cell does not raise it again.
+            cells = [p for p in self._cells(cell) if p not in self.stroked]
+            self.stroked.update(cells)
+            painted = me.paint(self.state, cells, self.paint, self.source.locker(self.state))
             if self.stroke:
                 self.history.amend(painted)
             else:
@@ -474,6 +482,12 @@ class Editor:
         s = self.surface
         s.fill((30, 30, 34))
         problems, bad, scenario = self.checked()
+        if (
+            scenario is not None
+            and self._checked is not None
+            and self._checked[0] is not self.state
+        ):
+            scenario = None  # mid-stroke: the overlays wait for the stroke's check
         b = self.board()
         s.set_clip(b)
         layer = self._layer()
@@ -517,9 +531,32 @@ class Editor:
         return s
 
     def _layer(self) -> TerrainLayer:
-        if self._terrain is None or self._terrain[0] is not self.state.terrain:
-            self._terrain = (self.state.terrain, TerrainLayer(_world_grid(self.state), self.fonts))
-        return self._terrain[1]
+        """The client's terrain drawing, kept for the whole session: an edit changes the
+        grid's cells in place and redraws only their chunks."""
+        terrain = self.state.terrain
+        if self._terrain is None:
+            self._terrain = (terrain, TerrainLayer(_world_grid(self.state), self.fonts))
+        shown, layer = self._terrain
+        if shown is not terrain:
+            grid = layer.grid
+            cells = []
+            for y, (old, new) in enumerate(zip(shown, terrain, strict=True)):
+                if old is new:
+                    continue
+                for x, t in enumerate(new):
+                    if t != old[x]:
+                        grid.set_cell(
+                            Pos(x, y),
+                            kind=t.kind,
+                            height_half=t.height,
+                            water_half=t.water,
+                            obstacle_half=t.obstacle,
+                            climbable=t.climbable,
+                        )
+                        cells.append(Pos(x, y))
+            layer.changed(cells)
+            self._terrain = (terrain, layer)
+        return layer
 
     def _team_shown(self) -> str:
         unit = self.state.unit(self.selected) if self.selected else None
