@@ -83,9 +83,16 @@ def test_a_designer_makes_a_map_places_two_teams_and_saves_it(
     assert ed.state.unit("fighter2").cell == Pos(10, 6)
     problems, _, _ = ed.checked()
     assert problems == []
+    ed.handle(pygame.event.Event(pygame.QUIT))  # unsaved: it asks first
+    assert ed.running
+    assert ed.asking == "The map has unsaved changes. Quit without saving? Y / N (Ctrl+S saves)"
+    _key(ed, pygame.K_n)
+    assert ed.running and ed.message == "Still editing"
     _key(ed, pygame.K_s, pygame.KMOD_CTRL)
     scenario = load(tmp_path / "new.toml")
     assert scenario.world.grid.ground_half(Pos(9, 2)) == 2
+    ed.handle(pygame.event.Event(pygame.QUIT))  # saved: it closes
+    assert not ed.running
 
 
 def test_a_brush_stroke_is_one_edit_and_raises_each_cell_once(new_map: Editor) -> None:

@@ -111,7 +111,9 @@ class Editor:
         self.show_reach = False
         self.show_threat = False
         self.prompt: str | None = None  # a field being typed (Enter)
-        self.asking: str | None = None  # a yes/no question (saving with problems)
+        self.asking: str | None = None  # a yes/no question (saving with problems, quitting)
+        self.on_yes: Callable[[], object] = lambda: None
+        self.on_no = ""  # what the message line says when the answer is no
         self.message = ""
         self.running = True
         self.saved_state = source.state if Path(self.save_to).exists() else None
@@ -161,12 +163,37 @@ class Editor:
     def save(self, force: bool = False) -> bool:
         problems, _, _ = self.checked()
         if problems and not force:
-            self.asking = f"The map has {len(problems)} problem(s). Save anyway? Y / N"
+            self.ask(
+                f"The map has {len(problems)} problem(s). Save anyway? Y / N",
+                lambda: self.save(force=True),
+                "Not saved",
+            )
             return False
-        me.save(self.save_to, me.render(self.source, self.state))
+        try:
+            me.save(self.save_to, me.render(self.source, self.state))
+        except OSError as error:
+            self.message = f"Cannot save {self.save_to}: {error.strerror}"
+            return False
         self.saved_state = self.state
         self.message = f"Saved {self.save_to}"
         return True
+
+    def ask(self, question: str, on_yes: Callable[[], object], on_no: str) -> None:
+        self.asking, self.on_yes, self.on_no = question, on_yes, on_no
+
+    def quit(self) -> None:
+        """Close the editor; with unsaved edits, only after asking."""
+        if self.state == self.saved_state or self.asking is not None:
+            self.running = False
+            return
+        self.ask(
+            "The map has unsaved changes. Quit without saving? Y / N (Ctrl+S saves)",
+            self._stop,
+            "Still editing",
+        )
+
+    def _stop(self) -> None:
+        self.running = False
 
     # --- events --------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
@@ -175,7 +202,7 @@ class Editor:
             return
         kind = event.type
         if kind == pygame.QUIT:
-            self.running = False
+            self.quit()
         elif kind == pygame.KEYDOWN:
             self._key(event.key, event.mod, getattr(event, "unicode", ""))
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -274,10 +301,10 @@ class Editor:
         if self.asking is not None:
             if key == pygame.K_y:
                 self.asking = None
-                self.save(force=True)
+                self.on_yes()
             elif key in (pygame.K_n, pygame.K_ESCAPE):
                 self.asking = None
-                self.message = "Not saved"
+                self.message = self.on_no
             return
         if self.prompt is not None:
             self._typing(key, char)
