@@ -538,15 +538,15 @@ def _metres(half: int) -> int | float:
     return half // 2 if half % 2 == 0 else half / 2
 
 
-def _plain(value: Any) -> Any:
+def toml_value(value: Any) -> Any:
     """A TOML value for tomlkit: dicts as inline tables so a unit stays one table."""
     if isinstance(value, Mapping):
         table = tomlkit.inline_table()
-        table.update({k: _plain(v) for k, v in value.items()})
+        table.update({k: toml_value(v) for k, v in value.items()})
         return table
     if isinstance(value, list | tuple):
         array = tomlkit.array()
-        array.extend(_plain(v) for v in value)
+        array.extend(toml_value(v) for v in value)
         return array
     return value
 
@@ -753,7 +753,7 @@ def _unit_fields(unit: Unit, at: Any) -> dict[str, Any]:
 def _update(table: Table | InlineTable, raw: Mapping[str, Any], fields: Mapping[str, Any]) -> None:
     for key, value in fields.items():
         if key not in raw or raw[key] != value:
-            table[key] = _cell_value(value) if isinstance(value, Pos) else _plain(value)
+            table[key] = _cell_value(value) if isinstance(value, Pos) else toml_value(value)
     for key in raw:
         if key not in fields:
             del table[key]

@@ -243,7 +243,7 @@ def to_scenario(path: str | Path) -> tuple[str, list[str]]:
 def _toml(value: Any) -> str:
     import tomlkit
 
-    return str(tomlkit.item(me._plain(value)).as_string())
+    return str(tomlkit.item(me.toml_value(value)).as_string())
 
 
 # --- export ------------------------------------------------------------------------------------

@@ -195,7 +195,14 @@ def test_typed_fields_set_the_name_seed_and_objectives_and_bad_ones_say_why(
     _type(ed, "seed = many")
     assert ed.message == 'many is not a TOML value (strings need quotes: "spear")'
     _type(ed, "colour = 3")
-    assert ed.message == ("unknown field 'colour' (name, description, seed, objective, objectives)")
+    assert ed.message == (
+        "unknown field 'colour' (name, description, seed, objective, objective N, objectives)"
+    )
+    _type(ed, 'objective = { kind = "reach", team = "blue", at = [9, 4] }')
+    _type(ed, "objective 3 =")
+    assert ed.message == "there is no objective 3 (the panel numbers them)"
+    _type(ed, "objective 2 =")
+    assert [g.kind for g in ed.state.goals] == ["survive"]
     _key(ed, pygame.K_s, pygame.KMOD_CTRL)
     scenario = load(tmp_path / "new.toml")
     assert (scenario.name, scenario.seed, len(scenario.objectives)) == ("The ford", 7, 1)

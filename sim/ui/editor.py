@@ -4,6 +4,7 @@ event and `Editor.frame` draws one frame, so tests drive it headless with posted
 
 from __future__ import annotations
 
+import re
 import threading
 import tomllib
 from collections.abc import Callable
@@ -64,6 +65,15 @@ def _world_grid(state: me.MapState) -> Grid:
             dtype=grid.layers[name].dtype,
         )
     return grid
+
+
+def _goal_words(goal: me.Goal) -> str:
+    if goal.kind == "survive":
+        return f"{goal.team} survives {goal.rounds} rounds"
+    if goal.kind == "reach":
+        where = f"[{goal.at.x}, {goal.at.y}]" if isinstance(goal.at, Pos) else f"marker {goal.at}"
+        return f"{goal.team} reaches {where}"
+    return f"{goal.kind} {goal.team or ''}".strip()
 
 
 class Editor:
@@ -432,8 +442,17 @@ class Editor:
             while new.goals:
                 new = me.remove_goal(new, 0)
             self.edit(new)
+        elif re.fullmatch(r"objective \d+", key) and parsed is None:
+            number = int(key.split()[1])
+            if not 1 <= number <= len(state.goals):
+                return f"there is no objective {number} (the panel numbers them)"
+            self.edit(me.remove_goal(state, number - 1))
+            return f"objective {number} removed"
         else:
-            return f"unknown field {key!r} (name, description, seed, objective, objectives)"
+            return (
+                f"unknown field {key!r} (name, description, seed, objective, objective N, "
+                "objectives)"
+            )
         return f"{key} set"
 
     # --- play-test and balance -----------------------------------------------------------------
@@ -631,6 +650,10 @@ class Editor:
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
             self._template_rects.append((rect, index))
             y += small + 1
+        if self.state.goals:
+            line("Objectives", bold=True)
+            for number, goal in enumerate(self.state.goals, 1):
+                line(f"  {number}. {_goal_words(goal)}")
         y += 6
         unit = self.state.unit(self.selected) if self.selected else None
         if unit is not None:
