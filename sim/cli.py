@@ -29,6 +29,7 @@ from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
+from sim.tiled import TiledError
 from sim.world import World
 
 if TYPE_CHECKING:
@@ -200,6 +201,9 @@ def _main(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         print(str(error), file=sys.stderr)
         return 1
+    except TiledError as error:
+        print(str(error), file=sys.stderr)
+        return 1
 
 
 def _check(paths: list[str]) -> int:
@@ -259,16 +263,12 @@ def _scenario(path: str) -> Scenario:
     if not _exists(path):
         raise UsageError(f"no scenario file at {path}")
     if path.lower().endswith(".tmx"):  # a Tiled map, imported on the fly (docs/tiled.md)
-        from sim.scenario import loads
-        from sim.tiled import TiledError, to_scenario
+        from sim.tiled import load_tmx
 
-        try:
-            text, warnings = to_scenario(path)
-        except TiledError as error:
-            raise UsageError(str(error)) from None
+        scenario, warnings = load_tmx(path)  # a TiledError is reported by _main
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
-        return loads(text, path)
+        return scenario
     return load(path)
 
 

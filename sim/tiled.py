@@ -21,7 +21,7 @@ from xml.sax.saxutils import quoteattr
 from sim import mapedit as me
 from sim.geometry import Pos
 from sim.grid import KIND_NAMES, Kind
-from sim.scenario import MAX_METRES, MAX_SEED, UNIT_KEYS, load
+from sim.scenario import MAX_METRES, MAX_SEED, UNIT_KEYS, Scenario, ScenarioError, load, loads
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
 MAP_KEYS = ("name", "description", "seed", "items", "objectives")
@@ -238,6 +238,19 @@ def to_scenario(path: str | Path) -> tuple[str, list[str]]:
     goals = source.state.goals
     out = me.render(source, replace(state, goals=goals))
     return out, warnings
+
+
+def load_tmx(path: str | Path) -> tuple[Scenario, list[str]]:
+    """A Tiled map as a scenario to play, and the warnings. The scenario's own problems (a unit
+    in a wall, an unknown template) are TiledErrors too, named by the map, not by lines of a
+    file that was never written."""
+    text, warnings = to_scenario(path)
+    try:
+        return loads(text, str(path)), warnings
+    except ScenarioError as error:
+        raise TiledError(
+            "\n".join(f"{path}: as a scenario: {p.message}" for p in error.problems)
+        ) from None
 
 
 def _toml(value: Any) -> str:

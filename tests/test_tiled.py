@@ -161,3 +161,19 @@ def test_a_map_drawn_for_another_tool_imports_with_its_extras_left_alone(tmp_pat
     grid = scenario.world.grid
     assert [grid.kind(p).name for p in grid.cells()] == ["OPEN"] * 3 + ["WALL", "WALL", "OPEN"]
     assert scenario.name == "Foreign"
+
+
+def test_sim_play_of_a_tmx_names_the_map_in_its_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unit = (
+        '<object id="1" name="ana" type="human_fighter" x="0" y="0" width="32" height="32">'
+        '<properties><property name="team" value="blue"/></properties></object>'
+    )
+    path = _tmx(tmp_path, '<property name="kind" value="wall"/>', units=unit)
+    assert main(["play", str(path), "--text"]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}: as a scenario: unit 'ana' stands in wall at (0,0)\n"
+    )
+    assert main(["play", str(ROOT / "scenarios" / "skirmish.tmx"), "--text"]) == 0
+    assert "Skirmish at the ford" in capsys.readouterr().out
