@@ -247,3 +247,24 @@ def test_painting_redraws_exactly_what_a_fresh_editor_draws(tmp_path: Path) -> N
     fresh = Editor(me.open_text(me.render(source, state), str(tmp_path / "m.toml")), (1100, 700))
     fresh.saved_state = ed.saved_state
     assert pygame.image.tobytes(fresh.frame(), "RGB") == edited
+
+
+def test_the_window_loop_takes_posted_events_until_the_window_closes(tmp_path: Path) -> None:
+    """`sim edit`'s own loop (Editor.run) on a window, fed through pygame's event queue."""
+    source = me.open_text(me.new_text(10, 6), str(tmp_path / "w.toml"))
+    ed = Editor(source, (1000, 640), window=True, save_to=str(tmp_path / "w.toml"))
+    x, y = ed.camera.centre(Pos(3, 3))
+    for event in (
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_5, mod=0, unicode="5"),  # fire
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1),
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_CTRL, unicode=""),
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_y, mod=0, unicode="y"),  # save anyway
+        pygame.event.Event(pygame.QUIT),
+    ):
+        pygame.event.post(event)
+    ed.run()
+    assert not ed.running
+    saved = me.open_file(tmp_path / "w.toml").state
+    assert saved.at(Pos(3, 3)).kind is Kind.FIRE
+    assert "#..^.....#" in (tmp_path / "w.toml").read_text()
