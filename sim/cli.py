@@ -675,7 +675,12 @@ def _edit(args: argparse.Namespace) -> int:
     except mapedit.EditError as error:
         print(f"sim edit: cannot edit it:\n{error}", file=sys.stderr)
         return 1
-    if not _display_ok():
+    from sim.ui.app import NO_WINDOW, display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        # The client's advice (`sim play --text`) has no editor counterpart.
+        print(f"sim edit: {problem.replace(NO_WINDOW, 'the editor needs one')}", file=sys.stderr)
         return 1
     from sim.ui.editor import edit
 

@@ -344,3 +344,25 @@ def test_sim_edit_refuses_what_it_cannot_open(
     assert main(["edit", str(bad)]) == 1
     err = capsys.readouterr().err
     assert f"{bad}:5: row 0, column 1: 'x' is not in the legend" in err
+
+
+def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    gone = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in gone}
+    env["PYTHONPATH"] = str(ROOT)
+    out = tmp_path / "m.toml"
+    done = subprocess.run(
+        [sys.executable, "-m", "sim", "edit", "--new", "8x6", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.endswith("so no window can open; the editor needs one\n")
+    assert "sim edit: no display found" in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists()
