@@ -524,6 +524,15 @@ class Editor:
             self.playtest.surface = self.surface
             self.playtest.ai_step()
             shown: pygame.Surface = self.playtest.frame()
+            # The client's own screens say nothing of the editor: one line says how back.
+            note = self.fonts.render(
+                "Play-test: F10 (or closing the window) returns to the editor",
+                pal.FONT_SMALL,
+                pal.BLACK,
+            )
+            box = note.get_rect(midtop=(shown.get_width() // 2, 2)).inflate(12, 4)
+            pygame.draw.rect(shown, pal.HIGHLIGHT, box, border_radius=4)
+            shown.blit(note, note.get_rect(center=box.center))
             return shown
         s = self.surface
         s.fill((30, 30, 34))
