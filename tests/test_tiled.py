@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
+from sim.geometry import Pos
+from sim.grid import Kind
 from sim.scenario import load, loads
 from sim.tiled import TiledError, to_scenario, write_tmx
 
@@ -177,3 +179,50 @@ def test_sim_play_of_a_tmx_names_the_map_in_its_problems(
     )
     assert main(["play", str(ROOT / "scenarios" / "skirmish.tmx"), "--text"]) == 0
     assert "Skirmish at the ford" in capsys.readouterr().out
+
+
+def _with_tileset(tmp_path: Path, tileset: str, ground: str, over: str) -> Path:
+    path = tmp_path / "room.tmx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<map version="1.10" orientation="orthogonal" renderorder="right-down" width="4" '
+        'height="3" tilewidth="32" tileheight="32" infinite="0" nextlayerid="3" nextobjectid="1">\n'
+        f' <tileset firstgid="1" source="{tileset}"/>\n'
+        f' <layer id="1" name="ground" width="4" height="3"><data encoding="csv">{ground}</data>'
+        "</layer>\n"
+        f' <layer id="2" name="over" width="4" height="3"><data encoding="csv">{over}</data>'
+        "</layer>\n"
+        "</map>\n"
+    )
+    return path
+
+
+def test_the_shipped_tileset_draws_kinds_heights_and_water_in_layers(tmp_path: Path) -> None:
+    """assets/tiled/terrain.tsx: kinds in one layer, a 1.5 m rise and 1 m of water above."""
+    import os
+
+    tsx = os.path.relpath(ROOT / "assets" / "tiled" / "terrain.tsx", tmp_path)
+    # gids: 1 open, 3 wall, 9 elevation 1.5, 15 depth 1, 21 climbable
+    ground = "3,3,3,3,3,1,1,3,3,3,3,3"
+    over = "0,0,0,0,0,9,15,0,0,0,0,0"
+    text, warnings = to_scenario(_with_tileset(tmp_path, tsx, ground, over))
+    assert warnings == []
+    state = me_state(text)
+    assert (state.at(Pos(1, 1)).kind, state.at(Pos(1, 1)).height) == (Kind.OPEN, 3)
+    assert (state.at(Pos(2, 1)).water, state.at(Pos(0, 0)).kind) == (2, Kind.WALL)
+
+
+def test_an_external_tileset_with_entities_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "evil.tsx").write_text(
+        '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        '<tileset name="e" tilewidth="32" tileheight="32" tilecount="1" columns="0">&x;</tileset>'
+    )
+    path = _with_tileset(tmp_path, "evil.tsx", "1,1,1,1,1,1,1,1,1,1,1,1", "0,0,0,0,0,0,0,0,0,0,0,0")
+    with pytest.raises(TiledError, match=r"evil.tsx: the tileset declares a DOCTYPE or entities"):
+        to_scenario(path)
+
+
+def me_state(text: str):  # type: ignore[no-untyped-def]
+    from sim import mapedit
+
+    return mapedit.open_text(text).state
