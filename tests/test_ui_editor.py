@@ -268,3 +268,13 @@ def test_the_window_loop_takes_posted_events_until_the_window_closes(tmp_path: P
     saved = me.open_file(tmp_path / "w.toml").state
     assert saved.at(Pos(3, 3)).kind is Kind.FIRE
     assert "#..^.....#" in (tmp_path / "w.toml").read_text()
+
+
+def test_arrows_pan_the_map_and_home_fits_it_again(new_map: Editor) -> None:
+    ed = new_map
+    fitted = (ed.camera.x, ed.camera.y)
+    _key(ed, pygame.K_LEFT)
+    _key(ed, pygame.K_UP)
+    assert (ed.camera.x, ed.camera.y) == (fitted[0] + 60, fitted[1] + 60)
+    _key(ed, pygame.K_HOME)
+    assert (ed.camera.x, ed.camera.y) == fitted

@@ -37,11 +37,14 @@ KIND_KEYS = {pygame.K_1 + i: kind for i, kind in enumerate(Kind)}
 LAYER_KEYS = {pygame.K_e: "height", pygame.K_w: "water", pygame.K_o: "obstacle"}
 SHAPE_KEYS = {pygame.K_b: "brush", pygame.K_x: "rectangle", pygame.K_f: "flood", pygame.K_u: "unit"}
 BALANCE_GAMES = 40
+PAN_KEYS = {
+    pygame.K_LEFT: (60, 0), pygame.K_RIGHT: (-60, 0), pygame.K_UP: (0, 60), pygame.K_DOWN: (0, -60),
+}  # fmt: skip
 HELP = (
     "1-6 kind  E/W/O raise height/water/obstacle (Shift lowers)  C climbable (Shift: not)  "
     "B brush  X rectangle  F fill  [ ] size  U units  Tab template  Shift+Tab team  Del delete  "
     "Enter set a field  R reach  T threat  P play-test  A play vs AI  G balance  "
-    "Ctrl+Z/Y undo/redo  Ctrl+S save"
+    "Ctrl+Z/Y undo/redo  Ctrl+S save  arrows/wheel pan and zoom, Home fits"
 )
 
 
@@ -364,6 +367,10 @@ class Editor:
             self.start_playtest(ai=key == pygame.K_a)
         elif key == pygame.K_g:
             self.start_balance()
+        elif key in PAN_KEYS:
+            self.camera.pan(*PAN_KEYS[key])
+        elif key == pygame.K_HOME:
+            self.fit()
         elif key == pygame.K_ESCAPE:
             self.selected = None
 
