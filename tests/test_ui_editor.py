@@ -278,3 +278,33 @@ def test_arrows_pan_the_map_and_home_fits_it_again(new_map: Editor) -> None:
     assert (ed.camera.x, ed.camera.y) == (fitted[0] + 60, fitted[1] + 60)
     _key(ed, pygame.K_HOME)
     assert (ed.camera.x, ed.camera.y) == fitted
+
+
+def test_reach_and_threat_overlays_follow_the_map_as_painted(tmp_path: Path) -> None:
+    from sim.budget import refilled
+    from sim.reachmap import reach_map
+
+    source = me.open_file(ROOT / "scenarios" / "skirmish.toml")
+    ed = Editor(source, (1280, 800))
+    ed.selected = "ana"
+    plain = pygame.image.tobytes(ed.frame(), "RGB")
+    _key(ed, pygame.K_r)
+    _key(ed, pygame.K_t)
+    with_overlays = pygame.image.tobytes(ed.frame(), "RGB")
+    assert with_overlays != plain
+    _, _, scenario = ed.checked()
+    assert scenario is not None
+    reach = ed._reach(scenario, "ana")
+    ana = ed.state.unit("ana")
+    assert ana is not None
+    assert len(reach) > 10 and reach == {
+        p: r.action
+        for p, r in reach_map(scenario.world, "ana", budget=refilled(scenario.world.rules)).items()
+    }
+    # A wall ring round ana: the reach shrinks to nothing beyond it, drawn from the new check.
+    ring = [p for p in me.brush(ed.state, ana.cell, 1) if p != ana.cell]
+    ed.edit(me.paint(ed.state, ring, me.set_kind(Kind.WALL)))
+    ed.frame()
+    _, _, walled = ed.checked()
+    assert walled is not None
+    assert set(ed._reach(walled, "ana")) <= {ana.cell}

@@ -134,6 +134,10 @@ class Editor:
         self.balance: Balance | None = None
         self._checked: tuple[me.MapState, list[Problem], set[Pos], Scenario | None] | None = None
         self._terrain: tuple[me.Rows, TerrainLayer] | None = None
+        # The overlays of the last check's scenario, kept while it is the same.
+        self._checks = 0  # checks made: the overlays' cache key
+        self._overlay: tuple[object, dict[Pos, int]] = (None, {})
+        self._reach_cache: tuple[object, dict[Pos, str]] = (None, {})
         self.fit()
 
     # --- state ---------------------------------------------------------------------------------
@@ -161,6 +165,7 @@ class Editor:
                 scenario, problems = None, list(error.problems)
             cells = me.problem_cells(self.source, state, problems)
             self._checked = (state, problems, cells, scenario)
+            self._checks += 1
         assert self._checked is not None
         return self._checked[1], self._checked[2], self._checked[3]
 
@@ -555,14 +560,9 @@ class Editor:
         layer = self._layer()
         layer.draw(s, self.camera, b)
         if scenario is not None and self.show_threat:
-            team = self._team_shown()
-            counts = {p: len(u) for p, u in threat_map(scenario.world, (team,), None).items()}
-            self.overlays.draw_threat(s, self.camera, counts)
+            self.overlays.draw_threat(s, self.camera, self._threats(scenario))
         if scenario is not None and self.show_reach and self.selected:
-            world = scenario.world
-            if self.selected in world.entities():
-                found = reach_map(world, self.selected, budget=refilled(world.rules))
-                self.overlays.draw_reach(s, self.camera, {p: r.action for p, r in found.items()})
+            self.overlays.draw_reach(s, self.camera, self._reach(scenario, self.selected))
         layer.draw_edges(s, self.camera, b)
         for goal in self.state.goals:
             cells = (
@@ -619,6 +619,27 @@ class Editor:
             layer.changed(cells)
             self._terrain = (terrain, layer)
         return layer
+
+    def _threats(self, scenario: Scenario) -> dict[Pos, int]:
+        """How many of the shown team's creatures threaten each cell (cached per check)."""
+        team = self._team_shown()
+        key = ("threat", self._checks, team)
+        if self._overlay[0] != key:
+            found = threat_map(scenario.world, (team,), None)
+            self._overlay = (key, {p: len(u) for p, u in found.items()})
+        return dict(self._overlay[1])
+
+    def _reach(self, scenario: Scenario, unit: str) -> dict[Pos, str]:
+        """Where `unit` gets with one Movement Action of a fresh turn, by the cheapest action."""
+        key = ("reach", self._checks, unit)
+        if self._reach_cache[0] != key:
+            world = scenario.world
+            cells: dict[Pos, str] = {}
+            if unit in world.entities():
+                found = reach_map(world, unit, budget=refilled(world.rules))
+                cells = {p: r.action for p, r in found.items()}
+            self._reach_cache = (key, cells)
+        return self._reach_cache[1]
 
     def _team_shown(self) -> str:
         unit = self.state.unit(self.selected) if self.selected else None
