@@ -226,3 +226,23 @@ def me_state(text: str):  # type: ignore[no-untyped-def]
     from sim import mapedit
 
     return mapedit.open_text(text).state
+
+
+def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    import sim.ui.app
+    import sim.ui.editor
+
+    opened: list[tuple[object, str | None]] = []
+    monkeypatch.setattr(sim.ui.app, "display_problem", lambda: None)
+    monkeypatch.setattr(
+        sim.ui.editor, "edit", lambda source, out: opened.append((source, out)) or 0
+    )
+    shutil.copy(ROOT / "scenarios" / "skirmish.tmx", tmp_path / "ford.tmx")
+    assert main(["edit", str(tmp_path / "ford.tmx")]) == 0
+    [(source, out)] = opened
+    assert out == str(tmp_path / "ford.toml")
+    assert [u.id for u in source.state.units] == ["ana", "bram", "grok", "vex"]
