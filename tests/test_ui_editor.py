@@ -168,18 +168,6 @@ def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_bac
     pygame.image.save(shot, str(tmp_path / "editor.png"))
 
 
-def test_screenshot_of_the_editor(tmp_path: Path) -> None:
-    """The README's picture, and a look at whether the panel's text fits."""
-    source = me.open_file(ROOT / "scenarios" / "cliff_fort.toml")
-    ed = Editor(source, (1280, 800))
-    ed.selected = "ana"
-    ed.show_reach = True
-    ed.edit(me.paint(ed.state, [Pos(1, 1)], me.set_kind(Kind.WALL)))
-    out = tmp_path / "editor.png"
-    pygame.image.save(ed.frame(), str(out))
-    assert out.stat().st_size > 10_000
-
-
 def test_typed_fields_set_the_name_seed_and_objectives_and_bad_ones_say_why(
     new_map: Editor, tmp_path: Path
 ) -> None:
