@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
+from sim.tiled import TiledError
 
 if TYPE_CHECKING:
     from sim.replay import Unfinished
@@ -149,6 +151,18 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("scenarios", nargs="+", help="scenario files")
+
+    edit = sub.add_parser("edit", help="the map editor: paint a map, place units, play-test")
+    edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
+    edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
+    edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
+
+    imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
+    imp.add_argument("tmx", help="Tiled map (.tmx)")
+    imp.add_argument("--out", required=True, metavar="SCENARIO", help="scenario file to write")
+    exp = sub.add_parser("export-tiled", help="write a scenario as a Tiled map (.tmx)")
+    exp.add_argument("scenario", help="scenario file")
+    exp.add_argument("--out", required=True, metavar="MAP", help="Tiled map to write (.tmx)")
     return top
 
 
@@ -175,11 +189,18 @@ def _main(args: argparse.Namespace) -> int:
             return _render(args)
         if args.command == "batch":
             return _batch(args)
+        if args.command == "edit":
+            return _edit(args)
+        if args.command in ("import-tiled", "export-tiled"):
+            return _tiled(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
         return 2
     except ScenarioError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    except TiledError as error:
         print(str(error), file=sys.stderr)
         return 1
 
@@ -240,6 +261,13 @@ def _script_lines(path: str | None) -> list[str]:
 def _scenario(path: str) -> Scenario:
     if not _exists(path):
         raise UsageError(f"no scenario file at {path}")
+    if path.lower().endswith(".tmx"):  # a Tiled map, imported on the fly (docs/tiled.md)
+        from sim.tiled import load_tmx
+
+        scenario, warnings = load_tmx(path)  # a TiledError is reported by _main
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        return scenario
     return load(path)
 
 
@@ -606,6 +634,95 @@ def _window(
     finally:
         notice.cancel()
     return play(session, offer=offer, ai=ai)
+
+
+# --- sim edit ---------------------------------------------------------------------------------
+
+
+def _edit(args: argparse.Namespace) -> int:
+    """`sim edit [SCENARIO | --new WxH] [--out FILE]`."""
+    from sim import mapedit
+
+    if (args.scenario is None) == (args.new is None):
+        raise UsageError("give a scenario file to edit, or --new WxH for a new map")
+    try:
+        if args.new is not None:
+            found = re.fullmatch(r"(\d+)x(\d+)", args.new.strip().lower())
+            if found is None or not all(1 <= int(n) <= 1024 for n in found.groups()):
+                raise UsageError(
+                    f"--new takes a size like 20x12 (1 to 1024 each), not {args.new!r}"
+                )
+            out = args.out or "new_map.toml"
+            source = mapedit.open_text(
+                mapedit.new_text(int(found.group(1)), int(found.group(2))), out
+            )
+        elif args.scenario.lower().endswith(".tmx"):
+            text = _from_tiled(args.scenario)
+            if text is None:
+                return 1
+            out = args.out or str(Path(args.scenario).with_suffix(".toml"))
+            source = mapedit.open_text(text, out)
+        else:
+            source = mapedit.open_file(args.scenario)
+            out = args.out or args.scenario
+    except mapedit.EditError as error:
+        print(f"sim edit: cannot edit it:\n{error}", file=sys.stderr)
+        return 1
+    from sim.ui.app import NO_WINDOW, display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        # The client's advice (`sim play --text`) has no editor counterpart.
+        print(f"sim edit: {problem.replace(NO_WINDOW, 'the editor needs one')}", file=sys.stderr)
+        return 1
+    from sim.ui.editor import edit
+
+    return edit(source, out)
+
+
+def _from_tiled(path: str) -> str | None:
+    """A Tiled map as scenario text, its warnings printed; None (problems printed) when it
+    cannot be imported."""
+    from sim.tiled import TiledError, to_scenario
+
+    try:
+        text, warnings = to_scenario(path)
+    except TiledError as error:
+        print(error, file=sys.stderr)
+        return None
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return text
+
+
+def _tiled(args: argparse.Namespace) -> int:
+    from sim import mapedit
+    from sim.tiled import write_tmx
+
+    if args.command == "import-tiled":
+        text = _from_tiled(args.tmx)
+        if text is None:
+            return 1
+        mapedit.save(args.out, text)
+        try:
+            load(args.out)
+        except ScenarioError as error:
+            print(
+                f"{args.out} was written, but sim check finds problems:\n{error}", file=sys.stderr
+            )
+            return 1
+        print(f"wrote {args.out}")
+        return 0
+    try:
+        write_tmx(args.scenario, args.out)
+    except ScenarioError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except mapedit.EditError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} (tile images in {Path(args.out).parent / 'sim_tiles'})")
+    return 0
 
 
 # --- sim batch --------------------------------------------------------------------------------

@@ -895,3 +895,45 @@ def _objectives(
                 continue
             found.append(Survive(team, rounds))
     return tuple(found)
+
+
+def read_terrain(
+    raw: dict[str, Any], text: str, path: str = "<scenario>", rules: Rules | None = None
+) -> tuple[Grid | None, dict[str, tuple[Pos, ...]], list[Problem]]:
+    """The map of a parsed scenario exactly as `load` builds it, with its markers and the
+    problems of the map alone: the map editor opens files whose units still have problems."""
+    ld = _Loader(path, text, rules or default_rules(), default_catalog())
+    legend = _legend(ld, raw.get("legend", {}))
+    rows = _rows(ld, raw.get("map"))
+    if rows is None:
+        return None, {}, ld.problems
+    used = set()
+    for key in ("units", "items", "objectives"):
+        used |= _markers(raw.get(key, []))
+    grid, markers = _grid(ld, rows, legend, used)
+    if isinstance(raw.get("map"), dict):
+        _layer_rows(ld, grid, raw["map"])
+    return grid, markers, ld.problems
+
+
+def legend_terrain(raw: dict[str, Any]) -> dict[str, tuple[Kind, int, int, int, bool]]:
+    """Each legend character (built-in and the file's) as kind, height, water, obstacle (all
+    but kind in half-metres) and climbable; entries with problems are left out."""
+    ld = _Loader("<scenario>", "", default_rules(), default_catalog())
+    return {
+        char: (t.kind, t.height_half, t.water_half, t.obstacle_half, t.climbable)
+        for char, t in _legend(ld, raw.get("legend", {})).items()
+    }
+
+
+def map_levels(raw: dict[str, Any]) -> dict[str, int]:
+    """The characters of `heights` and `depths` rows and their half-metres (digits and
+    [map.levels]), as `load` reads them."""
+    levels = {str(d): 2 * d for d in range(10)}
+    extra = raw.get("map", {}).get("levels", {}) if isinstance(raw.get("map"), dict) else {}
+    ld = _Loader("<scenario>", "", default_rules(), default_catalog())
+    if isinstance(extra, dict):
+        for char, metres in extra.items():
+            if len(char) == 1 and char != ".":
+                levels[char] = _half(ld, ("map", "levels", char), "level", metres)
+    return levels

@@ -13,6 +13,7 @@ climbed (up to a climbable cell) carries a ladder on its low side instead of hac
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -213,6 +214,18 @@ class TerrainLayer:
         for y in range(y1 - y0 + 1):
             pygame.draw.line(s, grid_colour, (0, y * c), ((x1 - x0) * c, y * c))
         return s
+
+    def changed(self, cells: Iterable[Pos]) -> None:
+        """The grid's layers were changed at `cells` (the map editor paints in place): redraw
+        the chunks they are in, and find the edges again (a ledge's edge layer reaches into
+        its neighbours' chunks, so every edge chunk is redrawn)."""
+        touched = {(p.x // CHUNK, p.y // CHUNK) for p in cells}
+        if not touched:
+            return
+        for key in [k for k in self._chunks if (k[0], k[1]) in touched]:
+            del self._chunks[key]
+        self.edges = self._find_edges()
+        self._edge_chunks.clear()
 
     def _visible_chunks(self, camera: Camera, view: pygame.Rect) -> list[tuple[int, int]]:
         c = camera.cell
