@@ -780,7 +780,9 @@ class App:
             view.item = None
             view.ally = None
             return
-        decision = build(unit, name, view.slow, view.quicken)
+        # Ending the turn is never slowed or quickened (R-B6): the toggles leave it alone.
+        shifted = name != "end_turn"
+        decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
         if isinstance(decision, str):
             view.status = f"refused: {decision}"
             return
