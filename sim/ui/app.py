@@ -54,6 +54,7 @@ from sim.ui.actionbar import (
 )
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
+from sim.ui.markers import markers, summary
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
@@ -285,6 +286,7 @@ class App:
         choice = player.choose(self.session.battle, self._ai_refused)
         note = f"AI {pending.unit}: {choice.why}"
         result = self.session.submit(choice.decision, note)
+        self.show_results(result)
         if isinstance(result, Refusal):
             # A fault of legal_decisions: logged, and not chosen again in this state.
             log.warning("the AI's decision %s was refused: %s", choice.decision, result.reason)
@@ -360,6 +362,7 @@ class App:
 
     def sync(self) -> None:
         """After any change: hand the screen over when the engine waits for another side."""
+        self._forget_results()
         pending = self.session.battle.pending
         view = self.view
         if isinstance(pending, BattleOver):
@@ -399,6 +402,7 @@ class App:
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
         self._ai_at = time.monotonic() + self.ai_pause  # let the player see it before the AI
         result = self.session.submit(decision)
+        self.show_results(result)
         if isinstance(result, Refusal):
             self.view.status = f"refused: {result.reason}"
         else:
@@ -407,6 +411,31 @@ class App:
             self.view.log_offset = 0
         self.sync()
         return result
+
+    def show_results(self, result: Outcome) -> None:
+        """Put an accepted decision's results on the board (markers over the creatures they
+        happened to) and its summary beside the action bar."""
+        if isinstance(result, Refusal):
+            return
+        now = time.monotonic()
+        view = self.view
+        view.markers = [m for m in view.markers if m.age(now) < 1] + markers(
+            result.events, self.world, now
+        )
+        said = summary(result.events, self.world)
+        if said:
+            view.last = said
+        self._results_at = (id(self.session), len(self.session.battle.decisions))
+
+    def _forget_results(self) -> None:
+        """Undo and loads take the results back with the decisions that made them."""
+        at = (id(self.session), len(self.session.battle.decisions))
+        if at != self._results_at and (at[0] != self._results_at[0] or at[1] < self._results_at[1]):
+            self.view.markers = []
+            self.view.last = ""
+            self._results_at = at
+
+    _results_at: tuple[int, int] = (0, 0)
 
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:

@@ -122,6 +122,17 @@ CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "prepared": ("R", ORANGE),  # not a condition: holds a prepared action, ready (R-P1)
 }
 
+# Results on the board (sim/ui/markers.py): the word says it, the colour helps.
+MARKER_INK: dict[str, RGB] = {
+    "hit": ORANGE,
+    "damage": TEXT_BAD,
+    "down": VERMILLION,
+    "miss": TEXT,
+    "heal": GREEN,
+    "won": YELLOW,
+    "lost": SKY,
+}
+
 SIDEBAR_WIDTH = 340
 BAR_ROW_HEIGHT = 24
 FONT_SMALL = 15

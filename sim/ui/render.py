@@ -5,6 +5,7 @@ window and `sim render`'s PNG."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -338,7 +339,7 @@ class Renderer:
             None,
         )
         bar_key = (
-            session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
+            session.version, lay.bar.size, over, view.status, view.last, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
             view.ability, view.ally, repr(view.preparing), repr(view.marking),
@@ -493,6 +494,7 @@ class Renderer:
             )  # fmt: skip
         if plan is not None and not view.disengage:
             self.overlays.draw_warnings(surface, camera, plan)
+        self._markers(surface, camera, session, view)
         for cells, label in marked:
             first = min(cells, key=lambda p: (p.y, p.x))
             self.marks.tag(surface, camera, first, label, rect)
@@ -1209,7 +1211,7 @@ class Renderer:
             widths = [self._button_width(e.name, fs) for e in entries]
             rows += self._rows(widths, w)
             self._bar_font, self._bar_row = fs, row_h
-            self._bar_height = rows * row_h + 34
+            self._bar_height = rows * row_h + 54  # and the last result and status lines
             if self._bar_height <= size[1] * 0.4:
                 break
 
@@ -1238,7 +1240,7 @@ class Renderer:
         f = self.fonts
         size = self._bar_font
         row_h = self._bar_row
-        room = rect.bottom - 24  # the status line below the buttons
+        room = rect.bottom - 44  # the last result and the status line below the buttons
         hidden = 0  # buttons with no room left (a tiny window)
         x, y = rect.x + 6, rect.y + 5
         on = {
@@ -1337,6 +1339,14 @@ class Renderer:
         if hidden:
             status = f"({hidden} buttons need a taller window) {status}"
         self.bar_status = status
+        if view.last:
+            f.draw(
+                surface,
+                f.fit(f"Last: {view.last}", pal.FONT_SMALL, rect.width - 12),
+                (rect.x + 6, rect.bottom - 42),
+                pal.FONT_SMALL,
+                pal.YELLOW,
+            )
         if status:
             f.draw(
                 surface,
@@ -1345,6 +1355,31 @@ class Renderer:
                 pal.FONT,
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
             )
+
+    def _markers(
+        self, surface: pygame.Surface, camera: Camera, session: Session, view: View
+    ) -> None:
+        """The last results over the creatures they happened to, rising and fading out; a
+        creature hidden from the seat shows none. Several on one cell stack upwards."""
+        now = time.monotonic()
+        view.markers = [m for m in view.markers if m.age(now) < 1]
+        world = session.battle.world
+        stacked: dict[Pos, int] = {}
+        size = max(pal.FONT_SMALL, min(pal.FONT_BIG, camera.cell // 3))
+        for marker in view.markers:
+            if world.exists(marker.unit) and hidden_from(world, marker.unit, view.eyes):
+                continue
+            box = _cell_rect(camera, marker.cell)
+            row = stacked.get(marker.cell, 0)
+            stacked[marker.cell] = row + 1
+            rise = int(marker.age(now) * box.height * 0.4)
+            ink = pal.MARKER_INK.get(marker.kind, pal.TEXT)
+            label = self.fonts.render(marker.text, size, ink, bold=True)
+            at = label.get_rect(midbottom=(box.centerx, box.top + 4 - rise - row * (size + 4)))
+            back = at.inflate(8, 2)
+            pygame.draw.rect(surface, pal.BLACK, back, border_radius=4)
+            pygame.draw.rect(surface, ink, back, 1, border_radius=4)
+            surface.blit(label, at)
 
     def _contest_words(self, session: Session, hovered: Entry) -> str:
         """The chance of a contest aimed at no creature (break free, hide) for the bar."""
