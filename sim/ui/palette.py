@@ -89,15 +89,31 @@ class ActionStyle:
     letter: str
 
 
+# Beyond Okabe-Ito's eight, for the overlays that are shown together: each reach colour, the
+# threat and the own reach differ from every other by ΔE*76 >= 15 also for protanopia,
+# deuteranopia and tritanopia (sim/ui/vision.py, tests/test_ui_legend.py). Swim cells are
+# white on the water's blue, not blue on blue.
+CRAWL: RGB = (130, 80, 30)
+CLIMB: RGB = (60, 40, 110)
+SWIM: RGB = (250, 250, 250)
+
 MOVE_STYLES: dict[str, ActionStyle] = {
     "step": ActionStyle(GREEN, "dots", "S"),
     "walk": ActionStyle(SKY, "plain", "W"),
     "jump": ActionStyle(PURPLE, "rings", "J"),
     "run": ActionStyle(YELLOW, "hatch", "R"),
-    "crawl": ActionStyle(PURPLE, "bars", "C"),
-    "swim": ActionStyle(BLUE, "waves", "~"),
-    "climb": ActionStyle(BLUE, "grid", "L"),
+    "crawl": ActionStyle(CRAWL, "bars", "C"),
+    "swim": ActionStyle(SWIM, "waves", "~"),
+    "climb": ActionStyle(CLIMB, "grid", "L"),
     "sprint": ActionStyle(ORANGE, "cross", "X"),
+}
+
+# The colours the board can show at once (the reach map, the threat, the own reach): the
+# colour-vision check compares every pair.
+OVERLAY_COLOURS: dict[str, RGB] = {
+    **{name: style.colour for name, style in MOVE_STYLES.items()},
+    "threat": THREAT,
+    "own reach": OWN_REACH,
 }
 
 # Condition icons: a letter in a small badge (names from sim.creature conditions).

@@ -196,6 +196,7 @@ class Renderer:
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
         self.bar_status = ""  # the last frame's status line under the bar
+        self.legend: list[str] = []  # the sidebar legend's keys, as last drawn
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
@@ -322,6 +323,7 @@ class Renderer:
         side_key = (
             session.version, lay.sidebar.size, view.selected, view.hover, view.side,
             view.omniscient, view.log_offset, session.notice, view.show_reach, view.move_only,
+            view.show_threat, view.show_own,
         )  # fmt: skip
         self._panel_cached(
             "sidebar",
@@ -492,6 +494,7 @@ class Renderer:
                 surface, camera, world, unit, style,
                 current=unit == current, selected=unit == view.selected,
             )  # fmt: skip
+        self.terrain.draw_labels(surface, camera, rect, self._token_rects)
         if plan is not None and not view.disengage:
             self.overlays.draw_warnings(surface, camera, plan)
         self._markers(surface, camera, session, view)
@@ -956,10 +959,9 @@ class Renderer:
             y = self._section(surface, rect, y, f"Selected: {view.selected}")
             y = self._unit_info(surface, x, y, w, session, view, view.selected)
         reach = self.reach_cells(session, view, planner)
-        if reach:
-            y = self._legend(
-                surface, x, y, w, sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index)
-            )
+        shown = sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index) if reach else []
+        if shown or view.show_threat or view.show_own:
+            y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
         if view.hover is not None and world.grid.inside(view.hover):
             y = self._section(surface, rect, y, f"Cell {view.hover}")
             cell = world.grid.cell(view.hover)
@@ -1115,18 +1117,39 @@ class Renderer:
         rows.append(f"reactions: {policy.reactions} [P] · defence: {policy.defence} [O]")
         return rows
 
-    def _legend(self, surface: pygame.Surface, x: int, y: int, w: int, actions: list[str]) -> int:
+    def _legend(
+        self,
+        surface: pygame.Surface,
+        x: int,
+        y: int,
+        w: int,
+        actions: list[str],
+        threat: bool,
+        own: bool,
+    ) -> int:
+        """What the board's overlays mean, for those shown now: each reach tile with its letter
+        and the cheapest Movement Action it stands for, the threat's striped frame (the number
+        is how many enemies reach the cell) and the dashed own reach."""
         y += 4
-        size = 18
+        size = 22
         px = x
+        keys: list[tuple[pygame.Surface, str]] = []
         for action in actions:
-            label = action
+            letter = pal.MOVE_STYLES[action].letter if action in pal.MOVE_STYLES else "?"
+            keys.append((self.overlays.reach_tile(action, size), f"{letter} {action}"))
+        if threat:
+            keys.append((self.overlays.threat_tile(1, size), "enemies reach (count)"))
+        if own:
+            keys.append((self.overlays.own_tile(size), "your reach"))
+        self.legend = [label for _, label in keys]
+        for tile, label in keys:
             width = size + 4 + self.fonts.width(label, pal.FONT_SMALL) + 10
             if px + width > x + w:
                 px = x
                 y += size + 3
-            surface.blit(self.overlays.reach_tile(action, size), (px, y))
-            self.fonts.draw(surface, label, (px + size + 4, y + 3), pal.FONT_SMALL, pal.TEXT)
+            pygame.draw.rect(surface, pal.OPEN, (px, y, size, size))
+            surface.blit(tile, (px, y))
+            self.fonts.draw(surface, label, (px + size + 4, y + 4), pal.FONT_SMALL, pal.TEXT)
             px += width
         return y + size + 4
 
