@@ -186,7 +186,8 @@ def ability_summary(ability: Ability) -> str:
 
 
 def item_choices(battle: Battle, unit: str) -> list[str]:
-    """Items the unit could name: held, carried, and lying within a step."""
+    """Items the unit could name: held, carried, and lying within a step. Not its worn
+    armour: no action takes it by name (Doff takes off whatever is worn, R-B5)."""
     world = battle.world
     out: list[str] = []
     hands = world.get(unit, Hands)
@@ -195,8 +196,6 @@ def item_choices(battle: Battle, unit: str) -> list[str]:
     gear = world.get(unit, Gear)
     if gear is not None:
         out += list(gear.carried)
-        if gear.armour:
-            out.append(gear.armour)
     here = world.need(unit, Position).cell
     for item, pos in world.each(Position):
         if world.has(item, Item) and max(abs(pos.cell.x - here.x), abs(pos.cell.y - here.y)) <= 1:

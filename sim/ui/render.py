@@ -58,7 +58,13 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.underway import Underway, underway
 from sim.ui.view import View
-from sim.ui.wording import condition_words, free_used_words, item_words
+from sim.ui.wording import (
+    condition_words,
+    free_used_words,
+    item_words,
+    named_items,
+    rule_ids,
+)
 from sim.world import World
 
 T = TypeVar("T")
@@ -113,7 +119,9 @@ MAP_KEY = (
     "line with ticks = ledge (ticks on the low side), a ladder = climbable face,",
     "a brown block = low obstacle (obN), a small crate = an item on the ground,",
     "a flag = a goal cell. Reach letters: S step, W walk, R run, X sprint, J jump,",
-    "L climb, C crawl, ~ swim; threatened cells: red hatching and the enemy count.",
+    "L climb, C crawl, ~ swim; threatened cells: a red-and-black striped frame and the",
+    "enemy count (the sidebar's legend names those shown). Over a creature for a moment:",
+    "hit / miss / -damage / +healing / down; 'Last:' above the status sums up the last action.",
     "Black-and-white dashed boxes = an area marked for Prepare (only its side sees it);",
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
@@ -197,6 +205,8 @@ class Renderer:
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
         self.bar_status = ""  # the last frame's status line under the bar
         self.legend: list[str] = []  # the sidebar legend's keys, as last drawn
+        self.session_world: World | None = None
+        self.bar_details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
@@ -234,14 +244,23 @@ class Renderer:
         )
 
     def hover_info(self, session: Session, view: View) -> tuple[str, ...]:
+        """Who could hit a creature of ours in the hovered cell: the enemies (of the selected
+        creature's side, else of the seat's) whose melee reach covers it, not our allies."""
         world = session.battle.world
         hover = view.hover
         if hover is None or not world.grid.inside(hover):
             return ()
         side = view.eyes
-        return self._memo(
-            "hover", (session.version, hover, side), lambda: who_can_hit(world, hover, side)
+        ours = (
+            team_of(world, view.selected)
+            if view.selected and world.exists(view.selected)
+            else view.side
         )
+
+        def foes() -> tuple[str, ...]:
+            return tuple(u for u in who_can_hit(world, hover, side) if team_of(world, u) != ours)
+
+        return self._memo("hover", (session.version, hover, side, ours), foes)
 
     def odds_aim(self, session: Session, view: View) -> tuple[str, str, str] | None:
         """The (actor, action, target) whose odds the hovered cell shows: the action being
@@ -313,6 +332,7 @@ class Renderer:
     ) -> Hits:
         self.hits = Hits()
         self.tip = None
+        self.session_world = session.battle.world  # for the tips' item names
         self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
         if view.handover is not None:
@@ -755,6 +775,15 @@ class Renderer:
         """A box of text beside the hovered `cell`, on the board, in the first place around it
         that covers neither the cell nor the `avoid` rectangles (the mover, the cells where it
         would provoke)."""
+        # Rule ids go to a details row of their own, under the words.
+        ids: list[str] = []
+        plain = []
+        world = self.session_world
+        for text, colour in rows:
+            words, found = rule_ids(named_items(text, world) if world is not None else text)
+            plain.append((words, colour))
+            ids += [i for i in found if i not in ids]
+        rows = plain + ([(f"rules: {', '.join(ids)}", pal.TEXT_DIM)] if ids else [])
         size = pal.FONT
         width = max(self.fonts.width(t, size) for t, _ in rows) + 12
         height = len(rows) * (size - 2) + 10
@@ -1361,7 +1390,20 @@ class Renderer:
             )
         if hidden:
             status = f"({hidden} buttons need a taller window) {status}"
+        status, ids = rule_ids(named_items(status, session.battle.world))
         self.bar_status = status
+        self.bar_details = ids
+        details = 0
+        if ids:  # the rule ids, dim at the right end of the status line
+            details = self.fonts.width("rules: " + ", ".join(ids), pal.FONT_SMALL) + 12
+            f.draw(
+                surface,
+                "rules: " + ", ".join(ids),
+                (rect.right - 6, rect.bottom - 20),
+                pal.FONT_SMALL,
+                pal.TEXT_DIM,
+                anchor="topright",
+            )
         if view.last:
             f.draw(
                 surface,
@@ -1373,7 +1415,7 @@ class Renderer:
         if status:
             f.draw(
                 surface,
-                f.fit(status, pal.FONT, rect.width - 12),
+                f.fit(status, pal.FONT, rect.width - 12 - details),
                 (rect.x + 6, rect.bottom - 22),
                 pal.FONT,
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
