@@ -72,6 +72,13 @@ FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
 AI_PAUSE = 0.7  # seconds between the AI's decisions, so a player can follow them
 log = logging.getLogger(__name__)
 ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
+HINTS_FILE = ".hints"  # beside the saves: the hints a player has taken up, one a line
+REACTION_HINT_KEY = "reactions"
+REACTION_HINT = (
+    "Reactions are automatic: each creature answers attacks and moves by its policy "
+    "('always'). Select one of yours and press P to be asked instead."
+)
+
 PAN_KEYS = {
     pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
     pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP),
@@ -238,6 +245,11 @@ class App:
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
         self.offer = offer
+        # Until a player has once made reactions asked (P), the sidebar says that they are
+        # automatic: with the default policy a new player never sees a reaction prompt.
+        self.hints = save_dir() / HINTS_FILE
+        if not self._hint_seen():
+            self.view.hint = REACTION_HINT
         if offer is not None:
             self.view.offer = (
                 f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
@@ -572,6 +584,8 @@ class App:
             self.pick_item(value)
         elif kind == "choice":
             self.choose(value)
+        elif kind == "over" and value == "again":
+            self.play_again()
         elif kind == "unit" and not hidden_from(self.world, value, view.side):
             view.selected = value
             view.clear_plan()
@@ -1025,6 +1039,21 @@ class App:
         self.sync()
         self.view.status = f"loaded {path}"
 
+    def play_again(self) -> None:
+        """After the battle: the same scenario afresh, with the next seed (other dice), and the
+        same sides played by the AI."""
+        if not isinstance(self.session.battle.pending, BattleOver):
+            return
+        old = self.session
+        old.close()
+        self.session = Session(old.scenario, old.seed + 1)
+        self.planner = Planner()
+        self.view = View(hint=self.view.hint)
+        self._turn_key = None
+        self._seat_ai()
+        self.sync()
+        self.view.status = f"a new battle of {old.scenario.name} (seed {old.seed + 1})"
+
     def continue_offered(self) -> None:
         """Take up the unfinished game offered on the handover screen, in its own autosave."""
         offer = self.offer
@@ -1066,6 +1095,23 @@ class App:
         self.submit(decision)
         if not self.view.status.startswith("refused"):
             self.view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
+            if reactions and self.view.hint:
+                self.view.hint = ""
+                self._note_hint()
+
+    def _hint_seen(self) -> bool:
+        try:
+            return REACTION_HINT_KEY in self.hints.read_text(encoding="utf-8").split()
+        except OSError:
+            return False
+
+    def _note_hint(self) -> None:
+        """Remember that the reactions hint was taken up (a failure only shows it again)."""
+        try:
+            self.hints.parent.mkdir(parents=True, exist_ok=True)
+            self.hints.write_text(REACTION_HINT_KEY + "\n", encoding="utf-8")
+        except OSError:
+            pass
 
     def next_own(self) -> None:
         own = [u for u in creatures(self.world) if self.mine(u)]
@@ -1142,6 +1188,8 @@ class App:
             self.undo_turn() if shift else self.undo()
         elif key in FILE_KEYS:
             self.toggle(FILE_KEYS[key])
+        elif key == pygame.K_n and isinstance(self.session.battle.pending, BattleOver):
+            self.play_again()
         elif key == pygame.K_p:
             self.set_policy(True)
         elif key == pygame.K_o:

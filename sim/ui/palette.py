@@ -44,7 +44,7 @@ PANEL: RGB = (38, 40, 46)
 PANEL_LIGHT: RGB = (58, 61, 70)
 PANEL_EDGE: RGB = (90, 94, 104)
 TEXT: RGB = (236, 236, 236)
-TEXT_DIM: RGB = (150, 152, 160)
+TEXT_DIM: RGB = (184, 186, 194)  # 8:1 on PANEL: secondary, still easy to read
 TEXT_BAD: RGB = (240, 150, 120)
 HIGHLIGHT: RGB = YELLOW
 PATH: RGB = BLACK
@@ -52,6 +52,23 @@ PATH_EDGE: RGB = WHITE
 PROVOKE: RGB = VERMILLION
 THREAT: RGB = VERMILLION
 OWN_REACH: RGB = BLUE
+
+
+def luminance(colour: RGB) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    lin = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in colour]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on `colour`."""
+    return BLACK if contrast(BLACK, colour) >= contrast(WHITE, colour) else WHITE
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ from sim.ui.actionbar import (
 from sim.ui.camera import Camera
 from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
 from sim.ui.logbook import lines
+from sim.ui.outcome import summary as outcome_summary
 from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
 from sim.ui.session import Session
@@ -111,6 +112,7 @@ HELP = (
     ("Enter", "take over after a handover; confirm a marked area"),
     ("I", "hand the side at the screen to the AI; during an AI turn, take that side back"),
     ("Space", "during AI turns: play them out without the pause"),
+    ("N", "after the battle: play the scenario again (the next seed)"),
     ("F1 or ?", "this help"),
 )
 MAP_KEY = (
@@ -343,7 +345,7 @@ class Renderer:
         side_key = (
             session.version, lay.sidebar.size, view.selected, view.hover, view.side,
             view.omniscient, view.log_offset, session.notice, view.show_reach, view.move_only,
-            view.show_threat, view.show_own,
+            view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
         self._panel_cached(
             "sidebar",
@@ -378,12 +380,7 @@ class Renderer:
         if view.choosing is not None:
             self._choice_list(surface, lay.board, session, view)
         if isinstance(pending, BattleOver):
-            self._banner(
-                surface,
-                lay.board,
-                f"Battle over — {', '.join(pending.winners) or 'nobody'} wins",
-                pending.reason,
-            )
+            self._battle_over(surface, lay.board, session)
         if view.help:
             self._help(surface, lay.board)
         return self.hits
@@ -943,6 +940,10 @@ class Renderer:
         else:
             text = "Battle over"
         y = f.draw(surface, f.fit(text, pal.FONT, w), (x, y), pal.FONT, bold=True).bottom + 4
+        if view.hint and not isinstance(pending, BattleOver):
+            for line in f.wrap(view.hint, pal.FONT_SMALL, w):
+                y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.YELLOW).bottom
+            y += 4
         if actor and world.has(actor, Budget):
             y = self._pips(
                 surface,
@@ -1509,14 +1510,15 @@ class Renderer:
             )
         button = pygame.Rect(0, 0, 320, 48)
         button.center = (rect.centerx, rect.centery + 100)
-        pygame.draw.rect(surface, pal.SKY, button, border_radius=6)
+        # In the colour of the side taking the screen, with the ink that reads best on it.
+        pygame.draw.rect(surface, style.colour, button, border_radius=6)
         pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=6)
         f.draw(
             surface,
             f"{side.upper()} is ready  [Enter]",
             button.center,
             pal.FONT + 4,
-            pal.BLACK,
+            pal.ink_on(style.colour),
             bold=True,
             anchor="center",
         )
@@ -1807,22 +1809,34 @@ class Renderer:
             empty = f"{unit} knows no abilities"
         self._list_panel(surface, board, title + "  (Esc cancels)", rows, "choice", empty)
 
-    def _banner(self, surface: pygame.Surface, board: pygame.Rect, title: str, reason: str) -> None:
-        box = pygame.Rect(0, 0, min(640, board.width - 20), 90)
-        box.midtop = (board.centerx, board.y + 20)
+    def _battle_over(self, surface: pygame.Surface, board: pygame.Rect, session: Session) -> None:
+        """The battle-over panel at the top of the board (the board stays in view below it):
+        who won, the rounds, each creature's damage dealt and taken, and Play again."""
+        f = self.fonts
+        lines = self._memo("over", (session.version,), lambda: outcome_summary(session.battle))
+        if not lines:
+            return
+        head, rest = lines[0], lines[1:]
+        height = 60 + 22 * len(rest) + 50
+        box = pygame.Rect(0, 0, min(660, board.width - 20), min(height, board.height - 20))
+        box.midtop = (board.centerx, board.y + 10)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.YELLOW, box, 3, border_radius=6)
-        self.fonts.draw(
-            surface, title, (box.centerx, box.y + 28), pal.FONT_BIG, bold=True, anchor="center"
-        )
-        self.fonts.draw(
-            surface,
-            self.fonts.fit(reason, pal.FONT, box.width - 20),
-            (box.centerx, box.y + 64),
-            pal.FONT,
-            pal.TEXT_DIM,
-            anchor="center",
-        )
+        f.draw(surface, f"Battle over — {head}", (box.centerx, box.y + 26), pal.FONT_BIG - 6,
+               bold=True, anchor="center")  # fmt: skip
+        y = box.y + 52
+        for line in rest:
+            if y + 22 > box.bottom - 46:
+                break
+            f.draw(surface, f.fit(line, pal.FONT, box.width - 30), (box.x + 16, y), pal.FONT)
+            y += 22
+        button = pygame.Rect(0, 0, 240, 34)
+        button.midbottom = (box.centerx, box.bottom - 8)
+        pygame.draw.rect(surface, pal.YELLOW, button, border_radius=5)
+        pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=5)
+        f.draw(surface, "Play again  [N]", button.center, pal.FONT + 2, pal.BLACK, bold=True,
+               anchor="center")  # fmt: skip
+        self.hits.add(button, "over", "again")
 
     def _help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
         f = self.fonts

@@ -46,6 +46,7 @@ class View:
     ai: dict[str, str] = field(default_factory=dict)  # sides the AI plays: team -> level
     markers: list[Marker] = field(default_factory=list)  # results on the board, short-lived
     last: str = ""  # the last decision's result in a line, beside the action bar
+    hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
 
     @property
     def eyes(self) -> str | None:
