@@ -96,6 +96,11 @@ def _parser() -> argparse.ArgumentParser:
         + "; normal without one); I in the window hands a side over or back",
     )
 
+    watch = sub.add_parser(
+        "replay", help="play a save back in the window (saves of sim play and sim batch --keep)"
+    )
+    watch.add_argument("save", help="the save file")
+
     picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
     picture.add_argument("scenario", help="scenario file")
     picture.add_argument("--out", required=True, help="the PNG file to write")
@@ -176,6 +181,8 @@ def _main(args: argparse.Namespace) -> int:
             return _render(args)
         if args.command == "batch":
             return _batch(args)
+        if args.command == "replay":
+            return _replay(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -569,6 +576,15 @@ def _resume(args: argparse.Namespace) -> int:
     return _window(Session(scenario, save.seed, battle, autosave=own), ai=levels)
 
 
+def _replay(args: argparse.Namespace) -> int:
+    """`sim replay SAVE`: the replay viewer on a save (a bad save is reported, exit status 1)."""
+    if not _display_ok("replay"):
+        return 1
+    from sim.ui.viewer import watch
+
+    return watch(args.save)
+
+
 def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
     """The sides `--ai` hands to the AI, with their levels (none without it)."""
     if args.ai is None:
@@ -580,13 +596,13 @@ def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         raise UsageError(str(error)) from None
 
 
-def _display_ok() -> bool:
+def _display_ok(command: str = "play") -> bool:
     """Whether a window can open; if not, says so (and what to do instead)."""
     from sim.ui.app import display_problem
 
     problem = display_problem()
     if problem is not None:
-        print(f"sim play: {problem}", file=sys.stderr)
+        print(f"sim {command}: {problem}", file=sys.stderr)
     return problem is None
 
 

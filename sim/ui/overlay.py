@@ -82,9 +82,10 @@ class Overlays:
         return self._cached(("reach", action, c), make)
 
     def threat_tile(self, count: int, c: int) -> pygame.Surface:
-        """A threatened cell: a frame of black and vermillion stripes (hazard tape; the sprint
-        band is a cross-hatch over the whole cell) that leaves the middle and the top-left
-        corner clear, so the reach letter and pattern still read; the count top right."""
+        """A threatened cell: a frame of black and vermillion stripes along its top and sides
+        (hazard tape; the sprint band is a cross-hatch over the whole cell) that leaves the
+        middle, the bottom row and the top-left corner clear, so the reach letter, the
+        pattern and the ground's labels still read; the count top right."""
 
         def make() -> pygame.Surface:
             s = pygame.Surface((c, c), pygame.SRCALPHA)
@@ -96,16 +97,14 @@ class Overlays:
             for k in range(-c, 2 * c, step):
                 pygame.draw.line(stripes, (*pal.BLACK, 235), (k, 0), (k - c, c), w)
             s.blit(stripes, (0, 0))
-            inner = pygame.Rect(band, band, c - 2 * band, c - 2 * band)
-            s.fill((0, 0, 0, 0), inner)
+            # The frame's top and sides only: the bottom row stays clear for the ground's
+            # height and depth labels, the top-left corner for the reach letter.
+            small = max(10, c // 3) if c >= 26 else 0
+            s.fill((0, 0, 0, 0), pygame.Rect(band, band, c - 2 * band, c - band))
+            s.fill((0, 0, 0, 0), pygame.Rect(0, c - small - 2, c, small + 2))
             if c >= 26:
-                # Clear of the reach letter (top left) and the ground's height and depth
-                # labels (bottom corners).
                 letter = max(11, c // 3)
                 s.fill((0, 0, 0, 0), pygame.Rect(0, 0, letter + 4, letter + 2))
-                small = max(10, c // 3)
-                s.fill((0, 0, 0, 0), pygame.Rect(0, c - small - 2, c * 9 // 20, small + 2))
-                s.fill((0, 0, 0, 0), pygame.Rect(c - c * 9 // 20, c - small - 2, c, small + 2))
             if c >= 16:
                 size = max(11, c // 2 if c < 40 else c // 3)
                 ink = self.fonts.render(str(count), size, pal.WHITE, bold=True)

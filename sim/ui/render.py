@@ -1235,7 +1235,7 @@ class Renderer:
         world = session.battle.world
         pending = session.battle.pending
         foreign = actor is not None and not view.sits_for(team_of(world, actor))
-        if not isinstance(pending, AwaitingAction) or foreign:
+        if not isinstance(pending, AwaitingAction) or foreign or view.replaying:
             actor = None
         side = view.eyes
         return self.bar.update(

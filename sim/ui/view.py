@@ -47,6 +47,7 @@ class View:
     markers: list[Marker] = field(default_factory=list)  # results on the board, short-lived
     last: str = ""  # the last decision's result in a line, beside the action bar
     hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
+    replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
 
     @property
     def eyes(self) -> str | None:
