@@ -55,6 +55,9 @@ from sim.ui.actionbar import (
 from sim.ui.camera import Camera
 from sim.ui.logbook import lines
 from sim.ui.markers import markers, summary
+from sim.ui.menu import AI_PAUSES
+from sim.ui.menu import Line as MenuLine
+from sim.ui.menu import lines as menu_lines
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
@@ -458,6 +461,8 @@ class App:
             if self.renderer.layout(size).board.size != self._fitted:
                 self.fit()  # the window or the bar changed size while the whole map was shown
         self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
+        if self.view.menu is not None and self.view.handover is None:
+            self.renderer.draw_menu(self.surface, self.view.menu == "settings", self.menu_lines())
         return self.surface
 
     def _window_surface(self) -> None:
@@ -556,6 +561,10 @@ class App:
             if hit is not None and hit[0] == "handover":
                 self.take_seat()
             return
+        if view.menu is not None:
+            if hit is not None and hit[0] == "menu":
+                self._hit(*hit)
+            return  # the board waits while the menu is open
         if hit is not None:
             self._hit(*hit)
             return
@@ -584,6 +593,8 @@ class App:
             self.pick_item(value)
         elif kind == "choice":
             self.choose(value)
+        elif kind == "menu":
+            self.menu_pick(value)
         elif kind == "over" and value == "again":
             self.play_again()
         elif kind == "unit" and not hidden_from(self.world, value, view.side):
@@ -938,8 +949,12 @@ class App:
                 self.load(self.quicksave)
 
     def cancel(self) -> None:
+        """Esc: close what is open, else drop the plan, else the selection; with nothing
+        left to cancel, open the menu."""
         view = self.view
-        if view.help:
+        if view.menu is not None:
+            view.menu = "main" if view.menu == "settings" else None
+        elif view.help:
             view.help = False
         elif view.picking or view.targeting or view.choosing:
             view.picking = view.targeting = view.item = view.choosing = view.ability = None
@@ -952,8 +967,71 @@ class App:
             view.waypoints.clear()
         elif view.move_only:
             view.move_only = None
-        else:
+        elif view.selected is not None:
             view.selected = None
+        else:
+            view.menu = "main"
+
+    # --- the Esc menu ----------------------------------------------------------------------------
+    def menu_lines(self) -> list[MenuLine]:
+        view = self.view
+        asked: bool | None = None
+        if view.side is not None:
+            mine = [u for u in creatures(self.world) if team_of(self.world, u) == view.side]
+            asked = all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
+        return menu_lines(
+            settings=view.menu == "settings",
+            may_load=self.rewind_refusal(),
+            asked=asked,
+            pause=self.ai_pause,
+            seated=view.side is not None,
+        )
+
+    def menu_pick(self, value: str) -> None:
+        view = self.view
+        line = next((line for line in self.menu_lines() if line.value == value), None)
+        if line is None:
+            return
+        if not line.ok:
+            view.status = f"{line.label}: {line.detail}"
+            return
+        if value in ("resume", "save", "load", "new"):
+            view.menu = None
+        if value == "save":
+            self.save()
+        elif value == "save_quit":
+            self.save()
+            if view.status.startswith("saved to"):
+                self.closing = self.session.close()
+                self.running = False
+        elif value == "load":
+            self.toggle("load")
+        elif value == "new":
+            self.new_game()
+        elif value == "settings":
+            view.menu = "settings"
+        elif value == "back":
+            view.menu = "main"
+        elif value == "reactions":
+            self.ask_reactions(not self.menu_lines()[0].label.endswith("asked"))
+        elif value == "ai_pause":
+            at = AI_PAUSES.index(self.ai_pause) if self.ai_pause in AI_PAUSES else -1
+            self.ai_pause = AI_PAUSES[(at + 1) % len(AI_PAUSES)]
+
+    def ask_reactions(self, ask: bool) -> None:
+        """Every creature of the seated side asks its player about reactions ("ask"), or
+        answers by itself ("always")."""
+        side = self.view.side
+        if side is None:
+            return
+        for unit in creatures(self.world):
+            policy = self.world.get(unit, Policy) or Policy()
+            if team_of(self.world, unit) == side and (policy.reactions == "ask") != ask:
+                self.submit(SetPolicy(unit, "ask" if ask else "always", policy.defence))
+        self.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic")
+        if ask and self.view.hint:
+            self.view.hint = ""
+            self._note_hint()
 
     def rewind_refusal(self) -> str | None:
         """Why the side at the screen may not take the game back now (undo, undo turn, a quick
@@ -1040,10 +1118,13 @@ class App:
         self.view.status = f"loaded {path}"
 
     def play_again(self) -> None:
-        """After the battle: the same scenario afresh, with the next seed (other dice), and the
-        same sides played by the AI."""
-        if not isinstance(self.session.battle.pending, BattleOver):
-            return
+        """After the battle: the same scenario afresh (`new_game`)."""
+        if isinstance(self.session.battle.pending, BattleOver):
+            self.new_game()
+
+    def new_game(self) -> None:
+        """The same scenario afresh, with the next seed (other dice), and the same sides
+        played by the AI; the game left is autosaved as it closes."""
         old = self.session
         old.close()
         self.session = Session(old.scenario, old.seed + 1)
@@ -1122,8 +1203,11 @@ class App:
         self.view.clear_plan()
 
     def listed(self) -> list[str]:
-        """The values of the list open over the board (items, spells, triggers), in order."""
+        """The values of the list open over the board (the menu, items, spells, triggers), in
+        order."""
         view = self.view
+        if view.menu is not None:
+            return [line.value for line in self.menu_lines()]
         if view.picking and view.selected:
             return item_choices(self.session.battle, view.selected)
         if view.choosing:
@@ -1147,6 +1231,13 @@ class App:
                 self.continue_offered()
             elif key in FILE_KEYS:
                 self.toggle(FILE_KEYS[key])
+            return
+        if view.menu is not None:  # the keys that act on the battle wait
+            lines = self.menu_lines()
+            if pygame.K_1 <= key <= pygame.K_9 and key - pygame.K_1 < len(lines):
+                self.menu_pick(lines[key - pygame.K_1].value)
+            elif key == pygame.K_ESCAPE:
+                self.cancel()
             return
         pending = self.session.battle.pending
         if (

@@ -50,6 +50,7 @@ from sim.ui.actionbar import (
 from sim.ui.camera import Camera
 from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
 from sim.ui.logbook import lines
+from sim.ui.menu import Line as MenuLine
 from sim.ui.outcome import summary as outcome_summary
 from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
@@ -98,6 +99,7 @@ HELP = (
     ("W, then an area", "click cells to mark them (again: unmark), Enter when done"),
     ("1 … 9", "pick from an open list, or answer a reaction"),
     ("right click / Esc", "cancel a list, a target choice, waypoints, selection"),
+    ("Esc (nothing to cancel)", "the menu: save, save and quit, load, new game, settings"),
     ("right or middle drag, arrows", "pan"),
     ("wheel, + / -", "zoom; Home fits the map"),
     ("E", "end the turn"),
@@ -384,6 +386,14 @@ class Renderer:
         if view.help:
             self._help(surface, lay.board)
         return self.hits
+
+    def draw_menu(self, surface: pygame.Surface, settings: bool, rows: list[MenuLine]) -> None:
+        """The Esc menu (or its settings page) over the board: numbered lines, each saying
+        what it does or why it cannot be chosen now."""
+        board = self.layout(surface.get_size()).board
+        title = "Settings (Esc: back)" if settings else "Menu (Esc: back to the battle)"
+        listed = [(line.value, line.label, line.ok, line.detail) for line in rows]
+        self._list_panel(surface, board, title, listed, "menu", "")
 
     def _panel_cached(
         self,

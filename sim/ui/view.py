@@ -48,6 +48,7 @@ class View:
     last: str = ""  # the last decision's result in a line, beside the action bar
     hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
     replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
+    menu: str | None = None  # the Esc menu open: "main" or "settings"
 
     @property
     def eyes(self) -> str | None:
