@@ -342,7 +342,8 @@ class Renderer:
         if view.handover is not None:
             self._handover(surface, session, view)
             return self.hits
-        surface.fill(pal.VOID, lay.board)  # the sidebar and the bar cover the rest
+        # The ground's picture covers the whole board (VOID beyond the map); the sidebar and
+        # the bar cover the rest.
         self._board(surface, lay.board, session, view, planner, camera)
         side_key = (
             session.version, lay.sidebar.size, view.selected, view.hover, view.side,

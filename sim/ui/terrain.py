@@ -27,7 +27,7 @@ from sim.ui.palette import RGB
 from sim.ui.text import Fonts
 
 CHUNK = 16  # cells per chunk side
-MAX_CHUNKS = 160
+MAX_CHUNKS = 160  # kept beyond what is on screen: the cache always holds a whole screen
 LEDGE_HALF = 2  # a rise of 1 m or more between neighbours is drawn as a ledge
 KEY = (255, 0, 255)  # the edge layer's transparent colour
 
@@ -76,6 +76,10 @@ class TerrainLayer:
         # Each ledge run's label and the edges it may sit on, best first (draw_labels).
         self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
+        self._on_screen = 0  # chunks the last frame showed (the caches keep twice as many)
+        # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
+        self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._edges_shown: tuple[tuple[object, ...], pygame.Surface] | None = None
         self._placed: tuple[object, list[tuple[pygame.Surface, pygame.Rect]]] | None = None
 
     # --- tiles: one per distinct cell look, per size -------------------------------------
@@ -191,7 +195,7 @@ class TerrainLayer:
             return found
         found = self._make_chunk(cx, cy, c)
         self._chunks[key] = found
-        while len(self._chunks) > MAX_CHUNKS:
+        while len(self._chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
             self._chunks.popitem(last=False)
         return found
 
@@ -228,28 +232,48 @@ class TerrainLayer:
         return [(cx, cy) for cy in range(first_y, last_y + 1) for cx in range(first_x, last_x + 1)]
 
     def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
-        """Blit the ground chunks that show in `view` (a rect of `target`)."""
-        c = camera.cell
-        blits = []
-        for cx, cy in self._visible_chunks(camera, view):
-            sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
-            blits.append((self.chunk(cx, cy, c), (sx, sy)))
-        target.blits(blits, doreturn=False)
+        """Blit the ground chunks that show in `view` (a rect of `target`): one picture of
+        them, made again only when the camera or the view changes (a 256x256 map fitted to the
+        screen is some 200 chunks, too many blits for every frame)."""
+        key = (camera.cell, camera.x, camera.y, tuple(view))
+        if self._ground is None or self._ground[0] != key:
+            picture = pygame.Surface(view.size)
+            picture.fill(pal.VOID)
+            c = camera.cell
+            visible = self._visible_chunks(camera, view)
+            # A cache smaller than a screen of chunks would rebuild every chunk each time the
+            # camera moves: it keeps two screens' worth.
+            self._on_screen = len(visible)
+            blits = []
+            for cx, cy in visible:
+                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+                blits.append((self.chunk(cx, cy, c), (sx - view.x, sy - view.y)))
+            picture.blits(blits, doreturn=False)
+            self._ground = (key, picture)
+        target.blit(self._ground[1], view.topleft)
 
     # --- edges: ledges and climbable faces, drawn above the overlays -------------------------
     def draw_edges(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
-        """Blit the edge layer (ledges, hachures, ladders, heights) over whatever is drawn."""
+        """Blit the edge layer (ledges, hachures, ladders) over whatever is drawn: one
+        colour-keyed picture, made again only when the camera or the view changes."""
         if not self.edges:
             return
-        c = camera.cell
-        margin = self._margin(c)
-        blits = []
-        for cx, cy in self._visible_chunks(camera, view):
-            layer = self._edge_chunk(cx, cy, c)
-            if layer is not None:
-                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
-                blits.append((layer, (sx - margin, sy - margin)))
-        target.blits(blits, doreturn=False)
+        key = (camera.cell, camera.x, camera.y, tuple(view))
+        if self._edges_shown is None or self._edges_shown[0] != key:
+            picture = pygame.Surface(view.size)
+            picture.fill(KEY)
+            c = camera.cell
+            margin = self._margin(c)
+            blits = []
+            for cx, cy in self._visible_chunks(camera, view):
+                layer = self._edge_chunk(cx, cy, c)
+                if layer is not None:
+                    sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+                    blits.append((layer, (sx - margin - view.x, sy - margin - view.y)))
+            picture.blits(blits, doreturn=False)
+            picture.set_colorkey(KEY, pygame.RLEACCEL)
+            self._edges_shown = (key, picture)
+        target.blit(self._edges_shown[1], view.topleft)
 
     def draw_labels(
         self, target: pygame.Surface, camera: Camera, view: pygame.Rect, avoid: list[pygame.Rect]
@@ -395,7 +419,7 @@ class TerrainLayer:
                     layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
                 )
         self._edge_chunks[key] = layer
-        while len(self._edge_chunks) > MAX_CHUNKS:
+        while len(self._edge_chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
             self._edge_chunks.popitem(last=False)
         return layer
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from sim.components import Item
 from sim.items import item_name
@@ -104,6 +105,7 @@ _IDS_LEAD = re.compile(rf"\(\s*{RULE_ID}(?:\s*(?:,|/|and)\s*{RULE_ID})*\s*[:;,]\
 _BARE = re.compile(rf"\s*\b{RULE_ID}\b")
 
 
+@lru_cache(maxsize=512)  # tips ask it for the same rows every frame
 def rule_ids(text: str) -> tuple[str, tuple[str, ...]]:
     """A text for a player without its rule ids, and the ids, for a details line: the
     words say what happened, the ids say where the rules are.
