@@ -5,7 +5,8 @@ item, the spell or ability the creature knows (cast, use), and for Prepare the t
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sim import actions as a
@@ -112,8 +113,18 @@ class Entry:
     name: str
     ok: bool
     label: str  # the short cost; greyed when refused (the cost it would have)
-    detail: str  # the cost in words, or the refusal reason
+    words: str  # the cost in words, or the refusal reason ("" until `why` is asked)
     needs: tuple[str, ...]  # "item", "target", "to"; movement actions need "path"
+    # Finds the refusal reason when it is first read: most greyed buttons are never hovered,
+    # and finding why costs the engine's checks of every plausible target.
+    why: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def detail(self) -> str:
+        """The cost in words, or the refusal reason."""
+        if not self.words and self.why is not None:
+            object.__setattr__(self, "words", self.why())
+        return self.words
 
 
 ABILITY_ACTIONS = {"cast": "spell", "use": "ability"}  # the action and its JSON field
@@ -532,8 +543,9 @@ def entry(
             name,
             False,
             base_label(rules, name, slow, quicken),
-            refusal(battle, unit, name, side),
+            "",
             need,
+            lambda: refusal(battle, unit, name, side),
         )
     same = ""
     if unchanged(listed, slow, quicken):
