@@ -14,6 +14,7 @@ import pygame
 import pytest
 
 from sim.cli import main
+from sim.components import Position
 from sim.events import TurnStarted
 from sim.replay import load_save
 from sim.ui.tape import SPEEDS
@@ -124,6 +125,10 @@ def test_play_pause_speed_and_overlays(kept: Path, shots: Path) -> None:
     assert "enemies reach (count)" in viewer.renderer.legend
     assert all(not e.ok for e in viewer.renderer.bar.entries)  # the bar only shows
     p.shot("threats_in_replay")
+    # A click on a creature selects it (its details, its reach); nothing moves.
+    grok = viewer.world.need("grok", Position).cell
+    p.click_cell(grok)
+    assert viewer.view.selected == "grok" and tape.position == 2
     # Played to the end, it stops there.
     p.key(pygame.K_SPACE)
     now = 300.0

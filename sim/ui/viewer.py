@@ -11,6 +11,7 @@ from pathlib import Path
 import pygame
 
 from sim.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
+from sim.geometry import Pos
 from sim.replay import ReplayError, read, replay
 from sim.ui.app import App
 from sim.ui.session import Session
@@ -166,9 +167,9 @@ class Viewer(App):
         elif kind == "unit":
             super()._hit(kind, value)
 
-    def click_cell(self, cell: object, shift: bool = False) -> None:
+    def click_cell(self, cell: Pos, shift: bool = False) -> None:
         """A click on the board selects the creature there (its reach, its details)."""
-        unit = self.unit_at(cell)  # type: ignore[arg-type]
+        unit = self.unit_at(cell)
         if unit is not None:
             self.view.selected = unit
             self.view.clear_plan()
