@@ -49,6 +49,15 @@ from sim.ui.actionbar import (
 )
 from sim.ui.camera import Camera
 from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
+from sim.ui.intent import (
+    aim_needs,
+    assist_step,
+    cell_choice,
+    item_decision,
+    target_choice,
+    target_decision,
+    verdict_words,
+)
 from sim.ui.logbook import lines
 from sim.ui.menu import Line as MenuLine
 from sim.ui.outcome import summary as outcome_summary
@@ -270,7 +279,6 @@ class Renderer:
         """The (actor, action, target) whose odds the hovered cell shows: the action being
         targeted (one of ODDS_ACTIONS), or with the acting creature selected and nothing
         chosen, an attack on the hovered enemy; only when the engine would take it now."""
-        from sim.ui.app import _target
 
         world = session.battle.world
         hover = view.hover
@@ -283,7 +291,7 @@ class Renderer:
             actor, action = view.selected, view.targeting
             if actor is None or action not in ODDS_ACTIONS:
                 return None
-            decision = _target(view, unit)
+            decision = target_choice(view, unit)
         else:
             actor, action = turn_unit(session), "attack"
             if view.choosing or view.picking or view.marking is not None:
@@ -873,7 +881,6 @@ class Renderer:
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         """What clicking `hover` would do with the action being targeted, as the click does."""
-        from sim.ui.app import _describe, _to, aim_needs, assist_step, target_decision
 
         world = session.battle.world
         unit = unit_at(world, hover, view.eyes)
@@ -887,12 +894,12 @@ class Renderer:
         if "target" in aim and unit is not None and view.selected:
             result = f"{unit}: {target_decision(session, view, unit)}"
         elif "to" in aim:
-            decision = _to(view, hover)
+            decision = cell_choice(view, hover)
             if decision is not None:
                 result = f"{hover}: " + (
                     f"refused: {decision}"
                     if isinstance(decision, str)
-                    else _describe(judge(session.battle, decision))
+                    else verdict_words(judge(session.battle, decision))
                 )
         for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
@@ -1384,8 +1391,6 @@ class Renderer:
             if chance:  # first, so a narrow bar cuts the cost words, not the odds
                 status = f"{hovered.name.replace('_', ' ')}: {chance}; {hovered.detail}"
         elif view.targeting:
-            from sim.ui.app import aim_needs, assist_step
-
             what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
             aim = aim_words(aim_needs(session.battle.world, view))
             if view.targeting == "assist":
@@ -1766,7 +1771,6 @@ class Renderer:
     def _item_list(
         self, surface: pygame.Surface, board: pygame.Rect, session: Session, view: View
     ) -> None:
-        from sim.ui.app import item_decision
 
         def make() -> list[tuple[str, str, bool, str]]:
             unit = view.selected
@@ -1921,7 +1925,6 @@ def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
 
 def _aim_cells(session: Session, view: View) -> tuple[Pos, ...]:
     """Cells of the creatures the action being targeted could be aimed at now."""
-    from sim.ui.app import aim_needs, target_decision
 
     world = session.battle.world
     if "target" not in aim_needs(world, view):
