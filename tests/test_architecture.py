@@ -63,3 +63,15 @@ def test_the_client_logic_modules_do_not_load_pygame() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_no_client_logic_branches_on_display_text() -> None:
+    """Issue #15: what a click would do is a Verdict (`ok` and `words`); code asks `ok`,
+    never whether the words start with "refused"."""
+    offenders = [
+        f"{path.name}:{number}"
+        for path in UI.glob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "decision(" in line and '.startswith("refused")' in line
+    ]
+    assert offenders == []

@@ -55,7 +55,7 @@ from sim.ui.intent import (
     cell_choice,
     held_ready,
     target_choice,
-    target_decision,
+    target_verdict,
 )
 from sim.ui.logbook import lines
 from sim.ui.markers import markers, summary
@@ -557,9 +557,9 @@ class App:
         if unit is None or view.selected is None:
             view.status = f"assist: click {assist_step(view)} (Esc cancels)"
             return
-        verdict = target_decision(self.session, view, unit)
-        if verdict.startswith("refused"):
-            view.status = verdict
+        verdict = target_verdict(self.session, view, unit)
+        if not verdict.ok:
+            view.status = verdict.words
             return
         view.ally = unit
         view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
@@ -1052,8 +1052,7 @@ class App:
         else:
             i = DEFENCES.index(policy.defence) if policy.defence in DEFENCES else -1
             decision = SetPolicy(unit, policy.reactions, DEFENCES[(i + 1) % len(DEFENCES)])
-        self.submit(decision)
-        if not self.view.status.startswith("refused"):
+        if not isinstance(self.submit(decision), Refusal):
             self.view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
             if reactions and self.view.hint:
                 self.view.hint = ""

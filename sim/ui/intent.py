@@ -5,6 +5,7 @@ click does. Neither imports the other for them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sim.actions import Action, Cost, Refusal
@@ -26,6 +27,19 @@ from sim.ui.actionbar import (
 from sim.ui.session import Session
 from sim.ui.view import View
 from sim.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a click would do: whether it is taken (`ok`), and in words; code asks `ok`, the
+    screen shows `words`, so nothing branches on display text."""
+
+    ok: bool
+    words: str
+
+
+def verdict(result: Cost | Refusal) -> Verdict:
+    return Verdict(isinstance(result, Cost), verdict_words(result))
 
 
 def verdict_words(result: Cost | Refusal) -> str:
@@ -76,8 +90,8 @@ def held_ready(view: View, decision: Decision | str) -> Decision | str:
     return build(decision.actor, "prepare", False, False, **view.preparing, then=inner)
 
 
-def target_decision(session: Session, view: View, target: str) -> str:
-    """What choosing `target` for the action being targeted would do, in words."""
+def target_verdict(session: Session, view: View, target: str) -> Verdict:
+    """What choosing `target` for the action being targeted would do."""
     if view.targeting == ASSIST and view.ally is None and view.selected is not None:
         # R-X21: the first click names the ally; any enemy in sight may follow.
         helped = assist_verdict(
@@ -91,21 +105,23 @@ def target_decision(session: Session, view: View, target: str) -> str:
                 and (team_of(world, target) == team_of(world, view.selected))
             ):
                 # Held ready, it is checked again when the trigger comes (as other actions).
-                return f"the ally: then click the enemy (held ready; now: {helped.reason})"
-            return verdict_words(helped)
-        return f"the ally: then click the enemy ({cost_label(helped)})"
+                return Verdict(
+                    True, f"the ally: then click the enemy (held ready; now: {helped.reason})"
+                )
+            return verdict(helped)
+        return Verdict(True, f"the ally: then click the enemy ({cost_label(helped)})")
     decision = target_choice(view, target)
     if decision is None:
-        return "refused: no action is waiting for a target"
+        return Verdict(False, "refused: no action is waiting for a target")
     if view.preparing is not None and not isinstance(decision, str):
         now = judge(session.battle, decision)
         later = judge(session.battle, held_ready(view, decision))
         if isinstance(later, Refusal):
-            return verdict_words(later)
+            return verdict(later)
         if isinstance(now, Refusal):
-            return f"held ready (now: {now.reason})"
-        return f"held ready ({cost_label(now)} when it comes)"
-    return verdict_words(judge(session.battle, decision))
+            return Verdict(True, f"held ready (now: {now.reason})")
+        return Verdict(True, f"held ready ({cost_label(now)} when it comes)")
+    return verdict(judge(session.battle, decision))
 
 
 def target_choice(view: View, target: str) -> Decision | str | None:
@@ -133,20 +149,20 @@ def cell_choice(view: View, cell: Pos) -> Decision | str | None:
     )
 
 
-def item_decision(session: Session, view: View, item: str) -> str:
-    """What picking `item` from the list would do, in words (a target may be chosen next)."""
+def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
+    """What picking `item` from the list would do (a target may be chosen next)."""
     if view.picking is None or view.selected is None:
-        return "refused: no action is waiting for an item"
+        return Verdict(False, "refused: no action is waiting for an item")
     side = view.eyes
     result = item_verdict(
         session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
     )
     if isinstance(result, Refusal):
-        return f"refused: {result.reason}"
+        return Verdict(False, f"refused: {result.reason}")
     aim = [n for n in needs(view.picking) if n in ("target", "to")]
     then = (
         "; then click a creature or a cell"
         if aim == ["target", "to"]
         else ("; then click a target" if aim else "")
     )
-    return f"costs {cost_label(result)}{then}"
+    return Verdict(True, f"costs {cost_label(result)}{then}")

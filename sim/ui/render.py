@@ -53,9 +53,9 @@ from sim.ui.intent import (
     aim_needs,
     assist_step,
     cell_choice,
-    item_decision,
+    item_verdict_of,
     target_choice,
-    target_decision,
+    target_verdict,
     verdict_words,
 )
 from sim.ui.logbook import lines
@@ -892,7 +892,7 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = [(f"{what}: choose {words} (Esc cancels)", pal.TEXT)]
         result = ""
         if "target" in aim and unit is not None and view.selected:
-            result = f"{unit}: {target_decision(session, view, unit)}"
+            result = f"{unit}: {target_verdict(session, view, unit).words}"
         elif "to" in aim:
             decision = cell_choice(view, hover)
             if decision is not None:
@@ -1778,8 +1778,8 @@ class Renderer:
             items = item_choices(session.battle, unit) if unit else []
             labels = item_choice_labels(session.battle, unit, items) if unit else {}
             for item in items:
-                result = item_decision(session, view, item)
-                rows.append((item, labels[item], not result.startswith("refused"), result))
+                result = item_verdict_of(session, view, item)
+                rows.append((item, labels[item], result.ok, result.words))
             return rows
 
         key = (session.version, view.picking, view.selected, view.slow, view.quicken, view.eyes)
@@ -1934,6 +1934,5 @@ def _aim_cells(session: Session, view: View) -> tuple[Pos, ...]:
     return tuple(
         world.need(unit, Position).cell
         for unit in visible(world, view.eyes)
-        if (unit != view.selected or on_self)
-        and not target_decision(session, view, unit).startswith("refused")
+        if (unit != view.selected or on_self) and target_verdict(session, view, unit).ok
     )
