@@ -44,7 +44,7 @@ def test_the_renderer_does_not_import_the_app() -> None:
     click would decide) live in sim/ui/intent.py."""
     import ast
 
-    for name in ("render", "overlay", "terrain", "tokens", "text"):
+    for name in ("render", "barpanel", "overlay", "terrain", "tokens", "text"):
         tree = ast.parse((UI / f"{name}.py").read_text(encoding="utf-8"))
         imported = {
             node.module

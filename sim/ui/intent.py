@@ -11,7 +11,7 @@ from typing import Any
 from sim.actions import Action, Cost, Refusal
 from sim.creature import team_of
 from sim.decisions import to_json
-from sim.engine import Decision
+from sim.engine import AwaitingAction, AwaitingReaction, Decision
 from sim.geometry import Pos
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
@@ -166,3 +166,20 @@ def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
         else ("; then click a target" if aim else "")
     )
     return Verdict(True, f"costs {cost_label(result)}{then}")
+
+
+def acting_unit(session: Session) -> str | None:
+    pending = session.battle.pending
+    if isinstance(pending, AwaitingAction | AwaitingReaction):
+        return pending.unit
+    return None
+
+
+def aim_words(aim: tuple[str, ...]) -> str:
+    """
+    >>> aim_words(("target",)), aim_words(("to",)), aim_words(("target", "to"))
+    ('a creature', 'a cell', 'a creature or a cell')
+    """
+    if "target" in aim and "to" in aim:
+        return "a creature or a cell"
+    return "a cell" if "to" in aim else "a creature"

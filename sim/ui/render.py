@@ -30,10 +30,7 @@ from sim.threat import threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
-    AREA_HELP,
-    LABELS,
     ActionBar,
-    Entry,
     ability_choices,
     build,
     cost_label,
@@ -47,10 +44,13 @@ from sim.ui.actionbar import (
     trigger_words,
     unmarkable,
 )
+from sim.ui.barpanel import BarPanel
 from sim.ui.camera import Camera
-from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
+from sim.ui.forecast import ODDS_ACTIONS, Forecast, forecast
 from sim.ui.intent import (
+    acting_unit,
     aim_needs,
+    aim_words,
     assist_step,
     cell_choice,
     item_verdict_of,
@@ -79,20 +79,6 @@ from sim.ui.wording import (
 from sim.world import World
 
 T = TypeVar("T")
-
-TOGGLES = (
-    ("reach", "Reach [R]"),
-    ("threat", "Threats [T]"),
-    ("own", "My reach [Y]"),
-    ("disengage", "Disengage [G]"),
-    ("slow", "Slow [S]"),
-    ("quicken", "Quicken [Q]"),
-    ("undo", "Undo [Z]"),
-    ("undo_turn", "Undo turn [Sh+Z]"),
-    ("save", "Save [F5]"),
-    ("load", "Load [F9]"),
-    ("help", "Help [F1]"),
-)
 
 HELP = (
     ("click a creature", "select it (yours: plan its move)"),
@@ -167,13 +153,6 @@ class Hits:
         return None
 
 
-def acting_unit(session: Session) -> str | None:
-    pending = session.battle.pending
-    if isinstance(pending, AwaitingAction | AwaitingReaction):
-        return pending.unit
-    return None
-
-
 def turn_unit(session: Session) -> str | None:
     """The creature whose turn waits for an action (not for a reaction), if any."""
     pending = session.battle.pending
@@ -202,13 +181,9 @@ class Renderer:
         self.overlays = Overlays(self.fonts)
         self.marks = Marks(self.fonts)
         self.tokens = Tokens(self.fonts)
-        self.bar = ActionBar()
+        self.bar_panel = BarPanel(self.fonts)
         self.hits = Hits()
         self._memos: dict[str, tuple[tuple[object, ...], Any]] = {}
-        self._bar_height = 3 * pal.BAR_ROW_HEIGHT + 30
-        self._bar_font = pal.FONT_SMALL + 1
-        self._measured: tuple[object, ...] | None = None
-        self._bar_row = pal.BAR_ROW_HEIGHT
         self._reach_src: object = None
         self._panels: dict[str, tuple[tuple[object, ...], pygame.Surface]] = {}
         self._panel_hits: dict[str, list[tuple[pygame.Rect, str, str]]] = {}
@@ -216,16 +191,14 @@ class Renderer:
         self._token_rects: list[pygame.Rect] = []
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
-        self.bar_status = ""  # the last frame's status line under the bar
         self.legend: list[str] = []  # the sidebar legend's keys, as last drawn
         self.session_world: World | None = None
-        self.bar_details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
         w, h = size
         side = min(pal.SIDEBAR_WIDTH, max(220, w // 4))
-        bar_h = min(self._bar_height, max(60, h - 160))
+        bar_h = min(self.bar_panel.height, max(60, h - 160))
         return Layout(
             board=pygame.Rect(0, 0, w - side, h - bar_h),
             bar=pygame.Rect(0, h - bar_h, w - side, bar_h),
@@ -379,8 +352,9 @@ class Renderer:
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
             view.ability, view.ally, repr(view.preparing), repr(view.marking),
         )  # fmt: skip
+        bar, hits = self.bar_panel, self.hits
         self._panel_cached("bar", bar_key, surface, lay.bar,
-                           lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
+                           lambda: bar.draw(surface, lay.bar, session, view, hits))  # fmt: skip
         pending = session.battle.pending
         if isinstance(pending, AwaitingReaction) and (
             view.sits_for(team_of(session.battle.world, pending.unit))
@@ -1247,196 +1221,24 @@ class Renderer:
                 pal.TEXT_BAD,
             )
 
-    # --- action bar --------------------------------------------------------------------------
-    def _bar_entries(self, session: Session, view: View) -> list[Entry]:
-        actor = acting_unit(session)
-        world = session.battle.world
-        pending = session.battle.pending
-        foreign = actor is not None and not view.sits_for(team_of(world, actor))
-        if not isinstance(pending, AwaitingAction) or foreign or view.replaying:
-            actor = None
-        side = view.eyes
-        return self.bar.update(
-            session.battle,
-            session.version,
-            actor,
-            view.slow,
-            view.quicken,
-            side,
-            view.preparing is not None,
-        )
+    # --- action bar (sim/ui/barpanel.py) -----------------------------------------------------
+    @property
+    def bar(self) -> ActionBar:
+        return self.bar_panel.bar
+
+    @property
+    def bar_status(self) -> str:
+        """The last frame's status line under the bar."""
+        return self.bar_panel.status
+
+    @property
+    def bar_details(self) -> tuple[str, ...]:
+        """The status line's rule ids, shown dim."""
+        return self.bar_panel.details
 
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
-        w = size[0] - min(pal.SIDEBAR_WIDTH, max(220, size[0] // 4))
-        f = self.fonts
-        entries = self._bar_entries(session, view)
-        key = (size, id(entries))  # the bar keeps its list while nothing changed
-        if key == self._measured:
-            return
-        self._measured = key
-        # Normal buttons, or compact ones when a small window would give the bar too much.
-        for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
-            widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
-            rows = self._rows(widths, w)
-            widths = [self._button_width(e.name, fs) for e in entries]
-            rows += self._rows(widths, w)
-            self._bar_font, self._bar_row = fs, row_h
-            self._bar_height = rows * row_h + 54  # and the last result and status lines
-            if self._bar_height <= size[1] * 0.4:
-                break
-
-    def _button_width(self, name: str, size: int) -> int:
-        """An action button's width: its name and room for the widest cost any button shows,
-        so no button moves when a cost changes ("free" to "free+1B") or the action becomes
-        unavailable: every button keeps its place for a given window and font."""
-        f = self.fonts
-        slot = max(f.width(label, size) for label in LABELS)
-        return f.width(name.replace("_", " "), size) + slot + 20
-
-    @staticmethod
-    def _rows(widths: list[int], width: int) -> int:
-        rows, x = 1, 6
-        for item in widths:
-            if x + item > width - 6 and x > 6:
-                rows, x = rows + 1, 6
-            x += item + 4
-        return rows
-
-    def _actionbar(
-        self, surface: pygame.Surface, rect: pygame.Rect, session: Session, view: View
-    ) -> None:
-        pygame.draw.rect(surface, pal.PANEL, rect)
-        pygame.draw.line(surface, pal.PANEL_EDGE, rect.topleft, rect.topright, 2)
-        f = self.fonts
-        size = self._bar_font
-        row_h = self._bar_row
-        room = rect.bottom - 44  # the last result and the status line below the buttons
-        hidden = 0  # buttons with no room left (a tiny window)
-        x, y = rect.x + 6, rect.y + 5
-        on = {
-            "reach": view.show_reach, "threat": view.show_threat, "own": view.show_own,
-            "disengage": view.disengage, "slow": view.slow, "quicken": view.quicken,
-            "help": view.help,
-        }  # fmt: skip
-        for key, label in TOGGLES:
-            width = f.width(label, size) + 14
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
-            if box.bottom > room:
-                hidden += 1
-                continue
-            active = on.get(key, False)
-            pygame.draw.rect(surface, pal.SKY if active else pal.PANEL_LIGHT, box, border_radius=3)
-            pygame.draw.rect(
-                surface,
-                pal.TEXT if active else pal.PANEL_EDGE,
-                box,
-                2 if active else 1,
-                border_radius=3,
-            )
-            f.draw(surface, label, (x + 7, y + 3), size, pal.BLACK if active else pal.TEXT)
-            self.hits.add(box, "toggle", key)
-            x += width + 4
-        x, y = rect.x + 6, y + row_h
-        entries = self._bar_entries(session, view)
-        hovered: Entry | None = None
-        for item in entries:
-            label = item.name.replace("_", " ")
-            cost = item.label
-            width = self._button_width(item.name, size)
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
-            if box.bottom > room:
-                hidden += 1
-                x += width + 4
-                continue
-            chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
-                item.name == "prepare" and (view.preparing is not None or view.marking is not None)
-            )
-            if item.ok:
-                pygame.draw.rect(
-                    surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
-                )
-                pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
-                ink = pal.BLACK if chosen else pal.TEXT
-                f.draw(surface, label, (x + 6, y + 3), size, ink)
-                f.draw(
-                    surface,
-                    cost,
-                    (box.right - 6, y + 3),
-                    size,
-                    pal.BLACK if chosen else pal.ORANGE,
-                    bold=True,
-                    anchor="topright",
-                )
-            else:
-                pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
-                pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
-                r = f.draw(surface, label, (x + 6, y + 3), size, pal.TEXT_DIM)
-                pygame.draw.line(
-                    surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1
-                )
-                f.draw(surface, cost, (box.right - 6, y + 3), size, pal.TEXT_DIM, anchor="topright")
-            self.hits.add(box, "action", item.name)
-            if box.collidepoint(view.mouse):
-                hovered = item
-            x += width + 4
-        status = view.status
-        if hovered is not None:
-            status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
-            chance = self._contest_words(session, hovered) if hovered.ok else ""
-            if chance:  # first, so a narrow bar cuts the cost words, not the odds
-                status = f"{hovered.name.replace('_', ' ')}: {chance}; {hovered.detail}"
-        elif view.targeting:
-            what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
-            aim = aim_words(aim_needs(session.battle.world, view))
-            if view.targeting == "assist":
-                aim = assist_step(view)
-            status = f"{what}: click {aim} (Esc cancels)"
-            if view.preparing is not None:
-                status = f"Prepare {trigger_words(view.preparing)}: {status}"
-        elif view.marking is not None and not status:
-            status = AREA_HELP
-        elif view.preparing is not None and not status.startswith("refused"):
-            status = (
-                f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
-                " (Esc cancels)"
-            )
-        if hidden:
-            status = f"({hidden} buttons need a taller window) {status}"
-        status, ids = rule_ids(named_items(status, session.battle.world))
-        self.bar_status = status
-        self.bar_details = ids
-        details = 0
-        if ids:  # the rule ids, dim at the right end of the status line
-            details = self.fonts.width("rules: " + ", ".join(ids), pal.FONT_SMALL) + 12
-            f.draw(
-                surface,
-                "rules: " + ", ".join(ids),
-                (rect.right - 6, rect.bottom - 20),
-                pal.FONT_SMALL,
-                pal.TEXT_DIM,
-                anchor="topright",
-            )
-        if view.last:
-            f.draw(
-                surface,
-                f.fit(f"Last: {view.last}", pal.FONT_SMALL, rect.width - 12),
-                (rect.x + 6, rect.bottom - 42),
-                pal.FONT_SMALL,
-                pal.YELLOW,
-            )
-        if status:
-            f.draw(
-                surface,
-                f.fit(status, pal.FONT, rect.width - 12 - details),
-                (rect.x + 6, rect.bottom - 22),
-                pal.FONT,
-                pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
-            )
+        self.bar_panel.measure(size, session, view)
 
     def _markers(
         self, surface: pygame.Surface, camera: Camera, session: Session, view: View
@@ -1462,15 +1264,6 @@ class Renderer:
             pygame.draw.rect(surface, pal.BLACK, back, border_radius=4)
             pygame.draw.rect(surface, ink, back, 1, border_radius=4)
             surface.blit(label, at)
-
-    def _contest_words(self, session: Session, hovered: Entry) -> str:
-        """The chance of a contest aimed at no creature (break free, hide) for the bar."""
-        actor = acting_unit(session)
-        if actor is None:
-            return ""
-        world = session.battle.world
-        key = (session.version, actor, hovered.name)
-        return self._memo("contest", key, lambda: contest_words(world, actor, hovered.name))
 
     # --- screens over the board --------------------------------------------------------------
     def _panel(
@@ -1894,16 +1687,6 @@ def hang_words(world: World, hang: Hang) -> str:
         f"{abs(face - hang.height) if up else hang.height:g} m short of {way}; "
         "climb on with another Climb"
     )
-
-
-def aim_words(aim: tuple[str, ...]) -> str:
-    """
-    >>> aim_words(("target",)), aim_words(("to",)), aim_words(("target", "to"))
-    ('a creature', 'a cell', 'a creature or a cell')
-    """
-    if "target" in aim and "to" in aim:
-        return "a creature or a cell"
-    return "a cell" if "to" in aim else "a creature"
 
 
 def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
