@@ -100,12 +100,20 @@ def test_the_sidebar_says_reactions_are_automatic_until_p(tmp_path: Path, shots:
     path = write_scenario(tmp_path, "last", LAST_STAND)
     app = make_app(path)
     p = Player(app, shots)
-    assert app.view.hint == REACTION_HINT
     if app.view.handover is not None:
         p.sit_down()
+    assert app.view.hint == REACTION_HINT  # blue's creatures answer by their policy
     p.shot("reactions_hint")
     app.view.selected = "ana"
     p.key(pygame.K_p)
     assert app.view.status.startswith("ana: reactions ")
     assert app.view.hint == ""
     assert make_app(path).view.hint == ""
+
+
+def test_no_reactions_hint_for_a_side_already_asked(tmp_path: Path) -> None:
+    """The duel's creatures ask their players (policy "ask"): nothing to tell."""
+    app = make_app(client.write_scenario(tmp_path, "duel", client.DUEL))
+    if app.view.handover is not None:
+        Player(app, tmp_path).sit_down()
+    assert app.hint_due and app.view.hint == ""

@@ -44,6 +44,8 @@ def test_an_attack_shows_its_result_on_the_board_and_beside_the_bar(
     texts = [(m.unit, m.text) for m in app.view.markers]
     hit = resolved[-1].hit
     assert ("grok", "hit" if hit else "miss") in texts
+    for unit in ("ana", "grok"):  # one pile per creature: the newest results only
+        assert len([m for m in app.view.markers if m.unit == unit]) <= 3
     damage = [e for e in events if isinstance(e, Damaged) and e.unit == "grok"]
     if hit:
         assert ("grok", f"-{damage[-1].amount}") in texts and ("grok", "down") in texts

@@ -130,8 +130,7 @@ class App:
         # Until a player has once made reactions asked (P), the sidebar says that they are
         # automatic: with the default policy a new player never sees a reaction prompt.
         self.hints = save_dir() / HINTS_FILE
-        if not self._hint_seen():
-            self.view.hint = REACTION_HINT
+        self.hint_due = not self._hint_seen()
         if offer is not None:
             self.view.offer = (
                 f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
@@ -257,6 +256,7 @@ class App:
     def sync(self) -> None:
         """After any change: hand the screen over when the engine waits for another side."""
         self._forget_results()
+        self._hint()
         pending = self.session.battle.pending
         view = self.view
         if isinstance(pending, BattleOver):
@@ -313,9 +313,10 @@ class App:
             return
         now = time.monotonic()
         view = self.view
-        view.markers = [m for m in view.markers if m.age(now) < 1] + markers(
-            result.events, self.world, now
-        )
+        made = markers(result.events, self.world, now)
+        # A creature's new results replace its older ones still showing: never two piles.
+        fresh = {m.unit for m in made}
+        view.markers = [m for m in view.markers if m.age(now) < 1 and m.unit not in fresh] + made
         said = summary(result.events, self.world)
         if said:
             view.last = said
@@ -491,6 +492,7 @@ class App:
         pending = self.session.battle.pending
         if isinstance(pending, AwaitingAction):
             view.selected = pending.unit
+        self._hint()
         self.view.status = f"{view.side.upper()} has the screen"
 
     def click_cell(self, cell: Pos, shift: bool = False) -> None:
@@ -908,9 +910,10 @@ class App:
             if team_of(self.world, unit) == side and (policy.reactions == "ask") != ask:
                 self.submit(SetPolicy(unit, "ask" if ask else "always", policy.defence))
         self.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic")
-        if ask and self.view.hint:
-            self.view.hint = ""
+        if ask and self.hint_due:
+            self.hint_due = False
             self._note_hint()
+        self._hint()
 
     def rewind_refusal(self) -> str | None:
         """Why the side at the screen may not take the game back now (undo, undo turn, a quick
@@ -1008,7 +1011,7 @@ class App:
         old.close()
         self.session = Session(old.scenario, old.seed + 1)
         self.planner = Planner()
-        self.view = View(hint=self.view.hint)
+        self.view = View()
         self._turn_key = None
         self._seat_ai()
         self.sync()
@@ -1054,9 +1057,23 @@ class App:
             decision = SetPolicy(unit, policy.reactions, DEFENCES[(i + 1) % len(DEFENCES)])
         if not isinstance(self.submit(decision), Refusal):
             self.view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
-            if reactions and self.view.hint:
-                self.view.hint = ""
+            if reactions and self.hint_due:
+                self.hint_due = False
                 self._note_hint()
+                self._hint()
+
+    def _hint(self) -> None:
+        """The reactions hint shows while it is due and a creature of the seated side answers
+        reactions by itself (a side already asked needs no telling)."""
+        view = self.view
+        automatic = view.side is not None and any(
+            (self.world.get(u, Policy) or Policy()).reactions != "ask"
+            for u in creatures(self.world)
+            if team_of(self.world, u) == view.side
+        )
+        view.hint = REACTION_HINT if self.hint_due and automatic else ""
+
+    hint_due = False  # the reactions hint has not been taken up (P) yet
 
     def _hint_seen(self) -> bool:
         try:
