@@ -577,12 +577,19 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """`sim replay SAVE`: the replay viewer on a save (a bad save is reported, exit status 1)."""
+    """`sim replay SAVE`: the replay viewer on a save (a bad save is reported, exit status 1,
+    before any window is asked for)."""
+    from sim.replay import ReplayError
+    from sim.ui.viewer import open_save, watch
+
+    try:
+        tape = open_save(args.save)
+    except ReplayError as error:
+        print(f"sim replay: {error}", file=sys.stderr)
+        return 1
     if not _display_ok("replay"):
         return 1
-    from sim.ui.viewer import watch
-
-    return watch(args.save)
+    return watch(tape)
 
 
 def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:

@@ -12,7 +12,7 @@ import pygame
 
 from sim.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
 from sim.geometry import Pos
-from sim.replay import ReplayError, read, replay
+from sim.replay import read, replay
 from sim.ui.app import App
 from sim.ui.session import Session
 from sim.ui.tape import SPEEDS, Tape
@@ -182,13 +182,8 @@ def open_save(path: str | Path) -> Tape:
     return Tape(scenario, save)
 
 
-def watch(path: str, size: tuple[int, int] = (1400, 860)) -> int:
-    """`sim replay SAVE`: open the viewer on a save; exit status 1 when it cannot be read."""
-    try:
-        tape = open_save(path)
-    except ReplayError as error:
-        print(f"sim replay: {error}", file=sys.stderr)
-        return 1
+def watch(tape: Tape, size: tuple[int, int] = (1400, 860)) -> int:
+    """`sim replay SAVE`: open the viewer on a save's tape until the window is closed."""
     try:
         viewer = Viewer(tape, size, window=True)
     except pygame.error as error:
