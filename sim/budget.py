@@ -96,7 +96,8 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     what += f" ({tier.label})"
     if half > budget.half:
         return Refusal(
-            f"{actor} has only {_count(budget.half, 'half-action')} left; {what} costs {half}"
+            f"{actor} has only {_count(budget.half, 'half-action')} left; "
+            f"{what} costs {_count(half, 'half-action')}"
         )
     if bonus > budget.bonus:
         return Refusal(

@@ -97,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
         + "; normal without one); I in the window hands a side over or back",
     )
 
+    watch = sub.add_parser(
+        "replay", help="play a save back in the window (saves of sim play and sim batch --keep)"
+    )
+    watch.add_argument("save", help="the save file")
+
     picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
     picture.add_argument("scenario", help="scenario file")
     picture.add_argument("--out", required=True, help="the PNG file to write")
@@ -193,6 +198,8 @@ def _main(args: argparse.Namespace) -> int:
             return _edit(args)
         if args.command in ("import-tiled", "export-tiled"):
             return _tiled(args)
+        if args.command == "replay":
+            return _replay(args)
         return _play(args)
     except UsageError as error:
         print(f"sim {args.command}: {error}", file=sys.stderr)
@@ -590,6 +597,22 @@ def _resume(args: argparse.Namespace) -> int:
     return _window(Session(scenario, save.seed, battle, autosave=own), ai=levels)
 
 
+def _replay(args: argparse.Namespace) -> int:
+    """`sim replay SAVE`: the replay viewer on a save (a bad save is reported, exit status 1,
+    before any window is asked for)."""
+    from sim.replay import ReplayError
+    from sim.ui.viewer import open_save, watch
+
+    try:
+        tape = open_save(args.save)
+    except ReplayError as error:
+        print(f"sim replay: {error}", file=sys.stderr)
+        return 1
+    if not _display_ok("replay"):
+        return 1
+    return watch(tape)
+
+
 def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
     """The sides `--ai` hands to the AI, with their levels (none without it)."""
     if args.ai is None:
@@ -601,13 +624,13 @@ def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         raise UsageError(str(error)) from None
 
 
-def _display_ok() -> bool:
+def _display_ok(command: str = "play") -> bool:
     """Whether a window can open; if not, says so (and what to do instead)."""
     from sim.ui.app import display_problem
 
     problem = display_problem()
     if problem is not None:
-        print(f"sim play: {problem}", file=sys.stderr)
+        print(f"sim {command}: {problem}", file=sys.stderr)
     return problem is None
 
 

@@ -157,10 +157,16 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[Legal]:
         if not paid:
             continue
         dives = (False, True) if kind is a.Swim else (False,)
+        # Where a move goes does not depend on its price; a variant the budget pays for when
+        # the plain move is not (a Step slowed to ½ with no Bonus Action left, R-B6) goes
+        # where the plain one would with the budget to pay it.
+        paying = budget
+        if all(shift != PLAIN for shift, _ in paid):
+            paying = refilled(world.rules)
         for submerged in dives:
             # Priced Quickened when it can be: the cheapest variant decides what is in reach.
             cells = reach_map(
-                world, unit, (kind,), submerged=submerged, quicken=quicken, budget=budget
+                world, unit, (kind,), submerged=submerged, quicken=quicken, budget=paying
             )
             if not cells:
                 continue

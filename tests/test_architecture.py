@@ -29,3 +29,49 @@ def test_only_the_dice_module_imports_random() -> None:
         if path.name != "dice.py" and ("import random" in text or "from random" in text):
             offenders.append(path.name)
     assert offenders == []
+
+
+UI = Path(__file__).resolve().parent.parent / "sim" / "ui"
+# The client's modules with no pygame: what they decide and say is testable without a window.
+UI_WITHOUT_PYGAME = (
+    "actionbar", "intent", "markers", "menu", "outcome", "tape", "vision", "wording", "view",
+    "session", "planner", "logbook", "forecast", "underway",
+)  # fmt: skip
+
+
+def test_the_renderer_does_not_import_the_app() -> None:
+    """Issue #15: drawing and input do not import each other; the questions both ask (what a
+    click would decide) live in sim/ui/intent.py."""
+    import ast
+
+    for name in ("render", "barpanel", "overlay", "terrain", "tokens", "text"):
+        tree = ast.parse((UI / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        assert "sim.ui.app" not in imported, name
+
+
+def test_the_client_logic_modules_do_not_load_pygame() -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for name in {UI_WITHOUT_PYGAME!r}:\n"
+        "    importlib.import_module('sim.ui.' + name)\n"
+        "print('pygame' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_no_client_logic_branches_on_display_text() -> None:
+    """Issue #15: what a click would do is a Verdict (`ok` and `words`); code asks `ok`,
+    never whether the words start with "refused"."""
+    offenders = [
+        f"{path.name}:{number}"
+        for path in UI.glob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "decision(" in line and '.startswith("refused")' in line
+    ]
+    assert offenders == []

@@ -175,7 +175,9 @@ def test_R_B3_a_one_and_a_half_action_needs_both_half_actions() -> None:
     """R-B3 with R-B4: after a ½ Action, a 1½ Action cannot be paid."""
     b = duel()
     accepted(b, unit="ana", action="evade")
-    assert refuse(b, Chant("ana")) == "ana has only 1 half-action left; Chant (1½ Action) costs 2"
+    assert refuse(b, Chant("ana")) == (
+        "ana has only 1 half-action left; Chant (1½ Action) costs 2 half-actions"
+    )
 
 
 def test_R_B3_a_full_action_is_all_h_and_all_b_as_the_first_action() -> None:
@@ -275,13 +277,13 @@ def test_R_B4_an_action_that_cannot_be_paid_is_refused_with_the_reason() -> None
     b = duel()
     accepted(b, unit="ana", action="evade")
     assert refused(b, unit="ana", action="brace") == (
-        "ana has only 1 half-action left; Brace (1 Action) costs 2"
+        "ana has only 1 half-action left; Brace (1 Action) costs 2 half-actions"
     )
     accepted(b, unit="ana", action="aim")
     accepted(b, unit="ana", action="guard")
     assert budget(b, "ana") == (0, 1)
     assert refused(b, unit="ana", action="fall_prone") == (
-        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1"
+        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1 half-action"
     )
     assert refused(b, unit="ana", action="brace", slow=True) == (
         "Brace slowed is a 1½ Action: 2 half-actions and 2 Bonus Actions; ana has 0 half-actions"

@@ -260,7 +260,7 @@ def test_R_M1_a_movement_action_that_cannot_be_paid_is_refused() -> None:
     b = solo()
     accepted(b, unit="ana", action="run", path=row(1, 2))
     assert refused(b, unit="ana", action="walk", path=row(1, 3)) == (
-        "ana has only 0 half-actions left; Walk (½ Action) costs 1"
+        "ana has only 0 half-actions left; Walk (½ Action) costs 1 half-action"
     )
 
 

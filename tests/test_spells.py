@@ -414,7 +414,7 @@ def test_R_B6_battle_focus_is_a_source_of_quicken_until_it_wears_off() -> None:
         {"type": "condition_gained", "unit": "thrak", "condition": "quickened", "value": 2},
     ]  # fmt: skip
     assert refused(b, unit="thrak", action="cast", spell="firebolt", target="grok") == (
-        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1"
+        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1 half-action"
     )
     b.dice = LoadedDice([5, 1, 2])
     events = accepted(b, unit="thrak", action="cast", spell="firebolt", target="grok", quicken=True)

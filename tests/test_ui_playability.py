@@ -132,7 +132,7 @@ def test_hover_and_click_agree_on_a_downed_enemy(tmp_path: Path, shots: Path) ->
     rows = tip_lines(app)
     assert app.renderer.plan(app.session, app.view, app.planner) is None
     assert not any(row.startswith(("Step", "Walk", "Run")) for row in rows), rows
-    assert "cannot attack:" in rows and rows[-1] == "click to select it"
+    assert "cannot attack:" in rows and rows[-2:] == ("click to select it", "rules: R-A4")
     p.click_cell(at(app, "grok"))
     assert app.view.selected == "grok"
     assert app.world.need("ana", Position).cell == Pos(2, 2)

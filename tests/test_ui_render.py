@@ -93,10 +93,16 @@ def test_the_client_helpers_doctests() -> None:
     import doctest
 
     import sim.ui.actionbar
+    import sim.ui.intent
+    import sim.ui.menu
     import sim.ui.render
     import sim.ui.terrain
     import sim.ui.tokens
+    import sim.ui.wording
 
-    for module in (sim.ui.actionbar, sim.ui.render, sim.ui.terrain, sim.ui.tokens):
+    for module in (
+        sim.ui.actionbar, sim.ui.intent, sim.ui.menu, sim.ui.render, sim.ui.terrain,
+        sim.ui.tokens, sim.ui.wording,
+    ):  # fmt: skip
         failed, _ = doctest.testmod(module)
         assert failed == 0, module.__name__

@@ -5,21 +5,14 @@ item, the spell or ability the creature knows (cast, use), and for Prepare the t
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sim import actions as a
 from sim import geometry
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF, Ability
-from sim.actions import (
-    AbilityAction,
-    Action,
-    Assist,
-    Cost,
-    EndTurn,
-    Prepare,
-    Refusal,
-    Swim,
-)
+from sim.actions import AbilityAction, Action, Assist, Cost, EndTurn, Prepare, Refusal, Swim
 from sim.budget import price
 from sim.casting import known
 from sim.components import Gear, Hands, Item, Position
@@ -30,6 +23,7 @@ from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.items import item_name, item_names, ordinal
+from sim.legal import Legal, legal_decisions
 from sim.movement import condition_problem
 from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
@@ -114,8 +108,18 @@ class Entry:
     name: str
     ok: bool
     label: str  # the short cost; greyed when refused (the cost it would have)
-    detail: str  # the cost in words, or the refusal reason
+    words: str  # the cost in words, or the refusal reason ("" until `why` is asked)
     needs: tuple[str, ...]  # "item", "target", "to"; movement actions need "path"
+    # Finds the refusal reason when it is first read: most greyed buttons are never hovered,
+    # and finding why costs the engine's checks of every plausible target.
+    why: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def detail(self) -> str:
+        """The cost in words, or the refusal reason."""
+        if not self.words and self.why is not None:
+            object.__setattr__(self, "words", self.why())
+        return self.words
 
 
 ASSIST = Assist.name  # R-X21: needs an ally, then an enemy
@@ -186,7 +190,8 @@ def ability_summary(ability: Ability) -> str:
 
 
 def item_choices(battle: Battle, unit: str) -> list[str]:
-    """Items the unit could name: held, carried, and lying within a step."""
+    """Items the unit could name: held, carried, and lying within a step. Not its worn
+    armour: no action takes it by name (Doff takes off whatever is worn, R-B5)."""
     world = battle.world
     out: list[str] = []
     hands = world.get(unit, Hands)
@@ -195,8 +200,6 @@ def item_choices(battle: Battle, unit: str) -> list[str]:
     gear = world.get(unit, Gear)
     if gear is not None:
         out += list(gear.carried)
-        if gear.armour:
-            out.append(gear.armour)
     here = world.need(unit, Position).cell
     for item, pos in world.each(Position):
         if world.has(item, Item) and max(abs(pos.cell.x - here.x), abs(pos.cell.y - here.y)) <= 1:
@@ -270,34 +273,65 @@ def _ability_fields(
 
 
 def ability_choices(
-    battle: Battle, unit: str, action: str, slow: bool, quicken: bool, side: str | None
+    battle: Battle,
+    unit: str,
+    action: str,
+    slow: bool,
+    quicken: bool,
+    side: str | None,
+    legal: LegalIndex | None = None,
 ) -> list[Choice]:
-    """The spells (`action` "cast") or abilities ("use") `unit` knows, each with its cost now
-    or why it cannot be used on any creature in sight."""
+    """The spells (`action` "cast") or abilities ("use") `unit` knows, each open when the core
+    lists a decision casting or using it now (`sim.legal`), with its cost after the Slow or
+    Quicken toggle; else with the reason it cannot be used on any creature in sight."""
     world = battle.world
     kind = ABILITY_ACTIONS[action]
+    if legal is None:
+        legal = legal_index(battle)
     out = []
     for name in known(world, unit):
         ability = world.catalog.abilities.get(name)
         if ability is None or ability.kind != kind:
             continue
-        first: Refusal | None = None
-        cost: Cost | None = None
-        for fields in _ability_fields(battle, unit, ability, side):
-            result = judge(battle, build(unit, action, slow, quicken, **{kind: name}, **fields))
-            if isinstance(result, Cost):
-                cost = result
-                break
-            first = first or result
+        listed = [
+            one
+            for one in legal.get(action, [])
+            if isinstance(one.decision, a.AbilityAction) and one.decision.ability == name
+        ]
+        cost = variant(battle, listed, slow, quicken)
         summary = ability_summary(ability)
-        if cost is not None:
-            label = f"{name.replace('_', ' ')}  [{cost_label(cost)}]"
-            out.append(Choice(name, label, True, f"{summary}. {ability.description}"))
-        else:
-            label = f"{name.replace('_', ' ')}  [{SHORT[ability.tier]}]"
-            reason = first.reason if first is not None else "no creature in sight to aim at"
-            out.append(Choice(name, label, False, f"{summary}. Now: {reason}"))
+        words = name.replace("_", " ")
+        if isinstance(cost, Cost):
+            out.append(
+                Choice(
+                    name,
+                    f"{words}  [{cost_label(cost)}]",
+                    True,
+                    f"{summary}. {ability.description}",
+                )
+            )
+            continue
+        reason = (
+            cost.reason
+            if isinstance(cost, Refusal)
+            else _ability_refusal(battle, unit, action, name, side)
+        )
+        out.append(
+            Choice(name, f"{words}  [{SHORT[ability.tier]}]", False, f"{summary}. Now: {reason}")
+        )
     return out
+
+
+def _ability_refusal(battle: Battle, unit: str, action: str, name: str, side: str | None) -> str:
+    """The engine's first reason to refuse a spell or ability at each plausible aim."""
+    world = battle.world
+    kind = ABILITY_ACTIONS[action]
+    ability = world.catalog.abilities[name]
+    for fields in _ability_fields(battle, unit, ability, side):
+        result = judge(battle, build(unit, action, False, False, **{kind: name}, **fields))
+        if isinstance(result, Refusal):
+            return result.reason
+    return "no creature in sight to aim at"
 
 
 PREPARE_DISTANCES = (1.5, 3.0, 6.0)
@@ -396,57 +430,163 @@ def judge(battle: Battle, decision: Decision | str) -> Cost | Refusal:
     return battle.check(decision)  # type: ignore[arg-type]
 
 
+LegalIndex = dict[str, list[Legal]]
+
+
+def legal_index(battle: Battle) -> LegalIndex:
+    """The core's legal decisions now (`sim.legal`, R-B6 variants included) by the bar's
+    button that takes them: a Swim under the surface is the dive's (R-M8)."""
+    out: LegalIndex = {}
+    for legal in legal_decisions(battle):
+        decision = legal.decision
+        if not isinstance(decision, Action):
+            continue
+        name = DIVE if isinstance(decision, Swim) and decision.submerged else decision.name
+        out.setdefault(name, []).append(legal)
+    return out
+
+
+def shift_words(slow: bool, quicken: bool) -> str:
+    return "Slow" if slow else ("Quicken" if quicken else "")
+
+
+def variant(
+    battle: Battle, listed: list[Legal], slow: bool, quicken: bool
+) -> Cost | Refusal | None:
+    """What the action costs with the Slow or Quicken toggle (R-B6), from the legal decisions:
+    the listed variant's cost; where the variant is not listed but the plain action is, the
+    plain cost when the variant costs the same (the core lists a variant only where it changes
+    the cost) or the budget's reason it cannot be paid; None when nothing is listed."""
+    shifted = [
+        legal
+        for legal in listed
+        if isinstance(legal.decision, Action)
+        and (legal.decision.slow, legal.decision.quicken) == (slow, quicken)
+        and legal.cost is not None
+    ]
+    if shifted:
+        return min((legal.cost for legal in shifted if legal.cost is not None), key=_cheap)
+    plain = [
+        legal
+        for legal in listed
+        if isinstance(legal.decision, Action)
+        and not (legal.decision.slow or legal.decision.quicken)
+        and legal.cost is not None
+    ]
+    if not plain:
+        return None
+    first = plain[0].decision
+    assert isinstance(first, Action)
+    if isinstance(first, EndTurn):
+        return plain[0].cost  # ending the turn is never slowed or quickened: toggles skip it
+    priced = battle.priced(replace(first, slow=slow, quicken=quicken))
+    if isinstance(priced, Refusal):
+        return priced
+    cost = plain[0].cost
+    assert cost is not None
+    return cost
+
+
+def _cheap(cost: Cost) -> tuple[int, int]:
+    return (cost.half, cost.bonus)
+
+
+def unchanged(listed: list[Legal], slow: bool, quicken: bool) -> bool:
+    """Whether the toggle is on but changes nothing for this action (no such variant is
+    listed, the plain action is)."""
+    if not (slow or quicken):
+        return False
+    return not any(
+        isinstance(legal.decision, Action)
+        and (legal.decision.slow, legal.decision.quicken) == (slow, quicken)
+        for legal in listed
+    )
+
+
 def entry(
-    battle: Battle, unit: str, name: str, slow: bool, quicken: bool, side: str | None
+    battle: Battle,
+    unit: str,
+    name: str,
+    slow: bool,
+    quicken: bool,
+    side: str | None,
+    legal: LegalIndex | None = None,
 ) -> Entry:
+    """A button: open when the core lists a decision of this action now (`sim.legal`), with
+    its cost after the Slow or Quicken toggle; else greyed, with the cost it would have and
+    the engine's reason it is refused."""
     need = needs(name)
+    rules = battle.world.rules
+    if legal is None:
+        legal = legal_index(battle)
+    listed = legal.get(name, [])
+    cost = variant(battle, listed, slow, quicken)
+    if isinstance(cost, Refusal):
+        return Entry(name, False, base_label(rules, name, slow, quicken), cost.reason, need)
+    if cost is None:
+        return Entry(
+            name,
+            False,
+            base_label(rules, name, slow, quicken),
+            "",
+            need,
+            lambda: refusal(battle, unit, name, side),
+        )
+    same = ""
+    if unchanged(listed, slow, quicken):
+        same = f" ({shift_words(slow, quicken)} does not change its cost)"
+    if name in ABILITY_ACTIONS:
+        names = ", ".join(
+            dict.fromkeys(
+                d.ability.replace("_", " ")
+                for legal_one in listed
+                if isinstance(d := legal_one.decision, a.AbilityAction)
+            )
+        )
+        return Entry(name, True, "…", f"choose from: {names}", need)
+    if name == Prepare.name:
+        return Entry(
+            name,
+            True,
+            "skip",
+            "skip the rest of the turn and hold an action ready for a trigger",
+            need,
+        )
+    words = cost_words(cost) + same
+    if name in MOVES or name == DIVE:
+        words += "; click a cell to move"
     if name == DIVE:
-        return _dive_entry(battle, unit, slow, quicken)
+        words += (
+            "; a Swim under the surface, in water at least as deep as you are tall; unseen "
+            "and unreachable from outside that water"
+        )
+    return Entry(name, True, cost_label(cost), words, need)
+
+
+def refusal(battle: Battle, unit: str, name: str, side: str | None) -> str:
+    """Why no decision of action `name` is accepted now, in the engine's words: the first
+    refusal met putting plausible ones to `Battle.check` (the core lists only what it
+    accepts, not why the rest is refused)."""
     world = battle.world
-    if name in MOVES:
-        # A move needs a path: judge the turn, the budget and the conditions without one.
+    if name in MOVES or name == DIVE:
+        kind = MOVES["swim" if name == DIVE else name]
         turn = battle.check(EndTurn(unit))
         if isinstance(turn, Refusal):
-            return Entry(
-                name, False, base_label(battle.world.rules, name, slow, quicken), turn.reason, need
-            )
-        kind = MOVES[name]
-        action = kind(unit, slow=slow, quicken=quicken)
-        cost = price(world, action)
+            return turn.reason
+        cost = price(world, kind(unit))
         if isinstance(cost, Refusal):
-            return Entry(
-                name, False, base_label(battle.world.rules, name, slow, quicken), cost.reason, need
-            )
-        problem = condition_problem(world, unit, kind) or nowhere(world, unit, name)
-        if problem:
-            return Entry(
-                name, False, base_label(battle.world.rules, name, slow, quicken), problem, need
-            )
-        return Entry(
-            name, True, cost_label(cost), cost_words(cost) + "; click a cell to move", need
+            return cost.reason
+        return (
+            condition_problem(world, unit, kind)
+            or nowhere(world, unit, name)
+            or f"{unit} has nowhere to {name} now"
         )
     if name in ABILITY_ACTIONS:
-        listed = ability_choices(battle, unit, name, slow, quicken, side)
+        listed = ability_choices(battle, unit, name, False, False, side)
         if not listed:
             what = "spells" if ABILITY_ACTIONS[name] == "spell" else "abilities"
-            return Entry(
-                name,
-                False,
-                base_label(battle.world.rules, name, slow, quicken),
-                f"{unit} knows no {what}",
-                need,
-            )
-        good = [c for c in listed if c.ok]
-        if not good:
-            return Entry(
-                name,
-                False,
-                base_label(battle.world.rules, name, slow, quicken),
-                f"{listed[0].value}: {listed[0].detail}",
-                need,
-            )
-        names = ", ".join(c.value for c in good)
-        return Entry(name, True, "…", f"choose from: {names}", need)
+            return f"{unit} knows no {what}"
+        return f"{listed[0].value.replace('_', ' ')}: {listed[0].detail}"
     if name == Prepare.name:
         others = target_choices(battle, unit, side)
         probe: dict[str, Any] = (
@@ -455,37 +595,16 @@ def entry(
             else {"trigger": "enemy_within", "metres": 1.5}
         )
         result = judge(battle, build(unit, name, False, False, **probe, then={"action": "aim"}))
-        if isinstance(result, Refusal):
-            return Entry(
-                name,
-                False,
-                base_label(battle.world.rules, name, slow, quicken),
-                result.reason,
-                need,
-            )
-        return Entry(
-            name,
-            True,
-            "skip",
-            "skip the rest of the turn and hold an action ready for a trigger (R-P)",
-            need,
-        )
-    if name == ASSIST:
-        helped = assist_verdict(battle, unit, slow, quicken, side)
-        if isinstance(helped, Cost):
-            return Entry(name, True, cost_label(helped), cost_words(helped), need)
-        return Entry(
-            name, False, base_label(battle.world.rules, name, slow, quicken), helped.reason, need
-        )
-    items: list[dict[str, Any]] = [{}]
-    if "item" in need:
-        items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
-    result = _first_fit(battle, unit, name, slow, quicken, side, items)
-    if isinstance(result, Cost):
-        return Entry(name, True, cost_label(result), cost_words(result), need)
-    return Entry(
-        name, False, base_label(battle.world.rules, name, slow, quicken), result.reason, need
-    )
+    elif name == ASSIST:
+        result = assist_verdict(battle, unit, False, False, side)
+    else:
+        items: list[dict[str, Any]] = [{}]
+        if "item" in needs(name):
+            items = [{"item": i} for i in item_choices(battle, unit)] or [{"item": "?"}]
+        result = _first_fit(battle, unit, name, False, False, side, items)
+    if isinstance(result, Refusal):
+        return result.reason
+    return f"nothing to {name.replace('_', ' ')} in sight now"
 
 
 def _aims(battle: Battle, unit: str, name: str, side: str | None) -> list[dict[str, Any]]:
@@ -607,7 +726,10 @@ class ActionBar:
                     for n in BAR_NAMES
                 ]
             else:
-                self.entries = [entry(battle, unit, n, slow, quicken, side) for n in BAR_NAMES]
+                legal = legal_index(battle)
+                self.entries = [
+                    entry(battle, unit, n, slow, quicken, side, legal) for n in BAR_NAMES
+                ]
                 if holding:
                     self.entries = [held(e) for e in self.entries]
         return self.entries
@@ -631,32 +753,6 @@ def nowhere(world: World, unit: str, name: str) -> str:
     if reach_map(world, unit, (kind,), submerged=name == DIVE):
         return ""
     return f"{unit} has {SITED[name]}"
-
-
-def _dive_entry(battle: Battle, unit: str, slow: bool, quicken: bool) -> Entry:
-    """The dive: a Swim under the surface, where the water is at least as deep as the
-    creature is tall (R-M8 Decision); out of sight of everyone not in that water."""
-    swim = entry(battle, unit, "swim", slow, quicken, None)
-    if not swim.ok:
-        return Entry(DIVE, False, swim.label, swim.detail, needs(DIVE))
-    problem = nowhere(battle.world, unit, DIVE)
-    if problem:
-        return Entry(DIVE, False, swim.label, problem, needs(DIVE))
-    return Entry(
-        DIVE,
-        True,
-        swim.label,
-        f"{cost_words(price_of_swim(battle, unit, slow, quicken))}: a Swim under the surface, "
-        "in water at least as deep as you are tall; unseen and unreachable from outside that "
-        "water (R-M8); click a cell",
-        needs(DIVE),
-    )
-
-
-def price_of_swim(battle: Battle, unit: str, slow: bool, quicken: bool) -> Cost:
-    cost = price(battle.world, MOVES["swim"](unit, slow=slow, quicken=quicken))
-    assert isinstance(cost, Cost)  # the Swim's own entry was open
-    return cost
 
 
 def held(item: Entry) -> Entry:

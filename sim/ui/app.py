@@ -10,15 +10,13 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pygame
 
-from sim.actions import Action, Cost, Refusal
+from sim.actions import Refusal
 from sim.ai import AI, players
 from sim.components import Policy, Position
 from sim.creature import creatures, team_of
-from sim.decisions import to_json
 from sim.engine import (
     DEFENCES,
     REACTION_POLICIES,
@@ -40,11 +38,8 @@ from sim.ui.actionbar import (
     ability_choices,
     aim_of,
     answer_for,
-    assist_verdict,
     build,
-    cost_label,
     item_choices,
-    item_verdict,
     judge,
     needs,
     prepare_triggers,
@@ -53,12 +48,23 @@ from sim.ui.actionbar import (
     unmarkable,
 )
 from sim.ui.camera import Camera
+from sim.ui.intent import (
+    aim_needs,
+    assist_step,
+    cell_choice,
+    held_ready,
+    target_choice,
+    target_verdict,
+)
 from sim.ui.logbook import lines
+from sim.ui.markers import markers, summary
+from sim.ui.menu import AI_PAUSES
+from sim.ui.menu import Line as MenuLine
+from sim.ui.menu import lines as menu_lines
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
-from sim.world import World
 
 PAN_STEP = 60
 FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
@@ -71,134 +77,17 @@ FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
 AI_PAUSE = 0.7  # seconds between the AI's decisions, so a player can follow them
 log = logging.getLogger(__name__)
 ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
+HINTS_FILE = ".hints"  # beside the saves: the hints a player has taken up, one a line
+REACTION_HINT_KEY = "reactions"
+REACTION_HINT = (
+    "Reactions are automatic: each creature answers attacks and moves by its policy "
+    "('always'). Select one of yours and press P to be asked instead."
+)
+
 PAN_KEYS = {
     pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
     pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP),
 }  # fmt: skip
-
-
-def _describe(result: Cost | Refusal) -> str:
-    return (
-        f"refused: {result.reason}"
-        if isinstance(result, Refusal)
-        else f"costs {cost_label(result)}"
-    )
-
-
-def aim_needs(world: World, view: View) -> tuple[str, ...]:
-    """What the action being targeted still needs: "target" (a creature) or "to" (a cell)."""
-    name = view.targeting
-    if name is None:
-        return ()
-    if name in ABILITY_ACTIONS:
-        ability = world.catalog.abilities.get(view.ability or "")
-        return aim_of(ability) if ability is not None else ()
-    if name == ASSIST:
-        return ("target",)  # the ally, then the enemy: each a creature (R-X21)
-    return tuple(n for n in needs(name) if n in ("target", "to"))
-
-
-def assist_step(view: View) -> str:
-    """What the next click of an Assist names (R-X21), in words.
-
-    >>> assist_step(View(targeting="assist")), assist_step(View(targeting="assist", ally="ana"))
-    ('the ally to help', 'the enemy ana is helped against')
-    """
-    return "the ally to help" if view.ally is None else f"the enemy {view.ally} is helped against"
-
-
-def chosen_fields(view: View) -> dict[str, Any]:
-    """The fields already chosen for the action being targeted (its item, spell or ability)."""
-    fields: dict[str, Any] = {}
-    if view.item is not None:
-        fields["item"] = view.item
-    if view.targeting in ABILITY_ACTIONS and view.ability is not None:
-        fields[ABILITY_ACTIONS[view.targeting]] = view.ability
-    return fields
-
-
-def held_ready(view: View, decision: Decision | str) -> Decision | str:
-    """While a Prepare trigger is chosen, the decision becomes Prepare's "then"."""
-    if view.preparing is None or isinstance(decision, str) or not isinstance(decision, Action):
-        return decision
-    inner = {k: v for k, v in to_json(decision).items() if k != "unit"}
-    return build(decision.actor, "prepare", False, False, **view.preparing, then=inner)
-
-
-def target_decision(session: Session, view: View, target: str) -> str:
-    """What choosing `target` for the action being targeted would do, in words."""
-    if view.targeting == ASSIST and view.ally is None and view.selected is not None:
-        # R-X21: the first click names the ally; any enemy in sight may follow.
-        helped = assist_verdict(
-            session.battle, view.selected, view.slow, view.quicken, view.eyes, ally=target
-        )
-        if isinstance(helped, Refusal):
-            world = session.battle.world
-            if (
-                view.preparing is not None
-                and target != view.selected
-                and (team_of(world, target) == team_of(world, view.selected))
-            ):
-                # Held ready, it is checked again when the trigger comes (as other actions).
-                return f"the ally: then click the enemy (held ready; now: {helped.reason})"
-            return _describe(helped)
-        return f"the ally: then click the enemy ({cost_label(helped)})"
-    decision = _target(view, target)
-    if decision is None:
-        return "refused: no action is waiting for a target"
-    if view.preparing is not None and not isinstance(decision, str):
-        now = judge(session.battle, decision)
-        later = judge(session.battle, held_ready(view, decision))
-        if isinstance(later, Refusal):
-            return _describe(later)
-        if isinstance(now, Refusal):
-            return f"held ready (now: {now.reason})"
-        return f"held ready ({cost_label(now)} when it comes)"
-    return _describe(judge(session.battle, decision))
-
-
-def _target(view: View, target: str) -> Decision | str | None:
-    if view.targeting is None or view.selected is None:
-        return None
-    if view.targeting == ASSIST:
-        if view.ally is None:
-            return None  # the ally is chosen first (`App.click_cell`)
-        return build(view.selected, ASSIST, view.slow, view.quicken, ally=view.ally, enemy=target)
-    return build(
-        view.selected, view.targeting, view.slow, view.quicken, target=target, **chosen_fields(view)
-    )
-
-
-def _to(view: View, cell: Pos) -> Decision | str | None:
-    if view.targeting is None or view.selected is None:
-        return None
-    return build(
-        view.selected,
-        view.targeting,
-        view.slow,
-        view.quicken,
-        to=[cell.x, cell.y],
-        **chosen_fields(view),
-    )
-
-
-def item_decision(session: Session, view: View, item: str) -> str:
-    """What picking `item` from the list would do, in words (a target may be chosen next)."""
-    if view.picking is None or view.selected is None:
-        return "refused: no action is waiting for an item"
-    side = view.eyes
-    result = item_verdict(
-        session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
-    )
-    if isinstance(result, Refusal):
-        return f"refused: {result.reason}"
-    aim = [n for n in needs(view.picking) if n in ("target", "to")]
-    then = (
-        "; then click a creature or a cell"
-        if aim == ["target", "to"]
-        else ("; then click a target" if aim else "")
-    )
-    return f"costs {cost_label(result)}{then}"
 
 
 class App:
@@ -237,6 +126,10 @@ class App:
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
         self.offer = offer
+        # Until a player has once made reactions asked (P), the sidebar says that they are
+        # automatic: with the default policy a new player never sees a reaction prompt.
+        self.hints = save_dir() / HINTS_FILE
+        self.hint_due = not self._hint_seen()
         if offer is not None:
             self.view.offer = (
                 f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
@@ -285,6 +178,7 @@ class App:
         choice = player.choose(self.session.battle, self._ai_refused)
         note = f"AI {pending.unit}: {choice.why}"
         result = self.session.submit(choice.decision, note)
+        self.show_results(result)
         if isinstance(result, Refusal):
             # A fault of legal_decisions: logged, and not chosen again in this state.
             log.warning("the AI's decision %s was refused: %s", choice.decision, result.reason)
@@ -360,6 +254,8 @@ class App:
 
     def sync(self) -> None:
         """After any change: hand the screen over when the engine waits for another side."""
+        self._forget_results()
+        self._hint()
         pending = self.session.battle.pending
         view = self.view
         if isinstance(pending, BattleOver):
@@ -399,6 +295,7 @@ class App:
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
         self._ai_at = time.monotonic() + self.ai_pause  # let the player see it before the AI
         result = self.session.submit(decision)
+        self.show_results(result)
         if isinstance(result, Refusal):
             self.view.status = f"refused: {result.reason}"
         else:
@@ -407,6 +304,32 @@ class App:
             self.view.log_offset = 0
         self.sync()
         return result
+
+    def show_results(self, result: Outcome) -> None:
+        """Put an accepted decision's results on the board (markers over the creatures they
+        happened to) and its summary beside the action bar."""
+        if isinstance(result, Refusal):
+            return
+        now = time.monotonic()
+        view = self.view
+        made = markers(result.events, self.world, now)
+        # A creature's new results replace its older ones still showing: never two piles.
+        fresh = {m.unit for m in made}
+        view.markers = [m for m in view.markers if m.age(now) < 1 and m.unit not in fresh] + made
+        said = summary(result.events, self.world)
+        if said:
+            view.last = said
+        self._results_at = (id(self.session), len(self.session.battle.decisions))
+
+    def _forget_results(self) -> None:
+        """Undo and loads take the results back with the decisions that made them."""
+        at = (id(self.session), len(self.session.battle.decisions))
+        if at != self._results_at and (at[0] != self._results_at[0] or at[1] < self._results_at[1]):
+            self.view.markers = []
+            self.view.last = ""
+            self._results_at = at
+
+    _results_at: tuple[int, int] = (0, 0)
 
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
@@ -417,6 +340,8 @@ class App:
             if self.renderer.layout(size).board.size != self._fitted:
                 self.fit()  # the window or the bar changed size while the whole map was shown
         self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
+        if self.view.menu is not None and self.view.handover is None:
+            self.renderer.draw_menu(self.surface, self.view.menu == "settings", self.menu_lines())
         return self.surface
 
     def _window_surface(self) -> None:
@@ -515,6 +440,10 @@ class App:
             if hit is not None and hit[0] == "handover":
                 self.take_seat()
             return
+        if view.menu is not None:
+            if hit is not None and hit[0] == "menu":
+                self._hit(*hit)
+            return  # the board waits while the menu is open
         if hit is not None:
             self._hit(*hit)
             return
@@ -543,6 +472,10 @@ class App:
             self.pick_item(value)
         elif kind == "choice":
             self.choose(value)
+        elif kind == "menu":
+            self.menu_pick(value)
+        elif kind == "over" and value == "again":
+            self.play_again()
         elif kind == "unit" and not hidden_from(self.world, value, view.side):
             view.selected = value
             view.clear_plan()
@@ -558,6 +491,7 @@ class App:
         pending = self.session.battle.pending
         if isinstance(pending, AwaitingAction):
             view.selected = pending.unit
+        self._hint()
         self.view.status = f"{view.side.upper()} has the screen"
 
     def click_cell(self, cell: Pos, shift: bool = False) -> None:
@@ -580,9 +514,9 @@ class App:
             aim = aim_needs(self.world, view)
             decision: Decision | str | None = None
             if "target" in aim and unit is not None:
-                decision = _target(view, unit)
+                decision = target_choice(view, unit)
             elif "to" in aim:
-                decision = _to(view, cell)
+                decision = cell_choice(view, cell)
             elif "target" in aim:
                 view.status = f"{view.targeting}: click a creature (Esc cancels)"
                 return
@@ -624,9 +558,9 @@ class App:
         if unit is None or view.selected is None:
             view.status = f"assist: click {assist_step(view)} (Esc cancels)"
             return
-        verdict = target_decision(self.session, view, unit)
-        if verdict.startswith("refused"):
-            view.status = verdict
+        verdict = target_verdict(self.session, view, unit)
+        if not verdict.ok:
+            view.status = verdict.words
             return
         view.ally = unit
         view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
@@ -775,7 +709,9 @@ class App:
             view.item = None
             view.ally = None
             return
-        decision = build(unit, name, view.slow, view.quicken)
+        # Ending the turn is never slowed or quickened (R-B6): the toggles leave it alone.
+        shifted = name != "end_turn"
+        decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
         if isinstance(decision, str):
             view.status = f"refused: {decision}"
             return
@@ -888,8 +824,12 @@ class App:
                 self.load(self.quicksave)
 
     def cancel(self) -> None:
+        """Esc: close what is open, else drop the plan, else the selection; with nothing
+        left to cancel, open the menu."""
         view = self.view
-        if view.help:
+        if view.menu is not None:
+            view.menu = "main" if view.menu == "settings" else None
+        elif view.help:
             view.help = False
         elif view.picking or view.targeting or view.choosing:
             view.picking = view.targeting = view.item = view.choosing = view.ability = None
@@ -902,8 +842,72 @@ class App:
             view.waypoints.clear()
         elif view.move_only:
             view.move_only = None
-        else:
+        elif view.selected is not None:
             view.selected = None
+        else:
+            view.menu = "main"
+
+    # --- the Esc menu ----------------------------------------------------------------------------
+    def menu_lines(self) -> list[MenuLine]:
+        view = self.view
+        asked: bool | None = None
+        if view.side is not None:
+            mine = [u for u in creatures(self.world) if team_of(self.world, u) == view.side]
+            asked = all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
+        return menu_lines(
+            settings=view.menu == "settings",
+            may_load=self.rewind_refusal(),
+            asked=asked,
+            pause=self.ai_pause,
+            seated=view.side is not None,
+        )
+
+    def menu_pick(self, value: str) -> None:
+        view = self.view
+        line = next((line for line in self.menu_lines() if line.value == value), None)
+        if line is None:
+            return
+        if not line.ok:
+            view.status = f"{line.label}: {line.detail}"
+            return
+        if value in ("resume", "save", "load", "new"):
+            view.menu = None
+        if value == "save":
+            self.save()
+        elif value == "save_quit":
+            self.save()
+            if view.status.startswith("saved to"):
+                self.closing = self.session.close()
+                self.running = False
+        elif value == "load":
+            self.toggle("load")
+        elif value == "new":
+            self.new_game()
+        elif value == "settings":
+            view.menu = "settings"
+        elif value == "back":
+            view.menu = "main"
+        elif value == "reactions":
+            self.ask_reactions(not self.menu_lines()[0].label.endswith("asked"))
+        elif value == "ai_pause":
+            at = AI_PAUSES.index(self.ai_pause) if self.ai_pause in AI_PAUSES else -1
+            self.ai_pause = AI_PAUSES[(at + 1) % len(AI_PAUSES)]
+
+    def ask_reactions(self, ask: bool) -> None:
+        """Every creature of the seated side asks its player about reactions ("ask"), or
+        answers by itself ("always")."""
+        side = self.view.side
+        if side is None:
+            return
+        for unit in creatures(self.world):
+            policy = self.world.get(unit, Policy) or Policy()
+            if team_of(self.world, unit) == side and (policy.reactions == "ask") != ask:
+                self.submit(SetPolicy(unit, "ask" if ask else "always", policy.defence))
+        self.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic")
+        if ask and self.hint_due:
+            self.hint_due = False
+            self._note_hint()
+        self._hint()
 
     def rewind_refusal(self) -> str | None:
         """Why the side at the screen may not take the game back now (undo, undo turn, a quick
@@ -989,6 +993,24 @@ class App:
         self.sync()
         self.view.status = f"loaded {path}"
 
+    def play_again(self) -> None:
+        """After the battle: the same scenario afresh (`new_game`)."""
+        if isinstance(self.session.battle.pending, BattleOver):
+            self.new_game()
+
+    def new_game(self) -> None:
+        """The same scenario afresh, with the next seed (other dice), and the same sides
+        played by the AI; the game left is autosaved as it closes."""
+        old = self.session
+        old.close()
+        self.session = Session(old.scenario, old.seed + 1)
+        self.planner = Planner()
+        self.view = View()
+        self._turn_key = None
+        self._seat_ai()
+        self.sync()
+        self.view.status = f"a new battle of {old.scenario.name} (seed {old.seed + 1})"
+
     def continue_offered(self) -> None:
         """Take up the unfinished game offered on the handover screen, in its own autosave."""
         offer = self.offer
@@ -1027,9 +1049,39 @@ class App:
         else:
             i = DEFENCES.index(policy.defence) if policy.defence in DEFENCES else -1
             decision = SetPolicy(unit, policy.reactions, DEFENCES[(i + 1) % len(DEFENCES)])
-        self.submit(decision)
-        if not self.view.status.startswith("refused"):
+        if not isinstance(self.submit(decision), Refusal):
             self.view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
+            if reactions and self.hint_due:
+                self.hint_due = False
+                self._note_hint()
+                self._hint()
+
+    def _hint(self) -> None:
+        """The reactions hint shows while it is due and a creature of the seated side answers
+        reactions by itself (a side already asked needs no telling)."""
+        view = self.view
+        automatic = view.side is not None and any(
+            (self.world.get(u, Policy) or Policy()).reactions != "ask"
+            for u in creatures(self.world)
+            if team_of(self.world, u) == view.side
+        )
+        view.hint = REACTION_HINT if self.hint_due and automatic else ""
+
+    hint_due = False  # the reactions hint has not been taken up (P) yet
+
+    def _hint_seen(self) -> bool:
+        try:
+            return REACTION_HINT_KEY in self.hints.read_text(encoding="utf-8").split()
+        except OSError:
+            return False
+
+    def _note_hint(self) -> None:
+        """Remember that the reactions hint was taken up (a failure only shows it again)."""
+        try:
+            self.hints.parent.mkdir(parents=True, exist_ok=True)
+            self.hints.write_text(REACTION_HINT_KEY + "\n", encoding="utf-8")
+        except OSError:
+            pass
 
     def next_own(self) -> None:
         own = [u for u in creatures(self.world) if self.mine(u)]
@@ -1040,8 +1092,11 @@ class App:
         self.view.clear_plan()
 
     def listed(self) -> list[str]:
-        """The values of the list open over the board (items, spells, triggers), in order."""
+        """The values of the list open over the board (the menu, items, spells, triggers), in
+        order."""
         view = self.view
+        if view.menu is not None:
+            return [line.value for line in self.menu_lines()]
         if view.picking and view.selected:
             return item_choices(self.session.battle, view.selected)
         if view.choosing:
@@ -1065,6 +1120,13 @@ class App:
                 self.continue_offered()
             elif key in FILE_KEYS:
                 self.toggle(FILE_KEYS[key])
+            return
+        if view.menu is not None:  # the keys that act on the battle wait
+            lines = self.menu_lines()
+            if pygame.K_1 <= key <= pygame.K_9 and key - pygame.K_1 < len(lines):
+                self.menu_pick(lines[key - pygame.K_1].value)
+            elif key == pygame.K_ESCAPE:
+                self.cancel()
             return
         pending = self.session.battle.pending
         if (
@@ -1106,6 +1168,8 @@ class App:
             self.undo_turn() if shift else self.undo()
         elif key in FILE_KEYS:
             self.toggle(FILE_KEYS[key])
+        elif key == pygame.K_n and isinstance(self.session.battle.pending, BattleOver):
+            self.play_again()
         elif key == pygame.K_p:
             self.set_policy(True)
         elif key == pygame.K_o:

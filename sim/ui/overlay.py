@@ -82,18 +82,34 @@ class Overlays:
         return self._cached(("reach", action, c), make)
 
     def threat_tile(self, count: int, c: int) -> pygame.Surface:
+        """A threatened cell: a frame of black and vermillion stripes along its top and sides
+        (hazard tape; the sprint band is a cross-hatch over the whole cell) that leaves the
+        middle, the bottom row and the top-left corner clear, so the reach letter, the
+        pattern and the ground's labels still read; the count top right."""
+
         def make() -> pygame.Surface:
             s = pygame.Surface((c, c), pygame.SRCALPHA)
-            step = max(5, c // 3)
-            w = max(1, c // 18)
-            for k in range(0, 2 * c, step):
-                pygame.draw.line(s, (*pal.THREAT, 150), (k, 0), (k - c, c), w)
-            pygame.draw.rect(s, (*pal.THREAT, 255), (0, 0, c, c), max(2, c // 12))
+            band = max(3, c // 7)
+            step = max(4, c // 5)
+            w = max(2, step // 2)
+            stripes = pygame.Surface((c, c), pygame.SRCALPHA)
+            stripes.fill((*pal.THREAT, 235))
+            for k in range(-c, 2 * c, step):
+                pygame.draw.line(stripes, (*pal.BLACK, 235), (k, 0), (k - c, c), w)
+            s.blit(stripes, (0, 0))
+            # The frame's top and sides only: the bottom row stays clear for the ground's
+            # height and depth labels, the top-left corner for the reach letter.
+            small = max(10, c // 3) if c >= 26 else 0
+            s.fill((0, 0, 0, 0), pygame.Rect(band, band, c - 2 * band, c - band))
+            s.fill((0, 0, 0, 0), pygame.Rect(0, c - small - 2, c, small + 2))
+            if c >= 26:
+                letter = max(11, c // 3)
+                s.fill((0, 0, 0, 0), pygame.Rect(0, 0, letter + 4, letter + 2))
             if c >= 16:
                 size = max(11, c // 2 if c < 40 else c // 3)
                 ink = self.fonts.render(str(count), size, pal.WHITE, bold=True)
                 r = ink.get_rect(topright=(c - 2, 2))  # clear of water labels and HP bars
-                pygame.draw.rect(s, (*pal.BLACK, 220), r.inflate(4, 0))
+                pygame.draw.rect(s, (*pal.BLACK, 235), r.inflate(4, 0))
                 s.blit(ink, r)
             return s
 

@@ -44,7 +44,7 @@ PANEL: RGB = (38, 40, 46)
 PANEL_LIGHT: RGB = (58, 61, 70)
 PANEL_EDGE: RGB = (90, 94, 104)
 TEXT: RGB = (236, 236, 236)
-TEXT_DIM: RGB = (150, 152, 160)
+TEXT_DIM: RGB = (184, 186, 194)  # 8:1 on PANEL: secondary, still easy to read
 TEXT_BAD: RGB = (240, 150, 120)
 HIGHLIGHT: RGB = YELLOW
 PATH: RGB = BLACK
@@ -52,6 +52,23 @@ PATH_EDGE: RGB = WHITE
 PROVOKE: RGB = VERMILLION
 THREAT: RGB = VERMILLION
 OWN_REACH: RGB = BLUE
+
+
+def luminance(colour: RGB) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    lin = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in colour]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on `colour`."""
+    return BLACK if contrast(BLACK, colour) >= contrast(WHITE, colour) else WHITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +106,31 @@ class ActionStyle:
     letter: str
 
 
+# Beyond Okabe-Ito's eight, for the overlays that are shown together: each reach colour, the
+# threat and the own reach differ from every other by ΔE*76 >= 15 also for protanopia,
+# deuteranopia and tritanopia (sim/ui/vision.py, tests/test_ui_legend.py). Swim cells are
+# white on the water's blue, not blue on blue.
+CRAWL: RGB = (130, 80, 30)
+CLIMB: RGB = (60, 40, 110)
+SWIM: RGB = (250, 250, 250)
+
 MOVE_STYLES: dict[str, ActionStyle] = {
     "step": ActionStyle(GREEN, "dots", "S"),
     "walk": ActionStyle(SKY, "plain", "W"),
     "jump": ActionStyle(PURPLE, "rings", "J"),
     "run": ActionStyle(YELLOW, "hatch", "R"),
-    "crawl": ActionStyle(PURPLE, "bars", "C"),
-    "swim": ActionStyle(BLUE, "waves", "~"),
-    "climb": ActionStyle(BLUE, "grid", "L"),
+    "crawl": ActionStyle(CRAWL, "bars", "C"),
+    "swim": ActionStyle(SWIM, "waves", "~"),
+    "climb": ActionStyle(CLIMB, "grid", "L"),
     "sprint": ActionStyle(ORANGE, "cross", "X"),
+}
+
+# The colours the board can show at once (the reach map, the threat, the own reach): the
+# colour-vision check compares every pair.
+OVERLAY_COLOURS: dict[str, RGB] = {
+    **{name: style.colour for name, style in MOVE_STYLES.items()},
+    "threat": THREAT,
+    "own reach": OWN_REACH,
 }
 
 # Condition icons: a letter in a small badge (names from sim/condition.py's Condition).
@@ -119,6 +152,17 @@ CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "quickened": ("Q", SKY),
     "slowed": ("s", SKY),
     "prepared": ("R", ORANGE),  # not a condition: holds a prepared action, ready (R-P1)
+}
+
+# Results on the board (sim/ui/markers.py): the word says it, the colour helps.
+MARKER_INK: dict[str, RGB] = {
+    "hit": ORANGE,
+    "damage": TEXT_BAD,
+    "down": VERMILLION,
+    "miss": TEXT,
+    "heal": GREEN,
+    "won": YELLOW,
+    "lost": SKY,
 }
 
 SIDEBAR_WIDTH = 340

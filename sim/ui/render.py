@@ -5,6 +5,7 @@ window and `sim render`'s PNG."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,10 +30,7 @@ from sim.threat import threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
-    AREA_HELP,
-    LABELS,
     ActionBar,
-    Entry,
     ability_choices,
     build,
     cost_label,
@@ -46,9 +44,23 @@ from sim.ui.actionbar import (
     trigger_words,
     unmarkable,
 )
+from sim.ui.barpanel import BarPanel
 from sim.ui.camera import Camera
-from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
+from sim.ui.forecast import ODDS_ACTIONS, Forecast, forecast
+from sim.ui.intent import (
+    acting_unit,
+    aim_needs,
+    aim_words,
+    assist_step,
+    cell_choice,
+    item_verdict_of,
+    target_choice,
+    target_verdict,
+    verdict_words,
+)
 from sim.ui.logbook import lines
+from sim.ui.menu import Line as MenuLine
+from sim.ui.outcome import summary as outcome_summary
 from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
 from sim.ui.session import Session
@@ -57,24 +69,16 @@ from sim.ui.text import Fonts
 from sim.ui.tokens import Tokens, draw_shape
 from sim.ui.underway import Underway, underway
 from sim.ui.view import View
-from sim.ui.wording import condition_words, free_used_words, item_words
+from sim.ui.wording import (
+    condition_words,
+    free_used_words,
+    item_words,
+    named_items,
+    rule_ids,
+)
 from sim.world import World
 
 T = TypeVar("T")
-
-TOGGLES = (
-    ("reach", "Reach [R]"),
-    ("threat", "Threats [T]"),
-    ("own", "My reach [Y]"),
-    ("disengage", "Disengage [G]"),
-    ("slow", "Slow [S]"),
-    ("quicken", "Quicken [Q]"),
-    ("undo", "Undo [Z]"),
-    ("undo_turn", "Undo turn [Sh+Z]"),
-    ("save", "Save [F5]"),
-    ("load", "Load [F9]"),
-    ("help", "Help [F1]"),
-)
 
 HELP = (
     ("click a creature", "select it (yours: plan its move)"),
@@ -90,6 +94,7 @@ HELP = (
     ("W, then an area", "click cells to mark them (again: unmark), Enter when done"),
     ("1 … 9", "pick from an open list, or answer a reaction"),
     ("right click / Esc", "cancel a list, a target choice, waypoints, selection"),
+    ("Esc (nothing to cancel)", "the menu: save, save and quit, load, new game, settings"),
     ("right or middle drag, arrows", "pan"),
     ("wheel, + / -", "zoom; Home fits the map"),
     ("E", "end the turn"),
@@ -104,6 +109,7 @@ HELP = (
     ("Enter", "take over after a handover; confirm a marked area"),
     ("I", "hand the side at the screen to the AI; during an AI turn, take that side back"),
     ("Space", "during AI turns: play them out without the pause"),
+    ("N", "after the battle: play the scenario again (the next seed)"),
     ("F1 or ?", "this help"),
 )
 MAP_KEY = (
@@ -112,7 +118,9 @@ MAP_KEY = (
     "line with ticks = ledge (ticks on the low side), a ladder = climbable face,",
     "a brown block = low obstacle (obN), a small crate = an item on the ground,",
     "a flag = a goal cell. Reach letters: S step, W walk, R run, X sprint, J jump,",
-    "L climb, C crawl, ~ swim; threatened cells: red hatching and the enemy count.",
+    "L climb, C crawl, ~ swim; threatened cells: a red-and-black striped frame and the",
+    "enemy count (the sidebar's legend names those shown). Over a creature for a moment:",
+    "hit / miss / -damage / +healing / down; 'Last:' above the status sums up the last action.",
     "Black-and-white dashed boxes = an area marked for Prepare (only its side sees it);",
     "badge R = holds a prepared action. During a reaction prompt: a white path to a",
     "boxed, labelled cell = the move under way; a dashed arrow = the attack or aim.",
@@ -145,13 +153,6 @@ class Hits:
         return None
 
 
-def acting_unit(session: Session) -> str | None:
-    pending = session.battle.pending
-    if isinstance(pending, AwaitingAction | AwaitingReaction):
-        return pending.unit
-    return None
-
-
 def turn_unit(session: Session) -> str | None:
     """The creature whose turn waits for an action (not for a reaction), if any."""
     pending = session.battle.pending
@@ -180,13 +181,9 @@ class Renderer:
         self.overlays = Overlays(self.fonts)
         self.marks = Marks(self.fonts)
         self.tokens = Tokens(self.fonts)
-        self.bar = ActionBar()
+        self.bar_panel = BarPanel(self.fonts)
         self.hits = Hits()
         self._memos: dict[str, tuple[tuple[object, ...], Any]] = {}
-        self._bar_height = 3 * pal.BAR_ROW_HEIGHT + 30
-        self._bar_font = pal.FONT_SMALL + 1
-        self._measured: tuple[object, ...] | None = None
-        self._bar_row = pal.BAR_ROW_HEIGHT
         self._reach_src: object = None
         self._panels: dict[str, tuple[tuple[object, ...], pygame.Surface]] = {}
         self._panel_hits: dict[str, list[tuple[pygame.Rect, str, str]]] = {}
@@ -194,13 +191,14 @@ class Renderer:
         self._token_rects: list[pygame.Rect] = []
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
-        self.bar_status = ""  # the last frame's status line under the bar
+        self.legend: list[str] = []  # the sidebar legend's keys, as last drawn
+        self.session_world: World | None = None
 
     # --- layout ------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> Layout:
         w, h = size
         side = min(pal.SIDEBAR_WIDTH, max(220, w // 4))
-        bar_h = min(self._bar_height, max(60, h - 160))
+        bar_h = min(self.bar_panel.height, max(60, h - 160))
         return Layout(
             board=pygame.Rect(0, 0, w - side, h - bar_h),
             bar=pygame.Rect(0, h - bar_h, w - side, bar_h),
@@ -232,20 +230,28 @@ class Renderer:
         )
 
     def hover_info(self, session: Session, view: View) -> tuple[str, ...]:
+        """Who could hit a creature of ours in the hovered cell: the enemies (of the selected
+        creature's side, else of the seat's) whose melee reach covers it, not our allies."""
         world = session.battle.world
         hover = view.hover
         if hover is None or not world.grid.inside(hover):
             return ()
         side = view.eyes
-        return self._memo(
-            "hover", (session.version, hover, side), lambda: who_can_hit(world, hover, side)
+        ours = (
+            team_of(world, view.selected)
+            if view.selected and world.exists(view.selected)
+            else view.side
         )
+
+        def foes() -> tuple[str, ...]:
+            return tuple(u for u in who_can_hit(world, hover, side) if team_of(world, u) != ours)
+
+        return self._memo("hover", (session.version, hover, side, ours), foes)
 
     def odds_aim(self, session: Session, view: View) -> tuple[str, str, str] | None:
         """The (actor, action, target) whose odds the hovered cell shows: the action being
         targeted (one of ODDS_ACTIONS), or with the acting creature selected and nothing
         chosen, an attack on the hovered enemy; only when the engine would take it now."""
-        from sim.ui.app import _target
 
         world = session.battle.world
         hover = view.hover
@@ -258,7 +264,7 @@ class Renderer:
             actor, action = view.selected, view.targeting
             if actor is None or action not in ODDS_ACTIONS:
                 return None
-            decision = _target(view, unit)
+            decision = target_choice(view, unit)
         else:
             actor, action = turn_unit(session), "attack"
             if view.choosing or view.picking or view.marking is not None:
@@ -311,16 +317,19 @@ class Renderer:
     ) -> Hits:
         self.hits = Hits()
         self.tip = None
+        self.session_world = session.battle.world  # for the tips' item names
         self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
         if view.handover is not None:
             self._handover(surface, session, view)
             return self.hits
-        surface.fill(pal.VOID, lay.board)  # the sidebar and the bar cover the rest
+        # The ground's picture covers the whole board (VOID beyond the map); the sidebar and
+        # the bar cover the rest.
         self._board(surface, lay.board, session, view, planner, camera)
         side_key = (
             session.version, lay.sidebar.size, view.selected, view.hover, view.side,
             view.omniscient, view.log_offset, session.notice, view.show_reach, view.move_only,
+            view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
         self._panel_cached(
             "sidebar",
@@ -338,13 +347,14 @@ class Renderer:
             None,
         )
         bar_key = (
-            session.version, lay.bar.size, over, view.status, view.side, view.omniscient,
+            session.version, lay.bar.size, over, view.status, view.last, view.side, view.omniscient,
             view.show_reach, view.show_threat, view.show_own, view.disengage, view.slow,
             view.quicken, view.help, view.move_only, view.targeting, view.picking, view.choosing,
             view.ability, view.ally, repr(view.preparing), repr(view.marking),
         )  # fmt: skip
+        bar, hits = self.bar_panel, self.hits
         self._panel_cached("bar", bar_key, surface, lay.bar,
-                           lambda: self._actionbar(surface, lay.bar, session, view))  # fmt: skip
+                           lambda: bar.draw(surface, lay.bar, session, view, hits))  # fmt: skip
         pending = session.battle.pending
         if isinstance(pending, AwaitingReaction) and (
             view.sits_for(team_of(session.battle.world, pending.unit))
@@ -355,15 +365,18 @@ class Renderer:
         if view.choosing is not None:
             self._choice_list(surface, lay.board, session, view)
         if isinstance(pending, BattleOver):
-            self._banner(
-                surface,
-                lay.board,
-                f"Battle over — {', '.join(pending.winners) or 'nobody'} wins",
-                pending.reason,
-            )
+            self._battle_over(surface, lay.board, session)
         if view.help:
             self._help(surface, lay.board)
         return self.hits
+
+    def draw_menu(self, surface: pygame.Surface, settings: bool, rows: list[MenuLine]) -> None:
+        """The Esc menu (or its settings page) over the board: numbered lines, each saying
+        what it does or why it cannot be chosen now."""
+        board = self.layout(surface.get_size()).board
+        title = "Settings (Esc: back)" if settings else "Menu (Esc: back to the battle)"
+        listed = [(line.value, line.label, line.ok, line.detail) for line in rows]
+        self._list_panel(surface, board, title, listed, "menu", "")
 
     def _panel_cached(
         self,
@@ -491,8 +504,10 @@ class Renderer:
                 surface, camera, world, unit, style,
                 current=unit == current, selected=unit == view.selected,
             )  # fmt: skip
+        self.terrain.draw_labels(surface, camera, rect, self._token_rects)
         if plan is not None and not view.disengage:
             self.overlays.draw_warnings(surface, camera, plan)
+        self._markers(surface, camera, session, view)
         for cells, label in marked:
             first = min(cells, key=lambda p: (p.y, p.x))
             self.marks.tag(surface, camera, first, label, rect)
@@ -750,6 +765,15 @@ class Renderer:
         """A box of text beside the hovered `cell`, on the board, in the first place around it
         that covers neither the cell nor the `avoid` rectangles (the mover, the cells where it
         would provoke)."""
+        # Rule ids go to a details row of their own, under the words.
+        ids: list[str] = []
+        plain = []
+        world = self.session_world
+        for text, colour in rows:
+            words, found = rule_ids(named_items(text, world) if world is not None else text)
+            plain.append((words, colour))
+            ids += [i for i in found if i not in ids]
+        rows = plain + ([(f"rules: {', '.join(ids)}", pal.TEXT_DIM)] if ids else [])
         size = pal.FONT
         width = max(self.fonts.width(t, size) for t, _ in rows) + 12
         height = len(rows) * (size - 2) + 10
@@ -831,7 +855,6 @@ class Renderer:
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         """What clicking `hover` would do with the action being targeted, as the click does."""
-        from sim.ui.app import _describe, _to, aim_needs, assist_step, target_decision
 
         world = session.battle.world
         unit = unit_at(world, hover, view.eyes)
@@ -843,14 +866,14 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = [(f"{what}: choose {words} (Esc cancels)", pal.TEXT)]
         result = ""
         if "target" in aim and unit is not None and view.selected:
-            result = f"{unit}: {target_decision(session, view, unit)}"
+            result = f"{unit}: {target_verdict(session, view, unit).words}"
         elif "to" in aim:
-            decision = _to(view, hover)
+            decision = cell_choice(view, hover)
             if decision is not None:
                 result = f"{hover}: " + (
                     f"refused: {decision}"
                     if isinstance(decision, str)
-                    else _describe(judge(session.battle, decision))
+                    else verdict_words(judge(session.battle, decision))
                 )
         for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
@@ -909,6 +932,10 @@ class Renderer:
         else:
             text = "Battle over"
         y = f.draw(surface, f.fit(text, pal.FONT, w), (x, y), pal.FONT, bold=True).bottom + 4
+        if view.hint and not isinstance(pending, BattleOver):
+            for line in f.wrap(view.hint, pal.FONT_SMALL, w):
+                y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.YELLOW).bottom
+            y += 4
         if actor and world.has(actor, Budget):
             y = self._pips(
                 surface,
@@ -954,10 +981,9 @@ class Renderer:
             y = self._section(surface, rect, y, f"Selected: {view.selected}")
             y = self._unit_info(surface, x, y, w, session, view, view.selected)
         reach = self.reach_cells(session, view, planner)
-        if reach:
-            y = self._legend(
-                surface, x, y, w, sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index)
-            )
+        shown = sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index) if reach else []
+        if shown or view.show_threat or view.show_own:
+            y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
         if view.hover is not None and world.grid.inside(view.hover):
             y = self._section(surface, rect, y, f"Cell {view.hover}")
             cell = world.grid.cell(view.hover)
@@ -1113,18 +1139,39 @@ class Renderer:
         rows.append(f"reactions: {policy.reactions} [P] · defence: {policy.defence} [O]")
         return rows
 
-    def _legend(self, surface: pygame.Surface, x: int, y: int, w: int, actions: list[str]) -> int:
+    def _legend(
+        self,
+        surface: pygame.Surface,
+        x: int,
+        y: int,
+        w: int,
+        actions: list[str],
+        threat: bool,
+        own: bool,
+    ) -> int:
+        """What the board's overlays mean, for those shown now: each reach tile with its letter
+        and the cheapest Movement Action it stands for, the threat's striped frame (the number
+        is how many enemies reach the cell) and the dashed own reach."""
         y += 4
-        size = 18
+        size = 22
         px = x
+        keys: list[tuple[pygame.Surface, str]] = []
         for action in actions:
-            label = action
+            letter = pal.MOVE_STYLES[action].letter if action in pal.MOVE_STYLES else "?"
+            keys.append((self.overlays.reach_tile(action, size), f"{letter} {action}"))
+        if threat:
+            keys.append((self.overlays.threat_tile(1, size), "enemies reach (count)"))
+        if own:
+            keys.append((self.overlays.own_tile(size), "your reach"))
+        self.legend = [label for _, label in keys]
+        for tile, label in keys:
             width = size + 4 + self.fonts.width(label, pal.FONT_SMALL) + 10
             if px + width > x + w:
                 px = x
                 y += size + 3
-            surface.blit(self.overlays.reach_tile(action, size), (px, y))
-            self.fonts.draw(surface, label, (px + size + 4, y + 3), pal.FONT_SMALL, pal.TEXT)
+            pygame.draw.rect(surface, pal.OPEN, (px, y, size, size))
+            surface.blit(tile, (px, y))
+            self.fonts.draw(surface, label, (px + size + 4, y + 4), pal.FONT_SMALL, pal.TEXT)
             px += width
         return y + size + 4
 
@@ -1174,186 +1221,49 @@ class Renderer:
                 pal.TEXT_BAD,
             )
 
-    # --- action bar --------------------------------------------------------------------------
-    def _bar_entries(self, session: Session, view: View) -> list[Entry]:
-        actor = acting_unit(session)
-        world = session.battle.world
-        pending = session.battle.pending
-        foreign = actor is not None and not view.sits_for(team_of(world, actor))
-        if not isinstance(pending, AwaitingAction) or foreign:
-            actor = None
-        side = view.eyes
-        return self.bar.update(
-            session.battle,
-            session.version,
-            actor,
-            view.slow,
-            view.quicken,
-            side,
-            view.preparing is not None,
-        )
+    # --- action bar (sim/ui/barpanel.py) -----------------------------------------------------
+    @property
+    def bar(self) -> ActionBar:
+        return self.bar_panel.bar
+
+    @property
+    def bar_status(self) -> str:
+        """The last frame's status line under the bar."""
+        return self.bar_panel.status
+
+    @property
+    def bar_details(self) -> tuple[str, ...]:
+        """The status line's rule ids, shown dim."""
+        return self.bar_panel.details
 
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
-        w = size[0] - min(pal.SIDEBAR_WIDTH, max(220, size[0] // 4))
-        f = self.fonts
-        entries = self._bar_entries(session, view)
-        key = (size, id(entries))  # the bar keeps its list while nothing changed
-        if key == self._measured:
-            return
-        self._measured = key
-        # Normal buttons, or compact ones when a small window would give the bar too much.
-        for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
-            widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
-            rows = self._rows(widths, w)
-            widths = [self._button_width(e.name, fs) for e in entries]
-            rows += self._rows(widths, w)
-            self._bar_font, self._bar_row = fs, row_h
-            self._bar_height = rows * row_h + 34
-            if self._bar_height <= size[1] * 0.4:
-                break
+        self.bar_panel.measure(size, session, view)
 
-    def _button_width(self, name: str, size: int) -> int:
-        """An action button's width: its name and room for the widest cost any button shows,
-        so no button moves when a cost changes ("free" to "free+1B") or the action becomes
-        unavailable: every button keeps its place for a given window and font."""
-        f = self.fonts
-        slot = max(f.width(label, size) for label in LABELS)
-        return f.width(name.replace("_", " "), size) + slot + 20
-
-    @staticmethod
-    def _rows(widths: list[int], width: int) -> int:
-        rows, x = 1, 6
-        for item in widths:
-            if x + item > width - 6 and x > 6:
-                rows, x = rows + 1, 6
-            x += item + 4
-        return rows
-
-    def _actionbar(
-        self, surface: pygame.Surface, rect: pygame.Rect, session: Session, view: View
+    def _markers(
+        self, surface: pygame.Surface, camera: Camera, session: Session, view: View
     ) -> None:
-        pygame.draw.rect(surface, pal.PANEL, rect)
-        pygame.draw.line(surface, pal.PANEL_EDGE, rect.topleft, rect.topright, 2)
-        f = self.fonts
-        size = self._bar_font
-        row_h = self._bar_row
-        room = rect.bottom - 24  # the status line below the buttons
-        hidden = 0  # buttons with no room left (a tiny window)
-        x, y = rect.x + 6, rect.y + 5
-        on = {
-            "reach": view.show_reach, "threat": view.show_threat, "own": view.show_own,
-            "disengage": view.disengage, "slow": view.slow, "quicken": view.quicken,
-            "help": view.help,
-        }  # fmt: skip
-        for key, label in TOGGLES:
-            width = f.width(label, size) + 14
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
-            if box.bottom > room:
-                hidden += 1
-                continue
-            active = on.get(key, False)
-            pygame.draw.rect(surface, pal.SKY if active else pal.PANEL_LIGHT, box, border_radius=3)
-            pygame.draw.rect(
-                surface,
-                pal.TEXT if active else pal.PANEL_EDGE,
-                box,
-                2 if active else 1,
-                border_radius=3,
-            )
-            f.draw(surface, label, (x + 7, y + 3), size, pal.BLACK if active else pal.TEXT)
-            self.hits.add(box, "toggle", key)
-            x += width + 4
-        x, y = rect.x + 6, y + row_h
-        entries = self._bar_entries(session, view)
-        hovered: Entry | None = None
-        for item in entries:
-            label = item.name.replace("_", " ")
-            cost = item.label
-            width = self._button_width(item.name, size)
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
-            if box.bottom > room:
-                hidden += 1
-                x += width + 4
-                continue
-            chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
-                item.name == "prepare" and (view.preparing is not None or view.marking is not None)
-            )
-            if item.ok:
-                pygame.draw.rect(
-                    surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
-                )
-                pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
-                ink = pal.BLACK if chosen else pal.TEXT
-                f.draw(surface, label, (x + 6, y + 3), size, ink)
-                f.draw(
-                    surface,
-                    cost,
-                    (box.right - 6, y + 3),
-                    size,
-                    pal.BLACK if chosen else pal.ORANGE,
-                    bold=True,
-                    anchor="topright",
-                )
-            else:
-                pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
-                pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
-                r = f.draw(surface, label, (x + 6, y + 3), size, pal.TEXT_DIM)
-                pygame.draw.line(
-                    surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1
-                )
-                f.draw(surface, cost, (box.right - 6, y + 3), size, pal.TEXT_DIM, anchor="topright")
-            self.hits.add(box, "action", item.name)
-            if box.collidepoint(view.mouse):
-                hovered = item
-            x += width + 4
-        status = view.status
-        if hovered is not None:
-            status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
-            chance = self._contest_words(session, hovered) if hovered.ok else ""
-            if chance:  # first, so a narrow bar cuts the cost words, not the odds
-                status = f"{hovered.name.replace('_', ' ')}: {chance}; {hovered.detail}"
-        elif view.targeting:
-            from sim.ui.app import aim_needs, assist_step
-
-            what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
-            aim = aim_words(aim_needs(session.battle.world, view))
-            if view.targeting == "assist":
-                aim = assist_step(view)
-            status = f"{what}: click {aim} (Esc cancels)"
-            if view.preparing is not None:
-                status = f"Prepare {trigger_words(view.preparing)}: {status}"
-        elif view.marking is not None and not status:
-            status = AREA_HELP
-        elif view.preparing is not None and not status.startswith("refused"):
-            status = (
-                f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
-                " (Esc cancels)"
-            )
-        if hidden:
-            status = f"({hidden} buttons need a taller window) {status}"
-        self.bar_status = status
-        if status:
-            f.draw(
-                surface,
-                f.fit(status, pal.FONT, rect.width - 12),
-                (rect.x + 6, rect.bottom - 22),
-                pal.FONT,
-                pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
-            )
-
-    def _contest_words(self, session: Session, hovered: Entry) -> str:
-        """The chance of a contest aimed at no creature (break free, hide) for the bar."""
-        actor = acting_unit(session)
-        if actor is None:
-            return ""
+        """The last results over the creatures they happened to, rising and fading out; a
+        creature hidden from the seat shows none. Several on one cell stack upwards."""
+        now = time.monotonic()
+        view.markers = [m for m in view.markers if m.age(now) < 1]
         world = session.battle.world
-        key = (session.version, actor, hovered.name)
-        return self._memo("contest", key, lambda: contest_words(world, actor, hovered.name))
+        stacked: dict[Pos, int] = {}
+        size = max(pal.FONT_SMALL, min(pal.FONT_BIG, camera.cell // 3))
+        for marker in view.markers:
+            if world.exists(marker.unit) and hidden_from(world, marker.unit, view.eyes):
+                continue
+            box = _cell_rect(camera, marker.cell)
+            row = stacked.get(marker.cell, 0)
+            stacked[marker.cell] = row + 1
+            rise = int(marker.age(now) * box.height * 0.4)
+            ink = pal.MARKER_INK.get(marker.kind, pal.TEXT)
+            label = self.fonts.render(marker.text, size, ink, bold=True)
+            at = label.get_rect(midbottom=(box.centerx, box.top + 4 - rise - row * (size + 4)))
+            back = at.inflate(8, 2)
+            pygame.draw.rect(surface, pal.BLACK, back, border_radius=4)
+            pygame.draw.rect(surface, ink, back, 1, border_radius=4)
+            surface.blit(label, at)
 
     # --- screens over the board --------------------------------------------------------------
     def _panel(
@@ -1409,14 +1319,15 @@ class Renderer:
             )
         button = pygame.Rect(0, 0, 320, 48)
         button.center = (rect.centerx, rect.centery + 100)
-        pygame.draw.rect(surface, pal.SKY, button, border_radius=6)
+        # In the colour of the side taking the screen, with the ink that reads best on it.
+        pygame.draw.rect(surface, style.colour, button, border_radius=6)
         pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=6)
         f.draw(
             surface,
             f"{side.upper()} is ready  [Enter]",
             button.center,
             pal.FONT + 4,
-            pal.BLACK,
+            pal.ink_on(style.colour),
             bold=True,
             anchor="center",
         )
@@ -1653,7 +1564,6 @@ class Renderer:
     def _item_list(
         self, surface: pygame.Surface, board: pygame.Rect, session: Session, view: View
     ) -> None:
-        from sim.ui.app import item_decision
 
         def make() -> list[tuple[str, str, bool, str]]:
             unit = view.selected
@@ -1661,8 +1571,8 @@ class Renderer:
             items = item_choices(session.battle, unit) if unit else []
             labels = item_choice_labels(session.battle, unit, items) if unit else {}
             for item in items:
-                result = item_decision(session, view, item)
-                rows.append((item, labels[item], not result.startswith("refused"), result))
+                result = item_verdict_of(session, view, item)
+                rows.append((item, labels[item], result.ok, result.words))
             return rows
 
         key = (session.version, view.picking, view.selected, view.slow, view.quicken, view.eyes)
@@ -1707,22 +1617,34 @@ class Renderer:
             empty = f"{unit} knows no abilities"
         self._list_panel(surface, board, title + "  (Esc cancels)", rows, "choice", empty)
 
-    def _banner(self, surface: pygame.Surface, board: pygame.Rect, title: str, reason: str) -> None:
-        box = pygame.Rect(0, 0, min(640, board.width - 20), 90)
-        box.midtop = (board.centerx, board.y + 20)
+    def _battle_over(self, surface: pygame.Surface, board: pygame.Rect, session: Session) -> None:
+        """The battle-over panel at the top of the board (the board stays in view below it):
+        who won, the rounds, each creature's damage dealt and taken, and Play again."""
+        f = self.fonts
+        lines = self._memo("over", (session.version,), lambda: outcome_summary(session.battle))
+        if not lines:
+            return
+        head, rest = lines[0], lines[1:]
+        height = 60 + 22 * len(rest) + 50
+        box = pygame.Rect(0, 0, min(660, board.width - 20), min(height, board.height - 20))
+        box.midtop = (board.centerx, board.y + 10)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.YELLOW, box, 3, border_radius=6)
-        self.fonts.draw(
-            surface, title, (box.centerx, box.y + 28), pal.FONT_BIG, bold=True, anchor="center"
-        )
-        self.fonts.draw(
-            surface,
-            self.fonts.fit(reason, pal.FONT, box.width - 20),
-            (box.centerx, box.y + 64),
-            pal.FONT,
-            pal.TEXT_DIM,
-            anchor="center",
-        )
+        f.draw(surface, f"Battle over — {head}", (box.centerx, box.y + 26), pal.FONT_BIG - 6,
+               bold=True, anchor="center")  # fmt: skip
+        y = box.y + 52
+        for line in rest:
+            if y + 22 > box.bottom - 46:
+                break
+            f.draw(surface, f.fit(line, pal.FONT, box.width - 30), (box.x + 16, y), pal.FONT)
+            y += 22
+        button = pygame.Rect(0, 0, 240, 34)
+        button.midbottom = (box.centerx, box.bottom - 8)
+        pygame.draw.rect(surface, pal.YELLOW, button, border_radius=5)
+        pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=5)
+        f.draw(surface, "Play again  [N]", button.center, pal.FONT + 2, pal.BLACK, bold=True,
+               anchor="center")  # fmt: skip
+        self.hits.add(button, "over", "again")
 
     def _help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
         f = self.fonts
@@ -1767,16 +1689,6 @@ def hang_words(world: World, hang: Hang) -> str:
     )
 
 
-def aim_words(aim: tuple[str, ...]) -> str:
-    """
-    >>> aim_words(("target",)), aim_words(("to",)), aim_words(("target", "to"))
-    ('a creature', 'a cell', 'a creature or a cell')
-    """
-    if "target" in aim and "to" in aim:
-        return "a creature or a cell"
-    return "a cell" if "to" in aim else "a creature"
-
-
 def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
     """The open cells within `radius_half` of `centre` that a line from it reaches."""
     r = radius_half // 2 + 1
@@ -1796,7 +1708,6 @@ def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:
 
 def _aim_cells(session: Session, view: View) -> tuple[Pos, ...]:
     """Cells of the creatures the action being targeted could be aimed at now."""
-    from sim.ui.app import aim_needs, target_decision
 
     world = session.battle.world
     if "target" not in aim_needs(world, view):
@@ -1806,6 +1717,5 @@ def _aim_cells(session: Session, view: View) -> tuple[Pos, ...]:
     return tuple(
         world.need(unit, Position).cell
         for unit in visible(world, view.eyes)
-        if (unit != view.selected or on_self)
-        and not target_decision(session, view, unit).startswith("refused")
+        if (unit != view.selected or on_self) and target_verdict(session, view, unit).ok
     )

@@ -184,6 +184,13 @@ class Session:
             return "nothing to undo in this turn"
         return ""
 
+    def show(self, battle: Battle) -> None:
+        """Show another battle of this scenario and seed: the replay viewer's step (it has no
+        undo points of its own)."""
+        self.battle = battle
+        self.marks = []
+        self.version = next(_VERSIONS)
+
     def rewind(self, keep: int) -> None:
         self._rebuild(tuple(self.battle.decisions[:keep]))
 

@@ -28,7 +28,7 @@ from sim.ui.palette import RGB
 from sim.ui.text import Fonts
 
 CHUNK = 16  # cells per chunk side
-MAX_CHUNKS = 160
+MAX_CHUNKS = 160  # kept beyond what is on screen: the cache always holds a whole screen
 LEDGE_HALF = 2  # a rise of 1 m or more between neighbours is drawn as a ledge
 KEY = (255, 0, 255)  # the edge layer's transparent colour
 
@@ -74,7 +74,14 @@ class TerrainLayer:
         self.water = np.asarray(layers["water"])
         self.obstacle = np.asarray(layers["obstacle"])
         self.climbable = np.asarray(layers["climbable"])
+        # Each ledge run's label and the edges it may sit on, best first (draw_labels).
+        self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
+        self._on_screen = 0  # chunks the last frame showed (the caches keep twice as many)
+        # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
+        self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._edges_shown: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._placed: tuple[object, list[tuple[pygame.Surface, pygame.Rect]]] | None = None
 
     # --- tiles: one per distinct cell look, per size -------------------------------------
     def tile(self, size: int, kind: int, height: int, water: int, obstacle: int, climb: bool):  # type: ignore[no-untyped-def]
@@ -189,7 +196,7 @@ class TerrainLayer:
             return found
         found = self._make_chunk(cx, cy, c)
         self._chunks[key] = found
-        while len(self._chunks) > MAX_CHUNKS:
+        while len(self._chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
             self._chunks.popitem(last=False)
         return found
 
@@ -238,28 +245,125 @@ class TerrainLayer:
         return [(cx, cy) for cy in range(first_y, last_y + 1) for cx in range(first_x, last_x + 1)]
 
     def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
-        """Blit the ground chunks that show in `view` (a rect of `target`)."""
-        c = camera.cell
-        blits = []
-        for cx, cy in self._visible_chunks(camera, view):
-            sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
-            blits.append((self.chunk(cx, cy, c), (sx, sy)))
-        target.blits(blits, doreturn=False)
+        """Blit the ground chunks that show in `view` (a rect of `target`): one picture of
+        them, made again only when the camera or the view changes (a 256x256 map fitted to the
+        screen is some 200 chunks, too many blits for every frame)."""
+        key = (camera.cell, camera.x, camera.y, tuple(view))
+        if self._ground is None or self._ground[0] != key:
+            picture = pygame.Surface(view.size)
+            picture.fill(pal.VOID)
+            c = camera.cell
+            visible = self._visible_chunks(camera, view)
+            # A cache smaller than a screen of chunks would rebuild every chunk each time the
+            # camera moves: it keeps two screens' worth.
+            self._on_screen = len(visible)
+            blits = []
+            for cx, cy in visible:
+                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+                blits.append((self.chunk(cx, cy, c), (sx - view.x, sy - view.y)))
+            picture.blits(blits, doreturn=False)
+            self._ground = (key, picture)
+        target.blit(self._ground[1], view.topleft)
 
     # --- edges: ledges and climbable faces, drawn above the overlays -------------------------
     def draw_edges(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
-        """Blit the edge layer (ledges, hachures, ladders, heights) over whatever is drawn."""
+        """Blit the edge layer (ledges, hachures, ladders) over whatever is drawn: one
+        colour-keyed picture, made again only when the camera or the view changes."""
         if not self.edges:
             return
+        key = (camera.cell, camera.x, camera.y, tuple(view))
+        if self._edges_shown is None or self._edges_shown[0] != key:
+            picture = pygame.Surface(view.size)
+            picture.fill(KEY)
+            c = camera.cell
+            margin = self._margin(c)
+            blits = []
+            for cx, cy in self._visible_chunks(camera, view):
+                layer = self._edge_chunk(cx, cy, c)
+                if layer is not None:
+                    sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
+                    blits.append((layer, (sx - margin - view.x, sy - margin - view.y)))
+            picture.blits(blits, doreturn=False)
+            picture.set_colorkey(KEY, pygame.RLEACCEL)
+            self._edges_shown = (key, picture)
+        target.blit(self._edges_shown[1], view.topleft)
+
+    def draw_labels(
+        self, target: pygame.Surface, camera: Camera, view: pygame.Rect, avoid: list[pygame.Rect]
+    ) -> None:
+        """The ledges' heights ("1.5m"), each on a card on its run of edges where it covers
+        no other label (another ledge's, a cell's height, depth or obstacle, a reach letter or
+        a threat count) and no token (`avoid`); a label with no such place along its run is
+        left out (the cells' own heights still tell it). Drawn above the tokens."""
         c = camera.cell
-        margin = self._margin(c)
-        blits = []
-        for cx, cy in self._visible_chunks(camera, view):
-            layer = self._edge_chunk(cx, cy, c)
-            if layer is not None:
-                sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
-                blits.append((layer, (sx - margin, sy - margin)))
-        target.blits(blits, doreturn=False)
+        if c < 24 or not self.runs:
+            return
+        key = (c, camera.x, camera.y, view.topleft, view.size, tuple(map(tuple, avoid)))
+        if self._placed is None or self._placed[0] != key:
+            self._placed = (key, self._place(camera, view, avoid))
+        target.blits(self._placed[1], doreturn=False)
+
+    def _place(
+        self, camera: Camera, view: pygame.Rect, avoid: list[pygame.Rect]
+    ) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        c = camera.cell
+        size = max(11, c // 4)
+        taken = list(avoid)  # a token fills its cell, its HP bar at the bottom
+        out: list[tuple[pygame.Surface, pygame.Rect]] = []
+        for text, run in self.runs:
+            ink = self.fonts.render(text, size, pal.BLACK)
+            for edge in run:
+                sx, sy = camera.screen(Pos(edge.x, edge.y))
+                a, b, _ = self._segment(edge, sx, sy, c)
+                if not view.collidepoint(a) and not view.collidepoint(b):
+                    continue
+                around = self._cell_labels(edge, camera)
+                spot = None
+                for t in (0.5, 0.25, 0.75):
+                    centre = (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t))
+                    card = ink.get_rect(center=centre).inflate(4, 2)
+                    if card.collidelist(taken) < 0 and card.collidelist(around) < 0:
+                        spot = card
+                        break
+                if spot is not None:
+                    face = pygame.Surface(spot.size)
+                    face.fill((250, 250, 244))
+                    pygame.draw.rect(face, pal.BLACK, face.get_rect(), 1)
+                    face.blit(ink, ink.get_rect(center=face.get_rect().center))
+                    out.append((face, spot))
+                    taken.append(spot)
+                    break
+        return out
+
+    def _cell_labels(self, edge: Edge, camera: Camera) -> list[pygame.Rect]:
+        """Where the labels of the two cells beside an edge are, on screen, as `_make_tile`
+        and the overlays draw them: a height (bottom left), a depth (bottom right), an
+        obstacle (middle), the reach letter (top left) and the threat count (top right),
+        whether drawn now or not."""
+        c = camera.cell
+        small = max(10, c // 3)
+        f = self.fonts
+        letter = f.render("W", max(11, c // 3), pal.BLACK, bold=True).get_size()
+        count = f.render("2", max(11, c // 2 if c < 40 else c // 3), pal.BLACK, bold=True)
+        out = []
+        there = (edge.x + 1, edge.y) if edge.axis == "x" else (edge.x, edge.y + 1)
+        for x, y in ((edge.x, edge.y), there):
+            if not self.grid.inside(Pos(x, y)):
+                continue
+            sx, sy = camera.screen(Pos(x, y))
+            out.append(pygame.Rect(sx + 3, sy + 2, *letter))
+            out.append(count.get_rect(topright=(sx + c - 2, sy + 2)).inflate(4, 0))
+            if self.height[y, x]:
+                ink = f.render(f"h{metres(int(self.height[y, x]))}", small, pal.BLACK)
+                inset = max(2, c // 16 + 2)
+                out.append(ink.get_rect(bottomleft=(sx + inset, sy + c - 2)).inflate(2, 0))
+            if self.water[y, x]:
+                ink = f.render(f"~{metres(int(self.water[y, x]))}", small, pal.BLACK)
+                out.append(ink.get_rect(bottomright=(sx + c - 2, sy + c - 2)).inflate(2, 0))
+            if self.obstacle[y, x]:
+                ink = f.render(f"ob{metres(int(self.obstacle[y, x]))}", small, pal.BLACK)
+                out.append(ink.get_rect(center=(sx + c // 2, sy + c // 2)).inflate(2, 0))
+        return out
 
     @staticmethod
     def _margin(c: int) -> int:
@@ -300,6 +404,10 @@ class TerrainLayer:
                 run.append(nxt)
             middle = run[(len(run) - 1) // 2]
             labelled.append(middle)
+            if abs(e.diff) >= LEDGE_HALF:
+                # Where its label may go: the middle edge first, then outwards.
+                order = sorted(run, key=lambda r: abs(run.index(r) - (len(run) - 1) / 2))
+                self.runs.append((f"{metres(abs(e.diff))}m", tuple(order)))
         marks = {(e.axis, e.x, e.y) for e in labelled}
         return [Edge(e.x, e.y, e.axis, e.diff, e.climb, (e.axis, e.x, e.y) in marks) for e in found]
 
@@ -323,22 +431,8 @@ class TerrainLayer:
                 self._draw_edge(
                     layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
                 )
-            for edge in mine:
-                if edge.label and c >= 24 and abs(edge.diff) >= LEDGE_HALF:
-                    a, b, _ = self._segment(
-                        edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
-                    )
-                    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-                    self._label(
-                        layer,
-                        f"{metres(abs(edge.diff))}m",
-                        mid,
-                        max(11, c // 3),
-                        "center",
-                        opaque=True,
-                    )
         self._edge_chunks[key] = layer
-        while len(self._edge_chunks) > MAX_CHUNKS:
+        while len(self._edge_chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
             self._edge_chunks.popitem(last=False)
         return layer
 

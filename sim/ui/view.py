@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.geometry import Pos
+from sim.ui.markers import Marker
 
 
 @dataclass
@@ -43,6 +44,11 @@ class View:
     omniscient: bool = False  # `sim render`: no hotseat, every creature shown
     offer: str = ""  # the handover screen's offer to continue an unfinished game ("": none)
     ai: dict[str, str] = field(default_factory=dict)  # sides the AI plays: team -> level
+    markers: list[Marker] = field(default_factory=list)  # results on the board, short-lived
+    last: str = ""  # the last decision's result in a line, beside the action bar
+    hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
+    replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
+    menu: str | None = None  # the Esc menu open: "main" or "settings"
 
     @property
     def eyes(self) -> str | None:

@@ -3,8 +3,11 @@ of Free Action used, and item ids, for the sidebar, the log, tips and prompts.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from functools import lru_cache
 
+from sim.components import Item
 from sim.condition import Value, written
 from sim.items import item_name
 from sim.world import World
@@ -96,3 +99,53 @@ def condition_words(name: str, value: Value) -> str:
         return str(words[name](value))
     plain = name.replace("_", " ")
     return plain if value in (1, "", True) else f"{plain} ({written(value)})"
+
+
+RULE_ID = r"R-[A-Z]{1,2}\d+[a-z]?"
+_ONLY_IDS = re.compile(rf"\s*\(\s*{RULE_ID}(?:\s*(?:,|/|and)\s*{RULE_ID})*\s*\)")
+_IDS_LEAD = re.compile(rf"\(\s*{RULE_ID}(?:\s*(?:,|/|and)\s*{RULE_ID})*\s*[:;,]\s*")
+_BARE = re.compile(rf"\s*\b{RULE_ID}\b")
+
+
+@lru_cache(maxsize=512)  # tips ask it for the same rows every frame
+def rule_ids(text: str) -> tuple[str, tuple[str, ...]]:
+    """A text for a player without its rule ids, and the ids, for a details line: the
+    words say what happened, the ids say where the rules are.
+
+    >>> rule_ids("ana has no water it can swim in within reach now (R-M8)")
+    ('ana has no water it can swim in within reach now', ('R-M8',))
+    >>> rule_ids("ana has nothing that Quickens actions (R-B6: Quicken needs a source)")
+    ('ana has nothing that Quickens actions (Quicken needs a source)', ('R-B6',))
+    >>> rule_ids("dodge, slowed (R-B7): costs 2 half-actions; ana is Slowed (R-K3, R-B6)")
+    ('dodge, slowed: costs 2 half-actions; ana is Slowed', ('R-B7', 'R-K3', 'R-B6'))
+    >>> rule_ids("no ids here")
+    ('no ids here', ())
+    """
+    ids = tuple(dict.fromkeys(re.findall(RULE_ID, text)))
+    if not ids:
+        return text, ()
+    out = _ONLY_IDS.sub("", text)
+    out = _IDS_LEAD.sub("(", out)
+    out = _BARE.sub("", out)
+    out = re.sub(r"\(\s*\)", "", out)
+    out = re.sub(r"\s+([,;:.)])", r"\1", out)
+    return re.sub(r"\s{2,}", " ", out).strip(), ids
+
+
+_ITEM_ID = re.compile(r"'?\b([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)\b'?")
+
+
+def named_items(text: str, world: World) -> str:
+    """A text from the engine with its item ids ("'ana.shortsword'") as the names a player
+    uses ("shortsword"); only ids of items the world knows, or whose owner it knows, so file
+    names and numbers stay as they are."""
+    names = item_words(world)
+
+    def name(match: re.Match[str]) -> str:
+        item = match.group(1)
+        owner = item.split(".", 1)[0]
+        if (world.exists(item) and world.has(item, Item)) or world.exists(owner):
+            return names(item)
+        return match.group(0)
+
+    return _ITEM_ID.sub(name, text)

@@ -1,0 +1,193 @@
+"""The replay viewer (`sim replay SAVE`): the client's board, sidebar and log on a save played
+back, stepped by decision, turn or round, forward and back, or played at a chosen speed.
+Nothing is decided here: the keys that would act are not taken, and nothing is autosaved."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pygame
+
+from sim.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
+from sim.geometry import Pos
+from sim.replay import read, replay
+from sim.ui.app import App
+from sim.ui.session import Session
+from sim.ui.tape import SPEEDS, Tape
+
+KEYS = (
+    "Left/Right: decision · Shift+Left/Right: turn · Up/Down: round · Home/End · "
+    "Space: play/pause · [ ]: speed · G, a number, Enter: to that turn"
+)
+# The client's keys that only look: overlays, help, zoom, the log; every other key would act.
+LOOKING = {
+    pygame.K_r, pygame.K_t, pygame.K_y, pygame.K_F1, pygame.K_PLUS, pygame.K_EQUALS,
+    pygame.K_KP_PLUS, pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_PAGEUP, pygame.K_PAGEDOWN,
+    pygame.K_ESCAPE,
+}  # fmt: skip
+
+
+class Viewer(App):
+    """The client showing a `Tape`: every side's view, the battle at the tape's position."""
+
+    def __init__(self, tape: Tape, size: tuple[int, int] = (1400, 860), *, window: bool = False):
+        self.tape = tape
+        self.playing = False
+        self.speed = SPEEDS.index(1.0)
+        self.typed: str | None = None  # the turn number being typed after G
+        self._next_at = 0.0
+        session = Session(tape.scenario, tape.seed, tape.battle)
+        session.autosave = None  # a replay is never autosaved
+        super().__init__(session, size, window=window)
+        self.view.hint = ""
+        self.show()
+
+    # --- what is shown -------------------------------------------------------------------------
+    def sync(self) -> None:
+        """Everyone's view, no handover; the creature the battle waits for is selected."""
+        view = self.view
+        view.handover = None
+        view.side = None
+        view.omniscient = True
+        view.replaying = True
+        pending = self.session.battle.pending
+        if isinstance(pending, AwaitingAction | AwaitingReaction):
+            view.selected = pending.unit
+
+    def show(self, results: bool = False) -> None:
+        """After the tape moved: its battle on the board; one decision forward also shows that
+        decision's results on the board and in the Last line."""
+        self.session.show(self.tape.battle)
+        self.view.markers = []
+        self.view.last = ""
+        self.view.clear_plan()
+        if results:
+            self.show_results(Accepted(self.tape.events()))
+        self.sync()
+        self.say()
+
+    def say(self, extra: str = "") -> None:
+        tape = self.tape
+        state = f"playing ×{SPEEDS[self.speed]:g}/s" if self.playing else "paused"
+        if isinstance(tape.battle.pending, BattleOver) and tape.position == tape.length:
+            state = "the end"
+        typed = f" · to turn: {self.typed}_" if self.typed is not None else ""
+        self.view.status = f"Replay {tape.where()} · {state}{typed}" + (
+            f" · {extra}" if extra else f" · {KEYS}"
+        )
+
+    def move(self, moved: bool, results: bool = False) -> None:
+        if moved:
+            self.show(results)
+        else:
+            self.say("no further that way")
+
+    # --- playing -------------------------------------------------------------------------------
+    def tick(self, now: float | None = None) -> bool:
+        """While playing: the next decision when its time has come; True if one was shown."""
+        if not self.playing:
+            return False
+        now = time.monotonic() if now is None else now
+        if now < self._next_at:
+            return False
+        self._next_at = now + 1.0 / SPEEDS[self.speed]
+        if not self.tape.step(1):
+            self.playing = False
+            self.say()
+            return False
+        self.show(results=True)
+        return True
+
+    def run(self) -> None:
+        clock = pygame.time.Clock()
+        while self.running:
+            event = pygame.event.wait(20 if self.playing else 100)
+            if event.type != pygame.NOEVENT:
+                self.handle(event)
+            for event in pygame.event.get():
+                self.handle(event)
+            self.tick()
+            self.frame()
+            pygame.display.flip()
+            clock.tick(60)
+        pygame.quit()
+
+    # --- input ---------------------------------------------------------------------------------
+    def _key(self, key: int, mod: int, char: str) -> None:
+        tape = self.tape
+        shift = bool(mod & pygame.KMOD_SHIFT)
+        if self.typed is not None:
+            if pygame.K_0 <= key <= pygame.K_9:
+                self.typed += chr(key)
+                self.say()
+            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                typed, self.typed = self.typed, None
+                problem = tape.jump(int(typed)) if typed else "type the turn's number first"
+                self.show()
+                if problem:
+                    self.say(problem)
+            elif key == pygame.K_ESCAPE:
+                self.typed = None
+                self.say()
+            return
+        if key == pygame.K_RIGHT:
+            self.move(tape.turn(True) if shift else tape.step(1), results=not shift)
+        elif key == pygame.K_LEFT:
+            self.move(tape.turn(False) if shift else tape.step(-1))
+        elif key == pygame.K_DOWN:
+            self.move(tape.round(True))
+        elif key == pygame.K_UP:
+            self.move(tape.round(False))
+        elif key == pygame.K_HOME:
+            self.move(tape.go(0))
+        elif key == pygame.K_END:
+            self.move(tape.go(tape.length))
+        elif key == pygame.K_SPACE:
+            self.playing = not self.playing and tape.position < tape.length
+            self._next_at = 0.0
+            self.say()
+        elif key == pygame.K_RIGHTBRACKET:
+            self.speed = min(len(SPEEDS) - 1, self.speed + 1)
+            self.say()
+        elif key == pygame.K_LEFTBRACKET:
+            self.speed = max(0, self.speed - 1)
+            self.say()
+        elif key == pygame.K_g:
+            self.typed = ""
+            self.say()
+        elif key in LOOKING or char == "?":
+            super()._key(key, mod, char)
+
+    def _hit(self, kind: str, value: str) -> None:
+        """Only the overlay toggles, help and selecting a creature: nothing that acts."""
+        if kind == "toggle" and value in ("reach", "threat", "own", "help"):
+            self.toggle(value)
+        elif kind == "unit":
+            super()._hit(kind, value)
+
+    def click_cell(self, cell: Pos, shift: bool = False) -> None:
+        """A click on the board selects the creature there (its reach, its details)."""
+        unit = self.unit_at(cell)
+        if unit is not None:
+            self.view.selected = unit
+            self.view.clear_plan()
+
+
+def open_save(path: str | Path) -> Tape:
+    """The tape of a save, or ReplayError saying what is wrong with it and where."""
+    save = read(path)
+    scenario, _ = replay(save, where=str(path))  # checks it comes out as saved
+    return Tape(scenario, save)
+
+
+def watch(tape: Tape, size: tuple[int, int] = (1400, 860)) -> int:
+    """`sim replay SAVE`: open the viewer on a save's tape until the window is closed."""
+    try:
+        viewer = Viewer(tape, size, window=True)
+    except pygame.error as error:
+        print(f"sim replay: cannot open a window ({error})", file=sys.stderr)
+        return 1
+    viewer.run()
+    return 0
