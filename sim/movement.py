@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sim import events as ev
 from sim.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.attack import strike
-from sim.components import Body, Budget, Gear, Position, Stats
+from sim.components import Body, Budget, Gear, Item, Position, Stats
 from sim.condition import Condition
 from sim.creature import conditions, has, incapacitated, speed, unseen_by
 from sim.dice import Dice
@@ -54,7 +54,7 @@ def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = 
     return world.memo(
         ("allowance", unit, kind, roll),
         lambda: _allowance(world, unit, kind, roll),
-        reads=(Stats, Body, Gear),
+        reads=(Stats, Body, Gear, Item),
     )
 
 

@@ -27,6 +27,7 @@ class World:
 
     def __init__(self, grid: Grid, rules: Rules, catalog: Catalog) -> None:
         self._memo: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
+        self._generation = 0  # terrain, rules or catalogue swapped this many times
         self.grid = grid
         self.rules = rules
         self.catalog = catalog
@@ -44,7 +45,7 @@ class World:
     @grid.setter
     def grid(self, grid: Grid) -> None:
         self._grid = grid
-        self._memo.clear()
+        self._swapped()
 
     @property
     def rules(self) -> Rules:
@@ -53,7 +54,7 @@ class World:
     @rules.setter
     def rules(self, rules: Rules) -> None:
         self._rules = rules
-        self._memo.clear()
+        self._swapped()
 
     @property
     def catalog(self) -> Catalog:
@@ -62,7 +63,12 @@ class World:
     @catalog.setter
     def catalog(self, catalog: Catalog) -> None:
         self._catalog = catalog
+        self._swapped()
+
+    def _swapped(self) -> None:
+        """New terrain, rules or catalogue: every kept answer and every stamp is void."""
         self._memo.clear()
+        self._generation += 1
 
     # --- the turn ---------------------------------------------------------------------------
     @property
@@ -83,7 +89,12 @@ class World:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
         no entity and no cell of the terrain is written."""
         writes = self._writes
-        return (*[writes.get(k, 0) for k in kinds], len(self._entities), self._grid.version)
+        return (
+            *[writes.get(k, 0) for k in kinds],
+            len(self._entities),
+            self._grid.version,
+            self._generation,
+        )
 
     def memo(
         self,
@@ -102,6 +113,7 @@ class World:
                 self._written - sum(self._writes.get(k, 0) for k in ignores),
                 len(self._entities),
                 self._grid.version,
+                self._generation,
             )
         else:
             stamp = self.stamp(reads)
@@ -167,6 +179,7 @@ class World:
         clone._grid = self._grid  # shared: terrain changes only in the map editor
         clone._rules = self._rules
         clone._catalog = self._catalog
+        clone._generation = self._generation
         clone._turn = self._turn
         clone._entities = dict(self._entities)
         clone._stores = {kind: dict(store) for kind, store in self._stores.items()}

@@ -120,3 +120,19 @@ def test_a_world_with_kept_answers_pickles_without_them() -> None:
     again = pickle.loads(pickle.dumps(world))
     assert again == world
     assert dict(standing_at(again, "ana")) == {Pos(5, 1): "orc"}
+
+
+def test_new_rules_make_the_follow_ups_look_again() -> None:
+    """A house rule swapped in mid-battle (no reach at all) lets a grapple go at the next
+    event, as R-G4 says, though nothing the follow-ups read was written since they last
+    found nothing to do."""
+    from sim.engine import SetPolicy
+    from tests.test_grapple import OPEN, grappled, held, pair
+
+    b = grappled(pair(dice=(6, 2, 8, 1), rows=OPEN))
+    assert held(b) == ("bo", "ana")
+    rules = b.world.rules
+    raw = {**rules.raw, "attack": {**rules.raw["attack"], "melee_reach_half_metres": 0}}
+    b.world.rules = replace(rules, raw=raw)
+    b.submit(SetPolicy("bo", "never", "none"))  # an event that writes only a policy
+    assert held(b) != ("bo", "ana")
