@@ -6,9 +6,7 @@ changed in the file as it was opened (tomlkit keeps the rest, comments and layou
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -18,6 +16,7 @@ from typing import Any
 import tomlkit
 from tomlkit.items import Array, InlineTable, String, StringType, Table, Trivia
 
+from sim.files import write_atomically
 from sim.geometry import Pos
 from sim.grid import KIND_NAMES, Kind
 from sim.scenario import (
@@ -839,17 +838,9 @@ def check(source: Source, state: MapState) -> list[Problem]:
 
 
 def save(path: str | Path, text: str) -> None:
-    """Write atomically: a temporary file beside the target, then a rename, so a crash never
-    leaves half a map."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write atomically (a crash never leaves half a map), keeping the mode of the file it
+    replaces; a new file gets what the umask gives."""
+    write_atomically(path, text)
 
 
 def problem_cells(source: Source, state: MapState, problems: Iterable[Problem]) -> set[Pos]:

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from sim.decisions import DecisionError, parse, shown, to_json
 from sim.dice import SeededDice
 from sim.engine import Battle, Decision
 from sim.events import to_json as event_json
+from sim.files import mode_for
 from sim.rules import default_rules
 from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 
@@ -189,17 +189,6 @@ def clean_temporaries(directory: Path, target: Path | None = None) -> list[Path]
     return removed
 
 
-def _mode(target: Path) -> int:
-    """The permissions the saved file should have: those of the file it replaces, else what
-    a new file gets under the umask (mkstemp's own 0600 would hide a save shared on purpose)."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        mask = os.umask(0)  # the only way to read the umask: set it and put it back
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
 def write(path: str | Path, save: Save) -> None:
     """Write atomically: a temporary file in the same directory, flushed, then renamed over.
     Temporary files left by earlier writes that were cut off are removed first. The file keeps
@@ -216,7 +205,7 @@ def write(path: str | Path, save: Save) -> None:
         raise ReplayError(f"{target}: cannot save: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), _mode(target))
+            os.fchmod(out.fileno(), mode_for(target))
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

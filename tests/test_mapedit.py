@@ -366,3 +366,22 @@ def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -
     assert done.stderr.endswith("so no window can open; the editor needs one\n")
     assert "sim edit: no display found" in done.stderr and "Traceback" not in done.stderr
     assert not out.exists()
+
+
+def test_a_saved_map_gets_the_umask_mode_or_keeps_the_one_it_replaces(tmp_path: Path) -> None:
+    """A new map is readable as any new file is (mkstemp alone made it 0600, hidden from the
+    rest of a team); a map saved over keeps the mode its owner gave it."""
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    try:
+        new = tmp_path / "new.toml"
+        me.save(new, 'name = "x"\n')
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        new.chmod(0o640)
+        me.save(new, 'name = "y"\n')
+        assert stat.S_IMODE(new.stat().st_mode) == 0o640
+        assert new.read_text(encoding="utf-8") == 'name = "y"\n'
+    finally:
+        os.umask(mask)
