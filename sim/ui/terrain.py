@@ -233,6 +233,8 @@ class TerrainLayer:
             del self._chunks[key]
         self.edges = self._find_edges()
         self._edge_chunks.clear()
+        # The pictures of the screen made from those chunks, and the labels placed on them.
+        self._ground = self._edges_shown = self._placed = None
 
     def _visible_chunks(self, camera: Camera, view: pygame.Rect) -> list[tuple[int, int]]:
         c = camera.cell
