@@ -12,7 +12,7 @@ from sim import mapedit as me
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.scenario import load
-from sim.ui.editor import Editor
+from sim.ui.editor import Editor, balance_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,7 +160,13 @@ def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_bac
         time.sleep(0.05)
     assert ed.balance.error == ""
     assert ed.balance.done == 4
-    assert sum(s["wins"] for s in ed.balance.summary["sides"].values()) <= 4
+    summary = ed.balance.summary
+    assert sum(s["wins"] for s in summary["sides"].values()) <= 4
+    words = balance_lines(summary)
+    assert words[-1].startswith(f"draws {summary['draws']}, ")
+    assert f"stopped by the round cap {summary['capped']}," in words[-1]
+    wins = sum(s["wins"] for s in summary["sides"].values())
+    assert wins + summary["draws"] + summary["capped"] == 4  # every game said, none lost
     ed.show_threat = True
     ed.selected = "ana"
     ed.show_reach = True

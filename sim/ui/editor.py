@@ -731,19 +731,9 @@ class Editor:
         if b.error:
             f.draw(s, f.fit(b.error, small, width), (x, y), small, (240, 170, 170))
         elif b.summary is not None:
-            for team, side in b.summary["sides"].items():
-                low, high = side["wilson_95"]
-                rate = side["win_rate"] or 0.0
-                text = (
-                    f"{team}: wins {rate * 100:.0f} % (95 % interval "
-                    f"{low * 100:.0f} % to {high * 100:.0f} %)"
-                )
-                f.draw(s, text, (x, y), small)
+            for text in balance_lines(b.summary):
+                f.draw(s, f.fit(text, small, width), (x, y), small)
                 y += small + 2
-            mean = b.summary["rounds"]["mean"]
-            f.draw(
-                s, f"draws {b.summary['draws']}, mean length {mean or 0:.1f} rounds", (x, y), small
-            )
 
     def _hover_terrain(self) -> tuple[Pos, me.Terrain] | None:
         cell = self._cell(pygame.mouse.get_pos()) if pygame.mouse.get_focused() else None
@@ -793,3 +783,23 @@ def edit(source: me.Source, save_to: str | None = None, size: tuple[int, int] = 
         return 1
     editor.run()
     return 0
+
+
+def balance_lines(summary: dict[str, Any]) -> list[str]:
+    """A finished balance check in the panel's words: each side's wins with the interval,
+    then draws, games the round cap stopped (no one's win: without them the win rates read as
+    if the rest were losses) and the mean length."""
+    lines = []
+    for team, side in summary["sides"].items():
+        low, high = side["wilson_95"]
+        rate = side["win_rate"] or 0.0
+        lines.append(
+            f"{team}: wins {rate * 100:.0f} % (95 % interval {low * 100:.0f} % to "
+            f"{high * 100:.0f} %)"
+        )
+    mean = summary["rounds"]["mean"]
+    lines.append(
+        f"draws {summary['draws']}, stopped by the round cap {summary['capped']}, "
+        f"mean length {mean or 0:.1f} rounds"
+    )
+    return lines
