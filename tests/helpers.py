@@ -202,3 +202,8 @@ def rating(item: str) -> int:
         return kind.block
     assert isinstance(kind, Armour)
     return kind.rating
+
+
+def stated(template: str) -> str:
+    """TOML lines stating a template's TRANSCRIPT_STATS, for a scenario written out by hand."""
+    return "".join(f'{key} = "{value}"\n' for key, value in TRANSCRIPT_STATS[template].items())

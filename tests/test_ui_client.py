@@ -25,11 +25,16 @@ from sim.scenario import load
 from sim.ui.actionbar import prompt_options
 from sim.ui.app import App
 from sim.ui.session import Session
+from tests.helpers import TRANSCRIPT_STATS
 
 
 def fighters(name: str, rows: str, ana: str = "", grok: str = "") -> str:
     """A scenario of ana (a blue human fighter at "a") against grok (a red orc brute at "b"),
-    both asking their player about reactions; `ana` and `grok` are extra TOML lines."""
+    both asking their player about reactions; `ana` and `grok` are extra TOML lines. Their
+    attributes are the ones these transcripts were written for (tests/helpers.py), so the seeded
+    initiative and rolls do not move when the shipped templates are balanced again."""
+    ana = _stated("human_fighter", ana)
+    grok = _stated("orc_brute", grok)
     return f'''
 name = "{name}"
 seed = 3
@@ -54,6 +59,13 @@ at = "b"
 policy = "ask"
 {grok}
 '''
+
+
+def _stated(template: str, extra: str) -> str:
+    """`extra` TOML lines with the template's transcript attributes added, unless it sets them."""
+    stats = TRANSCRIPT_STATS[template]
+    given = {line.split("=")[0].strip() for line in extra.splitlines() if "=" in line}
+    return "\n".join([extra, *(f'{k} = "{v}"' for k, v in stats.items() if k not in given)])
 
 
 DUEL = fighters(
