@@ -84,7 +84,10 @@ def scripted_duel() -> tuple[Scenario, Battle]:
     # Parry Rating, the AGI roll chosen so that the Defense Roll is 14 too (a tie: a miss).
     dice += [8, 1, 5 - rating("longsword")]
     dice += [1, 1]  # her second: 1+3 against bob's RES 1, undefended: a hit, 1 damage
-    dice += [5, 3]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): the longsword's WD
+    dice += [
+        5,
+        3,
+    ]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): the longsword's WD
     dice += [1, 10]  # his second: 1+3 against RES 10: a miss
     battle = Battle.begin(
         scenario.world.copy(), LoadedDice(dice), scenario=scenario.name, seed=None

@@ -65,7 +65,8 @@ def _stated(template: str, extra: str) -> str:
     """`extra` TOML lines with the template's transcript attributes added, unless it sets them."""
     stats = TRANSCRIPT_STATS[template]
     given = {line.split("=")[0].strip() for line in extra.splitlines() if "=" in line}
-    return "\n".join([extra, *(f'{k} = "{v}"' for k, v in stats.items() if k not in given)])
+    # First: `extra` may go on with a table of its own ([legend], [[items]]).
+    return "\n".join([*(f'{k} = "{v}"' for k, v in stats.items() if k not in given), extra])
 
 
 DUEL = fighters(
@@ -112,6 +113,17 @@ def duel(tmp_path: Path) -> Path:
 
 def make_app(path: Path, seed: int = 3) -> App:
     return App(Session(load(path), seed), (1280, 800))
+
+
+def seed_where(path: Path, *units: str) -> int:
+    """The first seed from 1 on whose initiative order of `path` begins with `units`: which seed
+    that is follows the shipped templates' AGI, so a transcript on a shipped scenario that needs
+    them to act first, in that order, does not depend on their numbers."""
+    scenario = load(path)
+    for seed in range(1, 5000):
+        if Session(scenario, seed).battle.world.turn.order[: len(units)] == units:
+            return seed
+    raise AssertionError(f"no seed below 5000 lets {', '.join(units)} act first in {path}")
 
 
 class Player:
