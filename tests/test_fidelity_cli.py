@@ -70,10 +70,10 @@ def test_sim_run_a_failed_grapple_assist_an_interrupted_attack_and_a_slowed_reac
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Initiative ana (8 + 4), bram (7 + 4), grok (1 + 3). ana grapples grok bare-handed and
-    loses (1 + 6 + her Athletics against 10 + 8 + 4): nobody is grappled (R-G1). bram assists ana against
-    grok (R-X21). On grok's turn bram's slowed Dodge is refused (no half-actions between his
-    turns, R-B7); a plain one is taken. In round 2 ana's Hit Roll on grok gains the +2 (5 + 7
-    + 2), and her second attack is interrupted by grok and lost (R-R7)."""
+    loses (1 + 6 + her Athletics against 10 + 8 + 4): nobody is grappled (R-G1). bram assists
+    ana against grok (R-X21). On grok's turn bram's slowed Dodge is refused (no half-actions
+    between his turns, R-B7); a plain one is taken. In round 2 ana's Hit Roll on grok gains the
+    +2 (5 + 7 + 2), and her second attack is interrupted by grok and lost (R-R7)."""
     lines = [
         {"unit": "ana", "action": "grapple", "target": "grok"},
         {"unit": "grok", "reaction": "none"},  # no Interrupt of the Grapple
