@@ -50,9 +50,14 @@ THREE_MAP = """
 """
 
 
+# The fighter's skills as these transcripts were written (the attributes: tests/helpers.py).
+FIGHTER_SKILLS = {"athletics": 3, "first_aid": 1}
+
+
 def world_of(**ana: Any) -> World:
     """A world with one human fighter, "ana", whose template keys `ana` overrides."""
-    return loads(scenario_text(MAP, unit("ana", "blue", "human_fighter", "a", **ana))).world
+    keys = {"skills": FIGHTER_SKILLS, **ana}
+    return loads(scenario_text(MAP, unit("ana", "blue", "human_fighter", "a", **keys))).world
 
 
 def load_problems(**ana: Any) -> str:
@@ -206,8 +211,8 @@ def test_R_C4_a_contest_goes_to_the_higher_total_and_a_tie_to_the_defender() -> 
     (the defender, the saver)." — ana (STR d8+6, Athletics 3) contests bo (STR d10+8,
     Athletics 4): 5 + 9 = 14 against 2 + 12 = 14 is a tie, and bo, who is not acting, wins;
     a rolled 6 (15) beats him."""
-    text = scenario_text(TWO, unit("ana", "blue", "human_fighter", "a") + "\n"
-                         + unit("bo", "red", "orc_brute", "b"))  # fmt: skip
+    text = scenario_text(TWO, unit("ana", "blue", "human_fighter", "a", skills=FIGHTER_SKILLS)
+                         + "\n" + unit("bo", "red", "orc_brute", "b"))  # fmt: skip
     world = loads(text).world
     dice = LoadedDice([5, 2, 6, 2])
     ana = skill_check(world, dice, "ana", "athletics", "shove")
@@ -408,7 +413,12 @@ def test_R_C7_weapons_shields_and_armour_carry_their_numbers() -> None:
         two_handed=True,
     )
     assert catalog.get("javelin") == Weapon(
-        "javelin", wd("javelin"), "piercing", parry("javelin"), 1.0, thrown=6
+        "javelin",
+        wd("javelin"),
+        "piercing",
+        parry("javelin"),
+        1.0,
+        thrown=weapons["javelin"]["thrown"],
     )
     assert catalog.get("shortbow") == Weapon(
         "shortbow", wd("shortbow"), "piercing", parry("shortbow"), 1.0, two_handed=True, ranged=24
