@@ -78,8 +78,28 @@ def types(events: list[dict[str, Any]] | list[Event]) -> list[str]:
     return [e["type"] if isinstance(e, dict) else e.kind for e in events]
 
 
+# The attribute dice and Bonuses the rules transcripts were written for (the shipped templates'
+# before issue 16 balanced them). `unit` states them in each table it writes, so a transcript's
+# loaded dice keep meaning what they say when the shipped numbers are tuned again; a test of
+# the shipped templates themselves reads them from the catalog (`shipped`), and a test that
+# plays a shipped scenario follows whatever the data says.
+TRANSCRIPT_STATS: dict[str, dict[str, str]] = {
+    "human_fighter": {"str": "d8+6", "agi": "d8+4", "fcs": "d8+7", "res": "d10+5"},
+    "human_archer": {"str": "d6+4", "agi": "d8+5", "fcs": "d8+7", "res": "d8+4"},
+    "elf_skirmisher": {"str": "d6+4", "agi": "d10+6", "fcs": "d8+7", "res": "d8+4"},
+    "dwarf_guard": {"str": "d10+6", "agi": "d6+3", "fcs": "d8+6", "res": "d12+6"},
+    "halfling_medic": {"str": "d4+3", "agi": "d8+5", "fcs": "d8+6", "res": "d8+4"},
+    "orc_brute": {"str": "d10+8", "agi": "d6+3", "fcs": "d8+7", "res": "d10+6"},
+    "orc_raider": {"str": "d8+6", "agi": "d8+4", "fcs": "d8+7", "res": "d10+4"},
+    "goblin_sneak": {"str": "d4+2", "agi": "d10+5", "fcs": "d8+6", "res": "d6+3"},
+    "human_mage": {"str": "d6+3", "agi": "d8+5", "fcs": "d8+7", "res": "d8+4"},
+    "orc_shaman": {"str": "d8+5", "agi": "d8+4", "fcs": "d8+7", "res": "d10+4"},
+}
+
+
 def unit(uid: str, team: str, template: str, at: str, **keys: Any) -> str:
     """One [[units]] table; `keys` override the template (lists, tables, strings, numbers).
+    The template's attributes are stated as TRANSCRIPT_STATS has them unless `keys` names them.
 
     >>> print(unit("ana", "blue", "human_fighter", "a", held=[], skills={"athletics": 2}))
     [[units]]
@@ -87,11 +107,16 @@ def unit(uid: str, team: str, template: str, at: str, **keys: Any) -> str:
     team = "blue"
     template = "human_fighter"
     at = "a"
+    str = "d8+6"
+    agi = "d8+4"
+    fcs = "d8+7"
+    res = "d10+5"
     held = []
     skills = { athletics = 2 }
     """
     lines = ["[[units]]", f'id = "{uid}"', f'team = "{team}"', f'template = "{template}"']
     lines.append(f'at = "{at}"')
+    keys = {**TRANSCRIPT_STATS.get(template, {}), **keys}
     lines += [f"{key} = {_toml(value)}" for key, value in keys.items()]
     return "\n".join(lines)
 
@@ -137,3 +162,39 @@ def end_turns(b: Battle, *uids: str) -> None:
     """Each of `uids`, in order, ends its turn without acting (it must be its turn)."""
     for uid in uids:
         accepted(b, unit=uid, action="end_turn")
+
+
+def shipped(template: str, attribute: str) -> tuple[int, int]:
+    """(die, Bonus) of a shipped template's attribute, read from the catalog's raw text
+    ("d8+6"): tests whose numbers come from the templates follow the data (issue 16)."""
+    from sim.catalog import default_catalog
+
+    die, bonus = str(default_catalog().templates[template][attribute]).removeprefix("d").split("+")
+    return int(die), int(bonus)
+
+
+def wd(weapon: str) -> int:
+    """A shipped weapon's WD, from the catalog (issue 16: tests follow the data)."""
+    from sim.catalog import Weapon, default_catalog
+
+    kind = default_catalog().get(weapon)
+    assert isinstance(kind, Weapon)
+    return kind.wd
+
+
+def rating(item: str) -> int:
+    """A shipped weapon's Parry Rating, shield's Block Rating or armour's Armour Rating."""
+    from sim.catalog import Armour, Shield, Weapon, default_catalog
+
+    kind = default_catalog().get(item)
+    if isinstance(kind, Weapon):
+        return kind.parry
+    if isinstance(kind, Shield):
+        return kind.block
+    assert isinstance(kind, Armour)
+    return kind.rating
+
+
+def stated(template: str) -> str:
+    """TOML lines stating a template's TRANSCRIPT_STATS, for a scenario written out by hand."""
+    return "".join(f'{key} = "{value}"\n' for key, value in TRANSCRIPT_STATS[template].items())

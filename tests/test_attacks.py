@@ -18,6 +18,7 @@ import pytest
 from sim.components import Gear, Hands, Health
 from sim.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.geometry import Pos
+from sim.rules import default_rules
 from tests.helpers import (
     accepted,
     budget,
@@ -25,8 +26,10 @@ from tests.helpers import (
     end_turns,
     give,
     hp,
+    rating,
     refused,
     types,
+    wd,
 )
 from tests.movers import begin, cell, creature, legend
 
@@ -166,8 +169,8 @@ def test_R_A2_R_X3_brace_doubles_the_res_roll() -> None:
 
 
 def test_R_A2_R_X3_brace_doubles_every_res_term_of_a_block() -> None:
-    """R-X3 with R-R3: braced, bob's Block adds (RES Roll 2 + RES Bonus 5) x 2 + Block Rating
-    4 (a heater) on top of his doubled RES Roll 3."""
+    """R-X3 with R-R3: braced, bob's Block adds (RES Roll 2 + RES Bonus 5) x 2 + the heater's
+    Block Rating on top of his doubled RES Roll 3."""
     b = begin(
         OPEN,
         creature("bob", "red", "b", held=["heater"], policy="ask"),
@@ -180,9 +183,10 @@ def test_R_A2_R_X3_brace_doubles_every_res_term_of_a_block() -> None:
     events += answering(b, "bob", NO_INTERRUPT, "block")
     assert rolls(events)[1:] == [
         ("bob", "defense roll: ana's melee attack (RES Roll, braced)", 3, 3, 6),
-        ("bob", "block (RES Roll + Bonus + Block Rating 4)", 2, 16, 18),
-    ]
-    assert resolved(events) == [(14, 24, False)]
+        ("bob", f"block (RES Roll + Bonus + Block Rating {rating('heater')})", 2,
+         12 + rating("heater"), 14 + rating("heater")),
+    ]  # fmt: skip
+    assert resolved(events) == [(14, 20 + rating("heater"), False)]
 
 
 def test_R_R1_dodge_adds_agi_roll_and_bonus_for_a_bonus_action() -> None:
@@ -229,13 +233,17 @@ def test_R_R1_R_X9_evade_doubles_the_agi_bonus_of_the_first_dodge() -> None:
 
 
 def test_R_R2_parry_adds_the_better_of_str_and_agi_and_the_parry_rating() -> None:
-    """R-R2: AGI d8+8 is better than STR d8+6: AGI Roll 2 + 8 + a longsword's Parry Rating 3."""
+    """R-R2: AGI d8+8 is better than STR d8+6: AGI Roll 2 + 8 + a longsword's Parry Rating."""
     b = duel(8, 1, 2, bob={"policy": "ask", "held": ["longsword"]})
     events = accepted(b, unit="ana", action="attack", target="bob")
     events += answering(b, "bob", NO_INTERRUPT, "parry")
     assert windows(events)[1][2] == ["dodge", "parry", "none"]
-    assert rolls(events)[2] == ("bob", "parry (AGI Roll + Bonus + Parry Rating 3)", 2, 11, 13)
-    assert resolved(events) == [(14, 14, False)]
+    longsword = rating("longsword")
+    assert rolls(events)[2] == (
+        "bob", f"parry (AGI Roll + Bonus + Parry Rating {longsword})", 2, 8 + longsword,
+        10 + longsword,
+    )  # fmt: skip
+    assert resolved(events) == [(14, 11 + longsword, 11 + longsword < 14)]
 
 
 def test_R_R2_R_R3_parry_is_only_against_melee_and_block_needs_a_shield() -> None:
@@ -263,8 +271,11 @@ def test_R_R3_block_adds_res_roll_res_bonus_and_the_block_rating() -> None:
     events = accepted(b, unit="ana", action="attack", target="bob")
     events += answering(b, "bob", NO_INTERRUPT, "block")
     assert windows(events)[1][2] == ["dodge", "block", "none"]
-    assert rolls(events)[2] == ("bob", "block (RES Roll + Bonus + Block Rating 2)", 2, 7, 9)
-    assert resolved(events) == [(14, 10, True)]
+    buckler = rating("buckler")
+    assert rolls(events)[2] == (
+        "bob", f"block (RES Roll + Bonus + Block Rating {buckler})", 2, 5 + buckler, 7 + buckler
+    )  # fmt: skip
+    assert resolved(events) == [(14, 8 + buckler, 8 + buckler < 14)]
 
 
 def test_R_X14_guard_pays_one_parry_and_is_used_up() -> None:
@@ -321,19 +332,23 @@ def test_R_X14_guard_once_a_round_even_when_its_parry_was_already_used() -> None
 
 
 @pytest.mark.parametrize(
-    ("armour", "damage"), [(None, 3), ("padded", 2), ("hide", 1), ("mail", 0), ("plate", 0)]
-)
+    ("weapon", "armour"),
+    [("dagger", None), ("dagger", "padded"), ("dagger", "hide"), ("dagger", "mail"),
+     ("dagger", "plate"), (None, "hide"), (None, "plate")],
+)  # fmt: skip
 def test_R_A3_damage_is_the_wd_less_the_armour_rating_at_least_0(
-    armour: str | None, damage: int
+    weapon: str | None, armour: str | None
 ) -> None:
-    """R-A3: a dagger (WD 3) against no armour, padded (1), hide (2), mail (3), plate (4)."""
+    """R-A3: a dagger against no armour and each shipped armour, and a fist (WD 1) against
+    armour that stops it all (the WD and ratings are the catalog's and the rules')."""
+    base = wd(weapon) if weapon else default_rules().integer("attack", "unarmed_wd")
+    damage = max(0, base - (rating(armour) if armour else 0))
     bob: dict[str, Any] = {"armour": armour} if armour else {}
-    b = duel(8, 1, ana={"held": ["dagger"]}, bob=bob)
+    b = duel(8, 1, ana={"held": [weapon] if weapon else []}, bob=bob)
     events = accepted(b, unit="ana", action="attack", target="bob")
     hurt = [e for e in events if e["type"] == "damaged"]
-    assert [(e["amount"], e["damage_type"], e["source"]) for e in hurt] == [
-        (damage, "piercing", "ana's dagger")
-    ]
+    source = ("piercing", "ana's dagger") if weapon else ("crushing", "ana's fist")
+    assert [(e["amount"], e["damage_type"], e["source"]) for e in hurt] == [(damage, *source)]
     assert hp(b, "bob") == 15 - damage
 
 

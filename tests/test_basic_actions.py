@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sim.components import Gear, Hands
 from sim.engine import Battle
-from tests.helpers import accepted, battle, budget, hp, refused, scenario_text, types
+from tests.helpers import accepted, battle, budget, hp, refused, scenario_text, types, wd
 from tests.movers import creature
 
 ROOM = """
@@ -37,7 +37,7 @@ def test_R_X2_an_attack_is_a_half_action_and_may_be_made_again() -> None:
     second = accepted(b, unit="ana", action="attack", target="bob", weapon="shortsword")
     assert [e["count"] for e in second if e["type"] == "attack_counted"] == [2]
     assert budget(b, "ana") == (0, 2)
-    assert hp(b, "bob") == 15 - 4 - 4  # shortsword WD 4, no armour (R-A3)
+    assert hp(b, "bob") == 15 - 2 * wd("shortsword")  # no armour (R-A3)
     reason = refused(b, unit="ana", action="attack", target="bob")
     assert "only 0 half-actions left; Attack (½ Action) costs 1 half-action" in reason
 

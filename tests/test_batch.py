@@ -23,7 +23,7 @@ from sim.engine import Battle
 from sim.events import ConditionGained
 from sim.replay import load_save
 from sim.scenario import Scenario, load, loads
-from tests.helpers import accepted, end_turns, scenario_text
+from tests.helpers import accepted, end_turns, rating, scenario_text, wd
 from tests.movers import creature
 
 # Two goblins 3 m apart: a game of normal against normal lasts a few rounds (~0.2 s).
@@ -82,9 +82,14 @@ def scripted_duel() -> tuple[Scenario, Battle]:
     ]
     scenario = loads(scenario_text(OPEN, "\n".join(units)), "duel.toml")
     dice = [8, 7]
-    dice += [8, 1, 2]  # ana's first attack: Hit Roll 8+6; bob parries: RES 1, AGI 2+8+3
+    # ana's first attack: Hit Roll 8+6; bob parries: RES 1 + AGI (roll + 8) + the longsword's
+    # Parry Rating, the AGI roll chosen so that the Defense Roll is 14 too (a tie: a miss).
+    dice += [8, 1, 5 - rating("longsword")]
     dice += [1, 1]  # her second: 1+3 against bob's RES 1, undefended: a hit, 1 damage
-    dice += [5, 3]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): 5 damage
+    dice += [
+        5,
+        3,
+    ]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): the longsword's WD
     dice += [1, 10]  # his second: 1+3 against RES 10: a miss
     battle = scenario.begin(LoadedDice(dice))
     return scenario, battle
@@ -109,9 +114,12 @@ def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() 
     counts = {f.defence: (f.attacks, f.hits) for f in game.first_attacks}
     assert counts == {"none": (1, 1), "dodge": (0, 0), "parry": (1, 0), "block": (0, 0)}
     ana, bob = game.units
-    # R-A3: unarmed WD 1 and a longsword's WD 5, neither wears armour.
-    assert (ana.unit, ana.dealt, ana.taken, ana.hp_left, ana.survived) == ("ana", 1, 5, 10, True)
-    assert (bob.unit, bob.dealt, bob.taken, bob.hp_left) == ("bob", 5, 1, 14)
+    # R-A3: unarmed WD 1 and a longsword's WD, neither wears armour.
+    sword = wd("longsword")
+    assert (ana.unit, ana.dealt, ana.taken, ana.hp_left, ana.survived) == (
+        "ana", 1, sword, 15 - sword, True
+    )  # fmt: skip
+    assert (bob.unit, bob.dealt, bob.taken, bob.hp_left) == ("bob", sword, 1, 14)
     assert not ana.downed_first and not bob.downed_first
     # Still going when the round cap stopped it: capped, no winner, the cap as its length.
     assert (game.result, game.winners, game.rounds, game.ended_by) == (

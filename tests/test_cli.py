@@ -16,13 +16,14 @@ import pytest
 from sim import events as ev
 from sim.cli import DEFAULT_SCENARIO, main
 from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS
+from tests.helpers import stated
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIRMISH = ROOT / "scenarios" / "skirmish.toml"
 
 # Two creatures on a small map; "A" is a raised cell (1.5 m) that only ana stands on.
 # ana: human_fighter, AGI d8+4; grok: orc_brute, AGI d6+3. A rock lies on the ground at "r".
-DUEL = """\
+DUEL_TEXT = """\
 name = "Duel"
 
 [map]
@@ -40,17 +41,21 @@ id = "ana"
 team = "blue"
 template = "human_fighter"
 at = "A"
-
+{fighter}
 [[units]]
 id = "grok"
 team = "red"
 template = "orc_brute"
 at = "g"
-
+{brute}
 [[items]]
 kind = "rock"
 at = "r"
 """
+# The duel's attributes are stated as its transcripts were written (tests/helpers.py).
+DUEL = DUEL_TEXT.replace("{fighter}", stated("human_fighter")).replace(
+    "{brute}", stated("orc_brute")
+)
 
 
 @pytest.fixture
@@ -441,7 +446,8 @@ def test_a_broken_scenario_stops_run_with_its_problems(
     code, out, err = run(capsys, "run", path)
     assert code == 1
     assert out == []
-    assert f"{path}:22: unknown template 'orc_boss'" in err
+    line = DUEL.splitlines().index('template = "orc_brute"') + 1
+    assert f"{path}:{line}: unknown template 'orc_boss'" in err
 
 
 # --- play and check ----------------------------------------------------------------------------

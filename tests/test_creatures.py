@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from tests.helpers import (
     hp,
     refused,
     scenario_text,
+    shipped,
     types,
     unit,
 )
@@ -47,9 +50,14 @@ THREE_MAP = """
 """
 
 
+# The fighter's skills as these transcripts were written (the attributes: tests/helpers.py).
+FIGHTER_SKILLS = {"athletics": 3, "first_aid": 1}
+
+
 def world_of(**ana: Any) -> World:
     """A world with one human fighter, "ana", whose template keys `ana` overrides."""
-    return loads(scenario_text(MAP, unit("ana", "blue", "human_fighter", "a", **ana))).world
+    keys = {"skills": FIGHTER_SKILLS, **ana}
+    return loads(scenario_text(MAP, unit("ana", "blue", "human_fighter", "a", **keys))).world
 
 
 def load_problems(**ana: Any) -> str:
@@ -64,13 +72,14 @@ def load_problems(**ana: Any) -> str:
 
 def test_R_C1_four_attributes_each_with_a_die_and_a_bonus() -> None:
     """R-C1: "Four attributes: STR, AGI, FCS (focus), RES (resilience). Each has a die (d4, d6,
-    d8, d10 or d12) and a Bonus." — a human fighter is STR d8+6, AGI d8+4, FCS d8+7, RES d10+5,
-    and a unit may override one of them."""
-    stats = world_of(res="d12+9").need("ana", Stats)
+    d8, d10 or d12) and a Bonus." — a human fighter has the shipped template's four, and a unit
+    may override one of them."""
+    text = scenario_text(MAP, '[[units]]\nid = "ana"\nteam = "blue"\ntemplate = "human_fighter"'
+                         '\nat = "a"\nres = "d12+9"')  # fmt: skip
+    stats = loads(text).world.need("ana", Stats)
     assert [name for name, _ in stats.attributes] == ["str", "agi", "fcs", "res"]
-    assert stats.attribute("str") == Attribute(8, 6)
-    assert stats.attribute("agi") == Attribute(8, 4)
-    assert stats.attribute("fcs") == Attribute(8, 7)
+    for name in ("str", "agi", "fcs"):
+        assert stats.attribute(name) == Attribute(*shipped("human_fighter", name))
     assert stats.attribute("res") == Attribute(12, 9)
     assert default_rules().attribute_dice == (4, 6, 8, 10, 12)
 
@@ -202,8 +211,8 @@ def test_R_C4_a_contest_goes_to_the_higher_total_and_a_tie_to_the_defender() -> 
     (the defender, the saver)." — ana (STR d8+6, Athletics 3) contests bo (STR d10+8,
     Athletics 4): 5 + 9 = 14 against 2 + 12 = 14 is a tie, and bo, who is not acting, wins;
     a rolled 6 (15) beats him."""
-    text = scenario_text(TWO, unit("ana", "blue", "human_fighter", "a") + "\n"
-                         + unit("bo", "red", "orc_brute", "b"))  # fmt: skip
+    text = scenario_text(TWO, unit("ana", "blue", "human_fighter", "a", skills=FIGHTER_SKILLS)
+                         + "\n" + unit("bo", "red", "orc_brute", "b"))  # fmt: skip
     world = loads(text).world
     dice = LoadedDice([5, 2, 6, 2])
     ana = skill_check(world, dice, "ana", "athletics", "shove")
@@ -275,15 +284,13 @@ def test_R_C5_speed_comes_back_when_the_armour_is_off() -> None:
 # --- R-C6 hit points, Incapacitated, a side defeated -----------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("template", "max_hp"),
-    [("human_fighter", 10 + 5), ("orc_brute", 10 + 6), ("dwarf_guard", 12 + 6),
-     ("goblin_sneak", 6 + 3)],
-)  # fmt: skip
-def test_R_C6_hit_points_are_res_die_size_plus_res_bonus(template: str, max_hp: int) -> None:
-    """R-C6: "Hit points: RES die size + RES Bonus."."""
-    world = loads(scenario_text(MAP, unit("ana", "blue", template, "a"))).world
-    assert world.need("ana", Health) == Health(max_hp, max_hp)
+@pytest.mark.parametrize("template", ["human_fighter", "orc_brute", "dwarf_guard", "goblin_sneak"])
+def test_R_C6_hit_points_are_res_die_size_plus_res_bonus(template: str) -> None:
+    """R-C6: "Hit points: RES die size + RES Bonus." — of the shipped template's RES."""
+    text = f'[[units]]\nid = "ana"\nteam = "blue"\ntemplate = "{template}"\nat = "a"'
+    world = loads(scenario_text(MAP, text)).world
+    die, bonus = shipped(template, "res")
+    assert world.need("ana", Health) == Health(die + bonus, die + bonus)
 
 
 def test_R_C6_a_scenario_may_start_a_unit_wounded_but_not_at_0_hp() -> None:
@@ -383,18 +390,44 @@ def test_R_C6_one_creature_down_is_not_a_defeated_side() -> None:
 def test_R_C7_weapons_shields_and_armour_carry_their_numbers() -> None:
     """R-C7: "Weapons have WD, a damage type, a Parry Rating, optional properties reach, trip,
     thrown(X), two_handed, ranged(R) and bleed(N). Shields have a Block Rating. Armour has an
-    Armour Rating and a Speed penalty." — and every item a weight in kg."""
+    Armour Rating and a Speed penalty." — and every item a weight in kg. The numbers are the
+    shipped data file's, whatever balancing made them (issue 16)."""
     catalog = default_catalog()
+    raw = tomllib.loads(resources.files("sim").joinpath("data/equipment.toml").read_text("utf-8"))
+    weapons, shields, armour = raw["weapons"], raw["shields"], raw["armour"]
+
+    def wd(name: str) -> int:
+        return int(weapons[name]["wd"])
+
+    def parry(name: str) -> int:
+        return int(weapons[name]["parry"])
+
     assert catalog.get("halberd") == Weapon(
-        "halberd", 6, "slashing", 3, 3.0, reach=True, trip=True, two_handed=True
+        "halberd",
+        wd("halberd"),
+        "slashing",
+        parry("halberd"),
+        3.0,
+        reach=True,
+        trip=True,
+        two_handed=True,
     )
-    assert catalog.get("javelin") == Weapon("javelin", 4, "piercing", 1, 1.0, thrown=6)
+    assert catalog.get("javelin") == Weapon(
+        "javelin",
+        wd("javelin"),
+        "piercing",
+        parry("javelin"),
+        1.0,
+        thrown=weapons["javelin"]["thrown"],
+    )
     assert catalog.get("shortbow") == Weapon(
-        "shortbow", 4, "piercing", 0, 1.0, two_handed=True, ranged=24
+        "shortbow", wd("shortbow"), "piercing", parry("shortbow"), 1.0, two_handed=True, ranged=24
     )
-    assert catalog.get("serrated_knife") == Weapon("serrated_knife", 3, "slashing", 1, 0.5, bleed=1)
-    assert catalog.get("heater") == Shield("heater", 4, 3.0)
-    assert catalog.get("plate") == Armour("plate", 4, 2, "heavy", 22.0)
+    assert catalog.get("serrated_knife") == Weapon(
+        "serrated_knife", wd("serrated_knife"), "slashing", parry("serrated_knife"), 0.5, bleed=1
+    )
+    assert catalog.get("heater") == Shield("heater", shields["heater"]["block"], 3.0)
+    assert catalog.get("plate") == Armour("plate", armour["plate"]["rating"], 2, "heavy", 22.0)
     assert catalog.weight("healing_potion") == 0.5
 
 

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from sim.catalog import default_catalog
 from sim.cli import main
+from tests.helpers import stated
 
-TRIO = '''
+TRIO_TEXT = '''
 name = "Trio"
 
 [map]
@@ -29,7 +31,7 @@ id = "ana"
 team = "blue"
 template = "human_fighter"
 at = "a"
-held = []
+{fighter}held = []
 policy = "never"
 
 [[units]]
@@ -37,15 +39,19 @@ id = "bram"
 team = "blue"
 template = "human_fighter"
 at = "b"
-policy = "ask"
+{fighter}policy = "ask"
 
 [[units]]
 id = "grok"
 team = "red"
 template = "orc_brute"
 at = "g"
-policy = "ask"
+{brute}policy = "ask"
 '''
+# The attributes this transcript was written for (tests/helpers.py).
+TRIO = TRIO_TEXT.replace("{fighter}", stated("human_fighter")).replace(
+    "{brute}", stated("orc_brute")
+)
 
 
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], scenario: str, dice: str,
@@ -64,10 +70,10 @@ def test_sim_run_a_failed_grapple_assist_an_interrupted_attack_and_a_slowed_reac
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Initiative ana (8 + 4), bram (7 + 4), grok (1 + 3). ana grapples grok bare-handed and
-    loses (1 + 6 + 3 against 10 + 8 + 4): nobody is grappled (R-G1). bram assists ana against
-    grok (R-X21). On grok's turn bram's slowed Dodge is refused (no half-actions between his
-    turns, R-B7); a plain one is taken. In round 2 ana's Hit Roll on grok gains the +2 (5 + 7
-    + 2), and her second attack is interrupted by grok and lost (R-R7)."""
+    loses (1 + 6 + her Athletics against 10 + 8 + 4): nobody is grappled (R-G1). bram assists
+    ana against grok (R-X21). On grok's turn bram's slowed Dodge is refused (no half-actions
+    between his turns, R-B7); a plain one is taken. In round 2 ana's Hit Roll on grok gains the
+    +2 (5 + 7 + 2), and her second attack is interrupted by grok and lost (R-R7)."""
     lines = [
         {"unit": "ana", "action": "grapple", "target": "grok"},
         {"unit": "grok", "reaction": "none"},  # no Interrupt of the Grapple
@@ -87,7 +93,10 @@ def test_sim_run_a_failed_grapple_assist_an_interrupted_attack_and_a_slowed_reac
     ]
     records = run(tmp_path, capsys, TRIO, "8,7,1,1,10" + ",5" * 14, lines)
     contest = next(r for r in records if r["type"] == "contest_resolved")
-    assert (contest["acting_total"], contest["other_total"], contest["winner"]) == (10, 22, "grok")
+    athletics = default_catalog().templates["human_fighter"]["skills"]["athletics"]
+    assert (contest["acting_total"], contest["other_total"], contest["winner"]) == (
+        1 + 6 + athletics, 22, "grok"
+    )  # fmt: skip
     gained = [(r["unit"], r["condition"]) for r in records if r["type"] == "condition_gained"]
     assert ("ana", "grappled") not in gained and ("grok", "grappling") not in gained
     assert ("grok", "grappled") not in gained and ("ana", "grappling") not in gained

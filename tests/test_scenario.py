@@ -448,7 +448,8 @@ def test_units_get_their_template_and_their_equipment_as_items() -> None:
     """Item ids are the owner's id and the equipment's name; a second one gets a number."""
     text = GOOD.replace(
         'template = "orc_brute"',
-        'template = "halfling_medic"\nskills = { first_aid = 2 }\nhp = 5\nprone = true',
+        'template = "halfling_medic"\nskills = { first_aid = 2 }\nhp = 5\nprone = true\n'
+        'carried = ["healing_potion", "healing_potion", "bandage_remedy"]',
     )
     world = loads(text, "good.toml").world
     assert world.need("grok", Hands).items() == ("grok.dagger",)

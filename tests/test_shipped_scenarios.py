@@ -15,6 +15,7 @@ from sim.events import to_json
 from sim.geometry import Pos
 from sim.reachmap import reach_map
 from sim.scenario import load
+from tests.helpers import shipped
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -52,8 +53,15 @@ def test_the_brawl_plays_a_caught_throw_a_shove_into_the_harbour_and_a_grapple()
     """R-X17, R-R6: ana throws a dagger at rat, who takes the hit undefended and catches it;
     R-X15, R-M9: bram shoves rat off the pier into 2 m of water, where it swims;
     R-G1, R-G2: bram grapples vex, who fails to break free."""
-    b = begin("brawl.toml", [8, 7, 1, 1, 1, 2])  # initiative: ana, bram, rat, mira, vex, grok
-    assert b.world.turn.order == ("ana", "bram", "rat", "mira", "vex", "grok")
+    # Initiative scores 10 down to 5 in this order: each die shows its score less the shipped
+    # template's AGI Bonus (R-T1), whatever balancing made them.
+    order = ("ana", "bram", "rat", "mira", "vex", "grok")
+    score = dict(zip(order, range(10, 4, -1), strict=True))
+    template = {"ana": "human_fighter", "bram": "human_fighter", "mira": "halfling_medic",
+                "grok": "orc_brute", "vex": "orc_raider", "rat": "goblin_sneak"}  # fmt: skip
+    in_file = ("ana", "bram", "mira", "grok", "vex", "rat")
+    b = begin("brawl.toml", [score[u] - shipped(template[u], "agi")[1] for u in in_file])
+    assert b.world.turn.order == order
     play(b, unit="rat", policy="ask")
     play(b, unit="ana", action="draw", item="dagger")
     play(b, unit="ana", action="throw", item="dagger", target="rat")

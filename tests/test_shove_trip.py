@@ -25,6 +25,7 @@ from tests.helpers import (
     rolls,
     scenario_text,
     types,
+    wd,
 )
 from tests.movers import begin, cell, creature, legend
 
@@ -435,7 +436,7 @@ def test_R_X19_a_trip_weapon_doubles_the_fcs_bonus_in_the_hit_roll() -> None:
     )
     events = accepted(b, unit="ana", action="trip", target="bob")
     assert rolls(events)[0] == ("ana", "hit roll: trip on bob", 1, 13)
-    assert hp(b, "bob") == 11  # club WD 4
+    assert hp(b, "bob") == 15 - wd("club")  # no armour (R-A3)
     assert rolls(events)[2] == ("bob", "keep its feet: AGI Save against 13", 8, 16)
     assert conditions_of(b, "bob") == {}
     b = begin(

@@ -25,6 +25,7 @@ from tests.helpers import (
     refused,
     scenario_text,
     types,
+    wd,
 )
 from tests.movers import creature
 
@@ -74,7 +75,7 @@ def windows(events: list[dict[str, Any]]) -> list[tuple[str, str, tuple[str, ...
 def test_R_X17_a_thrown_dagger_is_a_ranged_attack_that_lands_in_the_target_s_cell() -> None:
     """R-X17: a ½ Action; Hit Roll 5 + 6 = 11 against bo's Defense Roll 2 (bo's policy
     declines to dodge, then to catch, R-R6: the Catch window opens after the hit is resolved):
-    the dagger (WD 3) hits and lies in bo's cell; ana's hands are empty."""
+    the dagger hits for its WD and lies in bo's cell; ana's hands are empty."""
     b = duel(dice=(5, 2))
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert events == [
@@ -94,8 +95,8 @@ def test_R_X17_a_thrown_dagger_is_a_ranged_attack_that_lands_in_the_target_s_cel
         {"type": "reaction_answered", "unit": "bo", "window": "catch",
          "trigger": "ana's thrown ana.dagger hits bo (Hit Roll 11)", "options": ["catch", "none"],
          "choice": "none", "by": "policy"},
-        {"type": "damaged", "unit": "bo", "amount": 3, "damage_type": "piercing",
-         "source": "ana's dagger", "hp": 12},
+        {"type": "damaged", "unit": "bo", "amount": wd("dagger"), "damage_type": "piercing",
+         "source": "ana's dagger", "hp": 15 - wd("dagger")},
     ]  # fmt: skip
     assert lying(b, "ana.dagger") == Pos(5, 1)
     assert held(b, "ana") == ()
@@ -178,11 +179,11 @@ def test_R_X17_R_R7_an_adjacent_enemy_may_interrupt_a_throw() -> None:
 
 def test_R_X17_R_R1_the_target_may_dodge_and_then_cannot_also_catch() -> None:
     """R-X17 "the target may Dodge, or Catch": bo dodges (RES 1 + AGI 1 + 8 = 10), 14 still
-    hits; having dodged, bo is offered no Catch and takes the dagger's 3."""
+    hits; having dodged, bo is offered no Catch and takes the dagger's WD."""
     b = duel(dice=(8, 1, 1), policy="always", defence="dodge")
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert [w[1] for w in windows(events)] == ["defence"]
-    assert hp(b, "bo") == 12
+    assert hp(b, "bo") == 15 - wd("dagger")
 
 
 # --- R-R6 Catch of a thrown item ---------------------------------------------------------------
@@ -218,11 +219,11 @@ def test_R_R6_a_thrown_dagger_caught() -> None:
 
 def test_R_R6_a_failed_catch_takes_the_damage_and_the_item_lies_at_its_feet() -> None:
     """R-R6: a clumsy bo (AGI d4+1, FCS d4+1) saves 4 + 1 + 4 + 1 = 10 against 14: the dagger
-    hits for 3 and lies in bo's cell."""
+    hits for its WD and lies in bo's cell."""
     b = duel(dice=(8, 1, 4, 4), policy="always", defence="none", agi="d4+1", fcs="d4+1")
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert [e["success"] for e in events if e["type"] == "check_resolved"] == [False]
-    assert events[-1]["type"] == "damaged" and hp(b, "bo") == 12
+    assert events[-1]["type"] == "damaged" and hp(b, "bo") == 15 - wd("dagger")
     assert lying(b, "ana.dagger") == Pos(5, 1)
 
 
@@ -259,7 +260,7 @@ def test_R_R8_without_a_bonus_action_there_is_no_catch() -> None:
     apply(b.world, Spent("bo", "test", "bonus", 0, 2))
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert windows(events) == []
-    assert hp(b, "bo") == 12
+    assert hp(b, "bo") == 15 - wd("dagger")
 
 
 def test_R_X8_R_R6_a_target_that_does_not_see_the_thrower_cannot_catch() -> None:
@@ -268,7 +269,7 @@ def test_R_X8_R_R6_a_target_that_does_not_see_the_thrower_cannot_catch() -> None
     give(b, "ana", "unseen", ("bo",))
     events = accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert windows(events) == []
-    assert hp(b, "bo") == 12
+    assert hp(b, "bo") == 15 - wd("dagger")
     assert "unseen" not in conditions_of(b, "ana")
 
 
@@ -337,10 +338,10 @@ def test_R_R6_a_missed_toss_hurts_2_per_kg_and_falls_at_the_catcher_s_feet() -> 
 
 
 def test_R_R6_a_missed_tossed_weapon_adds_its_wd_and_its_damage_type() -> None:
-    """R-R6: a dagger: 2 × 0.5 + WD 3 = 4 piercing."""
+    """R-R6: a dagger: 2 × 0.5 + its WD, piercing."""
     b = passing(dice=(1,), ana={"held": ["dagger"]}, policy="always")
     events = accepted(b, unit="ana", action="toss", item="dagger", target="cy")
-    assert (events[-1]["amount"], events[-1]["damage_type"]) == (4, "piercing")
+    assert (events[-1]["amount"], events[-1]["damage_type"]) == (1 + wd("dagger"), "piercing")
 
 
 def test_R_X18_a_creature_that_does_not_try_to_catch_lets_it_fall_unhurt() -> None:

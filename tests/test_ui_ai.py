@@ -18,7 +18,7 @@ from sim.events import ReactionAnswered
 from sim.scenario import load
 from sim.ui.app import App
 from sim.ui.session import Session
-from tests.test_ui_client import DUEL, Player, acting, write_scenario
+from tests.test_ui_client import DUEL, Player, acting, seed_where, write_scenario
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -181,9 +181,11 @@ def test_undo_never_takes_back_handing_sides_to_the_ai(tmp_path: Path, shots: Pa
     """On the skirmish (policies "always"), red is handed to the AI by recorded policies: Z
     before anything else is decided refuses, and the policies stay."""
     skirmish = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
-    app = App(Session(load(skirmish), 1), (1280, 800), ai={"red": "normal"})
+    app = App(
+        Session(load(skirmish), seed_where(skirmish, "bram")), (1280, 800), ai={"red": "normal"}
+    )
     p = Player(app, shots)
-    assert acting(app) == "bram"  # seed 1: blue's bram acts first, nothing decided yet
+    assert acting(app) == "bram"  # blue's bram acts first, nothing decided yet
     if app.view.handover is not None:
         p.sit_down()
     setup = app.session.setup

@@ -26,11 +26,16 @@ from sim.scenario import load
 from sim.ui.actionbar import prompt_options
 from sim.ui.app import App
 from sim.ui.session import Session
+from tests.helpers import TRANSCRIPT_STATS
 
 
 def fighters(name: str, rows: str, ana: str = "", grok: str = "") -> str:
     """A scenario of ana (a blue human fighter at "a") against grok (a red orc brute at "b"),
-    both asking their player about reactions; `ana` and `grok` are extra TOML lines."""
+    both asking their player about reactions; `ana` and `grok` are extra TOML lines. Their
+    attributes are the ones these transcripts were written for (tests/helpers.py), so the seeded
+    initiative and rolls do not move when the shipped templates are balanced again."""
+    ana = _stated("human_fighter", ana)
+    grok = _stated("orc_brute", grok)
     return f'''
 name = "{name}"
 seed = 3
@@ -55,6 +60,14 @@ at = "b"
 policy = "ask"
 {grok}
 '''
+
+
+def _stated(template: str, extra: str) -> str:
+    """`extra` TOML lines with the template's transcript attributes added, unless it sets them."""
+    stats = TRANSCRIPT_STATS[template]
+    given = {line.split("=")[0].strip() for line in extra.splitlines() if "=" in line}
+    # First: `extra` may go on with a table of its own ([legend], [[items]]).
+    return "\n".join([*(f'{k} = "{v}"' for k, v in stats.items() if k not in given), extra])
 
 
 DUEL = fighters(
@@ -101,6 +114,17 @@ def duel(tmp_path: Path) -> Path:
 
 def make_app(path: Path, seed: int = 3) -> App:
     return App(Session(load(path), seed), (1280, 800))
+
+
+def seed_where(path: Path, *units: str) -> int:
+    """The first seed from 1 on whose initiative order of `path` begins with `units`: which seed
+    that is follows the shipped templates' AGI, so a transcript on a shipped scenario that needs
+    them to act first, in that order, does not depend on their numbers."""
+    scenario = load(path)
+    for seed in range(1, 5000):
+        if Session(scenario, seed).battle.world.turn.order[: len(units)] == units:
+            return seed
+    raise AssertionError(f"no seed below 5000 lets {', '.join(units)} act first in {path}")
 
 
 class Player:

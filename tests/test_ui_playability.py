@@ -26,11 +26,12 @@ from sim.ui.app import App
 from sim.ui.logbook import describe
 from sim.ui.wording import free_used_words, item_words
 from tests import test_ui_client as client
-from tests.test_ui_client import Player, at, make_app, write_scenario
+from tests.helpers import stated
+from tests.test_ui_client import Player, at, make_app, seed_where, write_scenario
 
 shots = client.shots  # the fixture: where the screenshots go ($SIM_SHOTS keeps them)
 
-DOWNED = """
+DOWNED_TEXT = """
 name = "downed"
 seed = 3
 
@@ -48,20 +49,24 @@ id = "ana"
 team = "blue"
 template = "human_fighter"
 at = "a"
-
+{fighter}
 [[units]]
 id = "grok"
 team = "red"
 template = "orc_brute"
 at = "b"
-hp = 1
+{brute}hp = 1
 
 [[units]]
 id = "zed"
 team = "red"
 template = "orc_brute"
 at = "c"
-"""
+{brute}"""
+# The attributes these transcripts were written for (tests/helpers.py).
+DOWNED = DOWNED_TEXT.replace("{fighter}", stated("human_fighter")).replace(
+    "{brute}", stated("orc_brute")
+)
 
 
 def tip_lines(app: App) -> tuple[str, ...]:
@@ -148,7 +153,7 @@ def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> N
     why not (a climb goes to a neighbouring face, R-M7) and so does the click. ana, beside it,
     chooses Climb: the tower lights up, the tip says she stops 8 m up the 10 m face, and the
     click climbs (the engine's partial climb, docs/examples/cliff_climb.jsonl)."""
-    app = make_app(CLIFF_FORT, seed=5)
+    app = make_app(CLIFF_FORT, seed=seed_where(CLIFF_FORT, "lia", "ana"))
     p = Player(app, shots)
     p.sit_down()
     assert app.view.selected == "lia"
@@ -339,7 +344,7 @@ def test_swim_dive_and_climb_are_offered_only_where_they_go_somewhere(shots: Pat
     """Cliff fort has no water: Swim and the dive are unavailable, with the reason; Climb is
     unavailable to lia (no face beside her) and available to ana beside the watchtower;
     Crawl, as before, says a creature must be prone."""
-    app = make_app(CLIFF_FORT, seed=5)
+    app = make_app(CLIFF_FORT, seed=seed_where(CLIFF_FORT, "lia", "ana"))
     p = Player(app, shots)
     p.sit_down()
     app.frame()
