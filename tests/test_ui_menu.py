@@ -17,7 +17,7 @@ from sim.components import Policy
 from sim.engine import AwaitingAction
 from sim.ui.app import App
 from tests import test_ui_client as client
-from tests.test_ui_client import Player, make_app
+from tests.test_ui_client import Player, make_app, seed_where
 from tests.test_ui_over import LAST_STAND
 
 shots = client.shots
@@ -27,7 +27,7 @@ save_dir = client.save_dir
 def opened(tmp_path: Path, shots: Path) -> tuple[App, Player]:
     path = tmp_path / "last.toml"
     path.write_text(LAST_STAND, encoding="utf-8")
-    app = make_app(path)
+    app = make_app(path, seed_where(path, "ana"))  # blue first, whatever the shipped AGI
     p = Player(app, shots)
     if app.view.handover is not None:
         p.sit_down()

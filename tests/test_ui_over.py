@@ -12,13 +12,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from sim.components import Health
 from sim.decisions import parse
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.events import Damaged
 from sim.ui.app import REACTION_HINT, App
 from sim.ui.outcome import summary
 from tests import test_ui_client as client
-from tests.test_ui_client import Player, make_app, write_scenario
+from tests.test_ui_client import Player, make_app, seed_where, write_scenario
 
 shots = client.shots
 
@@ -68,7 +69,8 @@ def fight_to_the_end(app: App) -> None:
 
 
 def test_the_battle_over_screen_sums_up_and_plays_again(tmp_path: Path, shots: Path) -> None:
-    app = make_app(write_scenario(tmp_path, "last", LAST_STAND))
+    path = write_scenario(tmp_path, "last", LAST_STAND)
+    app = make_app(path, seed_where(path, "ana"))  # blue first, whatever the shipped AGI
     p = Player(app, shots)
     fight_to_the_end(app)
     battle = app.session.battle
@@ -78,8 +80,16 @@ def test_the_battle_over_screen_sums_up_and_plays_again(tmp_path: Path, shots: P
     lines = summary(battle)
     rounds = battle.world.turn.round
     assert lines[0] == f"BLUE wins after {rounds} round{'s' if rounds != 1 else ''}"
-    assert f"ana (blue): dealt {dealt}, took 0, HP 15/15, standing" in lines
-    assert any(line.startswith(f"grok (red): dealt 0, took {dealt}, HP ") for line in lines), lines
+    # grok only ends its turns, but its standing policy may Interrupt ana's attacks (R-R7).
+    taken = sum(e.amount for e in battle.log if isinstance(e, Damaged) and e.unit == "ana")
+    health = battle.world.need("ana", Health)
+    assert (
+        f"ana (blue): dealt {dealt}, took {taken}, HP {health.hp}/{health.max_hp}, standing"
+        in lines
+    ), lines
+    assert any(
+        line.startswith(f"grok (red): dealt {taken}, took {dealt}, HP ") for line in lines
+    ), lines
     assert lines[1] == "every other side is incapacitated"  # the rule id is not for players
     assert lines[-1].endswith("down")
     p.shot("battle_over")
@@ -98,7 +108,7 @@ def test_the_sidebar_says_reactions_are_automatic_until_p(tmp_path: Path, shots:
     """A first battle: the hint is in the sidebar; P (reactions asked) takes it away, and a
     new window no longer shows it (it is remembered beside the saves)."""
     path = write_scenario(tmp_path, "last", LAST_STAND)
-    app = make_app(path)
+    app = make_app(path, seed_where(path, "ana"))
     p = Player(app, shots)
     if app.view.handover is not None:
         p.sit_down()
