@@ -10,6 +10,7 @@ arrays of the scenario's tables, written as text).
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import tomllib
@@ -79,10 +80,18 @@ def _bool(value: Any) -> bool | None:
     return None
 
 
-def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
-    """The scenario a Tiled map describes, and its warnings. Raises TiledError."""
+def _pytmx() -> Any:
+    """pytmx, imported quietly: importing it loads its pygame tools, and pygame's banner would
+    go to standard output ahead of a command's own output."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pytmx
 
+    return pytmx
+
+
+def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
+    """The scenario a Tiled map describes, and its warnings. Raises TiledError."""
+    pytmx = _pytmx()
     path = Path(path)
     _refuse_unsafe(path)
     try:
@@ -224,8 +233,7 @@ def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
 
 def to_scenario(path: str | Path) -> tuple[str, list[str]]:
     """A Tiled map as the text of a scenario file, and the warnings."""
-    import pytmx
-
+    pytmx = _pytmx()
     state, warnings = read_tmx(path)
     tmx = pytmx.TiledMap(str(path))
     text = me.new_text(state.width, state.height)

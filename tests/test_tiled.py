@@ -246,3 +246,30 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
     [(source, out)] = opened
     assert out == str(tmp_path / "ford.toml")
     assert [u.id for u in source.state.units] == ["ana", "bram", "grok", "vex"]
+
+
+def test_import_tiled_prints_only_its_own_words(tmp_path: Path) -> None:
+    """pytmx loads pygame's tools when it is imported; pygame's banner must not reach standard
+    output ahead of the command's line (a fresh process, as a user runs it)."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "skirmish.toml"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sim",
+            "import-tiled",
+            str(ROOT / "scenarios" / "skirmish.tmx"),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"wrote {out}"]
