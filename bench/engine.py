@@ -26,6 +26,7 @@ import json
 import os
 import pstats
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -154,12 +155,16 @@ def figures(battles: int, seed: int) -> dict[str, list[float]]:
 
 
 def _tree(rev: str, into: Path) -> Path:
-    """The engine (sim/) of commit `rev`, unpacked under `into`."""
+    """The engine (sim/) of commit `rev`, unpacked under `into`, with this tree's data files
+    (sim/data: rules, templates, equipment) in place of its own, so that both engines play the
+    same battles and the figures compare engines, not balance changes."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", rev, "sim"], check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
+    for data in (ROOT / "sim" / "data").glob("*.toml"):
+        shutil.copyfile(data, into / "sim" / "data" / data.name)
     return into
 
 
@@ -209,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<22} {name:<22} {bps:>15.2f} {dps:>12.0f} {mean_rounds:>12.1f}")
         ratio = medians[key, "this tree"] / medians[key, "baseline"]
         print(f"{label:<22} {'speed-up':<22} {ratio:>14.2f}x")
+        same = {round(statistics.mean(r[key][2] for r in runs[t]), 3) for t in runs}
+        if len(same) > 1:  # the two engines played different battles: say so
+            print(f"{label:<22} (the two trees played different battles: mean rounds differ)")
     reached = medians["generated", "this tree"] / GOAL
     verdict = "met" if reached >= 1 else "NOT met"
     print(f"goal >= {GOAL:.0f} battles/s/core on the generated maps: {verdict} ({reached:.2f}x)")
