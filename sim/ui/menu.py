@@ -40,7 +40,7 @@ def lines(
     'AI pause between decisions: 0.3 s'
     >>> lines(settings=True, may_load=None, asked=None, pause=0.3, seated=False,
     ...       scale=1.25)[2].label
-    'Larger text and panels [+]: UI scale 1.25 to 1.35'
+    'Larger [+]: UI scale 1.25 to 1.35'
     """
     if settings:
         reactions = (
@@ -91,10 +91,10 @@ def scale_lines(scale: float) -> list[Line]:
     """The Settings' two UI scale lines: larger and smaller, each refused at its bound."""
     up, down = scaled(scale, 1), scaled(scale, -1)
     return [
-        Line("ui_larger", f"Larger text and panels [+]: UI scale {scale:g} to {up:g}",
-             up > scale, "every text, row, panel and button grows; the board keeps its zoom"
+        Line("ui_larger", f"Larger [+]: UI scale {scale:g} to {up:g}",
+             up > scale, "text, rows, panels and buttons grow; the board keeps its zoom"
              if up > scale else f"the UI scale is at its largest, {MAX_SCALE:g}"),
-        Line("ui_smaller", f"Smaller text and panels [-]: UI scale {scale:g} to {down:g}",
+        Line("ui_smaller", f"Smaller [-]: UI scale {scale:g} to {down:g}",
              down < scale, "more room for the board; the start scale comes from the window's size"
              if down < scale else f"the UI scale is at its smallest, {MIN_SCALE:g}"),
     ]  # fmt: skip

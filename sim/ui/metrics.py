@@ -44,10 +44,10 @@ class Metrics:
         return self.px(pal.BAR_ROW_HEIGHT)
 
     def sidebar_width(self, window_width: int) -> int:
-        """The sidebar's width: its design width, but never more than 40 % of the window nor
-        less than a quarter of it (and 220 design pixels)."""
-        wide = min(self.px(pal.SIDEBAR_WIDTH), max(self.px(220), window_width // 4))
-        return min(wide, window_width * 2 // 5)
+        """The sidebar's width: at scale 1 its design width, or a quarter of a narrower window
+        (220 at least); that times the scale, but never more than 40 % of the window."""
+        wide = min(pal.SIDEBAR_WIDTH, max(220, window_width // 4))
+        return min(self.px(wide), window_width * 2 // 5)
 
 
 def scale_refusal(value: float) -> str | None:

@@ -216,6 +216,15 @@ class Renderer:
             sidebar=pygame.Rect(w - side, 0, side, h),
         )
 
+    def _floored(self, floor: int, draw: Callable[[], None]) -> None:
+        """Draw a panel whose lines may outrun its height (a short window, a large scale):
+        the lines that do not fit are left out whole."""
+        self.fonts.floor = floor
+        try:
+            draw()
+        finally:
+            self.fonts.floor = None
+
     # --- cached questions --------------------------------------------------------------------
     def _memo(self, name: str, key: tuple[object, ...], make: Callable[[], T]) -> T:
         """The answer kept under `name` while its key stays the same. The questions a frame
@@ -347,7 +356,10 @@ class Renderer:
             side_key,
             surface,
             lay.sidebar,
-            lambda: self._sidebar(surface, lay.sidebar, session, view, planner),
+            lambda: self._floored(
+                lay.sidebar.bottom,
+                lambda: self._sidebar(surface, lay.sidebar, session, view, planner),
+            ),
         )
         over = next(
             (
@@ -913,7 +925,7 @@ class Renderer:
         f = self.fonts
         y = f.draw(
             surface,
-            f.fit(session.scenario.name, px(pal.FONT + 4), w),
+            f.fit(session.scenario.name, px(pal.FONT + 4), w, bold=True),
             (x, y),
             px(pal.FONT + 4),
             bold=True,
@@ -942,7 +954,7 @@ class Renderer:
         else:
             text = "Battle over"
         y = f.draw(
-            surface, f.fit(text, self.m.font, w), (x, y), self.m.font, bold=True
+            surface, f.fit(text, self.m.font, w, True), (x, y), self.m.font, bold=True
         ).bottom + px(4)
         if view.hint and not isinstance(pending, BattleOver):
             for line in f.wrap(view.hint, self.m.font_small, w):
@@ -977,7 +989,7 @@ class Renderer:
             colour = pal.TEXT if unit == actor else pal.TEXT_DIM
             f.draw(
                 surface,
-                f.fit(label, self.m.font, w - px(34)),
+                f.fit(label, self.m.font, w - px(34), unit == view.selected),
                 (x + px(34), y),
                 self.m.font,
                 colour,
@@ -1302,15 +1314,15 @@ class Renderer:
         width: int,
         height: int,
     ) -> pygame.Rect:
-        """A dialog box over the shaded board."""
+        """A dialog box over the shaded board; over the whole shaded window when the board is
+        too short for it (a large UI scale leaves a small window little board)."""
         px = self.m.px
-        box = pygame.Rect(
-            0, 0, min(width, board.width - px(20)), min(height, board.height - px(20))
-        )
-        box.center = board.center
-        shade = pygame.Surface(board.size, pygame.SRCALPHA)
+        area = board if height <= board.height - px(20) else surface.get_rect()
+        box = pygame.Rect(0, 0, min(width, area.width - px(20)), min(height, area.height - px(20)))
+        box.center = area.center
+        shade = pygame.Surface(area.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 120))
-        surface.blit(shade, board.topleft)
+        surface.blit(shade, area.topleft)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
         return box
@@ -1586,10 +1598,10 @@ class Renderer:
         height = (
             px(70) + sum(px(34) + line_h * len(w) for w in wrapped) + (px(30) if not rows else 0)
         )
-        box = self._panel(surface, board, width, min(height, board.height - px(20)))
+        box = self._panel(surface, board, width, height)
         y = f.draw(
             surface,
-            f.fit(title, px(pal.FONT + 4), box.width - px(32)),
+            f.fit(title, px(pal.FONT + 4), box.width - px(32), bold=True),
             (box.x + px(16), box.y + px(14)),
             px(pal.FONT + 4),
             pal.YELLOW,
@@ -1618,7 +1630,7 @@ class Renderer:
             key = f"[{number}]  " if number <= 9 else "     "
             r = f.draw(
                 surface,
-                f.fit(key + label, px(pal.FONT + 1), button.width - px(16)),
+                f.fit(key + label, px(pal.FONT + 1), button.width - px(16), bold=ok),
                 (button.x + px(8), button.y + px(5)),
                 px(pal.FONT + 1),
                 pal.TEXT if ok else pal.TEXT_DIM,
@@ -1749,14 +1761,24 @@ class Renderer:
 
     def _help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
         px = self.m.px
-        f = self.fonts
         rows = len(HELP) + len(MAP_KEY) + 1
         box = self._panel(surface, board, px(760), px(70) + px(22) * rows)
         with_key = (box.height - px(60)) // rows >= px(13)  # a short window: the keys come first
         if not with_key:
             rows = len(HELP) + 2
-        step = max(px(12), min(px(22), (box.height - px(60)) // rows))
-        size = max(px(12), min(px(pal.FONT + 2), step + 1))
+        # Rows shrink to fit a short window (to 10 px, the least that reads); lines that still
+        # do not fit are left out whole.
+        step = max(10, min(px(22), (box.height - px(60)) // rows))
+        size = max(10, min(px(pal.FONT + 2), step + 1))
+        self._floored(
+            box.bottom - px(6), lambda: self._help_lines(surface, box, step, size, with_key)
+        )
+
+    def _help_lines(
+        self, surface: pygame.Surface, box: pygame.Rect, step: int, size: int, with_key: bool
+    ) -> None:
+        px = self.m.px
+        f = self.fonts
         f.draw(
             surface,
             "Keys and mouse",
@@ -1770,7 +1792,7 @@ class Renderer:
         for keys, what in HELP:
             f.draw(
                 surface,
-                f.fit(keys, size, split - px(24)),
+                f.fit(keys, size, split - px(24), bold=True),
                 (box.x + px(18), y),
                 size,
                 pal.TEXT,
