@@ -323,7 +323,7 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = []
         for i, line in enumerate(found.lines):
             colour = pal.TEXT_DIM if i == 0 and found.lines[0].endswith("armour") else pal.TEXT
-            rows += [(part, colour) for part in self.fonts.wrap(line, self.m.font, 380)]
+            rows += [(part, colour) for part in self.fonts.wrap(line, self.m.font, self.m.px(380))]
         return rows
 
     # --- the frame ---------------------------------------------------------------------------
@@ -771,7 +771,8 @@ class Renderer:
         if isinstance(result, Refusal):
             rows.append(("cannot attack:", pal.TEXT_BAD))
             rows += [
-                (line, pal.TEXT_BAD) for line in self.fonts.wrap(result.reason, self.m.font, 340)
+                (line, pal.TEXT_BAD)
+                for line in self.fonts.wrap(result.reason, self.m.font, self.m.px(340))
             ]
             rows.append(("click to select it", pal.TEXT_DIM))
         else:
@@ -839,7 +840,7 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = []
         if plan.action is None:
             rows.append(("cannot move there", pal.TEXT_BAD))
-            for line in self.fonts.wrap(plan.refusal, self.m.font, 360):
+            for line in self.fonts.wrap(plan.refusal, self.m.font, self.m.px(360)):
                 rows.append((line, pal.TEXT_BAD))
         else:
             head = (
@@ -902,7 +903,7 @@ class Renderer:
                     if isinstance(decision, str)
                     else verdict_words(judge(session.battle, decision))
                 )
-        for line in self.fonts.wrap(result, self.m.font, 380) if result else ():
+        for line in self.fonts.wrap(result, self.m.font, self.m.px(380)) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
         return rows + self.odds_rows(session, view)
 
