@@ -14,18 +14,23 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
+from sim import mapedit
 from sim.cli import main
 from sim.engine import AwaitingAction
 from sim.geometry import Pos
 from sim.scenario import load
 from sim.ui.app import App
+from sim.ui.editor import Editor
 from sim.ui.metrics import Metrics, default_scale, default_window, scale_refusal
 from sim.ui.session import Session
+from sim.ui.viewer import Viewer, open_save
 from tests import test_ui_client as client
+from tests import test_ui_replay_viewer as replays
 from tests.test_ui_client import Player
 
 shots = client.shots
 save_dir = client.save_dir
+kept = replays.kept  # a game kept by `sim batch --keep`
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIFF = ROOT / "scenarios" / "cliff_fort.toml"
@@ -208,3 +213,21 @@ def test_screenshots_at_two_scales(shots: Path) -> None:
         app, p = opened((1600, 1000), scale, shots)
         path = p.shot(f"cliff_fort_scale_{app.renderer.m.scale:g}")
         assert path.stat().st_size > 10_000
+
+
+def test_the_replay_viewer_and_the_editor_take_the_scale(kept: Path, shots: Path) -> None:
+    """`sim replay` and `sim edit` pass --ui-scale on: the viewer is the client at that scale,
+    the editor's panel and status lines grow with it, and its play-test keeps it."""
+    viewer = Viewer(open_save(kept), (1280, 800), scale=1.5)
+    assert viewer.renderer.m.scale == 1.5
+    pygame.image.save(viewer.frame(), str(shots / "replay_at_1.5.png"))
+    plain = Editor(mapedit.open_file(str(CLIFF)), (1600, 1000), scale=1.0)
+    large = Editor(mapedit.open_file(str(CLIFF)), (1600, 1000), scale=1.5)
+    assert large.board().width < plain.board().width
+    assert large.board().height < plain.board().height
+    assert large.panel_width == 540 and plain.panel_width == 360
+    pygame.image.save(large.frame(), str(shots / "editor_at_1.5.png"))
+    large.start_playtest(ai=False)
+    assert large.playtest is not None and large.playtest.renderer.m.scale == 1.5
+    # Without a scale the editor follows its window's size, as the client does.
+    assert Editor(mapedit.open_file(str(CLIFF)), (1600, 1000)).m.scale == 1.25
