@@ -231,3 +231,19 @@ def test_the_replay_viewer_and_the_editor_take_the_scale(kept: Path, shots: Path
     assert large.playtest is not None and large.playtest.renderer.m.scale == 1.5
     # Without a scale the editor follows its window's size, as the client does.
     assert Editor(mapedit.open_file(str(CLIFF)), (1600, 1000)).m.scale == 1.25
+
+
+def test_the_option_reaches_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sim play --ui-scale 1.5` opens the client at 1.5; without it the scale is left to the
+    window's size (None)."""
+    import sim.ui.app
+
+    monkeypatch.setattr(sim.ui.app, "display_problem", lambda: None)
+    scales: list[float | None] = []
+    monkeypatch.setattr(
+        "sim.cli._window",
+        lambda session, offer=None, ai=None, scale=None: scales.append(scale) or 0,
+    )
+    assert main(["play", str(CLIFF), "--ui-scale", "1.5"]) == 0
+    assert main(["play", str(CLIFF)]) == 0
+    assert scales == [1.5, None]
