@@ -27,7 +27,7 @@ save_dir = client.save_dir
 def opened(tmp_path: Path, shots: Path) -> tuple[App, Player]:
     path = tmp_path / "last.toml"
     path.write_text(LAST_STAND, encoding="utf-8")
-    app = make_app(path)
+    app = make_app(path, client.seed_where(path, "ana"))  # blue first, whatever the AGI
     p = Player(app, shots)
     if app.view.handover is not None:
         p.sit_down()

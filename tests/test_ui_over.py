@@ -18,7 +18,7 @@ from sim.events import Damaged
 from sim.ui.app import REACTION_HINT, App
 from sim.ui.outcome import summary
 from tests import test_ui_client as client
-from tests.test_ui_client import Player, make_app, write_scenario
+from tests.test_ui_client import Player, make_app, seed_where, write_scenario
 
 shots = client.shots
 
@@ -68,7 +68,8 @@ def fight_to_the_end(app: App) -> None:
 
 
 def test_the_battle_over_screen_sums_up_and_plays_again(tmp_path: Path, shots: Path) -> None:
-    app = make_app(write_scenario(tmp_path, "last", LAST_STAND))
+    path = write_scenario(tmp_path, "last", LAST_STAND)
+    app = make_app(path, seed_where(path, "ana"))  # blue sits down first, whatever the AGI
     p = Player(app, shots)
     fight_to_the_end(app)
     battle = app.session.battle
@@ -98,7 +99,7 @@ def test_the_sidebar_says_reactions_are_automatic_until_p(tmp_path: Path, shots:
     """A first battle: the hint is in the sidebar; P (reactions asked) takes it away, and a
     new window no longer shows it (it is remembered beside the saves)."""
     path = write_scenario(tmp_path, "last", LAST_STAND)
-    app = make_app(path)
+    app = make_app(path, seed_where(path, "ana"))
     p = Player(app, shots)
     if app.view.handover is not None:
         p.sit_down()
