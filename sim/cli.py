@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import re
 import sys
@@ -30,6 +31,7 @@ from sim.state import snapshot
 from sim.textview import render
 from sim.threat import provocations
 from sim.tiled import TiledError
+from sim.ui.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
     from sim.replay import Unfinished
@@ -96,11 +98,13 @@ def _parser() -> argparse.ArgumentParser:
         + ", ".join(LEVELS)
         + "; normal without one); I in the window hands a side over or back",
     )
+    _ui_scale_option(play)
 
     watch = sub.add_parser(
         "replay", help="play a save back in the window (saves of sim play and sim batch --keep)"
     )
     watch.add_argument("save", help="the save file")
+    _ui_scale_option(watch)
 
     picture = sub.add_parser("render", help="draw the client's view to a PNG, without a window")
     picture.add_argument("scenario", help="scenario file")
@@ -161,6 +165,7 @@ def _parser() -> argparse.ArgumentParser:
     edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
     edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
+    _ui_scale_option(edit)
 
     imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
     imp.add_argument("tmx", help="Tiled map (.tmx)")
@@ -169,6 +174,29 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("scenario", help="scenario file")
     exp.add_argument("--out", required=True, metavar="MAP", help="Tiled map to write (.tmx)")
     return top
+
+
+def _ui_scale_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ui-scale",
+        metavar="FACTOR",
+        help=f"size of text, panels and buttons, {MIN_SCALE:g} to {MAX_SCALE:g} (default: from "
+        "the window's size, 1 at 1280x800); the Esc menu's Settings change it while playing",
+    )
+
+
+def _ui_scale(text: str | None) -> float | None:
+    """A `--ui-scale`: a number in the scale's bounds (None: not given)."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--ui-scale takes a number such as 1.25, not {text!r}") from None
+    refused = scale_refusal(value) if math.isfinite(value) else "it must be a finite number"
+    if refused is not None:
+        raise UsageError(f"--ui-scale {text}: {refused}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(args: argparse.Namespace) -> int:
     try:
+        if hasattr(args, "ui_scale"):  # the window's commands: refused before anything opens
+            args.ui_scale = _ui_scale(args.ui_scale)
         if args.command == "check":
             return _check(args.scenarios)
         if args.command == "run":
@@ -525,7 +555,7 @@ def _play(args: argparse.Namespace) -> int:
         return 0
     from sim.ui.session import Session
 
-    return _window(Session(scenario, seed), offer, ai=levels)
+    return _window(Session(scenario, seed), offer, ai=levels, scale=args.ui_scale)
 
 
 def _offer(scenario: Scenario, named: str | None) -> Unfinished | None:
@@ -573,7 +603,8 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
     from sim.ui.session import Session
 
     levels = _levels(args, scenario)
-    return _window(Session(scenario, last.save.seed, battle, autosave=last.path), ai=levels)
+    session = Session(scenario, last.save.seed, battle, autosave=last.path)
+    return _window(session, ai=levels, scale=args.ui_scale)
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -594,7 +625,9 @@ def _resume(args: argparse.Namespace) -> int:
 
     own = Path(args.load) if is_autosave(args.load) else None
     levels = _levels(args, scenario)
-    return _window(Session(scenario, save.seed, battle, autosave=own), ai=levels)
+    return _window(
+        Session(scenario, save.seed, battle, autosave=own), ai=levels, scale=args.ui_scale
+    )
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -610,7 +643,7 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     if not _display_ok("replay"):
         return 1
-    return watch(tape)
+    return watch(tape, scale=args.ui_scale)
 
 
 def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
@@ -635,7 +668,10 @@ def _display_ok(command: str = "play") -> bool:
 
 
 def _window(
-    session: Session, offer: Unfinished | None = None, ai: dict[str, str] | None = None
+    session: Session,
+    offer: Unfinished | None = None,
+    ai: dict[str, str] | None = None,
+    scale: float | None = None,
 ) -> int:
     """Open the client, with the reach engine compiled first: a window that froze for seconds
     on its first overlay would look hung."""
@@ -656,7 +692,7 @@ def _window(
         pathfinder.warm_up()
     finally:
         notice.cancel()
-    return play(session, offer=offer, ai=ai)
+    return play(session, offer=offer, ai=ai, scale=scale)
 
 
 # --- sim edit ---------------------------------------------------------------------------------
@@ -700,7 +736,7 @@ def _edit(args: argparse.Namespace) -> int:
         return 1
     from sim.ui.editor import edit
 
-    return edit(source, out)
+    return edit(source, out, scale=args.ui_scale)
 
 
 def _from_tiled(path: str) -> str | None:

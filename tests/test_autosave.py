@@ -160,7 +160,7 @@ def test_a_game_loaded_from_its_autosave_goes_on_in_that_file(
     assert game.autosave is not None
     opened: list[Session] = []
     monkeypatch.setattr(
-        "sim.cli._window", lambda session, offer=None, ai=None: opened.append(session) or 0
+        "sim.cli._window", lambda session, offer=None, ai=None, **_: opened.append(session) or 0
     )
     assert main(["play", "--load", str(game.autosave)]) == 0
     assert opened[-1].autosave == game.autosave
@@ -303,7 +303,7 @@ def test_continue_opens_the_window_on_the_game_and_keeps_its_autosave(
     end_turns(game, 3)
     opened: list[Session] = []
     monkeypatch.setattr(
-        "sim.cli._window", lambda session, offer=None, ai=None: opened.append(session) or 0
+        "sim.cli._window", lambda session, offer=None, ai=None, **_: opened.append(session) or 0
     )
     assert main(["play", "--continue"]) == 0  # the default scenario is the skirmish
     [session] = opened
@@ -322,7 +322,7 @@ def test_the_window_offers_the_unfinished_game_on_its_first_handover_screen(
     assert game.autosave is not None
     offered: list[object] = []
     monkeypatch.setattr(
-        "sim.cli._window", lambda session, offer=None, ai=None: offered.append(offer) or 0
+        "sim.cli._window", lambda session, offer=None, ai=None, **_: offered.append(offer) or 0
     )
     assert main(["play", str(SKIRMISH)]) == 0
     [offer] = offered

@@ -239,7 +239,7 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
     opened: list[tuple[object, str | None]] = []
     monkeypatch.setattr(sim.ui.app, "display_problem", lambda: None)
     monkeypatch.setattr(
-        sim.ui.editor, "edit", lambda source, out: opened.append((source, out)) or 0
+        sim.ui.editor, "edit", lambda source, out, scale=None: opened.append((source, out)) or 0
     )
     shutil.copy(ROOT / "scenarios" / "skirmish.tmx", tmp_path / "ford.tmx")
     assert main(["edit", str(tmp_path / "ford.tmx")]) == 0

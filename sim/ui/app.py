@@ -58,9 +58,10 @@ from sim.ui.intent import (
 )
 from sim.ui.logbook import lines
 from sim.ui.markers import markers, summary
-from sim.ui.menu import AI_PAUSES
+from sim.ui.menu import AI_PAUSES, scaled
 from sim.ui.menu import Line as MenuLine
 from sim.ui.menu import lines as menu_lines
+from sim.ui.metrics import Metrics, default_scale, default_window
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
@@ -74,6 +75,11 @@ TOGGLE_KEYS = {
     pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
 }  # fmt: skip
 FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
+# The Settings page's + and - (the main keyboard's = is + without Shift).
+SCALE_KEYS = {
+    pygame.K_PLUS: "ui_larger", pygame.K_EQUALS: "ui_larger", pygame.K_KP_PLUS: "ui_larger",
+    pygame.K_MINUS: "ui_smaller", pygame.K_KP_MINUS: "ui_smaller",
+}  # fmt: skip
 AI_PAUSE = 0.7  # seconds between the AI's decisions, so a player can follow them
 log = logging.getLogger(__name__)
 ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
@@ -101,10 +107,12 @@ class App:
         window: bool = False,
         offer: Unfinished | None = None,
         ai: Mapping[str, str] | None = None,
+        scale: float | None = None,
     ) -> None:
         """`offer`: an unfinished game of the scenario, offered on the handover screen until
         something is decided in this new one (C continues it). `ai`: the sides the AI plays,
-        with their levels (team -> level)."""
+        with their levels (team -> level). `scale`: the UI scale (`--ui-scale`); None follows
+        the window's size."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -119,7 +127,9 @@ class App:
         self.view = View()
         self.camera = Camera()
         self.planner = Planner()
-        self.renderer = Renderer(session)
+        # Set by --ui-scale or the Settings; until then the scale follows the window's size.
+        self.ui_scale = scale
+        self.renderer = Renderer(session, Metrics(scale or default_scale(size)))
         self.running = True
         self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
         self._drag_moved = 0
@@ -334,6 +344,10 @@ class App:
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
         self._window_surface()
+        if self.ui_scale is None:
+            auto = default_scale(self.surface.get_size())
+            if auto != self.renderer.m.scale:
+                self.renderer.rescale(Metrics(auto))
         if self._fitted is not None:
             size = self.surface.get_size()
             self.renderer.measure(size, self.session, self.view)
@@ -860,6 +874,7 @@ class App:
             asked=asked,
             pause=self.ai_pause,
             seated=view.side is not None,
+            scale=self.renderer.m.scale,
         )
 
     def menu_pick(self, value: str) -> None:
@@ -892,6 +907,16 @@ class App:
         elif value == "ai_pause":
             at = AI_PAUSES.index(self.ai_pause) if self.ai_pause in AI_PAUSES else -1
             self.ai_pause = AI_PAUSES[(at + 1) % len(AI_PAUSES)]
+        elif value in ("ui_larger", "ui_smaller"):
+            self.set_scale(scaled(self.renderer.m.scale, 1 if value == "ui_larger" else -1))
+
+    def set_scale(self, scale: float) -> None:
+        """Lay the window out again at this UI scale, at once: the game, the view, the camera
+        and the open menu stay as they are (a board showing the whole map is fitted again to
+        its new size). From now on the scale no longer follows the window's size."""
+        self.ui_scale = scale
+        self.renderer.rescale(Metrics(scale))
+        self.view.status = f"UI scale {scale:g}"
 
     def ask_reactions(self, ask: bool) -> None:
         """Every creature of the seated side asks its player about reactions ("ask"), or
@@ -984,7 +1009,7 @@ class App:
         self.session = Session(scenario, save.seed, battle)
         self.planner = Planner()
         if grid_changed:
-            self.renderer = Renderer(self.session)
+            self.renderer = Renderer(self.session, self.renderer.m)
             self.fit()
         self._turn_key = None
         self.view.side = None
@@ -1125,6 +1150,8 @@ class App:
             lines = self.menu_lines()
             if pygame.K_1 <= key <= pygame.K_9 and key - pygame.K_1 < len(lines):
                 self.menu_pick(lines[key - pygame.K_1].value)
+            elif view.menu == "settings" and key in SCALE_KEYS:
+                self.menu_pick(SCALE_KEYS[key])
             elif key == pygame.K_ESCAPE:
                 self.cancel()
             return
@@ -1218,17 +1245,25 @@ def display_problem() -> str | None:
     return None
 
 
+def window_size() -> tuple[int, int]:
+    """The window's first size: most of the display it opens on."""
+    pygame.display.init()
+    return default_window(list(pygame.display.get_desktop_sizes()))
+
+
 def play(
     session: Session,
-    size: tuple[int, int] = (1400, 860),
+    size: tuple[int, int] | None = None,
     offer: Unfinished | None = None,
     ai: Mapping[str, str] | None = None,
+    scale: float | None = None,
 ) -> int:
     """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
     when the game could not be autosaved as it closed (the message says so). `offer`: an
-    unfinished game of the scenario to offer on the first handover screen."""
+    unfinished game of the scenario to offer on the first handover screen. `size`: None fits
+    the window to the display; `scale`: the UI scale, None to follow the window's size."""
     try:
-        app = App(session, size, window=True, offer=offer, ai=ai)
+        app = App(session, size or window_size(), window=True, offer=offer, ai=ai, scale=scale)
     except pygame.error as error:
         print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1

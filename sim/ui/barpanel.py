@@ -15,6 +15,7 @@ from sim.ui import palette as pal
 from sim.ui.actionbar import AREA_HELP, LABELS, ActionBar, Entry, trigger_words
 from sim.ui.forecast import contest_words
 from sim.ui.intent import acting_unit, aim_needs, aim_words, assist_step
+from sim.ui.metrics import Metrics
 from sim.ui.session import Session
 from sim.ui.text import Fonts
 from sim.ui.view import View
@@ -41,12 +42,13 @@ TOGGLES = (
 class BarPanel:
     """The bar at the bottom of the window, its buttons flowed into rows for the width."""
 
-    def __init__(self, fonts: Fonts) -> None:
+    def __init__(self, fonts: Fonts, metrics: Metrics) -> None:
         self.fonts = fonts
+        self.m = metrics
         self.bar = ActionBar()
-        self.height = 3 * pal.BAR_ROW_HEIGHT + 30
-        self._bar_font = pal.FONT_SMALL + 1
-        self._bar_row = pal.BAR_ROW_HEIGHT
+        self.height = 3 * metrics.bar_row + metrics.px(30)
+        self._bar_font = self.m.px(pal.FONT_SMALL + 1)
+        self._bar_row = metrics.bar_row
         self._measured: tuple[object, ...] | None = None
         self._contest: tuple[tuple[object, ...], str] | None = None
         self.status = ""  # the last frame's status line under the bar
@@ -72,21 +74,25 @@ class BarPanel:
 
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
-        w = size[0] - min(pal.SIDEBAR_WIDTH, max(220, size[0] // 4))
+        w = size[0] - self.m.sidebar_width(size[0])
         f = self.fonts
         entries = self.entries(session, view)
-        key = (size, id(entries))  # the bar keeps its list while nothing changed
+        key = (size, id(entries), self.m)  # the bar keeps its list while nothing changed
         if key == self._measured:
             return
         self._measured = key
         # Normal buttons, or compact ones when a small window would give the bar too much.
-        for fs, row_h in ((pal.FONT_SMALL + 1, pal.BAR_ROW_HEIGHT), (pal.FONT_SMALL - 2, 19)):
-            widths = [f.width(label, fs) + 14 for _, label in TOGGLES]
+        m = self.m
+        for fs, row_h in (
+            (m.px(pal.FONT_SMALL + 1), m.bar_row),
+            (m.px(pal.FONT_SMALL - 2), m.px(19)),
+        ):
+            widths = [f.width(label, fs) + m.px(14) for _, label in TOGGLES]
             rows = self._rows(widths, w)
             widths = [self._button_width(e.name, fs) for e in entries]
             rows += self._rows(widths, w)
             self._bar_font, self._bar_row = fs, row_h
-            self.height = rows * row_h + 54  # and the last result and status lines
+            self.height = rows * row_h + self.footer  # and the last result and status lines
             if self.height <= size[1] * 0.4:
                 break
 
@@ -96,15 +102,22 @@ class BarPanel:
         unavailable: every button keeps its place for a given window and font."""
         f = self.fonts
         slot = max(f.width(label, size) for label in LABELS)
-        return f.width(name.replace("_", " "), size) + slot + 20
+        return f.width(name.replace("_", " "), size) + slot + self.m.px(20)
 
-    @staticmethod
-    def _rows(widths: list[int], width: int) -> int:
-        rows, x = 1, 6
+    @property
+    def footer(self) -> int:
+        """The height under the buttons: the Last line and the status line, each a line of
+        their font with a little room."""
+        m, f = self.m, self.fonts
+        return f.font(m.font_small).get_height() + f.font(m.font).get_height() + m.px(24)
+
+    def _rows(self, widths: list[int], width: int) -> int:
+        gap, edge = self.m.px(4), self.m.px(6)
+        rows, x = 1, edge
         for item in widths:
-            if x + item > width - 6 and x > 6:
-                rows, x = rows + 1, 6
-            x += item + 4
+            if x + item > width - edge and x > edge:
+                rows, x = rows + 1, edge
+            x += item + gap
         return rows
 
     def draw(
@@ -118,22 +131,25 @@ class BarPanel:
         """The toggles, the action buttons, the Last line and the status line."""
         pygame.draw.rect(surface, pal.PANEL, rect)
         pygame.draw.line(surface, pal.PANEL_EDGE, rect.topleft, rect.topright, 2)
-        f = self.fonts
+        f, m = self.fonts, self.m
         size = self._bar_font
         row_h = self._bar_row
-        room = rect.bottom - 44  # the last result and the status line below the buttons
+        edge, gap, pad, inset = m.px(6), m.px(4), m.px(3), m.px(7)
+        status_y = rect.bottom - m.px(4) - f.font(m.font).get_height()
+        last_y = status_y - m.px(4) - f.font(m.font_small).get_height()
+        room = last_y - m.px(2)  # the last result and the status line below the buttons
         hidden = 0  # buttons with no room left (a tiny window)
-        x, y = rect.x + 6, rect.y + 5
+        x, y = rect.x + edge, rect.y + m.px(5)
         on = {
             "reach": view.show_reach, "threat": view.show_threat, "own": view.show_own,
             "disengage": view.disengage, "slow": view.slow, "quicken": view.quicken,
             "help": view.help,
         }  # fmt: skip
         for key, label in TOGGLES:
-            width = f.width(label, size) + 14
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
+            width = f.width(label, size) + m.px(14)
+            if x + width > rect.right - edge and x > rect.x + edge:
+                x, y = rect.x + edge, y + row_h
+            box = pygame.Rect(x, y, width, row_h - gap)
             if box.bottom > room:
                 hidden += 1
                 continue
@@ -146,22 +162,22 @@ class BarPanel:
                 2 if active else 1,
                 border_radius=3,
             )
-            f.draw(surface, label, (x + 7, y + 3), size, pal.BLACK if active else pal.TEXT)
+            f.draw(surface, label, (x + inset, y + pad), size, pal.BLACK if active else pal.TEXT)
             hits.add(box, "toggle", key)
-            x += width + 4
-        x, y = rect.x + 6, y + row_h
+            x += width + gap
+        x, y = rect.x + edge, y + row_h
         entries = self.entries(session, view)
         hovered: Entry | None = None
         for item in entries:
             label = item.name.replace("_", " ")
             cost = item.label
             width = self._button_width(item.name, size)
-            if x + width > rect.right - 6 and x > rect.x + 6:
-                x, y = rect.x + 6, y + row_h
-            box = pygame.Rect(x, y, width, row_h - 4)
+            if x + width > rect.right - edge and x > rect.x + edge:
+                x, y = rect.x + edge, y + row_h
+            box = pygame.Rect(x, y, width, row_h - gap)
             if box.bottom > room:
                 hidden += 1
-                x += width + 4
+                x += width + gap
                 continue
             chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
                 item.name == "prepare" and (view.preparing is not None or view.marking is not None)
@@ -172,11 +188,11 @@ class BarPanel:
                 )
                 pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
                 ink = pal.BLACK if chosen else pal.TEXT
-                f.draw(surface, label, (x + 6, y + 3), size, ink)
+                f.draw(surface, label, (x + edge, y + pad), size, ink)
                 f.draw(
                     surface,
                     cost,
-                    (box.right - 6, y + 3),
+                    (box.right - edge, y + pad),
                     size,
                     pal.BLACK if chosen else pal.ORANGE,
                     bold=True,
@@ -185,15 +201,18 @@ class BarPanel:
             else:
                 pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
                 pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
-                r = f.draw(surface, label, (x + 6, y + 3), size, pal.TEXT_DIM)
+                r = f.draw(surface, label, (x + edge, y + pad), size, pal.TEXT_DIM)
                 pygame.draw.line(
                     surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1
                 )
-                f.draw(surface, cost, (box.right - 6, y + 3), size, pal.TEXT_DIM, anchor="topright")
+                f.draw(
+                    surface, cost, (box.right - edge, y + pad), size, pal.TEXT_DIM,
+                    anchor="topright",
+                )  # fmt: skip
             hits.add(box, "action", item.name)
             if box.collidepoint(view.mouse):
                 hovered = item
-            x += width + 4
+            x += width + gap
         status = view.status
         if hovered is not None:
             status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
@@ -222,29 +241,29 @@ class BarPanel:
         self.details = ids
         details = 0
         if ids:  # the rule ids, dim at the right end of the status line
-            details = self.fonts.width("rules: " + ", ".join(ids), pal.FONT_SMALL) + 12
+            details = f.width("rules: " + ", ".join(ids), m.font_small) + m.px(12)
             f.draw(
                 surface,
                 "rules: " + ", ".join(ids),
-                (rect.right - 6, rect.bottom - 20),
-                pal.FONT_SMALL,
+                (rect.right - edge, status_y + m.px(2)),
+                self.m.px(pal.FONT_SMALL),
                 pal.TEXT_DIM,
                 anchor="topright",
             )
         if view.last:
             f.draw(
                 surface,
-                f.fit(f"Last: {view.last}", pal.FONT_SMALL, rect.width - 12),
-                (rect.x + 6, rect.bottom - 42),
-                pal.FONT_SMALL,
+                f.fit(f"Last: {view.last}", m.font_small, rect.width - 2 * edge),
+                (rect.x + edge, last_y),
+                self.m.px(pal.FONT_SMALL),
                 pal.YELLOW,
             )
         if status:
             f.draw(
                 surface,
-                f.fit(status, pal.FONT, rect.width - 12 - details),
-                (rect.x + 6, rect.bottom - 22),
-                pal.FONT,
+                f.fit(status, m.font, rect.width - 2 * edge - details),
+                (rect.x + edge, status_y),
+                self.m.px(pal.FONT),
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
             )
 

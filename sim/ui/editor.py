@@ -25,6 +25,7 @@ from sim.reachmap import reach_map
 from sim.scenario import Problem, Scenario, ScenarioError, loads
 from sim.ui import palette as pal
 from sim.ui.camera import Camera
+from sim.ui.metrics import Metrics, default_scale, default_window
 from sim.ui.overlay import Overlays
 from sim.ui.planner import threat_map
 from sim.ui.terrain import TerrainLayer
@@ -89,7 +90,9 @@ class Editor:
         *,
         window: bool = False,
         save_to: str | None = None,
+        scale: float | None = None,
     ) -> None:
+        """`scale`: the UI scale (`--ui-scale`); None follows the window's size."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -103,6 +106,8 @@ class Editor:
         self.source = source
         self.save_to = save_to or source.path
         self.history = me.History(source.state)
+        self.ui_scale = scale
+        self.m = Metrics(scale or default_scale(size))  # the panel's sizes, as the client's
         self.fonts = Fonts()
         self.overlays = Overlays(self.fonts)
         self.camera = Camera()
@@ -171,7 +176,21 @@ class Editor:
 
     def board(self) -> pygame.Rect:
         w, h = self.surface.get_size()
-        return pygame.Rect(0, 0, max(1, w - PANEL), max(1, h - STATUS))
+        return pygame.Rect(0, 0, max(1, w - self.panel_width), max(1, h - self.status_height))
+
+    @property
+    def panel_width(self) -> int:
+        return min(self.m.px(PANEL), self.surface.get_width() * 2 // 5)
+
+    @property
+    def status_height(self) -> int:
+        """The message line and the key help, at their font's height."""
+        f, m = self.fonts, self.m
+        return f.font(m.font).get_height() + len(self.help_lines()) * self.help_step + m.px(12)
+
+    @property
+    def help_step(self) -> int:
+        return self.fonts.font(self.m.font_small).get_height() + self.m.px(6)
 
     def fit(self) -> None:
         b = self.board()
@@ -480,7 +499,7 @@ class Editor:
         session.autosave = None  # a play-test is not a game to continue
         teams = list(dict.fromkeys(u.team for u in self.state.units))
         seats = {teams[-1]: "normal"} if ai and len(teams) > 1 else None
-        self.playtest = App(session, self.surface.get_size(), ai=seats)
+        self.playtest = App(session, self.surface.get_size(), ai=seats, scale=self.ui_scale)
         self.playtest.surface = self.surface
         self.message = "Play-test: close the window or press F10 to return to the editor"
 
@@ -532,6 +551,8 @@ class Editor:
             current = pygame.display.get_surface()
             if current is not None:
                 self.surface = current
+        if self.ui_scale is None and default_scale(self.surface.get_size()) != self.m.scale:
+            self.m = Metrics(default_scale(self.surface.get_size()))
         if self.playtest is not None:
             self.playtest.surface = self.surface
             self.playtest.ai_step()
@@ -539,10 +560,10 @@ class Editor:
             # The client's own screens say nothing of the editor: one line says how back.
             note = self.fonts.render(
                 "Play-test: F10 (or closing the window) returns to the editor",
-                pal.FONT_SMALL,
+                self.m.font_small,
                 pal.BLACK,
             )
-            box = note.get_rect(midtop=(shown.get_width() // 2, 2)).inflate(12, 4)
+            box = note.get_rect(midtop=(shown.get_width() // 2, 2)).inflate(self.m.px(12), 4)
             pygame.draw.rect(shown, pal.HIGHLIGHT, box, border_radius=4)
             shown.blit(note, note.get_rect(center=box.center))
             return shown
@@ -648,11 +669,12 @@ class Editor:
     def _panel(self, problems: list[Problem]) -> None:
         s = self.surface
         w, h = s.get_size()
-        x0 = w - PANEL
-        pygame.draw.rect(s, (40, 42, 48), (x0, 0, PANEL, h))
-        x, y, width = x0 + 12, 10, PANEL - 24
+        m, panel = self.m, self.panel_width
+        x0 = w - panel
+        pygame.draw.rect(s, (40, 42, 48), (x0, 0, panel, h))
+        x, y, width = x0 + m.px(12), m.px(10), panel - m.px(24)
         f = self.fonts
-        small = pal.FONT_SMALL
+        small = m.font_small
 
         def line(
             text: str, colour: pal.RGB = pal.TEXT, size: int = small, bold: bool = False
@@ -660,20 +682,20 @@ class Editor:
             nonlocal y
             for part in f.wrap(text, size, width):
                 f.draw(s, part, (x, y), size, colour, bold=bold)
-                y += size + 2
+                y += size + m.px(2)
 
         edited = "" if self.state == self.saved_state else " (not saved)"
-        line(f"{self.state.name or 'Untitled'}{edited}", size=pal.FONT, bold=True)
+        line(f"{self.state.name or 'Untitled'}{edited}", size=m.font, bold=True)
         seed = "no seed" if self.state.seed is None else f"seed {self.state.seed}"
         line(
             f"{self.state.width} x {self.state.height} cells, {seed}, "
             f"{len(self.state.goals)} objective(s)"
         )
-        y += 4
+        y += m.px(4)
         tool = "place units" if self.shape == "unit" else f"{self.shape} (size {self.size})"
         line(f"Tool: {tool}   Paint: {self.paint_name}")
         line(f"Team: {self.teams[self.team]}   Template: {self.templates[self.template]}")
-        y += 4
+        y += m.px(4)
         line("Templates (click, or Tab)", bold=True)
         catalog = default_catalog()
         self._template_rects = []
@@ -686,12 +708,12 @@ class Editor:
             colour = pal.HIGHLIGHT if index == self.template else pal.TEXT
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
             self._template_rects.append((rect, index))
-            y += small + 1
+            y += small + m.px(1)
         if self.state.goals:
             line("Objectives", bold=True)
             for number, goal in enumerate(self.state.goals, 1):
                 line(f"  {number}. {_goal_words(goal)}")
-        y += 6
+        y += m.px(6)
         unit = self.state.unit(self.selected) if self.selected else None
         if unit is not None:
             line(f"Unit {unit.id} ({unit.team}, {unit.template or 'no template'}) at "
@@ -699,14 +721,14 @@ class Editor:
             for key, value in unit.overrides.items():
                 line(f"  {key} = {value}")
             line('Enter: set a field (hp = 8, held = ["spear"], team = "red")')
-            y += 4
+            y += m.px(4)
         hovered = self._hover_terrain()
         if hovered is not None:
             pos, t = hovered
             line(f"Cell [{pos.x}, {pos.y}]: {KIND_NAMES[t.kind]}, ground {t.height / 2} m, "
                  f"water {t.water / 2} m, obstacle {t.obstacle / 2} m"
                  f"{', climbable' if t.climbable else ''}")  # fmt: skip
-            y += 4
+            y += m.px(4)
         line(f"Problems ({len(problems)})", (230, 90, 90) if problems else pal.TEXT, bold=True)
         for p in problems[:8]:
             line(f"line {p.line}: {p.message}", (240, 170, 170))
@@ -714,45 +736,53 @@ class Editor:
             line(f"... and {len(problems) - 8} more")
         if not problems:
             line("none: sim check accepts this map")
-        y += 6
+        y += m.px(6)
         if self.balance is not None:
             self._balance_box(x, y, width)
 
     def _balance_box(self, x: int, y: int, width: int) -> None:
-        s, f, small = self.surface, self.fonts, pal.FONT_SMALL
+        s, f, m = self.surface, self.fonts, self.m
+        small = m.font_small
         b = self.balance
         assert b is not None
         f.draw(s, f"Balance: {b.done}/{b.games} AI games", (x, y), small, bold=True)
-        y += small + 4
-        bar = pygame.Rect(x, y, width, 10)
+        y += small + m.px(4)
+        bar = pygame.Rect(x, y, width, m.px(10))
         pygame.draw.rect(s, (80, 80, 90), bar)
-        pygame.draw.rect(s, pal.HIGHLIGHT, (x, y, width * b.done // max(1, b.games), 10))
-        y += 16
+        pygame.draw.rect(s, pal.HIGHLIGHT, (x, y, width * b.done // max(1, b.games), m.px(10)))
+        y += m.px(16)
         if b.error:
             f.draw(s, f.fit(b.error, small, width), (x, y), small, (240, 170, 170))
         elif b.summary is not None:
             for text in balance_lines(b.summary):
                 f.draw(s, f.fit(text, small, width), (x, y), small)
-                y += small + 2
+                y += small + m.px(2)
 
     def _hover_terrain(self) -> tuple[Pos, me.Terrain] | None:
         cell = self._cell(pygame.mouse.get_pos()) if pygame.mouse.get_focused() else None
         return (cell, self.state.at(cell)) if cell is not None else None
 
     def _status(self) -> None:
-        s, f = self.surface, self.fonts
+        s, f, m = self.surface, self.fonts, self.m
         w, h = s.get_size()
-        top = h - STATUS
-        pygame.draw.rect(s, (24, 24, 28), (0, top, w, STATUS))
+        top = h - self.status_height
+        pygame.draw.rect(s, (24, 24, 28), (0, top, w, self.status_height))
+        at, room = (m.px(10), top + m.px(3)), w - m.px(20)
         if self.asking:
-            f.draw(s, self.asking, (10, top + 3), pal.FONT, pal.HIGHLIGHT, bold=True)
+            f.draw(s, self.asking, at, m.font, pal.HIGHLIGHT, bold=True)
         elif self.prompt is not None:
             shown = f"Set: {self.prompt}_   (Enter applies, Esc cancels)"
-            f.draw(s, f.fit(shown, pal.FONT, w - 20), (10, top + 3), pal.FONT, pal.HIGHLIGHT)
+            f.draw(s, f.fit(shown, m.font, room), at, m.font, pal.HIGHLIGHT)
         elif self.message:
-            f.draw(s, f.fit(self.message, pal.FONT, w - 20), (10, top + 3), pal.FONT)
-        for i, part in enumerate(f.wrap(HELP, pal.FONT_SMALL, w - 20)[:2]):
-            f.draw(s, part, (10, top + 24 + i * 18), pal.FONT_SMALL, pal.TEXT_DIM)
+            f.draw(s, f.fit(self.message, m.font, room), at, m.font)
+        y = top + m.px(6) + f.font(m.font).get_height()
+        for part in self.help_lines():
+            f.draw(s, part, (m.px(10), y), m.font_small, pal.TEXT_DIM)
+            y += self.help_step
+
+    def help_lines(self) -> list[str]:
+        """The key help under the status line, wrapped for the window's width."""
+        return self.fonts.wrap(HELP, self.m.font_small, self.surface.get_width() - self.m.px(20))
 
     # --- the loop ------------------------------------------------------------------------------
     def pump(self) -> pygame.Surface:
@@ -774,10 +804,18 @@ class Editor:
         pygame.quit()
 
 
-def edit(source: me.Source, save_to: str | None = None, size: tuple[int, int] = (1400, 860)) -> int:
-    """Open the editor window until it is closed."""
+def edit(
+    source: me.Source,
+    save_to: str | None = None,
+    size: tuple[int, int] | None = None,
+    scale: float | None = None,
+) -> int:
+    """Open the editor window until it is closed: `size` None fits it to the display; `scale`
+    None follows the window's size."""
     try:
-        editor = Editor(source, size, window=True, save_to=save_to)
+        pygame.display.init()
+        size = size or default_window(list(pygame.display.get_desktop_sizes()))
+        editor = Editor(source, size, window=True, save_to=save_to, scale=scale)
     except pygame.error as error:
         print(f"sim edit: cannot open a window ({error})")
         return 1

@@ -60,6 +60,7 @@ from sim.ui.intent import (
 )
 from sim.ui.logbook import lines
 from sim.ui.menu import Line as MenuLine
+from sim.ui.metrics import Metrics
 from sim.ui.outcome import summary as outcome_summary
 from sim.ui.overlay import Marks, Overlays
 from sim.ui.planner import PathPlan, Planner, hidden_from, teams, threat_map, visible, who_can_hit
@@ -175,13 +176,14 @@ def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
 
 
 class Renderer:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, metrics: Metrics | None = None) -> None:
+        self.m = metrics or Metrics()  # every size on the panels, from the one UI scale
         self.fonts = Fonts()
         self.terrain = TerrainLayer(session.battle.world.grid, self.fonts)
         self.overlays = Overlays(self.fonts)
         self.marks = Marks(self.fonts)
         self.tokens = Tokens(self.fonts)
-        self.bar_panel = BarPanel(self.fonts)
+        self.bar_panel = BarPanel(self.fonts, self.m)
         self.hits = Hits()
         self._memos: dict[str, tuple[tuple[object, ...], Any]] = {}
         self._reach_src: object = None
@@ -195,15 +197,33 @@ class Renderer:
         self.session_world: World | None = None
 
     # --- layout ------------------------------------------------------------------------------
+    def rescale(self, metrics: Metrics) -> None:
+        """Lay the panels out again at another UI scale: the kept pictures and measurements
+        were made at the old one. The game and the view are untouched."""
+        self.m = metrics
+        self.bar_panel = BarPanel(self.fonts, metrics)
+        self._memos.clear()
+        self._panels.clear()
+        self._panel_hits.clear()
+
     def layout(self, size: tuple[int, int]) -> Layout:
         w, h = size
-        side = min(pal.SIDEBAR_WIDTH, max(220, w // 4))
-        bar_h = min(self.bar_panel.height, max(60, h - 160))
+        side = self.m.sidebar_width(w)
+        bar_h = min(self.bar_panel.height, max(self.m.px(60), h - self.m.px(160)))
         return Layout(
             board=pygame.Rect(0, 0, w - side, h - bar_h),
             bar=pygame.Rect(0, h - bar_h, w - side, bar_h),
             sidebar=pygame.Rect(w - side, 0, side, h),
         )
+
+    def _floored(self, floor: int, draw: Callable[[], None]) -> None:
+        """Draw a panel whose lines may outrun its height (a short window, a large scale):
+        the lines that do not fit are left out whole."""
+        self.fonts.floor = floor
+        try:
+            draw()
+        finally:
+            self.fonts.floor = None
 
     # --- cached questions --------------------------------------------------------------------
     def _memo(self, name: str, key: tuple[object, ...], make: Callable[[], T]) -> T:
@@ -303,7 +323,7 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = []
         for i, line in enumerate(found.lines):
             colour = pal.TEXT_DIM if i == 0 and found.lines[0].endswith("armour") else pal.TEXT
-            rows += [(part, colour) for part in self.fonts.wrap(line, pal.FONT, 380)]
+            rows += [(part, colour) for part in self.fonts.wrap(line, self.m.font, self.m.px(380))]
         return rows
 
     # --- the frame ---------------------------------------------------------------------------
@@ -336,7 +356,10 @@ class Renderer:
             side_key,
             surface,
             lay.sidebar,
-            lambda: self._sidebar(surface, lay.sidebar, session, view, planner),
+            lambda: self._floored(
+                lay.sidebar.bottom,
+                lambda: self._sidebar(surface, lay.sidebar, session, view, planner),
+            ),
         )
         over = next(
             (
@@ -747,7 +770,10 @@ class Renderer:
         result = judge(session.battle, decision)
         if isinstance(result, Refusal):
             rows.append(("cannot attack:", pal.TEXT_BAD))
-            rows += [(line, pal.TEXT_BAD) for line in self.fonts.wrap(result.reason, pal.FONT, 340)]
+            rows += [
+                (line, pal.TEXT_BAD)
+                for line in self.fonts.wrap(result.reason, self.m.font, self.m.px(340))
+            ]
             rows.append(("click to select it", pal.TEXT_DIM))
         else:
             rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
@@ -774,19 +800,21 @@ class Renderer:
             plain.append((words, colour))
             ids += [i for i in found if i not in ids]
         rows = plain + ([(f"rules: {', '.join(ids)}", pal.TEXT_DIM)] if ids else [])
-        size = pal.FONT
-        width = max(self.fonts.width(t, size) for t, _ in rows) + 12
-        height = len(rows) * (size - 2) + 10
+        size = self.m.font
+        step = self.fonts.font(size).get_height()
+        gap, pad = self.m.px(6), self.m.px(5)
+        width = max(self.fonts.width(t, size) for t, _ in rows) + 2 * gap
+        height = len(rows) * step + 2 * pad
         r = cell
         tries = [
-            (r.right + 6, r.top),
-            (r.left - width - 6, r.top),
-            (r.right + 6, r.bottom - height),
-            (r.left - width - 6, r.bottom - height),
-            (r.left, r.bottom + 6),
-            (r.left, r.top - height - 6),
-            (r.right - width, r.bottom + 6),
-            (r.right - width, r.top - height - 6),
+            (r.right + gap, r.top),
+            (r.left - width - gap, r.top),
+            (r.right + gap, r.bottom - height),
+            (r.left - width - gap, r.bottom - height),
+            (r.left, r.bottom + gap),
+            (r.left, r.top - height - gap),
+            (r.right - width, r.bottom + gap),
+            (r.right - width, r.top - height - gap),
         ]
         boxes = [pygame.Rect(x, y, width, height) for x, y in tries]
         inside = [b for b in boxes if board.contains(b)] or boxes
@@ -798,7 +826,7 @@ class Renderer:
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)
         for i, (text, colour) in enumerate(rows):
-            self.fonts.draw(surface, text, (box.x + 6, box.y + 5 + i * (size - 2)), size, colour)
+            self.fonts.draw(surface, text, (box.x + gap, box.y + pad + i * step), size, colour)
 
     def _path_tip(
         self,
@@ -812,7 +840,7 @@ class Renderer:
         rows: list[tuple[str, pal.RGB]] = []
         if plan.action is None:
             rows.append(("cannot move there", pal.TEXT_BAD))
-            for line in self.fonts.wrap(plan.refusal, pal.FONT, 360):
+            for line in self.fonts.wrap(plan.refusal, self.m.font, self.m.px(360)):
                 rows.append((line, pal.TEXT_BAD))
         else:
             head = (
@@ -875,7 +903,7 @@ class Renderer:
                     if isinstance(decision, str)
                     else verdict_words(judge(session.battle, decision))
                 )
-        for line in self.fonts.wrap(result, pal.FONT, 380) if result else ():
+        for line in self.fonts.wrap(result, self.m.font, self.m.px(380)) if result else ():
             rows.append((line, pal.TEXT_BAD if "refused" in result else pal.TEXT))
         return rows + self.odds_rows(session, view)
 
@@ -888,42 +916,37 @@ class Renderer:
         view: View,
         planner: Planner,
     ) -> None:
+        px = self.m.px
         pygame.draw.rect(surface, pal.PANEL, rect)
         pygame.draw.line(surface, pal.PANEL_EDGE, rect.topleft, rect.bottomleft, 2)
         world = session.battle.world
-        x = rect.x + 10
-        w = rect.width - 20
-        y = rect.y + 8
+        x = rect.x + px(10)
+        w = rect.width - px(20)
+        y = rect.y + px(8)
         f = self.fonts
-        y = (
-            f.draw(
-                surface,
-                f.fit(session.scenario.name, pal.FONT + 4, w),
-                (x, y),
-                pal.FONT + 4,
-                bold=True,
-            ).bottom
-            + 2
-        )
+        y = f.draw(
+            surface,
+            f.fit(session.scenario.name, px(pal.FONT + 4), w, bold=True),
+            (x, y),
+            px(pal.FONT + 4),
+            bold=True,
+        ).bottom + px(2)
         about = [session.scenario.description] if session.scenario.description else []
         for text in about + self._goal_lines(session)[:3]:
-            for line in f.wrap(text, pal.FONT_SMALL + 1, w)[:3]:
-                y = f.draw(surface, line, (x, y), pal.FONT_SMALL + 1, pal.TEXT_DIM).bottom
-        y += 2
+            for line in f.wrap(text, px(pal.FONT_SMALL + 1), w)[:3]:
+                y = f.draw(surface, line, (x, y), px(pal.FONT_SMALL + 1), pal.TEXT_DIM).bottom
+        y += px(2)
         turn = world.turn
         pending = session.battle.pending
         seat = "everyone" if view.omniscient or view.side is None else view.side.upper()
         playing = "".join(f" · {team.upper()}: AI {level}" for team, level in view.ai.items())
-        y = (
-            f.draw(
-                surface,
-                f"Round {turn.round} · seat: {seat}{playing}",
-                (x, y),
-                pal.FONT,
-                pal.TEXT_DIM,
-            ).bottom
-            + 2
-        )
+        y = f.draw(
+            surface,
+            f"Round {turn.round} · seat: {seat}{playing}",
+            (x, y),
+            self.m.font,
+            pal.TEXT_DIM,
+        ).bottom + px(2)
         actor = acting_unit(session)
         if isinstance(pending, AwaitingReaction):
             text = f"Waiting: {pending.unit} may react"
@@ -931,11 +954,13 @@ class Renderer:
             text = f"Turn: {actor} ({team_of(world, actor)})"
         else:
             text = "Battle over"
-        y = f.draw(surface, f.fit(text, pal.FONT, w), (x, y), pal.FONT, bold=True).bottom + 4
+        y = f.draw(
+            surface, f.fit(text, self.m.font, w, True), (x, y), self.m.font, bold=True
+        ).bottom + px(4)
         if view.hint and not isinstance(pending, BattleOver):
-            for line in f.wrap(view.hint, pal.FONT_SMALL, w):
-                y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.YELLOW).bottom
-            y += 4
+            for line in f.wrap(view.hint, self.m.font_small, w):
+                y = f.draw(surface, line, (x, y), self.m.font_small, pal.YELLOW).bottom
+            y += px(4)
         if actor and world.has(actor, Budget):
             y = self._pips(
                 surface,
@@ -953,8 +978,8 @@ class Renderer:
             hidden = hidden_from(world, unit, side)
             style = pal.team_style(team_of(world, unit), order)
             mark = ">" if unit == turn.current else ("!" if unit == actor else " ")
-            draw_shape(surface, style, (x + 22, y + 8), 6, pal.BLACK, 1)
-            f.draw(surface, mark, (x, y), pal.FONT, pal.HIGHLIGHT)
+            draw_shape(surface, style, (x + px(22), y + px(8)), px(6), pal.BLACK, 1)
+            f.draw(surface, mark, (x, y), self.m.font, pal.HIGHLIGHT)
             if hidden:
                 label = "??? (unseen)"
             else:
@@ -965,14 +990,14 @@ class Renderer:
             colour = pal.TEXT if unit == actor else pal.TEXT_DIM
             f.draw(
                 surface,
-                f.fit(label, pal.FONT, w - 34),
-                (x + 34, y),
-                pal.FONT,
+                f.fit(label, self.m.font, w - px(34), unit == view.selected),
+                (x + px(34), y),
+                self.m.font,
                 colour,
                 bold=unit == view.selected,
             )
-            self.hits.add(pygame.Rect(x, y, w, 17), "unit", unit)
-            y += 18
+            self.hits.add(pygame.Rect(x, y, w, px(17)), "unit", unit)
+            y += px(18)
         if (
             view.selected
             and world.exists(view.selected)
@@ -996,14 +1021,14 @@ class Renderer:
                 bits.append(f"obstacle {cell.obstacle:g} m")
             if cell.climbable:
                 bits.append("climbable")
-            for line in f.wrap(", ".join(bits), pal.FONT, w):
-                y = f.draw(surface, line, (x, y), pal.FONT, pal.TEXT_DIM).bottom
+            for line in f.wrap(", ".join(bits), self.m.font, w):
+                y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
             who = self.hover_info(session, view)
             text = "can be hit by: " + (", ".join(who) if who else "nobody")
-            for line in f.wrap(text, pal.FONT, w):
-                y = f.draw(surface, line, (x, y), pal.FONT, pal.TEXT).bottom
-            y += 4
-        self._log(surface, rect, max(y, rect.y + 200), session, view)
+            for line in f.wrap(text, self.m.font, w):
+                y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT).bottom
+            y += px(4)
+        self._log(surface, rect, max(y, rect.y + px(200)), session, view)
 
     def _pips(
         self,
@@ -1017,40 +1042,52 @@ class Renderer:
     ) -> int:
         """Half-actions as circles and Bonus Actions as diamonds, spent ones struck through,
         with their counts; the Bonus row moves under the first when the sidebar is narrow."""
+        px = self.m.px
         f = self.fonts
         n_half = max(halves, budget.half)
         n_bonus = max(bonuses, budget.bonus)
-        half_w = 62 + 18 * n_half + 26
-        bonus_w = 46 + 18 * n_bonus + 20
-        f.draw(surface, "Actions", (x, y + 2), pal.FONT, pal.TEXT_DIM)
-        px = x + 62
+        half_w = px(62) + px(18) * n_half + px(26)
+        bonus_w = px(46) + px(18) * n_bonus + px(20)
+        f.draw(surface, "Actions", (x, y + px(2)), self.m.font, pal.TEXT_DIM)
+        cx = x + px(62)
         for i in range(n_half):
             full = i < budget.half
-            pygame.draw.circle(surface, pal.SKY if full else pal.PANEL_LIGHT, (px + 8, y + 9), 7, 0)
-            pygame.draw.circle(surface, pal.TEXT, (px + 8, y + 9), 7, 1 if full else 2)
+            pygame.draw.circle(
+                surface, pal.SKY if full else pal.PANEL_LIGHT, (cx + px(8), y + px(9)), px(7), 0
+            )
+            pygame.draw.circle(surface, pal.TEXT, (cx + px(8), y + px(9)), px(7), 1 if full else 2)
             if not full:
-                pygame.draw.line(surface, pal.TEXT_DIM, (px + 3, y + 14), (px + 13, y + 4), 2)
-            px += 18
-        f.draw(surface, f"{budget.half}", (px + 2, y + 2), pal.FONT)
-        px += 26
+                pygame.draw.line(
+                    surface, pal.TEXT_DIM, (cx + px(3), y + px(14)), (cx + px(13), y + px(4)), 2
+                )
+            cx += px(18)
+        f.draw(surface, f"{budget.half}", (cx + px(2), y + px(2)), self.m.font)
+        cx += px(26)
         if half_w + bonus_w > w:
-            px, y = x, y + 20
-        f.draw(surface, "Bonus", (px, y + 2), pal.FONT, pal.TEXT_DIM)
-        px += 46
+            cx, y = x, y + px(20)
+        f.draw(surface, "Bonus", (cx, y + px(2)), self.m.font, pal.TEXT_DIM)
+        cx += px(46)
         for i in range(n_bonus):
             full = i < budget.bonus
-            d = [(px + 8, y + 1), (px + 15, y + 9), (px + 8, y + 17), (px + 1, y + 9)]
+            d = [
+                (cx + px(8), y + px(1)),
+                (cx + px(15), y + px(9)),
+                (cx + px(8), y + px(17)),
+                (cx + px(1), y + px(9)),
+            ]
             pygame.draw.polygon(surface, pal.ORANGE if full else pal.PANEL_LIGHT, d)
             pygame.draw.polygon(surface, pal.TEXT, d, 1 if full else 2)
             if not full:
-                pygame.draw.line(surface, pal.TEXT_DIM, (px + 3, y + 14), (px + 13, y + 4), 2)
-            px += 18
-        f.draw(surface, f"{budget.bonus}", (px + 2, y + 2), pal.FONT)
-        y += 20
+                pygame.draw.line(
+                    surface, pal.TEXT_DIM, (cx + px(3), y + px(14)), (cx + px(13), y + px(4)), 2
+                )
+            cx += px(18)
+        f.draw(surface, f"{budget.bonus}", (cx + px(2), y + px(2)), self.m.font)
+        y += px(20)
         if budget.free_used:
-            for line in f.wrap(free_used_words(tuple(budget.free_used)), pal.FONT_SMALL, w):
-                y = f.draw(surface, line, (x, y), pal.FONT_SMALL, pal.TEXT_DIM).bottom
-        return y + 2
+            for line in f.wrap(free_used_words(tuple(budget.free_used)), self.m.font_small, w):
+                y = f.draw(surface, line, (x, y), self.m.font_small, pal.TEXT_DIM).bottom
+        return y + px(2)
 
     def _goal_lines(self, session: Session) -> list[str]:
         """How the battle is won, in words."""
@@ -1067,14 +1104,12 @@ class Renderer:
         return out
 
     def _section(self, surface: pygame.Surface, rect: pygame.Rect, y: int, title: str) -> int:
-        y += 4
-        pygame.draw.line(surface, pal.PANEL_EDGE, (rect.x + 8, y), (rect.right - 8, y))
-        return (
-            self.fonts.draw(
-                surface, title, (rect.x + 10, y + 3), pal.FONT, pal.YELLOW, bold=True
-            ).bottom
-            + 2
-        )
+        px = self.m.px
+        y += px(4)
+        pygame.draw.line(surface, pal.PANEL_EDGE, (rect.x + px(8), y), (rect.right - px(8), y))
+        return self.fonts.draw(
+            surface, title, (rect.x + px(10), y + px(3)), self.m.font, pal.YELLOW, bold=True
+        ).bottom + px(2)
 
     def _unit_info(
         self,
@@ -1088,8 +1123,8 @@ class Renderer:
     ) -> int:
         f = self.fonts
         for row in self.unit_lines(session, view, unit):
-            for line in f.wrap(row, pal.FONT_SMALL + 1, w):
-                y = f.draw(surface, line, (x, y), pal.FONT_SMALL + 1, pal.TEXT).bottom
+            for line in f.wrap(row, self.m.px(pal.FONT_SMALL + 1), w):
+                y = f.draw(surface, line, (x, y), self.m.px(pal.FONT_SMALL + 1), pal.TEXT).bottom
         return y + 2
 
     def unit_lines(self, session: Session, view: View, unit: str) -> list[str]:
@@ -1152,9 +1187,10 @@ class Renderer:
         """What the board's overlays mean, for those shown now: each reach tile with its letter
         and the cheapest Movement Action it stands for, the threat's striped frame (the number
         is how many enemies reach the cell) and the dashed own reach."""
-        y += 4
-        size = 22
-        px = x
+        px = self.m.px
+        y += px(4)
+        size = px(22)
+        cx = x
         keys: list[tuple[pygame.Surface, str]] = []
         for action in actions:
             letter = pal.MOVE_STYLES[action].letter if action in pal.MOVE_STYLES else "?"
@@ -1165,15 +1201,17 @@ class Renderer:
             keys.append((self.overlays.own_tile(size), "your reach"))
         self.legend = [label for _, label in keys]
         for tile, label in keys:
-            width = size + 4 + self.fonts.width(label, pal.FONT_SMALL) + 10
-            if px + width > x + w:
-                px = x
-                y += size + 3
-            pygame.draw.rect(surface, pal.OPEN, (px, y, size, size))
-            surface.blit(tile, (px, y))
-            self.fonts.draw(surface, label, (px + size + 4, y + 4), pal.FONT_SMALL, pal.TEXT)
-            px += width
-        return y + size + 4
+            width = size + px(4) + self.fonts.width(label, self.m.font_small) + px(10)
+            if cx + width > x + w:
+                cx = x
+                y += size + px(3)
+            pygame.draw.rect(surface, pal.OPEN, (cx, y, size, size))
+            surface.blit(tile, (cx, y))
+            self.fonts.draw(
+                surface, label, (cx + size + px(4), y + px(4)), self.m.font_small, pal.TEXT
+            )
+            cx += width
+        return y + size + px(4)
 
     def log_lines(self, session: Session, view: View) -> list[str]:
         """The last 200 lines of the log as the seat may read them (plans of the other side
@@ -1195,28 +1233,29 @@ class Renderer:
     def _log(
         self, surface: pygame.Surface, rect: pygame.Rect, y: int, session: Session, view: View
     ) -> None:
+        px = self.m.px
         y = self._section(surface, rect, y, "Log  [PgUp/PgDn]")
         f = self.fonts
-        size = pal.FONT_SMALL + 1
-        width = rect.width - 20
+        size = px(pal.FONT_SMALL + 1)
+        width = rect.width - px(20)
         text = self.log_lines(session, view)
         wrapped = self._memo(
             "log_wrapped",
             (session.version, view.side, view.omniscient, width),
             lambda: [part for line in text for part in f.wrap(line, size, width)],
         )
-        room = max(1, (rect.bottom - y - 8) // (size - 3))
+        room = max(1, (rect.bottom - y - px(8)) // (size - px(3)))
         end = max(room, len(wrapped) - view.log_offset)
         shown = wrapped[max(0, end - room) : end]
         for line in shown:
             colour = pal.YELLOW if "rolls d" in line else pal.TEXT
-            f.draw(surface, line, (rect.x + 10, y), size, colour)
-            y += size - 3
+            f.draw(surface, line, (rect.x + px(10), y), size, colour)
+            y += size - px(3)
         if session.notice:
             f.draw(
                 surface,
                 f.fit(session.notice, size, width),
-                (rect.x + 10, rect.bottom - size),
+                (rect.x + px(10), rect.bottom - size),
                 size,
                 pal.TEXT_BAD,
             )
@@ -1245,11 +1284,12 @@ class Renderer:
     ) -> None:
         """The last results over the creatures they happened to, rising and fading out; a
         creature hidden from the seat shows none. Several on one cell stack upwards."""
+        px = self.m.px
         now = time.monotonic()
         view.markers = [m for m in view.markers if m.age(now) < 1]
         world = session.battle.world
         stacked: dict[Pos, int] = {}
-        size = max(pal.FONT_SMALL, min(pal.FONT_BIG, camera.cell // 3))
+        size = max(self.m.font_small, min(self.m.font_big, camera.cell // 3))
         for marker in view.markers:
             if world.exists(marker.unit) and hidden_from(world, marker.unit, view.eyes):
                 continue
@@ -1259,7 +1299,9 @@ class Renderer:
             rise = int(marker.age(now) * box.height * 0.4)
             ink = pal.MARKER_INK.get(marker.kind, pal.TEXT)
             label = self.fonts.render(marker.text, size, ink, bold=True)
-            at = label.get_rect(midbottom=(box.centerx, box.top + 4 - rise - row * (size + 4)))
+            at = label.get_rect(
+                midbottom=(box.centerx, box.top + px(4) - rise - row * (size + px(4)))
+            )
             back = at.inflate(8, 2)
             pygame.draw.rect(surface, pal.BLACK, back, border_radius=4)
             pygame.draw.rect(surface, ink, back, 1, border_radius=4)
@@ -1273,29 +1315,33 @@ class Renderer:
         width: int,
         height: int,
     ) -> pygame.Rect:
-        """A dialog box over the shaded board."""
-        box = pygame.Rect(0, 0, min(width, board.width - 20), min(height, board.height - 20))
-        box.center = board.center
-        shade = pygame.Surface(board.size, pygame.SRCALPHA)
+        """A dialog box over the shaded board; over the whole shaded window when the board is
+        too short for it (a large UI scale leaves a small window little board)."""
+        px = self.m.px
+        area = board if height <= board.height - px(20) else surface.get_rect()
+        box = pygame.Rect(0, 0, min(width, area.width - px(20)), min(height, area.height - px(20)))
+        box.center = area.center
+        shade = pygame.Surface(area.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 120))
-        surface.blit(shade, board.topleft)
+        surface.blit(shade, area.topleft)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
         return box
 
     def _handover(self, surface: pygame.Surface, session: Session, view: View) -> None:
+        px = self.m.px
         world = session.battle.world
         rect = surface.get_rect()
         surface.fill(pal.PANEL)
         side = view.handover or ""
         style = pal.team_style(side, teams(world))
-        draw_shape(surface, style, (rect.centerx, rect.centery - 110), 40, pal.WHITE, 3)
+        draw_shape(surface, style, (rect.centerx, rect.centery - px(110)), px(40), pal.WHITE, 3)
         f = self.fonts
         f.draw(
             surface,
             f"Pass the screen to {side.upper()}",
-            (rect.centerx, rect.centery - 40),
-            pal.FONT_BIG + 8,
+            (rect.centerx, rect.centery - px(40)),
+            px(pal.FONT_BIG + 8),
             bold=True,
             anchor="center",
         )
@@ -1309,16 +1355,16 @@ class Renderer:
             line = f"{pending.unit}'s turn (round {world.turn.round})"
         else:
             line = ""
-        for i, text in enumerate(f.wrap(line, pal.FONT + 4, rect.width - 80)):
+        for i, text in enumerate(f.wrap(line, px(pal.FONT + 4), rect.width - px(80))):
             f.draw(
                 surface,
                 text,
-                (rect.centerx, rect.centery + 10 + i * 24),
-                pal.FONT + 4,
+                (rect.centerx, rect.centery + px(10) + i * px(24)),
+                px(pal.FONT + 4),
                 anchor="center",
             )
-        button = pygame.Rect(0, 0, 320, 48)
-        button.center = (rect.centerx, rect.centery + 100)
+        button = pygame.Rect(0, 0, px(320), px(48))
+        button.center = (rect.centerx, rect.centery + px(100))
         # In the colour of the side taking the screen, with the ink that reads best on it.
         pygame.draw.rect(surface, style.colour, button, border_radius=6)
         pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=6)
@@ -1326,7 +1372,7 @@ class Renderer:
             surface,
             f"{side.upper()} is ready  [Enter]",
             button.center,
-            pal.FONT + 4,
+            px(pal.FONT + 4),
             pal.ink_on(style.colour),
             bold=True,
             anchor="center",
@@ -1335,17 +1381,17 @@ class Renderer:
         f.draw(
             surface,
             "The board stays hidden until the other side has the screen.",
-            (rect.centerx, button.bottom + 30),
-            pal.FONT,
+            (rect.centerx, button.bottom + px(30)),
+            self.m.font,
             pal.TEXT_DIM,
             anchor="center",
         )
-        for i, text in enumerate(f.wrap(view.offer, pal.FONT + 2, rect.width - 80)):
+        for i, text in enumerate(f.wrap(view.offer, px(pal.FONT + 2), rect.width - px(80))):
             f.draw(
                 surface,
                 text,
-                (rect.centerx, button.bottom + 70 + i * 22),
-                pal.FONT + 2,
+                (rect.centerx, button.bottom + px(70) + i * px(22)),
+                px(pal.FONT + 2),
                 pal.YELLOW,
                 anchor="center",
             )
@@ -1362,6 +1408,7 @@ class Renderer:
         """The reaction prompt, placed where it covers least of what it asks about (the board
         stays unshaded, so the situation stays in view): who may react to what, what the board
         shows of it, each option with what it does and costs, and the Bonus Actions left."""
+        px = self.m.px
         world = session.battle.world
         f = self.fonts
         options = prompt_options(session.battle)
@@ -1380,31 +1427,35 @@ class Renderer:
             lambda: [prompt_help(world, pending, o) for o in options],
         )
 
+        line_h = px(15)
+
         def high(size: int) -> int:
             return f.font(size).get_height()
 
         def measure(width: int) -> tuple[list[str], list[str], list[list[str]], int]:
             """The prompt's lines at `width`, wrapped in full when the board has the room,
             else one line each, else the options' names alone; and its height."""
-            inner = width - 32
+            inner = width - px(32)
             laid: tuple[list[str], list[str], list[list[str]], int] | None = None
             for level in range(3):
                 if level == 0:
-                    trigger = f.wrap(pending.trigger, pal.FONT + 2, inner)
-                    said = [part for text in shown for part in f.wrap(text, pal.FONT, inner)]
-                    wrapped = [f.wrap(h, pal.FONT_SMALL + 1, inner - 46)[:3] for h in helps]
+                    trigger = f.wrap(pending.trigger, px(pal.FONT + 2), inner)
+                    said = [part for text in shown for part in f.wrap(text, self.m.font, inner)]
+                    wrapped = [f.wrap(h, px(pal.FONT_SMALL + 1), inner - px(46))[:3] for h in helps]
                 elif level == 1:
-                    trigger = f.wrap(pending.trigger, pal.FONT + 2, inner)[:2]
-                    said = [f.fit(text, pal.FONT, inner) for text in shown]
-                    wrapped = [[f.fit(h, pal.FONT_SMALL + 1, inner - 46)] for h in helps]
+                    trigger = f.wrap(pending.trigger, px(pal.FONT + 2), inner)[:2]
+                    said = [f.fit(text, self.m.font, inner) for text in shown]
+                    wrapped = [[f.fit(h, px(pal.FONT_SMALL + 1), inner - px(46))] for h in helps]
                 else:
-                    trigger = [f.fit(pending.trigger, pal.FONT + 2, inner)]
+                    trigger = [f.fit(pending.trigger, px(pal.FONT + 2), inner)]
                     said, wrapped = [], [[] for _ in helps]
-                height = 12 + high(pal.FONT + 6) + 4 + high(pal.FONT + 2) * len(trigger)
-                height += high(pal.FONT) * len(said) + 2 + high(pal.FONT) + 8
-                height += sum(32 + 15 * len(w) for w in wrapped) + 4
+                height = (
+                    px(12) + high(px(pal.FONT + 6)) + px(4) + high(px(pal.FONT + 2)) * len(trigger)
+                )
+                height += high(self.m.font) * len(said) + px(2) + high(self.m.font) + px(8)
+                height += sum(px(32) + line_h * len(w) for w in wrapped) + px(4)
                 laid = (trigger, said, wrapped, height)
-                if height <= board.height - 20:
+                if height <= board.height - px(20):
                     break
             assert laid is not None
             return laid
@@ -1412,7 +1463,7 @@ class Renderer:
         avoid = self._underway_rect(session, camera, pending, happening)
 
         def lay_out() -> tuple[pygame.Rect, tuple[list[str], list[str], list[list[str]], int]]:
-            box = self._prompt_place(board, lambda width: measure(width)[-1], avoid)
+            box = self._prompt_place(board, lambda width: measure(width)[-1], avoid, self.m)
             return box, measure(box.width)
 
         # Wrapping and placing take several text measurements: once per state and view, not
@@ -1421,55 +1472,78 @@ class Renderer:
         box, (trigger, said, wrapped, _) = self._memo("prompt", key, lay_out)
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 2, border_radius=6)
-        y = box.y + 12
-        y = f.draw(surface, f"Reaction: {pending.unit}", (box.x + 16, y), pal.FONT + 6,
-                   pal.YELLOW, bold=True).bottom + 4  # fmt: skip
+        y = box.y + px(12)
+        y = f.draw(
+            surface,
+            f"Reaction: {pending.unit}",
+            (box.x + px(16), y),
+            px(pal.FONT + 6),
+            pal.YELLOW,
+            bold=True,
+        ).bottom + px(4)
         for line in trigger:
-            y = f.draw(surface, line, (box.x + 16, y), pal.FONT + 2).bottom
+            y = f.draw(surface, line, (box.x + px(16), y), px(pal.FONT + 2)).bottom
         for line in said:
-            y = f.draw(surface, line, (box.x + 16, y), pal.FONT, pal.TEXT_DIM).bottom
-        y = f.draw(surface, bonus, (box.x + 16, y + 2), pal.FONT, pal.TEXT_DIM).bottom + 8
+            y = f.draw(surface, line, (box.x + px(16), y), self.m.font, pal.TEXT_DIM).bottom
+        y = f.draw(
+            surface, bonus, (box.x + px(16), y + px(2)), self.m.font, pal.TEXT_DIM
+        ).bottom + px(8)
         for number, (option, lines_) in enumerate(zip(options, wrapped, strict=True), start=1):
-            button = pygame.Rect(box.x + 16, y, box.width - 32, 26 + 15 * len(lines_))
+            button = pygame.Rect(
+                box.x + px(16), y, box.width - px(32), px(26) + line_h * len(lines_)
+            )
             pygame.draw.rect(surface, pal.PANEL_LIGHT, button, border_radius=4)
             pygame.draw.rect(surface, pal.TEXT, button, 1, border_radius=4)
             name = f"[{number}]  {option_label(world, pending, option)}"
-            f.draw(surface, name, (button.x + 10, button.y + 4), pal.FONT + 2, bold=True)
-            ly = button.y + 24
+            f.draw(
+                surface,
+                name,
+                (button.x + px(10), button.y + px(4)),
+                px(pal.FONT + 2),
+                bold=True,
+            )
+            ly = button.y + px(24)
             for line in lines_:
-                f.draw(surface, line, (button.x + 36, ly), pal.FONT_SMALL + 1, pal.TEXT_DIM)
-                ly += 15
+                f.draw(
+                    surface,
+                    line,
+                    (button.x + px(36), ly),
+                    px(pal.FONT_SMALL + 1),
+                    pal.TEXT_DIM,
+                )
+                ly += line_h
             self.hits.add(button, "option", option)
-            y = button.bottom + 6
+            y = button.bottom + px(6)
 
     @staticmethod
     def _prompt_place(
-        board: pygame.Rect, height: Callable[[int], int], avoid: pygame.Rect
+        board: pygame.Rect, height: Callable[[int], int], avoid: pygame.Rect, m: Metrics
     ) -> pygame.Rect:
         """Where the reaction prompt goes: low in the middle, else high, else in a narrower
         column beside what it is about; the first place that covers none of `avoid`, or the
         one that covers least. `height(width)`: how tall the prompt is at that width."""
-        wide = min(620, board.width - 20)
+        edge = m.px(10)
+        wide = min(m.px(620), board.width - 2 * edge)
         places = []
         for high in (False, True):
-            box = pygame.Rect(0, 0, wide, min(height(wide), board.height - 20))
+            box = pygame.Rect(0, 0, wide, min(height(wide), board.height - 2 * edge))
             box.centerx = board.centerx
             if high:
-                box.top = board.top + 10
+                box.top = board.top + edge
             else:
-                box.bottom = board.bottom - 10
+                box.bottom = board.bottom - edge
             places.append(box)
-        room = {"right": board.right - 10 - avoid.right, "left": avoid.left - board.left - 10}
+        room = {"right": board.right - edge - avoid.right, "left": avoid.left - board.left - edge}
         for side, free in room.items():
             width = min(wide, free)
-            if width < 340:
+            if width < m.px(340):
                 continue
-            box = pygame.Rect(0, 0, width, min(height(width), board.height - 20))
-            box.bottom = board.bottom - 10
+            box = pygame.Rect(0, 0, width, min(height(width), board.height - 2 * edge))
+            box.bottom = board.bottom - edge
             if side == "right":
-                box.right = board.right - 10
+                box.right = board.right - edge
             else:
-                box.left = board.left + 10
+                box.left = board.left + edge
             places.append(box)
 
         def covered(box: pygame.Rect) -> int:
@@ -1513,53 +1587,72 @@ class Renderer:
         """A numbered list over the board: each row (value, label, ok, detail) is a button that
         its number key also picks; a row that cannot be taken now is struck through and says
         why, so nothing is told by colour alone."""
+        px = self.m.px
         f = self.fonts
-        width = min(640, board.width - 20)
-        inner = width - 72
+        width = min(px(640), board.width - px(20))
+        inner = width - px(72)
         wrapped = [
-            f.wrap(detail, pal.FONT_SMALL + 1, inner)[:3] if detail else [] for *_, detail in rows
+            f.wrap(detail, px(pal.FONT_SMALL + 1), inner)[:3] if detail else []
+            for *_, detail in rows
         ]
-        height = 70 + sum(34 + 15 * len(w) for w in wrapped) + (30 if not rows else 0)
-        box = self._panel(surface, board, width, min(height, board.height - 20))
-        y = (
-            f.draw(surface, f.fit(title, pal.FONT + 4, box.width - 32), (box.x + 16, box.y + 14),
-                   pal.FONT + 4, pal.YELLOW, bold=True).bottom + 8
-        )  # fmt: skip
+        line_h = px(15)
+        height = (
+            px(70) + sum(px(34) + line_h * len(w) for w in wrapped) + (px(30) if not rows else 0)
+        )
+        box = self._panel(surface, board, width, height)
+        y = f.draw(
+            surface,
+            f.fit(title, px(pal.FONT + 4), box.width - px(32), bold=True),
+            (box.x + px(16), box.y + px(14)),
+            px(pal.FONT + 4),
+            pal.YELLOW,
+            bold=True,
+        ).bottom + px(8)
         if not rows:
-            f.draw(surface, empty, (box.x + 16, y), pal.FONT, pal.TEXT_DIM)
+            f.draw(surface, empty, (box.x + px(16), y), self.m.font, pal.TEXT_DIM)
         for number, ((value, label, ok, _), lines_) in enumerate(
             zip(rows, wrapped, strict=True), 1
         ):
-            h = 28 + 15 * len(lines_)
-            if y + h > box.bottom - 6:
+            h = px(28) + line_h * len(lines_)
+            if y + h > box.bottom - px(6):
                 f.draw(
                     surface,
                     "… (more: make the window taller)",
-                    (box.x + 16, y),
-                    pal.FONT_SMALL,
+                    (box.x + px(16), y),
+                    self.m.font_small,
                     pal.TEXT_DIM,
                 )
                 break
-            button = pygame.Rect(box.x + 16, y, box.width - 32, h)
+            button = pygame.Rect(box.x + px(16), y, box.width - px(32), h)
             pygame.draw.rect(surface, pal.PANEL_LIGHT if ok else pal.PANEL, button, border_radius=4)
             pygame.draw.rect(
                 surface, pal.TEXT if ok else pal.PANEL_EDGE, button, 1, border_radius=4
             )
             key = f"[{number}]  " if number <= 9 else "     "
-            r = f.draw(surface, f.fit(key + label, pal.FONT + 1, button.width - 16),
-                       (button.x + 8, button.y + 5), pal.FONT + 1, pal.TEXT if ok else pal.TEXT_DIM,
-                       bold=ok)  # fmt: skip
+            r = f.draw(
+                surface,
+                f.fit(key + label, px(pal.FONT + 1), button.width - px(16), bold=ok),
+                (button.x + px(8), button.y + px(5)),
+                px(pal.FONT + 1),
+                pal.TEXT if ok else pal.TEXT_DIM,
+                bold=ok,
+            )
             if not ok:
                 pygame.draw.line(
-                    surface, pal.TEXT_DIM, (r.left + 34, r.centery), (r.right, r.centery), 1
+                    surface, pal.TEXT_DIM, (r.left + px(34), r.centery), (r.right, r.centery), 1
                 )
-            ly = button.y + 24
+            ly = button.y + px(24)
             for line in lines_:
-                f.draw(surface, line, (button.x + 28, ly), pal.FONT_SMALL + 1,
-                       pal.TEXT_DIM if ok else pal.TEXT_BAD)  # fmt: skip
-                ly += 15
+                f.draw(
+                    surface,
+                    line,
+                    (button.x + px(28), ly),
+                    px(pal.FONT_SMALL + 1),
+                    pal.TEXT_DIM if ok else pal.TEXT_BAD,
+                )
+                ly += line_h
             self.hits.add(button, kind, value)
-            y += h + 6
+            y += h + px(6)
 
     def _item_list(
         self, surface: pygame.Surface, board: pygame.Rect, session: Session, view: View
@@ -1620,59 +1713,115 @@ class Renderer:
     def _battle_over(self, surface: pygame.Surface, board: pygame.Rect, session: Session) -> None:
         """The battle-over panel at the top of the board (the board stays in view below it):
         who won, the rounds, each creature's damage dealt and taken, and Play again."""
+        px = self.m.px
         f = self.fonts
         lines = self._memo("over", (session.version,), lambda: outcome_summary(session.battle))
         if not lines:
             return
         head, rest = lines[0], lines[1:]
-        height = 60 + 22 * len(rest) + 50
-        box = pygame.Rect(0, 0, min(660, board.width - 20), min(height, board.height - 20))
-        box.midtop = (board.centerx, board.y + 10)
+        height = px(60) + px(22) * len(rest) + px(50)
+        box = pygame.Rect(
+            0, 0, min(px(660), board.width - px(20)), min(height, board.height - px(20))
+        )
+        box.midtop = (board.centerx, board.y + px(10))
         pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
         pygame.draw.rect(surface, pal.YELLOW, box, 3, border_radius=6)
-        f.draw(surface, f"Battle over — {head}", (box.centerx, box.y + 26), pal.FONT_BIG - 6,
-               bold=True, anchor="center")  # fmt: skip
-        y = box.y + 52
+        f.draw(
+            surface,
+            f"Battle over — {head}",
+            (box.centerx, box.y + px(26)),
+            px(pal.FONT_BIG - 6),
+            bold=True,
+            anchor="center",
+        )
+        y = box.y + px(52)
         for line in rest:
-            if y + 22 > box.bottom - 46:
+            if y + px(22) > box.bottom - px(46):
                 break
-            f.draw(surface, f.fit(line, pal.FONT, box.width - 30), (box.x + 16, y), pal.FONT)
-            y += 22
-        button = pygame.Rect(0, 0, 240, 34)
-        button.midbottom = (box.centerx, box.bottom - 8)
+            f.draw(
+                surface,
+                f.fit(line, self.m.font, box.width - px(30)),
+                (box.x + px(16), y),
+                self.m.font,
+            )
+            y += px(22)
+        button = pygame.Rect(0, 0, px(240), px(34))
+        button.midbottom = (box.centerx, box.bottom - px(8))
         pygame.draw.rect(surface, pal.YELLOW, button, border_radius=5)
         pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=5)
-        f.draw(surface, "Play again  [N]", button.center, pal.FONT + 2, pal.BLACK, bold=True,
-               anchor="center")  # fmt: skip
+        f.draw(
+            surface,
+            "Play again  [N]",
+            button.center,
+            px(pal.FONT + 2),
+            pal.BLACK,
+            bold=True,
+            anchor="center",
+        )
         self.hits.add(button, "over", "again")
 
     def _help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
-        f = self.fonts
+        px = self.m.px
         rows = len(HELP) + len(MAP_KEY) + 1
-        box = self._panel(surface, board, 760, 70 + 22 * rows)
-        with_key = (box.height - 60) // rows >= 13  # a short window: the keys come first
+        box = self._panel(surface, board, px(760), px(70) + px(22) * rows)
+        with_key = (box.height - px(60)) // rows >= px(13)  # a short window: the keys come first
         if not with_key:
             rows = len(HELP) + 2
-        step = max(12, min(22, (box.height - 60) // rows))
-        size = max(12, min(pal.FONT + 2, step + 1))
-        f.draw(
-            surface, "Keys and mouse", (box.x + 18, box.y + 14), pal.FONT + 8, pal.YELLOW, bold=True
+        # Rows shrink to fit a short window (to 10 px, the least that reads); lines that still
+        # do not fit are left out whole.
+        step = max(10, min(px(22), (box.height - px(60)) // rows))
+        size = max(10, min(px(pal.FONT + 2), step + 1))
+        self._floored(
+            box.bottom - px(6), lambda: self._help_lines(surface, box, step, size, with_key)
         )
-        y = box.y + 50
-        split = min(270, box.width // 3)
+
+    def _help_lines(
+        self, surface: pygame.Surface, box: pygame.Rect, step: int, size: int, with_key: bool
+    ) -> None:
+        px = self.m.px
+        f = self.fonts
+        f.draw(
+            surface,
+            "Keys and mouse",
+            (box.x + px(18), box.y + px(14)),
+            px(pal.FONT + 8),
+            pal.YELLOW,
+            bold=True,
+        )
+        y = box.y + px(50)
+        split = min(px(270), box.width // 3)
         for keys, what in HELP:
-            f.draw(surface, f.fit(keys, size, split - 24), (box.x + 18, y), size, pal.TEXT,
-                   bold=True)  # fmt: skip
-            f.draw(surface, f.fit(what, size, box.width - split - 24), (box.x + split, y), size,
-                   pal.TEXT_DIM)  # fmt: skip
+            f.draw(
+                surface,
+                f.fit(keys, size, split - px(24), bold=True),
+                (box.x + px(18), y),
+                size,
+                pal.TEXT,
+                bold=True,
+            )
+            f.draw(
+                surface,
+                f.fit(what, size, box.width - split - px(24)),
+                (box.x + split, y),
+                size,
+                pal.TEXT_DIM,
+            )
             y += step
         y += step // 2
         if not with_key:
             note = "(a taller window also shows the map key)"
-            f.draw(surface, f.fit(note, size, box.width - 36), (box.x + 18, y), size, pal.TEXT_DIM)
+            f.draw(
+                surface,
+                f.fit(note, size, box.width - px(36)),
+                (box.x + px(18), y),
+                size,
+                pal.TEXT_DIM,
+            )
             return
         for line in MAP_KEY:
-            f.draw(surface, f.fit(line, size, box.width - 36), (box.x + 18, y), size, pal.TEXT)
+            f.draw(
+                surface, f.fit(line, size, box.width - px(36)), (box.x + px(18), y), size, pal.TEXT
+            )
             y += step
 
 

@@ -16,6 +16,9 @@ class Fonts:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._cache: dict[tuple[str, int, RGB, bool], pygame.Surface] = {}
         self._wraps: dict[tuple[str, int, int], list[str]] = {}
+        # While set, a line that would reach below it is left out and takes no room (a
+        # panel's last lines at a large UI scale), so no text is cut or spills out.
+        self.floor: int | None = None
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)
@@ -50,6 +53,8 @@ class Fonts:
     ) -> pygame.Rect:
         surface = self.render(text, size, colour, bold)
         rect = surface.get_rect(**{anchor: pos})
+        if self.floor is not None and rect.bottom > self.floor:
+            return pygame.Rect(rect.x, rect.y, rect.width, 0)
         target.blit(surface, rect)
         return rect
 
@@ -78,9 +83,9 @@ class Fonts:
             lines.append(line)
         return lines
 
-    def fit(self, text: str, size: int, width: int) -> str:
-        """`text`, cut with an ellipsis to fit `width` pixels."""
-        font = self.font(size)
+    def fit(self, text: str, size: int, width: int, bold: bool = False) -> str:
+        """`text`, cut with an ellipsis to fit `width` pixels (in bold: wider)."""
+        font = self.font(size, bold)
         if font.size(text)[0] <= width:
             return text
         while text and font.size(text + "…")[0] > width:

@@ -13,7 +13,7 @@ import pygame
 from sim.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
 from sim.geometry import Pos
 from sim.replay import read, replay
-from sim.ui.app import App
+from sim.ui.app import App, window_size
 from sim.ui.session import Session
 from sim.ui.tape import SPEEDS, Tape
 
@@ -32,7 +32,14 @@ LOOKING = {
 class Viewer(App):
     """The client showing a `Tape`: every side's view, the battle at the tape's position."""
 
-    def __init__(self, tape: Tape, size: tuple[int, int] = (1400, 860), *, window: bool = False):
+    def __init__(
+        self,
+        tape: Tape,
+        size: tuple[int, int] = (1400, 860),
+        *,
+        window: bool = False,
+        scale: float | None = None,
+    ):
         self.tape = tape
         self.playing = False
         self.speed = SPEEDS.index(1.0)
@@ -40,7 +47,7 @@ class Viewer(App):
         self._next_at = 0.0
         session = Session(tape.scenario, tape.seed, tape.battle)
         session.autosave = None  # a replay is never autosaved
-        super().__init__(session, size, window=window)
+        super().__init__(session, size, window=window, scale=scale)
         self.view.hint = ""
         self.show()
 
@@ -182,10 +189,11 @@ def open_save(path: str | Path) -> Tape:
     return Tape(scenario, save)
 
 
-def watch(tape: Tape, size: tuple[int, int] = (1400, 860)) -> int:
-    """`sim replay SAVE`: open the viewer on a save's tape until the window is closed."""
+def watch(tape: Tape, size: tuple[int, int] | None = None, scale: float | None = None) -> int:
+    """`sim replay SAVE`: open the viewer on a save's tape until the window is closed (`size`
+    None fits it to the display; `scale` None follows the window's size)."""
     try:
-        viewer = Viewer(tape, size, window=True)
+        viewer = Viewer(tape, size or window_size(), window=True, scale=scale)
     except pygame.error as error:
         print(f"sim replay: cannot open a window ({error})", file=sys.stderr)
         return 1
