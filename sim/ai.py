@@ -431,6 +431,7 @@ class _Context:
         self._foe_damage: dict[str, float] = {}
         self._own_damage: dict[str, float] = {}
         self._menace: dict[Pos, float] = {}
+        self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
         self._strike_cells: list[Pos] | None = None  # where it could strike a foe from
         self._reached: frozenset[Pos] | None = None
         self._spots: list[Pos] | None = None  # where the foes stand
@@ -508,6 +509,36 @@ class _Context:
             total += weight * self.foe_damage(foe)
         self._threat[cell] = total
         return total
+
+    def strike(self, cell: Pos, half: int) -> tuple[float, str]:
+        """The best that `half` ½ Actions of attacks from `cell` on one foe can deal it (each
+        ½ Action an attack, at most two), and that foe ("" for none)."""
+        key = (cell, half)
+        if key in self._strike:
+            return self._strike[key]
+        best, target = 0.0, ""
+        if half > 0:
+            moved: World | None = None  # the world with the creature at `cell`, made once
+            for foe in self.foes:
+                there = self.world.need(foe, Position).cell
+                if not reaches(self.world, self.unit, cell, there):
+                    continue
+                if moved is None:
+                    moved = self.world
+                    if cell != self.here:
+                        moved = self.world.copy()
+                        moved.set(self.unit, Position(cell))
+                # The weapon the attack would use: valued unarmed (weapon None), a strike
+                # from the end cell dealt nothing through armour, and no move set one up.
+                plan = plan_attack(moved, a.Attack(self.unit, target=foe))
+                if isinstance(plan, Refusal):
+                    continue
+                _, dealt, kill = _hit_value(moved, self.unit, foe, plan.weapon, plan.melee)
+                value = dealt * min(half, 2) + KILL * kill
+                if value > best:
+                    best, target = value, foe
+        self._strike[key] = (best, target)
+        return best, target
 
     def menace(self, cell: Pos) -> float:
         """Damage this creature can be expected to deal the foes from `cell` in its next turn,
@@ -645,26 +676,12 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         if isinstance(climbed, ClimbPlan):
             cell = climbed.end
     half_left = c.budget.half - legal.cost.half
-    # What it can strike from there with what the move leaves: each ½ Action an attack.
-    strike = 0.0
-    target = ""
-    if half_left > 0:
-        moved: World | None = None  # the world with the creature at `cell`, made once
-        for foe in c.foes:
-            there = world.need(foe, Position).cell
-            if reaches(world, c.unit, cell, there):
-                if moved is None:
-                    moved = world.copy()
-                    moved.set(c.unit, Position(cell))
-                # The weapon the attack would use: valued unarmed (weapon None), a strike
-                # from the end cell dealt nothing through armour, and no move set one up.
-                plan = plan_attack(moved, a.Attack(c.unit, target=foe))
-                if isinstance(plan, Refusal):
-                    continue
-                _, dealt, kill = _hit_value(moved, c.unit, foe, plan.weapon, plan.melee)
-                value = dealt * min(half_left, 2) + KILL * kill
-                if value > strike:
-                    strike, target = value, foe
+    # What it can strike from there with what the move leaves, over what it can strike
+    # staying where it is: a step from one cell in reach to another wins no attack.
+    strike, target = c.strike(cell, half_left)
+    strike -= c.strike(c.here, c.budget.half)[0]
+    if strike <= 0:
+        target = ""
     closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
     value = strike + 0.4 * closer - 0.05 * legal.cost.half
     why = f"{d.name}s to {cell.x},{cell.y}"
