@@ -3,7 +3,8 @@
 It scores the legal decisions (sim/legal.py) as Wesnoth's candidate actions do: each kind of
 decision has an evaluator that gives it a value in hit points' worth, from the exact odds
 (sim/odds.py) rather than from sampling: damage expected to be dealt and taken, kills, focus on
-the weakest foe, the threat at a move's end cell and the Attacks of Opportunity its path
+the weakest foe, the threat at a move's end cell weighed against what the creature can deal
+from there, the way to a cell it can strike a foe from, the Attacks of Opportunity its path
 provokes, objectives, and the terrain (a shove into deep water or off a ledge). Levels:
 
 - `random`: uniform over the legal decisions, a baseline for comparisons;
