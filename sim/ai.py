@@ -638,9 +638,14 @@ def _gap(p: Pos, q: Pos) -> int:
 
 
 def _foe_odds(world: World, foe: str, unit: str) -> tuple[AttackOdds, ...]:
-    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use."""
+    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use: the
+    melee weapon in its hands when `unit` is out of its reach now (a threat from a cell it
+    would come to was counted unarmed, nothing through armour)."""
     plan = plan_attack(world, a.Attack(foe, target=unit))
-    weapon = plan.weapon if not isinstance(plan, Refusal) else None
+    if isinstance(plan, Refusal) or not plan.melee:
+        weapon = held_weapon(world, foe, melee=True)
+    else:
+        weapon = plan.weapon
     return attack_odds(world, foe, unit, weapon=weapon, melee=True)
 
 

@@ -466,3 +466,32 @@ def test_a_caster_spends_no_spell_on_a_foe_that_is_down() -> None:
     assert isinstance(choice.decision, a.Cast), choice
     assert set(affected(b.world, choice.decision)) == {"vela"}, choice
     assert choice.why == "casting inferno on (6,1)"
+
+
+# A halfling medic and an orc brute, three cells apart: the orc's greataxe outweighs anything
+# the halfling deals back.
+MISMATCH = scenario_text(
+    """
+    #######
+    #p...g#
+    #.....#
+    #######
+    """,
+    unit("pip", "blue", "halfling_medic", "p", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_closing_in_it_does_not_run_into_a_stronger_foes_reach_with_nothing_left() -> None:
+    """Moves are trades, and the foe's side of the trade counts the weapon in its hands: the
+    orc's threat at a cell it reaches was counted unarmed (nothing through the halfling's
+    armour) while he stood out of reach, and pip ran up beside him with no Action left to
+    strike. Now she closes in only to a cell the orc does not reach."""
+    b = seeded_battle(MISMATCH, 2)
+    while b.world.turn.current != "pip":
+        end_turns(b, b.world.turn.current or "")
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Movement) and choice.decision.to is not None, choice
+    assert choice.why.endswith(", closing in"), choice.why
+    assert max(abs(choice.decision.to.x - 5), abs(choice.decision.to.y - 1)) > 1, choice
