@@ -476,6 +476,10 @@ class _Context:
         if hostile and target and incapacitated(self.world, target):
             # Beating a creature that is already down wins nothing (R-C6, R-K2).
             return Choice(decision, -1.0, f"{decision.name}: {target} is already down")
+        if hostile and target in creatures(self.world) and team_of(self.world, target) == self.team:
+            # The rules let a creature strike an ally; its damage and kill chance are a loss
+            # to its own side, not a gain.
+            return Choice(decision, -1.0, f"{decision.name}: {target} is on its own side")
         value, why = evaluate(self, decision, legal)
         # Bonus Actions left at the end of the turn pay for reactions until the next one
         # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.

@@ -16,7 +16,7 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, play, take_seats
+from sim.ai import AI, LEVELS, Choice, play, rank, take_seats
 from sim.casting import affected
 from sim.cli import main
 from sim.creature import creatures, team_of
@@ -32,6 +32,7 @@ from sim.engine import (
 )
 from sim.events import ReactionAnswered, to_json
 from sim.geometry import Pos
+from sim.legal import legal_decisions
 from sim.replay import begin
 from sim.scenario import load
 from tests.helpers import (
@@ -495,3 +496,17 @@ def test_closing_in_it_does_not_run_into_a_stronger_foes_reach_with_nothing_left
     assert isinstance(choice.decision, a.Movement) and choice.decision.to is not None, choice
     assert choice.why.endswith(", closing in"), choice.why
     assert max(abs(choice.decision.to.x - 5), abs(choice.decision.to.y - 1)) > 1, choice
+
+
+def test_it_never_strikes_an_ally_it_could_take_down() -> None:
+    """The rules let grok attack mog, his own side with 2 hit points left (the attack is in
+    the legal decisions); the kill it would be is a loss, and the reason says so."""
+    b = seeded_battle(PAIR, 3)
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    listed = [d.decision for d in legal_decisions(b)]
+    assert a.Attack("grok", target="mog") in listed
+    ranked = rank(b.world, "grok", tuple(legal_decisions(b)), careful=True)
+    assert ranked[0].decision != a.Attack("grok", target="mog")
+    mine = next(c for c in ranked if c.decision == a.Attack("grok", target="mog"))
+    assert (mine.score, mine.why) == (-1.0, "attack: mog is on its own side")
