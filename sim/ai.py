@@ -3,7 +3,8 @@
 It scores the legal decisions (sim/legal.py) as Wesnoth's candidate actions do: each kind of
 decision has an evaluator that gives it a value in hit points' worth, from the exact odds
 (sim/odds.py) rather than from sampling: damage expected to be dealt and taken, kills, focus on
-the weakest foe, the threat at a move's end cell and the Attacks of Opportunity its path
+the weakest foe, the threat at a move's end cell weighed against what the creature can deal
+from there, the way to a cell it can strike a foe from, the Attacks of Opportunity its path
 provokes, objectives, and the terrain (a shove into deep water or off a ledge). Levels:
 
 - `random`: uniform over the legal decisions, a baseline for comparisons;
@@ -47,6 +48,7 @@ from sim.engine import (
     SetPolicy,
 )
 from sim.geometry import Pos
+from sim.grid import Kind
 from sim.legal import Legal, legal_decisions
 from sim.objectives import Objective, Reach
 from sim.odds import (
@@ -68,7 +70,7 @@ from sim.reactions import (
     reaction_price,
 )
 from sim.shove import push
-from sim.threat import enemies, provocations, reaches, zone
+from sim.threat import enemies, provocations, reach_cells, reaches, zone
 from sim.world import World
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -428,6 +430,10 @@ class _Context:
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
         self.maps: dict[type[a.Movement], dict[Pos, Any]] = {}
         self._foe_damage: dict[str, float] = {}
+        self._own_damage: dict[str, float] = {}
+        self._menace: dict[Pos, float] = {}
+        self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
+        self._strike_cells: list[Pos] | None = None  # where it could strike a foe from
         self._reached: frozenset[Pos] | None = None
         self._spots: list[Pos] | None = None  # where the foes stand
         self.goals = [
@@ -470,6 +476,10 @@ class _Context:
         if hostile and target and incapacitated(self.world, target):
             # Beating a creature that is already down wins nothing (R-C6, R-K2).
             return Choice(decision, -1.0, f"{decision.name}: {target} is already down")
+        if hostile and target in creatures(self.world) and team_of(self.world, target) == self.team:
+            # The rules let a creature strike an ally; its damage and kill chance are a loss
+            # to its own side, not a gain.
+            return Choice(decision, -1.0, f"{decision.name}: {target} is on its own side")
         value, why = evaluate(self, decision, legal)
         # Bonus Actions left at the end of the turn pay for reactions until the next one
         # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
@@ -505,6 +515,63 @@ class _Context:
         self._threat[cell] = total
         return total
 
+    def strike(self, cell: Pos, half: int) -> tuple[float, str]:
+        """The best that `half` ½ Actions of attacks from `cell` on one foe can deal it (each
+        ½ Action an attack, at most two), and that foe ("" for none)."""
+        key = (cell, half)
+        if key in self._strike:
+            return self._strike[key]
+        best, target = 0.0, ""
+        if half > 0:
+            moved: World | None = None  # the world with the creature at `cell`, made once
+            for foe in self.foes:
+                there = self.world.need(foe, Position).cell
+                if not reaches(self.world, self.unit, cell, there):
+                    continue
+                if moved is None:
+                    moved = self.world
+                    if cell != self.here:
+                        moved = self.world.copy()
+                        moved.set(self.unit, Position(cell))
+                # The weapon the attack would use: valued unarmed (weapon None), a strike
+                # from the end cell dealt nothing through armour, and no move set one up.
+                plan = plan_attack(moved, a.Attack(self.unit, target=foe))
+                if isinstance(plan, Refusal):
+                    continue
+                _, dealt, kill = _hit_value(moved, self.unit, foe, plan.weapon, plan.melee)
+                value = dealt * min(half, 2) + KILL * kill
+                if value > best:
+                    best, target = value, foe
+        self._strike[key] = (best, target)
+        return best, target
+
+    def menace(self, cell: Pos) -> float:
+        """Damage this creature can be expected to deal the foes from `cell` in its next turn,
+        weighed as `threat` weighs theirs: two attacks on a foe it reaches from there, one on
+        a foe close by."""
+        if cell in self._menace:
+            return self._menace[cell]
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            gap = _gap(cell, there)
+            if reaches(self.world, self.unit, cell, there):
+                weight = 2.0
+            elif gap <= 4:
+                weight = 0.7
+            else:
+                continue
+            total += weight * self.own_damage(foe)
+        self._menace[cell] = total
+        return total
+
+    def own_damage(self, foe: str) -> float:
+        """What one melee attack of this creature on `foe` is expected to deal, `foe`
+        defending as well as it can, worked out once."""
+        if foe not in self._own_damage:
+            self._own_damage[foe] = _foe_damage(self.world, self.unit, foe)
+        return self._own_damage[foe]
+
     def reached(self) -> frozenset[Pos]:
         """Every cell on the ground some foe reaches from where it stands (R-A4), worked out
         once: only leaving one of these can provoke (R-R4)."""
@@ -521,9 +588,42 @@ class _Context:
         return self._foe_damage[foe]
 
     def nearest_foe(self, cell: Pos) -> int:
+        """How many cells `cell` is from the nearest cell this creature could strike a foe
+        from (R-A4, heights included). The foe's own cell is no measure: a swimmer beside a
+        quay, or a climber below a ledge, stands next to a foe it cannot reach and would never
+        move to get out or up."""
+        if self._strike_cells is None:
+            self._strike_cells = self._strikes()
+        if self._strike_cells:
+            return min(_gap(cell, s) for s in self._strike_cells)
         if self._spots is None:
             self._spots = [self.world.need(f, Position).cell for f in self.foes]
         return min((_gap(cell, s) for s in self._spots), default=0)
+
+    def _strikes(self) -> list[Pos]:
+        """Every open cell no other creature stands in from which this creature reaches a
+        foe where it stands."""
+        grid = self.world.grid
+        cells = reach_cells(self.world, self.unit)
+        taken = {
+            self.world.need(u, Position).cell
+            for u in creatures(self.world)
+            if u != self.unit and not incapacitated(self.world, u)
+        }
+        out: list[Pos] = []
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            for y in range(there.y - cells, there.y + cells + 1):
+                for x in range(there.x - cells, there.x + cells + 1):
+                    spot = Pos(x, y)
+                    if (
+                        grid.inside(spot)
+                        and grid.kind(spot) != Kind.WALL
+                        and spot not in taken
+                        and reaches(self.world, self.unit, spot, there)
+                    ):
+                        out.append(spot)
+        return out
 
 
 def _hit_value(
@@ -542,9 +642,14 @@ def _gap(p: Pos, q: Pos) -> int:
 
 
 def _foe_odds(world: World, foe: str, unit: str) -> tuple[AttackOdds, ...]:
-    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use."""
+    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use: the
+    melee weapon in its hands when `unit` is out of its reach now (a threat from a cell it
+    would come to was counted unarmed, nothing through armour)."""
     plan = plan_attack(world, a.Attack(foe, target=unit))
-    weapon = plan.weapon if not isinstance(plan, Refusal) else None
+    if isinstance(plan, Refusal) or not plan.melee:
+        weapon = held_weapon(world, foe, melee=True)
+    else:
+        weapon = plan.weapon
     return attack_odds(world, foe, unit, weapon=weapon, melee=True)
 
 
@@ -581,21 +686,12 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         if isinstance(climbed, ClimbPlan):
             cell = climbed.end
     half_left = c.budget.half - legal.cost.half
-    # What it can strike from there with what the move leaves: each ½ Action an attack.
-    strike = 0.0
-    target = ""
-    if half_left > 0:
-        moved: World | None = None  # the world with the creature at `cell`, made once
-        for foe in c.foes:
-            there = world.need(foe, Position).cell
-            if reaches(world, c.unit, cell, there):
-                if moved is None:
-                    moved = world.copy()
-                    moved.set(c.unit, Position(cell))
-                _, dealt, kill = _hit_value(moved, c.unit, foe, None, True)
-                value = dealt * min(half_left, 2) + KILL * kill
-                if value > strike:
-                    strike, target = value, foe
+    # What it can strike from there with what the move leaves, over what it can strike
+    # staying where it is: a step from one cell in reach to another wins no attack.
+    strike, target = c.strike(cell, half_left)
+    strike -= c.strike(c.here, c.budget.half)[0]
+    if strike <= 0:
+        target = ""
     closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
     value = strike + 0.4 * closer - 0.05 * legal.cost.half
     why = f"{d.name}s to {cell.x},{cell.y}"
@@ -613,9 +709,13 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         if after < before:
             why += ", to guard the objective"
     if c.careful:
+        # Weighed as a trade: the damage the foes can deal it at the end cell against what it
+        # can deal them from there. Counting only the first, two sides that each hold back out
+        # of reach end every turn and the battle never ends.
         danger = c.threat(cell) - c.threat(c.here)
+        pressure = c.menace(cell) - c.menace(c.here)
         provoked = _provoked(c, d)
-        value -= 0.5 * danger + provoked
+        value -= 0.5 * (danger - pressure) + provoked
         if provoked:
             why += f", provoking {provoked:.1f} damage expected"
     if target:
@@ -740,8 +840,13 @@ def _cast(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     value = 0.0
     for unit in touched:
         sign = -1.0 if team_of(c.world, unit) == c.team else 1.0
+        down = incapacitated(c.world, unit)
         for effect in ability.effects:
             if isinstance(effect, Damage):
+                if down and sign > 0:
+                    # Burning a foe that is already down wins nothing (R-K2, R-C6): casters
+                    # that did spent every turn on the fallen while the standing foe waited.
+                    continue
                 amount = effect.amount
                 value += sign * (amount.count * (amount.die + 1) / 2 + amount.flat)
             elif isinstance(effect, Heal):

@@ -16,7 +16,8 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, play, take_seats
+from sim.ai import AI, LEVELS, Choice, play, rank, take_seats
+from sim.casting import affected
 from sim.cli import main
 from sim.creature import creatures, team_of
 from sim.dice import SeededDice
@@ -30,9 +31,21 @@ from sim.engine import (
     ReactionChoice,
 )
 from sim.events import ReactionAnswered, to_json
+from sim.geometry import Pos
+from sim.legal import legal_decisions
 from sim.replay import begin
 from sim.scenario import load
-from tests.helpers import end_turns, give, scenario_text, seeded_battle, unit
+from tests.helpers import (
+    accept,
+    accepted,
+    conditions_of,
+    end_turns,
+    give,
+    refused,
+    scenario_text,
+    seeded_battle,
+    unit,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -307,3 +320,193 @@ def test_a_wrong_ai_option_is_refused_with_what_is_wrong(
 ) -> None:
     status, lines, err = sim_run(capsys, str(ROOT / "scenarios/skirmish.toml"), "--ai", spec)
     assert (status, lines, err.strip()) == (2, [], message)
+
+
+# --- stalls: creatures that can act toward winning do so (issue #16) ---------------------------
+
+# The harbour's stall, in small: grok (orc) holds the slipway (s, 2 m high, level with the
+# surface); ana swims below it in 2 m of water (w), next to him but out of his reach and he
+# out of hers (R-A4: the two cells' ground differs by 2 m, more than either is tall). The quay
+# (Q) is where a swimmer climbs out (R-M8).
+QUAY = scenario_text(
+    """
+    #####
+    #oQQ#
+    #s~~#
+    #w~~#
+    #####
+    """,
+    unit("ana", "blue", "human_fighter", "w", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "s", policy="ask"),
+    extra="""
+    [legend]
+    Q = { kind = "open", height = 2 }
+    o = { kind = "open", height = 2 }
+    s = { kind = "open", height = 2 }
+    w = { kind = "open", water = 2 }
+    "~" = { kind = "open", water = 2 }
+    """,
+)
+
+
+def stalled_quay() -> Battle:
+    b = seeded_battle(QUAY, 1)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+    assert refused(b, unit="grok", action="attack", target="ana") == (
+        "ana at (1,3) is out of grok's reach (R-A4)"
+    )
+    return b
+
+
+def test_a_swimmer_beside_a_held_slipway_swims_to_the_quay_climbs_out_and_strikes() -> None:
+    """The harbour stall (issue #16): ana used to end every turn, for grok's cell was one
+    step away and no strike counted for a move. Now she swims along to the quay (a Swim is
+    her whole turn), then Steps out beside grok and attacks him, each with its reason."""
+    b = stalled_quay()
+    end_turns(b, "grok")
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Swim("ana", to=Pos(2, 2))
+    assert choice.why == "swims to 2,2, closing in"
+    accept(b, choice.decision)
+    end_turns(b, "ana", "grok")
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Step("ana", to=Pos(2, 1))
+    assert choice.why == "steps to 2,1 to attack grok"
+    accept(b, choice.decision)
+    assert conditions_of(b, "ana") == {}
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Attack("ana", target="grok")
+    assert choice.why.startswith("attacks grok: ")
+
+
+def test_an_orc_on_the_slipway_goes_into_the_water_after_the_swimmer() -> None:
+    """The other side of the same stall: grok, who cannot reach ana from the slipway, used to
+    end his turn beside her; now he goes in after her, to a cell he can strike her from."""
+    b = stalled_quay()
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Swim("grok", to=Pos(2, 2))
+    assert choice.why == "swims to 2,2, closing in"
+
+
+# The brawl's stall: grok stands in the cell where mira lies Prone (R-M5 lets them share it).
+# He cannot strike her there (R-A4 reaches the 8 neighbours) and she cannot stand up under him
+# (R-M10).
+PRONE = scenario_text(
+    """
+    #####
+    #gm.#
+    #...#
+    #####
+    """,
+    unit("grok", "red", "orc_brute", "g", policy="ask")
+    + "\n"
+    + unit("mira", "blue", "halfling_medic", "m", policy="ask"),
+)
+
+
+def test_standing_over_a_prone_foe_it_steps_off_and_strikes_with_its_axe() -> None:
+    """A move's strike from its end cell was valued unarmed (nothing through armour), so grok
+    never stepped off mira to strike her; now the greataxe's damage is counted."""
+    b = seeded_battle(PRONE, 2)
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    give(b, "mira", "prone")
+    accepted(b, unit="grok", action="walk", to=[2, 1])
+    accepted(b, unit="mira", reaction="none")  # no Attack of Opportunity from the ground
+    end_turns(b, "grok", "mira")
+    assert refused(b, unit="grok", action="attack", target="mira") == (
+        "mira at (2,1) is out of grok's reach (R-A4)"
+    )
+    turn = ai_turn(b, "grok")
+    first = turn[0]
+    assert isinstance(first.decision, a.Movement), first
+    assert first.why.endswith(" to attack mira"), first.why
+    assert any(c.decision == a.Attack("grok", target="mira") for c in turn), turn
+
+
+def ai_turn(b: Battle, uid: str) -> list[Choice]:
+    """`uid`'s turn played by the AI at `normal` (the reactions it asks of others too): the
+    choices `uid` made on its turn, in order."""
+    ai, made = AI("normal"), []
+    while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+        acting = isinstance(b.pending, AwaitingAction) and b.pending.unit == uid
+        if isinstance(b.pending, AwaitingAction) and not acting:
+            break
+        choice = ai.choose(b)
+        if acting:
+            made.append(choice)
+        accept(b, choice.decision)
+    return made
+
+
+# The spells' stall: two casters burnt the fallen every turn while the last standing foe waited.
+CASTERS = scenario_text(
+    """
+    ########
+    #m....v#
+    #......#
+    #..g...#
+    ########
+    """,
+    unit("mara", "blue", "human_mage", "m", policy="ask")
+    + "\n"
+    + unit("vela", "red", "human_mage", "v", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_a_caster_spends_no_spell_on_a_foe_that_is_down() -> None:
+    """R-K2, R-C6: burning grok, who is down, wins nothing; mara aims at vela, who stands."""
+    b = seeded_battle(CASTERS, 3)
+    while b.world.turn.current != "mara":
+        end_turns(b, b.world.turn.current or "")
+    give(b, "grok", "incapacitated")
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Cast), choice
+    assert set(affected(b.world, choice.decision)) == {"vela"}, choice
+    assert choice.why == "casting inferno on (6,1)"
+
+
+# A halfling medic and an orc brute, three cells apart: the orc's greataxe outweighs anything
+# the halfling deals back.
+MISMATCH = scenario_text(
+    """
+    #######
+    #p...g#
+    #.....#
+    #######
+    """,
+    unit("pip", "blue", "halfling_medic", "p", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_closing_in_it_does_not_run_into_a_stronger_foes_reach_with_nothing_left() -> None:
+    """Moves are trades, and the foe's side of the trade counts the weapon in its hands: the
+    orc's threat at a cell it reaches was counted unarmed (nothing through the halfling's
+    armour) while he stood out of reach, and pip ran up beside him with no Action left to
+    strike. Now she closes in only to a cell the orc does not reach."""
+    b = seeded_battle(MISMATCH, 2)
+    while b.world.turn.current != "pip":
+        end_turns(b, b.world.turn.current or "")
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Movement) and choice.decision.to is not None, choice
+    assert choice.why.endswith(", closing in"), choice.why
+    assert max(abs(choice.decision.to.x - 5), abs(choice.decision.to.y - 1)) > 1, choice
+
+
+def test_it_never_strikes_an_ally_it_could_take_down() -> None:
+    """The rules let grok attack mog, his own side with 2 hit points left (the attack is in
+    the legal decisions); the kill it would be is a loss, and the reason says so."""
+    b = seeded_battle(PAIR, 3)
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    listed = [d.decision for d in legal_decisions(b)]
+    assert a.Attack("grok", target="mog") in listed
+    ranked = rank(b.world, "grok", tuple(legal_decisions(b)), careful=True)
+    assert ranked[0].decision != a.Attack("grok", target="mog")
+    mine = next(c for c in ranked if c.decision == a.Attack("grok", target="mog"))
+    assert (mine.score, mine.why) == (-1.0, "attack: mog is on its own side")
