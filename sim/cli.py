@@ -24,6 +24,7 @@ from sim.creature import creatures, team_of
 from sim.decisions import DecisionError, parse, to_json
 from sim.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.engine import Accepted, Battle, Outcome
+from sim.files import write_atomically
 from sim.geometry import Pos
 from sim.reachmap import ORDER, Hang, reach_map
 from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
@@ -410,11 +411,9 @@ def _refused(line: int, unit: Any, action: Any, reason: str) -> dict[str, Any]:
 
 
 def _write_state(path: str, state: dict[str, Any]) -> None:
-    target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
+    """Atomically, keeping the mode of the file it replaces (a new one gets the umask's)."""
     try:
-        temporary.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-        temporary.replace(target)
+        write_atomically(path, json.dumps(state, indent=2) + "\n")
     except OSError as error:
         raise UsageError(f"cannot write the state to {path}: {error.strerror}") from None
 

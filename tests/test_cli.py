@@ -234,6 +234,28 @@ def test_the_state_is_still_written_when_the_dice_run_out(
     assert set(json.loads(out.read_text())["units"]) == {"ana", "grok"}
 
 
+def test_the_state_file_keeps_its_mode_and_a_new_one_gets_the_umasks(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A state file a user made private stays private when it is written again; a new one is
+    readable as new files are (it was written through a fixed ".tmp" name with its own mode)."""
+    import os
+    import stat
+
+    out = tmp_path / "state.json"
+    mask = os.umask(0o022)
+    try:
+        assert run(capsys, "run", duel, "--dice", "4,3", "--state", out)[0] in (0, 1)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        out.chmod(0o600)
+        assert run(capsys, "run", duel, "--dice", "4,3", "--state", out)[0] in (0, 1)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    finally:
+        os.umask(mask)
+    assert set(json.loads(out.read_text())["units"]) == {"ana", "grok"}
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary
+
+
 # --- refused lines -----------------------------------------------------------------------------
 
 
