@@ -34,10 +34,10 @@ from typing import Any, Protocol
 
 from sim import events as ev
 from sim.ai import percent, play, players, take_seats
-from sim.components import Health, Position
+from sim.components import Health
 from sim.creature import creatures, incapacitated, team_of
 from sim.engine import Battle
-from sim.objectives import Reach, Survive
+from sim.objectives import Reach, Survive, reached_by
 from sim.reactions import NONE
 from sim.replay import Save, begin, record
 from sim.scenario import MAX_SEED, Scenario
@@ -307,11 +307,8 @@ def ended_by(world: World, scenario: Scenario, winners: tuple[str, ...]) -> str:
         if objective.team not in winners:
             continue
         if isinstance(objective, Reach):
-            for unit in creatures(world):
-                if team_of(world, unit) != objective.team or incapacitated(world, unit):
-                    continue
-                if world.need(unit, Position).cell in objective.cells:
-                    return f"reach ({objective.team})"
+            if reached_by(world, objective) is not None:
+                return f"reach ({objective.team})"
         elif isinstance(objective, Survive) and world.turn.round > objective.rounds:
             return f"survive ({objective.team})"
     return "defeat"

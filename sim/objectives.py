@@ -45,6 +45,17 @@ def standing_teams(world: World) -> tuple[str, ...]:
     return tuple(alive)
 
 
+def reached_by(world: World, objective: Reach) -> str | None:
+    """The first creature of the objective's team, not Incapacitated, that stands on one of
+    its cells, or None."""
+    for unit in creatures(world):
+        if team_of(world, unit) != objective.team or incapacitated(world, unit):
+            continue
+        if world.need(unit, Position).cell in objective.cells:
+            return unit
+    return None
+
+
 def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str, ...], str] | None:
     """The winners and why, once the battle is decided; None while it goes on."""
     alive = standing_teams(world)
@@ -52,11 +63,9 @@ def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str,
         if objective.team not in alive:
             continue
         if isinstance(objective, Reach):
-            for unit in creatures(world):
-                if team_of(world, unit) != objective.team or incapacitated(world, unit):
-                    continue
-                if world.need(unit, Position).cell in objective.cells:
-                    return (objective.team,), f"{unit} reached the objective"
+            unit = reached_by(world, objective)
+            if unit is not None:
+                return (objective.team,), f"{unit} reached the objective"
         elif world.turn.round > objective.rounds:
             return (objective.team,), f"{objective.team} held out for {objective.rounds} rounds"
     if len(alive) <= 1 and len(teams(world)) > 1:
