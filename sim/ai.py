@@ -504,14 +504,9 @@ class _Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
-            gap = max(abs(there.x - cell.x), abs(there.y - cell.y))
-            if reaches(self.world, foe, there, cell):
-                weight = 2.0
-            elif gap <= 4:
-                weight = 0.7
-            else:
-                continue
-            total += weight * self.foe_damage(foe)
+            weight = _attacks(reaches(self.world, foe, there, cell), _gap(cell, there))
+            if weight:
+                total += weight * self.foe_damage(foe)
         self._threat[cell] = total
         return total
 
@@ -554,14 +549,9 @@ class _Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
-            gap = _gap(cell, there)
-            if reaches(self.world, self.unit, cell, there):
-                weight = 2.0
-            elif gap <= 4:
-                weight = 0.7
-            else:
-                continue
-            total += weight * self.own_damage(foe)
+            weight = _attacks(reaches(self.world, self.unit, cell, there), _gap(cell, there))
+            if weight:
+                total += weight * self.own_damage(foe)
         self._menace[cell] = total
         return total
 
@@ -635,6 +625,14 @@ def _hit_value(
     worst = min(odds, key=lambda o: o.hit)
     kill = worst.hit if worst.per_hit >= hp(world, target) else 0.0
     return worst.hit, worst.damage, kill
+
+
+def _attacks(reaching: bool, gap: int) -> float:
+    """How many attacks `threat` and `menace` count between two creatures: two when one
+    reaches the other where they stand, 0.7 when they are close (it can come in), else none."""
+    if reaching:
+        return 2.0
+    return 0.7 if gap <= 4 else 0.0
 
 
 def _gap(p: Pos, q: Pos) -> int:
