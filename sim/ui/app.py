@@ -57,6 +57,7 @@ from sim.ui.intent import (
     target_verdict,
 )
 from sim.ui.logbook import lines
+from sim.ui.loop import run_window
 from sim.ui.markers import markers, summary
 from sim.ui.menu import AI_PAUSES, scaled
 from sim.ui.menu import Line as MenuLine
@@ -372,18 +373,7 @@ class App:
         return self.frame()
 
     def run(self) -> None:
-        clock = pygame.time.Clock()
-        while self.running:
-            event = pygame.event.wait(100)
-            if event.type != pygame.NOEVENT:
-                self.handle(event)
-            for event in pygame.event.get():
-                self.handle(event)
-            self.ai_step()
-            self.frame()
-            pygame.display.flip()
-            clock.tick(60)
-        pygame.quit()
+        run_window(lambda: self.running, self.handle, self.frame, self.ai_step)
 
     # --- events ------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:

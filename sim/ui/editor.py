@@ -25,6 +25,7 @@ from sim.reachmap import reach_map
 from sim.scenario import Problem, Scenario, ScenarioError, loads
 from sim.ui import palette as pal
 from sim.ui.camera import Camera
+from sim.ui.loop import run_window
 from sim.ui.metrics import Metrics, default_scale, default_window
 from sim.ui.overlay import Overlays
 from sim.ui.planner import threat_map
@@ -791,17 +792,7 @@ class Editor:
         return self.frame()
 
     def run(self) -> None:
-        clock = pygame.time.Clock()
-        while self.running:
-            event = pygame.event.wait(100)
-            if event.type != pygame.NOEVENT:
-                self.handle(event)
-            for event in pygame.event.get():
-                self.handle(event)
-            self.frame()
-            pygame.display.flip()
-            clock.tick(60)
-        pygame.quit()
+        run_window(lambda: self.running, self.handle, self.frame)
 
 
 def edit(

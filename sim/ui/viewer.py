@@ -14,6 +14,7 @@ from sim.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
 from sim.geometry import Pos
 from sim.replay import read, replay
 from sim.ui.app import App, window_size
+from sim.ui.loop import run_window
 from sim.ui.session import Session
 from sim.ui.tape import SPEEDS, Tape
 
@@ -108,18 +109,13 @@ class Viewer(App):
         return True
 
     def run(self) -> None:
-        clock = pygame.time.Clock()
-        while self.running:
-            event = pygame.event.wait(20 if self.playing else 100)
-            if event.type != pygame.NOEVENT:
-                self.handle(event)
-            for event in pygame.event.get():
-                self.handle(event)
-            self.tick()
-            self.frame()
-            pygame.display.flip()
-            clock.tick(60)
-        pygame.quit()
+        run_window(
+            lambda: self.running,
+            self.handle,
+            self.frame,
+            self.tick,
+            wait=lambda: 20 if self.playing else 100,  # playing: step on time, not on events
+        )
 
     # --- input ---------------------------------------------------------------------------------
     def _key(self, key: int, mod: int, char: str) -> None:
