@@ -24,6 +24,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from sim import actions as a
 from sim import events as ev
 from sim.abilities import Damage, Heal
@@ -428,14 +430,15 @@ class _Context:
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
-        self.maps: dict[type[a.Movement], dict[Pos, Any]] = {}
+        self.maps: dict[type[a.Movement], Mapping[Pos, Any]] = {}
         self._foe_damage: dict[str, float] = {}
         self._own_damage: dict[str, float] = {}
         self._menace: dict[Pos, float] = {}
         self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
         self._strike_cells: list[Pos] | None = None  # where it could strike a foe from
         self._reached: frozenset[Pos] | None = None
-        self._spots: list[Pos] | None = None  # where the foes stand
+        self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
+        self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self.goals = [
             cell
             for objective in objectives
@@ -582,13 +585,18 @@ class _Context:
         from (R-A4, heights included). The foe's own cell is no measure: a swimmer beside a
         quay, or a climber below a ledge, stands next to a foe it cannot reach and would never
         move to get out or up."""
+        known = self._nearest.get(cell)
+        if known is not None:
+            return known
         if self._strike_cells is None:
             self._strike_cells = self._strikes()
-        if self._strike_cells:
-            return min(_gap(cell, s) for s in self._strike_cells)
-        if self._spots is None:
-            self._spots = [self.world.need(f, Position).cell for f in self.foes]
-        return min((_gap(cell, s) for s in self._spots), default=0)
+            # Where to measure from, as an array: every candidate move asks (issue #11).
+            spots = self._strike_cells or [self.world.need(f, Position).cell for f in self.foes]
+            self._from = np.array([(s.x, s.y) for s in spots], dtype=np.int64).reshape(-1, 2)
+        gaps = np.abs(self._from - (cell.x, cell.y)).max(axis=1)
+        found = int(gaps.min()) if len(gaps) else 0
+        self._nearest[cell] = found
+        return found
 
     def _strikes(self) -> list[Pos]:
         """Every open cell no other creature stands in from which this creature reaches a

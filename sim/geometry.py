@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -42,6 +43,16 @@ def half_metres(metres: float | Fraction | int) -> int:
     >>> half_metres(3), half_metres(2.9), half_metres(Fraction(10, 3))
     (6, 5, 6)
     """
+    if isinstance(metres, int):
+        return metres * HALF_METRES_PER_METRE
+    if isinstance(metres, float):
+        # The exact form below is slow (Fraction); its answer is the floor of the plain
+        # product unless that lies within 1/1000 under a whole number, where the 1/1000
+        # approximation may round a float's error (2.9999999) back up to it.
+        half = metres * HALF_METRES_PER_METRE
+        floor = math.floor(half)
+        if half - floor < 0.999:
+            return floor
     return int(Fraction(metres).limit_denominator(1000) * HALF_METRES_PER_METRE // 1)
 
 

@@ -65,6 +65,24 @@ class Grid:
         self.layers: dict[str, npt.NDArray[np.generic]] = {
             name: np.zeros((height, width), dtype=dtype) for name, dtype in LAYERS.items()
         }
+        self._stacks: dict[tuple[str, ...], tuple[int, npt.NDArray[np.int32]]] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the stacks it keeps (`stacked`): they are only a shortcut."""
+        state = dict(self.__dict__)
+        state["_stacks"] = {}
+        return state
+
+    def stacked(self, names: tuple[str, ...]) -> npt.NDArray[np.int32]:
+        """The named layers as one int32 array [layer, y, x], kept until the next `set_cell`:
+        every reach map cuts its window out of it rather than converting each layer again.
+        Shared: callers must not change it."""
+        kept = self._stacks.get(names)
+        if kept is not None and kept[0] == self.version:
+            return kept[1]
+        stack = np.stack([self.layers[n].astype(np.int32) for n in names])
+        self._stacks[names] = (self.version, stack)
+        return stack
 
     def inside(self, pos: Pos) -> bool:
         return 0 <= pos.x < self.width and 0 <= pos.y < self.height

@@ -266,7 +266,10 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
             action, path=action.path[1:], jumps=tuple(i - 1 for i in action.jumps if i > 0)
         )
     if kind is Jump:
-        return _plan_jump_action(world, action, m, start)
+        target = action.to if action.to is not None else (action.path[-1] if action.path else None)
+        if target is None or (action.path and len(action.path) != 1):
+            return Refusal('a jump needs one landing cell: "to": [x, y]')
+        return standing_jump(world, m, start, target)
     swimming = has(world, unit, Condition.SWIMMING)
     if isinstance(action, Step) and swimming:
         if action.to is not None and action.path:
@@ -375,14 +378,12 @@ def _unreachable(world: World, action: Movement, cost: int | None) -> str:
     return f"{to}: no path a {type(action).name.title()} can take gets there this action"
 
 
-def _plan_jump_action(world: World, action: Movement, m: Mover, start: Pos) -> MovePlan | Refusal:
-    """R-M6: a Jump on its own is a standing jump (no run-up)."""
-    target = action.to if action.to is not None else (action.path[-1] if action.path else None)
-    if target is None or (action.path and len(action.path) != 1):
-        return Refusal('a jump needs one landing cell: "to": [x, y]')
-    jr = jump_reach(world, action.actor, m)
+def standing_jump(world: World, m: Mover, start: Pos, target: Pos) -> MovePlan | Refusal:
+    """R-M6: a Jump on its own is a standing jump (no run-up), from `start` to `target`, by
+    a mover whose conditions let it jump (`condition_problem`)."""
+    jr = jump_reach(world, m.unit, m)
     # R-M4, R-M7: a creature hanging on a face jumps from the height it has climbed to.
-    lift = round(world.need(action.actor, Position).elevation * 2)
+    lift = round(world.need(m.unit, Position).elevation * 2)
     plan = plan_jump(world, m, jr, start, target, lift=lift)
     if isinstance(plan, str):
         return Refusal(plan)

@@ -501,6 +501,33 @@ def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
     return out
 
 
+@njit(cache=True)
+def offer(
+    code: npt.NDArray[np.int8],
+    cost: Int32,
+    dist: Int32,
+    can_end: npt.NDArray[np.bool_],
+    oy: int,
+    ox: int,
+    limit: int,
+    index: int,
+    sy: int,
+    sx: int,
+) -> None:
+    """Give offer `index` every cell of a search's window (at (oy, ox) in the reach map's
+    arrays) that a move may end in within `limit`, unless an earlier offer has it; never the
+    start (sy, sx), in the search's window."""
+    hh, ww = dist.shape
+    for y in range(hh):
+        for x in range(ww):
+            d = dist[y, x]
+            if d > limit or not can_end[y, x] or (y == sy and x == sx):
+                continue
+            if code[y + oy, x + ox] < 0:
+                code[y + oy, x + ox] = index
+                cost[y + oy, x + ox] = d
+
+
 def warm_up() -> None:
     """Compile the search (or load it from numba's cache) now, on a small open window, so that
     the first reach map a player asks for does not pause."""
@@ -525,3 +552,5 @@ def warm_up() -> None:
     flags = cell_flags(planes, params)
     least, states = search(planes, flags, params, 1, 1)
     trace(planes, flags, params, least, states, 0, 0)
+    code = np.full((3, 3), -1, dtype=np.int8)
+    offer(code, np.zeros((3, 3), dtype=np.int32), least, flags > 0, 0, 0, 4, 0, 1, 1)

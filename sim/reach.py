@@ -23,6 +23,10 @@ from sim.world import World
 INF = pf.BLOCKED
 Int = npt.NDArray[np.int32]
 
+# The terrain layers in the order of the pathfinder's first planes (P_KIND .. P_OBSTACLE).
+TERRAIN = ("kind", "height", "water", "obstacle")
+assert list(range(len(TERRAIN))) == [pf.P_KIND, pf.P_HEIGHT, pf.P_WATER, pf.P_OBSTACLE]
+
 GAIT_CODES = {Gait.STRIDE: pf.STRIDE, Gait.STEP: pf.STEP, Gait.CRAWL: pf.CRAWL, Gait.SWIM: pf.SWIM}
 
 
@@ -77,13 +81,7 @@ def ground(
     hh, ww = win.shape
     box = (slice(win.y0, win.y1), slice(win.x0, win.x1))
     planes = np.zeros((pf.PLANES, hh, ww), dtype=np.int32)
-    for plane, layer in (
-        (pf.P_KIND, "kind"),
-        (pf.P_HEIGHT, "height"),
-        (pf.P_WATER, "water"),
-        (pf.P_OBSTACLE, "obstacle"),
-    ):
-        planes[plane] = grid.layers[layer][box]
+    planes[: len(TERRAIN)] = grid.stacked(TERRAIN)[(slice(None), *box)]
     for cell, other in standing_at(world, m.unit).items():
         if win.holds(cell):
             y, x = win.local(cell)
@@ -169,6 +167,12 @@ class Field:
         return tuple((self.window.world_pos(r[0], r[1]), bool(r[2])) for r in reversed(rows))
 
 
+def field_radius(m: Mover, limit: int) -> int:
+    """How many cells around its start the window of a search with `limit` half-metres
+    reaches: every cell the limit could get to, and a margin of one."""
+    return limit // m.orthogonal + 1
+
+
 def distance_field(
     world: World,
     m: Mover,
@@ -181,8 +185,7 @@ def distance_field(
     the gait is a stride)."""
 
     def search() -> Field:
-        radius = limit // m.orthogonal + 1
-        win = window_around(world, start, radius)
+        win = window_around(world, start, field_radius(m, limit))
         g = ground(world, m, gait, win, limit, jr)
         sy, sx = win.local(start)
         dist, states = pf.search(g.planes, g.flags, g.params, sy, sx)

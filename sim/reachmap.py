@@ -4,8 +4,13 @@ a face it can start up (or down) with a Climb that stops part-way, where it woul
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+import numpy.typing as npt
+
+from sim import pathfinder as pf
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
 from sim.climb import ClimbPlan, plan_climb
@@ -15,8 +20,24 @@ from sim.creature import has
 from sim.footing import Gait, Mover, mover
 from sim.geometry import Pos
 from sim.jump import jump_reach
-from sim.movement import GAITS, allowance, condition_problem, jumps_allowed, plan_move
-from sim.reach import Field, distance_field
+from sim.movement import (
+    GAITS,
+    allowance,
+    condition_problem,
+    jumps_allowed,
+    plan_move,
+    standing_jump,
+)
+from sim.reach import (
+    INF,
+    TERRAIN,
+    Field,
+    Int,
+    Window,
+    distance_field,
+    field_radius,
+    window_around,
+)
 from sim.world import World
 
 # Cheapest first on the budget ladder (R-B1): Step is a Bonus Action, Walk and Jump a ½ Action,
@@ -71,6 +92,86 @@ def _affordable(world: World, action: Action, budget: Budget | None) -> tuple[in
     return budget.half - cost.half, budget.bonus - cost.bonus
 
 
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One Movement Action a reach map offers: its name, the budget left after it, and the
+    search its cells were found by (None: each cell has its own path, as a Jump's)."""
+
+    name: str
+    half_left: int
+    bonus_left: int
+    field: Field | None
+
+
+class ReachMap(Mapping[Pos, ReachCell]):
+    """A reach map as arrays over a window of the map (issue #11): for each cell the offer
+    that gets there cheapest (`code`, -1 for none) and its cost. It reads as a mapping from
+    cell to ReachCell, in row order, making each ReachCell only when asked; `arrays` gives
+    the cells, costs and offers at once for callers that score every cell."""
+
+    __slots__ = ("_code", "_cost", "_hangs", "_len", "_paths", "offers", "window")
+
+    def __init__(
+        self,
+        window: Window,
+        code: npt.NDArray[np.int8],
+        cost: npt.NDArray[np.int32],
+        offers: tuple[Offer, ...],
+        paths: dict[Pos, Path],
+        hangs: dict[Pos, Hang],
+    ) -> None:
+        self.window = window
+        self.offers = offers
+        self._code = code
+        self._cost = cost
+        self._paths = paths
+        self._hangs = hangs
+        self._len = int(np.count_nonzero(code >= 0))
+
+    def __getitem__(self, pos: Pos) -> ReachCell:
+        win = self.window
+        if not (win.x0 <= pos.x < win.x1 and win.y0 <= pos.y < win.y1):
+            raise KeyError(pos)
+        y, x = pos.y - win.y0, pos.x - win.x0
+        index = int(self._code[y, x])
+        if index < 0:
+            raise KeyError(pos)
+        offer = self.offers[index]
+        route = offer.field if offer.field is not None else self._paths[pos]
+        cost = int(self._cost[y, x])
+        return ReachCell(
+            pos, offer.name, cost, offer.half_left, offer.bonus_left, route, self._hangs.get(pos)
+        )
+
+    def __contains__(self, pos: object) -> bool:
+        win = self.window
+        if not isinstance(pos, Pos) or not (win.x0 <= pos.x < win.x1 and win.y0 <= pos.y < win.y1):
+            return False
+        return bool(self._code[pos.y - win.y0, pos.x - win.x0] >= 0)
+
+    def __iter__(self) -> Iterator[Pos]:
+        ys, xs = np.nonzero(self._code >= 0)
+        x0, y0 = self.window.x0, self.window.y0
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            yield Pos(x + x0, y + y0)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"ReachMap({dict(self.items())!r})"
+
+    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Int, Int]:
+        """x, y, cost and offer index (into `offers`) of every cell, in row order."""
+        ys, xs = np.nonzero(self._code >= 0)
+        return (
+            xs + self.window.x0,
+            ys + self.window.y0,
+            self._cost[ys, xs],
+            self._code[ys, xs].astype(np.int32),
+        )
+
+
 def reach_map(
     world: World,
     unit: str,
@@ -79,13 +180,12 @@ def reach_map(
     submerged: bool = False,
     quicken: bool = False,
     budget: Budget | None = None,
-) -> dict[Pos, ReachCell]:
+) -> ReachMap:
     """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure).
     `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8).
     `quicken`: the actions are priced Quickened (R-B6), which may pay for one the plain budget
     cannot; where they go is the same. `budget` replaces the unit's own, as in `budget.price`:
     the turn's budget an Extended Action in progress gives back (R-B5)."""
-    out: dict[Pos, ReachCell] = {}
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     usable: list[tuple[type[Movement], tuple[int, int]]] = []
@@ -97,39 +197,84 @@ def reach_map(
     # with the largest of their allowances serves all three (its costs are least costs).
     strides = [_limit(world, unit, kind) for kind, _ in usable if kind in STRIDES]
     shared = None
-    shared_ends: list[tuple[Pos, int]] = []
     if strides:
         jr = jump_reach(world, unit, m)
         shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
-        shared_ends = shared.ends()
-    hanging: list[ReachCell] = []
-    for kind, left in usable:
+    most = max(strides, default=0)
+    win = window_around(
+        world, start, max((_radius(world, unit, k, m, most) for k, _ in usable), default=1)
+    )
+    code = np.full(win.shape, -1, dtype=np.int8)
+    cost = np.zeros(win.shape, dtype=np.int32)
+    paths: dict[Pos, Path] = {}
+    hangs: dict[Pos, Hang] = {}
+    offers: list[Offer] = []
+    # Cheapest action first, each offering the cells no earlier one got: those of a search's
+    # field (within the most it may cost, for the strides that share one), or a few cells each
+    # with its own path (a Jump, a Climb, a swimmer's Step out).
+    partial: Partial = []
+    climb = -1
+    for index, (kind, left) in enumerate(usable):
+        reached: Field | Found
+        limit = INF - 1
         if kind in STRIDES:
             assert shared is not None
-            limit = _limit(world, unit, kind)
-            name, half, bonus = kind.name, *left
-            for cell, cost in shared_ends:
-                if cost <= limit and cell not in out:
-                    out[cell] = ReachCell(cell, name, cost, half, bonus, shared)
-            continue
-        if kind is Climb:
-            found, partial = _climbs(world, unit, start)
-            hanging += [
-                ReachCell(c, kind.name, cost, *left, route, hang)
-                for c, cost, route, hang in partial
-            ]
+            reached, limit = shared, _limit(world, unit, kind)
+        elif kind is Climb:
+            reached, partial = _climbs(world, unit, start)
+            climb = index
         else:
-            found = _cells(world, unit, kind, start, m, submerged)
-        for cell, cost, route in found:
-            if cell not in out:
-                out[cell] = ReachCell(cell, kind.name, cost, *left, route)
+            reached = _cells(world, unit, kind, start, m, submerged, (win, code))
+        if isinstance(reached, Field):
+            offers.append(Offer(kind.name, *left, reached))
+            fw = reached.window
+            sy, sx = fw.local(start)
+            pf.offer(
+                code, cost, reached.dist, reached.ground.can_end,
+                fw.y0 - win.y0, fw.x0 - win.x0, limit, index, sy, sx,
+            )  # fmt: skip
+            continue
+        offers.append(Offer(kind.name, *left, None))
+        for cell, spent, route in reached:
+            _offer(win, code, cost, paths, index, cell, spent, route)
     # A climb that only starts up a face is offered where no action gets there outright.
-    for offer in hanging:
-        out.setdefault(offer.cell, offer)
-    return dict(sorted(out.items(), key=lambda kv: (kv[0].y, kv[0].x)))
+    for cell, spent, route, hang in partial:
+        if _offer(win, code, cost, paths, climb, cell, spent, route):
+            hangs[cell] = hang
+    return ReachMap(win, code, cost, tuple(offers), paths, hangs)
 
 
-Found = list[tuple[Pos, int, Field | Path]]
+def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:
+    """How far (cells, Chebyshev) from where it stands `kind` looks for cells: its search's
+    window (`strides`: the limit of the one the strides share), a Jump's longest line."""
+    if kind is Climb or (kind is Step and has(world, unit, Condition.SWIMMING)):
+        return 1
+    if kind is Jump:
+        return jump_reach(world, unit, m).length(0) // 2 + 1
+    return field_radius(m, strides if kind in STRIDES else _limit(world, unit, kind))
+
+
+def _offer(
+    win: Window,
+    code: npt.NDArray[np.int8],
+    cost: Int,
+    paths: dict[Pos, Path],
+    index: int,
+    cell: Pos,
+    spent: int,
+    route: Path,
+) -> bool:
+    """Offer `cell` by offer `index` unless a cheaper action gets there; whether it did."""
+    y, x = win.local(cell)
+    if code[y, x] >= 0:
+        return False
+    code[y, x] = index
+    cost[y, x] = spent
+    paths[cell] = route
+    return True
+
+
+Found = list[tuple[Pos, int, Path]]
 Partial = list[tuple[Pos, int, Path, Hang]]
 
 
@@ -140,8 +285,12 @@ def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
     found: Found = []
     partial: Partial = []
     grid = world.grid
+    # On its own feet a climber needs a face: the check refuses level ground outright, so
+    # a cell level with this one is not put to it (most cells of most maps).
+    afoot = not has(world, unit, Condition.HANGING) and not has(world, unit, Condition.SWIMMING)
+    level = grid.ground_half(start)
     for cell in start.neighbours():
-        if not grid.inside(cell):
+        if not grid.inside(cell) or (afoot and grid.ground_half(cell) == level):
             continue
         climbed = plan_climb(world, Climb(unit, to=cell))
         if isinstance(climbed, ClimbPlan):
@@ -163,14 +312,23 @@ def _limit(world: World, unit: str, kind: type[Movement]) -> int:
 
 
 def _cells(
-    world: World, unit: str, kind: type[Movement], start: Pos, mv: Mover, submerged: bool = False
-) -> Found:
+    world: World,
+    unit: str,
+    kind: type[Movement],
+    start: Pos,
+    mv: Mover,
+    submerged: bool,
+    offered: tuple[Window, npt.NDArray[np.int8]],
+) -> Found | Field:
+    """The cells `kind` gets to: a search's field, or a few cells each with its path. A Jump
+    is not asked for a cell an earlier (cheaper) action offers (`offered`)."""
     if kind is Jump:
         # Few candidates: ask the check itself for each cell around that a standing jump
         # could land in. A jump goes in a straight line (orthogonal or diagonal) no longer
         # than the standing jump (R-M6): the check refuses any other cell, so it is not asked.
         longest = jump_reach(world, unit, mv).length(0)
         radius = longest // 2 + 1
+        win, code = offered
         found: Found = []
         # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
         grid = world.grid
@@ -183,7 +341,9 @@ def _cells(
                 if (mv.diagonal if dx and dy else mv.orthogonal) * max(abs(dx), abs(dy)) > longest:
                     continue
                 cell = Pos(x, y)
-                plan = plan_move(world, Jump(unit, to=cell))
+                if code[win.local(cell)] >= 0:
+                    continue
+                plan = standing_jump(world, mv, start, cell)
                 if not isinstance(plan, Refusal):
                     found.append((cell, plan.cost, ((cell, True),)))
         return found
@@ -196,9 +356,16 @@ def _cells(
                 found.append((cell, plan.cost, ((cell, False),)))
         return found
     jr = jump_reach(world, unit, mv) if jumps_allowed(kind) else None
+    if kind is Swim:
+        # No water deep enough to swim within reach: the search would find nothing.
+        around = window_around(world, start, field_radius(mv, _limit(world, unit, kind)))
+        water = world.grid.stacked(TERRAIN)[
+            pf.P_WATER, around.y0 : around.y1, around.x0 : around.x1
+        ]
+        if water.max() < (mv.height_half if submerged else mv.waist_half):
+            return []
     if kind is Swim and submerged:
         # R-M8: a dive swims only where the water is at least as deep as the swimmer is tall,
         # which is what the search reads as deep enough to swim when the waist is that high.
         mv = replace(mv, waist_half=mv.height_half)
-    reach = distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)
-    return [(cell, cost, reach) for cell, cost in reach.ends()]
+    return distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)

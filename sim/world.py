@@ -26,7 +26,7 @@ class World:
     """
 
     def __init__(self, grid: Grid, rules: Rules, catalog: Catalog) -> None:
-        self._memo: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
+        self._memo: dict[Hashable, tuple[int, int, tuple[int, ...], Any]] = {}
         self._generation = 0  # terrain, rules or catalogue swapped this many times
         self.grid = grid
         self.rules = rules
@@ -108,23 +108,29 @@ class World:
         written since. It depends on the component kinds `reads` (TurnState for the turn), or,
         without `reads`, on every kind but `ignores`; always on the entities and the terrain.
         The answer is shared: callers must not change it."""
+        kept = self._memo.get(key)
+        written, version = self._written, self._grid.version
+        # Nothing at all written since the answer was kept (a policy weighing its options
+        # asks many questions between two writes): no stamp to work out.
+        if kept is not None and kept[0] == written and kept[1] == version:
+            answer: T = kept[3]
+            return answer
         if reads is None:
             stamp: tuple[int, ...] = (
-                self._written - sum(self._writes.get(k, 0) for k in ignores),
+                written - sum(self._writes.get(k, 0) for k in ignores),
                 len(self._entities),
-                self._grid.version,
+                version,
                 self._generation,
             )
         else:
             stamp = self.stamp(reads)
-        kept = self._memo.get(key)
-        if kept is not None and kept[0] == stamp:
-            answer: T = kept[1]
-            return answer
-        answer = compute()
-        if len(self._memo) >= MEMO_LIMIT:
-            self._memo.clear()
-        self._memo[key] = (stamp, answer)
+        if kept is not None and kept[2] == stamp:
+            answer = kept[3]
+        else:
+            answer = compute()
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+        self._memo[key] = (written, version, stamp, answer)
         return answer
 
     # --- entities -------------------------------------------------------------------------
@@ -151,16 +157,19 @@ class World:
         self._wrote(kind)
 
     def get(self, entity: str, kind: type[C]) -> C | None:
-        return self._stores.get(kind, {}).get(entity)
+        store = self._stores.get(kind)
+        return None if store is None else store.get(entity)
 
     def need(self, entity: str, kind: type[C]) -> C:
-        found = self.get(entity, kind)
+        store = self._stores.get(kind)
+        found: C | None = None if store is None else store.get(entity)
         if found is None:
             raise KeyError(f"{entity!r} has no {kind.__name__}")
         return found
 
     def has(self, entity: str, kind: type[Any]) -> bool:
-        return entity in self._stores.get(kind, {})
+        store = self._stores.get(kind)
+        return store is not None and entity in store
 
     def remove(self, entity: str, kind: type[Any]) -> None:
         self._stores.get(kind, {}).pop(entity, None)

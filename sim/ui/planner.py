@@ -4,6 +4,7 @@ the cells enemies threaten and who can hit a cell, and which creatures a side ma
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from sim import actions as a
@@ -122,14 +123,14 @@ class Planner:
 
     def __init__(self) -> None:
         self._reach_key: tuple[object, ...] | None = None
-        self._reach: dict[Pos, ReachCell] = {}
+        self._reach: Mapping[Pos, ReachCell] = {}
         self._plan_key: tuple[object, ...] | None = None
         self._plan: PathPlan | None = None
         self._fields: dict[tuple[object, ...], object] = {}
 
     def reach(
         self, battle: Battle, version: int, unit: str, only: str | None
-    ) -> dict[Pos, ReachCell]:
+    ) -> Mapping[Pos, ReachCell]:
         key = (version, unit, only)
         if key != self._reach_key:
             dive = only == DIVE
@@ -175,7 +176,7 @@ class Planner:
     def _steps(
         self,
         world: World,
-        reach: dict[Pos, ReachCell],
+        reach: Mapping[Pos, ReachCell],
         unit: str,
         target: Pos,
         waypoints: tuple[Pos, ...],
