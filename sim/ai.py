@@ -62,6 +62,7 @@ from sim.odds import (
     shove_odds,
     trip_odds,
 )
+from sim.reach import INF, Field
 from sim.reachmap import ORDER, reach_map
 from sim.reactions import (
     NONE,
@@ -439,6 +440,7 @@ class _Context:
         self._reached: frozenset[Pos] | None = None
         self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
+        self._nearest_reached: dict[type[a.Movement], int] = {}
         self.goals = [
             cell
             for objective in objectives
@@ -573,6 +575,14 @@ class _Context:
                 *(zone(self.world, foe) for foe in enemies(self.world, self.unit))
             )
         return self._reached
+
+    def nearest_reached(self, kind: type[a.Movement], field: Field) -> int:
+        """The least cost, by `kind`'s search, of a cell some foe reaches (`reached`),
+        worked out once per Movement Action; INF if it gets to none."""
+        if kind not in self._nearest_reached:
+            costs = (field.cost(q) for q in self.reached())
+            self._nearest_reached[kind] = min((c for c in costs if c is not None), default=INF)
+        return self._nearest_reached[kind]
 
     def foe_damage(self, foe: str) -> float:
         """`_foe_damage` of `foe` on this creature, worked out once."""
@@ -747,6 +757,15 @@ def _provoked(c: _Context, d: a.Movement) -> float:
         c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
     found = c.maps[kind].get(d.to)
     if found is None:
+        return 0.0
+    # Every cell a path passes before its end costs less to get to than the end: a move that
+    # costs no more than the cheapest cell some foe reaches passes none of them.
+    if (
+        not lifted
+        and c.here not in near
+        and isinstance(found.route, Field)
+        and found.cost <= c.nearest_reached(kind, found.route)
+    ):
         return 0.0
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):

@@ -26,6 +26,15 @@ Int = npt.NDArray[np.int32]
 # The terrain layers in the order of the pathfinder's first planes (P_KIND .. P_OBSTACLE).
 TERRAIN = ("kind", "height", "water", "obstacle")
 assert list(range(len(TERRAIN))) == [pf.P_KIND, pf.P_HEIGHT, pf.P_WATER, pf.P_OBSTACLE]
+# `ground` lists the mover's numbers in the pathfinder's order.
+assert (pf.M_HEIGHT, pf.M_GAIT, pf.M_JUMPS, pf.M_LIMIT, pf.M_GRAB_HEIGHT, pf.PARAMS) == (
+    0,
+    6,
+    7,
+    8,
+    15,
+    16,
+)
 
 GAIT_CODES = {Gait.STRIDE: pf.STRIDE, Gait.STEP: pf.STEP, Gait.CRAWL: pf.CRAWL, Gait.SWIM: pf.SWIM}
 
@@ -80,37 +89,43 @@ def ground(
     grid = world.grid
     hh, ww = win.shape
     box = (slice(win.y0, win.y1), slice(win.x0, win.x1))
-    planes = np.zeros((pf.PLANES, hh, ww), dtype=np.int32)
+    planes = np.empty((pf.PLANES, hh, ww), dtype=np.int32)
     planes[: len(TERRAIN)] = grid.stacked(TERRAIN)[(slice(None), *box)]
+    planes[len(TERRAIN) :] = 0
     for cell, other in standing_at(world, m.unit).items():
         if win.holds(cell):
             y, x = win.local(cell)
             planes[pf.P_STANDING, y, x] = 1
             planes[pf.P_ENEMY, y, x] = world.need(other, Team).name != m.team
-    numbers = [
-        (pf.M_HEIGHT, m.height_half),
-        (pf.M_LEAP, m.leap_half),
-        (pf.M_WAIST, m.waist_half),
-        (pf.M_ORTHOGONAL, m.orthogonal),
-        (pf.M_DIAGONAL, m.diagonal),
-        (pf.M_DIFFICULT, m.difficult_factor),
-        (pf.M_GAIT, GAIT_CODES[gait]),
-        (pf.M_LIMIT, limit),
-    ]
-    if jr is not None:
-        numbers += [
-            (pf.M_JUMPS, 1),
-            (pf.M_STANDING_LENGTH, jr.standing_length),
-            (pf.M_LENGTH_CAP, jr.length_cap),
-            (pf.M_SKILL_LENGTH, jr.skill_length),
-            (pf.M_STANDING_HEIGHT, jr.standing_height),
-            (pf.M_HEIGHT_PER_RUNUP, jr.height_per_runup),
-            (pf.M_EXTRA_HEIGHT_CAP, jr.extra_height_cap),
-            (pf.M_GRAB_HEIGHT, jr.grab_height),
-        ]
-    params = np.zeros(pf.PARAMS, dtype=np.float64)
-    for index, value in numbers:
-        params[index] = value
+    # The M_* numbers in index order (a reach map makes several grounds: no per-index loop).
+    jumps = (
+        (0, 0, 0, 0, 0, 0, 0)
+        if jr is None
+        else (
+            jr.standing_length,
+            jr.length_cap,
+            jr.skill_length,
+            jr.standing_height,
+            jr.height_per_runup,
+            jr.extra_height_cap,
+            jr.grab_height,
+        )
+    )
+    params = np.array(
+        (
+            m.height_half,
+            m.leap_half,
+            m.waist_half,
+            m.orthogonal,
+            m.diagonal,
+            m.difficult_factor,
+            GAIT_CODES[gait],
+            0 if jr is None else 1,
+            limit,
+            *jumps,
+        ),
+        dtype=np.float64,
+    )
     flags = pf.cell_flags(planes, params)
     can_end = (flags & pf.F_ENTER) != 0
     if gait is not Gait.CRAWL:
@@ -164,7 +179,8 @@ class Field:
         rows = pf.trace(g.planes, g.flags, g.params, self.dist, self.states, y, x).tolist()
         if not rows and target != self.start:  # pragma: no cover - a search made this field
             raise AssertionError(f"no path back from {target}")
-        return tuple((self.window.world_pos(r[0], r[1]), bool(r[2])) for r in reversed(rows))
+        x0, y0 = self.window.x0, self.window.y0
+        return tuple((Pos(x + x0, y + y0), bool(jumped)) for y, x, jumped in reversed(rows))
 
 
 def field_radius(m: Mover, limit: int) -> int:
