@@ -20,7 +20,7 @@ expected"). Deterministic for a given seed: its only dice are its own seeded one
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,7 @@ from sim.engine import (
 )
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.legal import Legal, legal_decisions
+from sim.legal import Legal, legal_decisions, listing
 from sim.objectives import Objective, Reach
 from sim.odds import (
     AttackOdds,
@@ -110,16 +110,20 @@ class AI:
     def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
         """The decision to submit now; `avoid`: decisions `submit` refused in this state (a
         fault in legal_decisions), which are not offered again."""
+        if self.level == "random":
+            # One draw from the whole list, made without making every move of it.
+            found: Sequence[Legal] = listing(battle)
+            if avoid:
+                found = tuple(legal for legal in found if legal.decision not in avoid)
+            if not found:
+                raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
+            pick = found[self._dice.roll(len(found)) - 1]
+            return Choice(pick.decision, 0.0, "a random legal decision")
         listed = tuple(
-            legal
-            for legal in legal_decisions(battle, slowed=self.level == "random")
-            if legal.decision not in avoid
+            legal for legal in legal_decisions(battle, slowed=False) if legal.decision not in avoid
         )
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
-        if self.level == "random":
-            pick = listed[self._dice.roll(len(listed)) - 1]
-            return Choice(pick.decision, 0.0, "a random legal decision")
         pending = battle.pending
         if isinstance(pending, AwaitingReaction):
             return _react(battle, pending, listed, known_roll=self.level == "hard")

@@ -14,8 +14,9 @@ Only the creature the battle waits for is listed: a grappler may also let go on 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
@@ -56,14 +57,87 @@ def legal_decisions(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]
     out the Slow variants (R-B6, R-B7), which only ever cost more and so interest a player or
     an AI rarely. A Slow or Quicken variant is listed where it changes the cost (or, for an
     Extended Action, the turns it takes)."""
+    return tuple(listing(battle, slowed=slowed))
+
+
+class Listing(Sequence[Legal]):
+    """`legal_decisions` as a sequence, in the same order, that makes each move's Legal only
+    when it is asked for: a move is one of hundreds of cells, and a policy that draws one
+    decision (the random level) needs only that one (issue #13)."""
+
+    def __init__(self, head: tuple[Legal, ...], moves: tuple[_MoveGroup, ...] = ()) -> None:
+        self._head = head
+        self._moves = moves
+        self._len = len(head) + sum(len(group) for group in moves)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Legal: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Legal, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Legal | tuple[Legal, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        if index < len(self._head):
+            return self._head[index]
+        index -= len(self._head)
+        for group in self._moves:
+            if index < len(group):
+                return group.at(index)
+            index -= len(group)
+        raise AssertionError("unreachable: the lengths add up")  # pragma: no cover
+
+    def __iter__(self) -> Iterator[Legal]:
+        yield from self._head
+        for group in self._moves:
+            yield from group
+
+
+@dataclass(frozen=True, slots=True)
+class _MoveGroup:
+    """The moves of one Movement Action and variant: one per cell of its reach map."""
+
+    kind: type[a.Movement]
+    unit: str
+    slow: bool
+    quicken: bool
+    submerged: bool
+    cost: Cost
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.xs)
+
+    def at(self, index: int) -> Legal:
+        to = Pos(self.xs[index], self.ys[index])
+        return Legal(
+            _move(self.kind, self.unit, to, self.slow, self.quicken, self.submerged), self.cost
+        )
+
+    def __iter__(self) -> Iterator[Legal]:
+        for index in range(len(self.xs)):
+            yield self.at(index)
+
+
+def listing(battle: Battle, *, slowed: bool = True) -> Listing:
+    """`legal_decisions`, each move made only when asked for (`Listing`)."""
     pending = battle.pending
     if isinstance(pending, AwaitingReaction):
-        return _answers(battle, pending, slowed)
+        return Listing(_answers(battle, pending, slowed))
     if not isinstance(pending, AwaitingAction):
-        return ()
+        return Listing(())
     world, unit = battle.world, pending.unit
     if isinstance(battle.check(a.EndTurn(unit)), Refusal):
-        return ()  # what refuses ending the turn (the actor cannot act at all) refuses all
+        return Listing(())  # what refuses ending the turn (the actor cannot act) refuses all
     shifts = [PLAIN]
     if slowed:
         shifts.append((True, False))
@@ -80,8 +154,7 @@ def legal_decisions(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]
         mechanic = RULEBOOK.get(type(action))
         if paid and mechanic is not None and mechanic.check(world, action) is None:
             out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
-    out.extend(_moves(battle, unit, prices))
-    return tuple(out)
+    return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
 
 
 def _answers(battle: Battle, pending: AwaitingReaction, slowed: bool) -> tuple[Legal, ...]:
@@ -138,7 +211,7 @@ def _shifted(action: Action, shift: Shift) -> Action:
     return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
 
 
-def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[Legal]:
+def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
     """One decision per Movement Action but Climb, variant and cell it can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
     too.
@@ -173,9 +246,10 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[Legal]:
             first = _move(kind, unit, next(iter(cells)), False, False, submerged)
             if RULEBOOK[kind].check(world, first) is not None:
                 continue
+            xs, ys, _, _ = cells.arrays()
+            at = (tuple(xs.tolist()), tuple(ys.tolist()))
             for (slow, quick), cost in paid:
-                for cell in cells:
-                    yield Legal(_move(kind, unit, cell, slow, quick, submerged), cost)
+                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, *at)
 
 
 def _move(
