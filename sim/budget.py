@@ -88,10 +88,13 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
         bonus = entry.bonus or 0
     if action.extra_bonus:
         bonus += rules.sprint_extra_bonus  # R-B3: Sprint's Bonus Action, from the rules data
+    if half <= budget.half and bonus <= budget.bonus:
+        return Cost(tier, half, bonus, free_kind, counts)
+    # Refused: the words are made only now (a policy prices hundreds of actions a decision).
     what = action.name.replace("_", " ").title()
     if isinstance(action, AbilityAction):
         what += f" {action.ability}"  # "Cast frost_grip" (R-X20)
-    if slowed and (half > budget.half or bonus > budget.bonus):
+    if slowed:
         return _slowed_refusal(world, action, what, tier, half, bonus, budget, slowed)
     what += f" ({tier.label})"
     if half > budget.half:
@@ -99,12 +102,10 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
             f"{actor} has only {_count(budget.half, 'half-action')} left; "
             f"{what} costs {_count(half, 'half-action')}"
         )
-    if bonus > budget.bonus:
-        return Refusal(
-            f"{actor} has only {_count(budget.bonus, 'Bonus Action')} left; "
-            f"{what} costs {_count(bonus, 'Bonus Action')}"
-        )
-    return Cost(tier, half, bonus, free_kind, counts)
+    return Refusal(
+        f"{actor} has only {_count(budget.bonus, 'Bonus Action')} left; "
+        f"{what} costs {_count(bonus, 'Bonus Action')}"
+    )
 
 
 def _slowed_refusal(
