@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sim import actions as a
 from sim.actions import Cost, Refusal
 from sim.climb import ClimbPlan, plan_climb
-from sim.components import Budget, Position, Team
+from sim.components import Budget, Conditions, Position, Stats, Team
 from sim.condition import Condition
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.engine import Battle
@@ -54,7 +54,13 @@ def hidden_from(world: World, unit: str, side: str | None) -> bool:
 
 
 def visible(world: World, side: str | None) -> tuple[str, ...]:
-    return tuple(c for c in creatures(world) if not hidden_from(world, c, side))
+    """The creatures the player of `side` sees, kept until a team or a condition changes (every
+    frame asks it, a hover several times)."""
+    return world.memo(
+        ("ui.visible", side),
+        lambda: tuple(c for c in creatures(world) if not hidden_from(world, c, side)),
+        reads=(Team, Stats, Conditions),
+    )
 
 
 # --- threats -----------------------------------------------------------------------------------

@@ -15,7 +15,18 @@ import pygame
 
 from sim.actions import Refusal
 from sim.casting import known
-from sim.components import Budget, Gear, Hands, Health, Item, Policy, Position
+from sim.components import (
+    Budget,
+    Conditions,
+    Gear,
+    Hands,
+    Health,
+    Item,
+    Policy,
+    Position,
+    Stats,
+    Team,
+)
 from sim.creature import conditions, creatures, incapacitated, item_kind, team_of
 from sim.decisions import to_json
 from sim.engine import AwaitingAction, AwaitingReaction, BattleOver
@@ -171,8 +182,17 @@ def plan_secret(world: World, view: View) -> Callable[[str], bool]:
 
 
 def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
-    """The creature `side` sees standing in `cell`, if any."""
-    return next((u for u in visible(world, side) if world.need(u, Position).cell == cell), None)
+    """The creature `side` sees standing in `cell`, if any (the first in scenario order)."""
+
+    def where() -> dict[Pos, str]:
+        found: dict[Pos, str] = {}
+        for unit in visible(world, side):
+            found.setdefault(world.need(unit, Position).cell, unit)
+        return found
+
+    return world.memo(("ui.unit_at", side), where, reads=(Team, Stats, Conditions, Position)).get(
+        cell
+    )
 
 
 class Renderer:
@@ -195,6 +215,7 @@ class Renderer:
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None  # the last frame's tip
         self.legend: list[str] = []  # the sidebar legend's keys, as last drawn
         self.session_world: World | None = None
+        self._sidebar_end = 0  # where the kept top of the sidebar ends
 
     # --- layout ------------------------------------------------------------------------------
     def rescale(self, metrics: Metrics) -> None:
@@ -216,12 +237,12 @@ class Renderer:
             sidebar=pygame.Rect(w - side, 0, side, h),
         )
 
-    def _floored(self, floor: int, draw: Callable[[], None]) -> None:
+    def _floored(self, floor: int, draw: Callable[[], T]) -> T:
         """Draw a panel whose lines may outrun its height (a short window, a large scale):
         the lines that do not fit are left out whole."""
         self.fonts.floor = floor
         try:
-            draw()
+            return draw()
         finally:
             self.fonts.floor = None
 
@@ -346,21 +367,42 @@ class Renderer:
         # The ground's picture covers the whole board (VOID beyond the map); the sidebar and
         # the bar cover the rest.
         self._board(surface, lay.board, session, view, planner, camera)
-        side_key = (
-            session.version, lay.sidebar.size, view.selected, view.hover, view.side,
-            view.omniscient, view.log_offset, session.notice, view.show_reach, view.move_only,
-            view.show_threat, view.show_own, view.hint,
+        # The sidebar in three pictures, so a hover redraws only its own few lines: the top
+        # (scenario, initiative, selection, legend) kept while the state and the view stay the
+        # same, the hovered cell's lines drawn every frame, and the log kept while it and its
+        # place stay the same.
+        side = lay.sidebar
+        top_key = (
+            session.version, side.size, view.selected, view.side, view.omniscient,
+            view.show_reach, view.move_only, view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
         self._panel_cached(
             "sidebar",
-            side_key,
+            top_key,
             surface,
-            lay.sidebar,
+            side,
             lambda: self._floored(
-                lay.sidebar.bottom,
-                lambda: self._sidebar(surface, lay.sidebar, session, view, planner),
+                side.bottom,
+                lambda: self._sidebar(surface, side, session, view, planner),
             ),
         )
+        y = self._floored(side.bottom, lambda: self._cell_section(surface, side, session, view))
+        y = max(y, side.y + self.m.px(200))
+        if y < side.bottom:
+            log_key = (
+                session.version, side.size, y, view.side, view.omniscient, view.log_offset,
+                session.notice,
+            )  # fmt: skip
+            log_rect = pygame.Rect(side.x, y, side.width, side.bottom - y)
+            self._panel_cached(
+                "log",
+                log_key,
+                surface,
+                log_rect,
+                lambda: self._floored(
+                    side.bottom, lambda: self._log(surface, side, y, session, view)
+                ),
+            )
         over = next(
             (
                 v
@@ -1009,26 +1051,39 @@ class Renderer:
         shown = sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index) if reach else []
         if shown or view.show_threat or view.show_own:
             y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
-        if view.hover is not None and world.grid.inside(view.hover):
-            y = self._section(surface, rect, y, f"Cell {view.hover}")
-            cell = world.grid.cell(view.hover)
-            bits = [cell.kind.name.lower()]
-            if cell.height:
-                bits.append(f"height {cell.height:g} m")
-            if cell.water:
-                bits.append(f"water {cell.water:g} m")
-            if cell.obstacle:
-                bits.append(f"obstacle {cell.obstacle:g} m")
-            if cell.climbable:
-                bits.append("climbable")
-            for line in f.wrap(", ".join(bits), self.m.font, w):
-                y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
-            who = self.hover_info(session, view)
-            text = "can be hit by: " + (", ".join(who) if who else "nobody")
-            for line in f.wrap(text, self.m.font, w):
-                y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT).bottom
-            y += px(4)
-        self._log(surface, rect, max(y, rect.y + px(200)), session, view)
+        self._sidebar_end = y
+
+    def _cell_section(
+        self, surface: pygame.Surface, rect: pygame.Rect, session: Session, view: View
+    ) -> int:
+        """The hovered cell's lines under the sidebar's top: what it is and who can hit a
+        creature of ours there; where the log begins."""
+        y = self._sidebar_end
+        world = session.battle.world
+        if view.hover is None or not world.grid.inside(view.hover):
+            return y
+        px = self.m.px
+        f = self.fonts
+        x = rect.x + px(10)
+        w = rect.width - px(20)
+        y = self._section(surface, rect, y, f"Cell {view.hover}")
+        cell = world.grid.cell(view.hover)
+        bits = [cell.kind.name.lower()]
+        if cell.height:
+            bits.append(f"height {cell.height:g} m")
+        if cell.water:
+            bits.append(f"water {cell.water:g} m")
+        if cell.obstacle:
+            bits.append(f"obstacle {cell.obstacle:g} m")
+        if cell.climbable:
+            bits.append("climbable")
+        for line in f.wrap(", ".join(bits), self.m.font, w):
+            y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
+        who = self.hover_info(session, view)
+        text = "can be hit by: " + (", ".join(who) if who else "nobody")
+        for line in f.wrap(text, self.m.font, w):
+            y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT).bottom
+        return y + px(4)
 
     def _pips(
         self,
