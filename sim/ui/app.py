@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -63,6 +64,7 @@ from sim.ui.menu import AI_PAUSES, scaled
 from sim.ui.menu import Line as MenuLine
 from sim.ui.menu import lines as menu_lines
 from sim.ui.metrics import Metrics, default_scale, default_window
+from sim.ui.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
 from sim.ui.render import Renderer, plan_secret
 from sim.ui.session import Session
@@ -566,7 +568,8 @@ class App:
         if not verdict.ok:
             view.status = verdict.words
             return
-        view.ally = unit
+        if isinstance(view.mode, Targeting):
+            view.mode = replace(view.mode, ally=unit)
         view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
 
     def attack_offer(self, target: str) -> Decision | None:
@@ -645,19 +648,21 @@ class App:
     def mark(self, cell: Pos) -> None:
         """Prepare's area: a click marks a cell, or unmarks a marked one."""
         view = self.view
-        marked = view.marking
-        if marked is None or self.acting() is None:
+        mode = view.mode
+        if not isinstance(mode, Marking) or self.acting() is None:
             return
         if not self.world.grid.inside(cell):
             return
+        marked = mode.cells
         if cell in marked:
-            marked.remove(cell)
-            view.status = f"unmarked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+            view.mode = Marking(tuple(c for c in marked if c != cell))
+            n = len(marked) - 1
+            view.status = f"unmarked {cell}; {n} cell(s) marked. {AREA_HELP}"
         elif (problem := unmarkable(self.world, cell)) is not None:
             view.status = f"{problem}. {AREA_HELP}"
         else:
-            marked.append(cell)
-            view.status = f"marked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+            view.mode = Marking((*marked, cell))
+            view.status = f"marked {cell}; {len(marked) + 1} cell(s) marked. {AREA_HELP}"
 
     def confirm_area(self) -> None:
         """Enter: the marked cells become Prepare's "enters_area" trigger; the action to hold
@@ -669,7 +674,7 @@ class App:
             view.status = f"mark at least one cell first. {AREA_HELP}"
             return
         cells = sorted(view.marking, key=lambda c: (c.y, c.x))
-        view.marking = None
+        view.mode = Free()
         view.preparing = {"trigger": "enters_area", "cells": [[c.x, c.y] for c in cells]}
         view.status = (
             f"Prepare {trigger_words(view.preparing)}: now choose the action to hold ready"
@@ -703,15 +708,13 @@ class App:
         if "ability" in need or "trigger" in need:
             view.clear_plan()
             view.preparing = preparing
-            view.choosing = name
+            view.mode = Choosing(name)
             return
         if "item" in need:
-            view.picking = name
+            view.mode = Picking(name)
             return
         if "target" in need or "to" in need or "ally" in need:
-            view.targeting = None if view.targeting == name else name
-            view.item = None
-            view.ally = None
+            view.mode = Free() if view.targeting == name else Targeting(name)
             return
         # Ending the turn is never slowed or quickened (R-B6): the toggles leave it alone.
         shifted = name != "end_turn"
@@ -746,12 +749,11 @@ class App:
             for choice, fields in prepare_triggers(self.session.battle, unit, side):
                 if choice.value == AREA_CHOICE:
                     if value == AREA_CHOICE:
-                        view.choosing = None
-                        view.marking = []
+                        view.mode = Marking()
                         view.status = AREA_HELP
                         return
                 elif choice.value == value:
-                    view.choosing = None
+                    view.mode = Free()
                     view.preparing = fields
                     view.status = (
                         f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
@@ -766,7 +768,7 @@ class App:
             view.status = f"{value}: {chosen.detail}"
             return
         ability = self.world.catalog.abilities[value]
-        view.choosing = None
+        view.mode = Free()
         if not aim_of(ability):
             decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
             if isinstance(decision, str):
@@ -774,8 +776,7 @@ class App:
             else:
                 self.commit(decision)
             return
-        view.targeting = name
-        view.ability = value
+        view.mode = Targeting(name, ability=value)
         what = "a creature" if aim_of(ability) == ("target",) else "a cell"
         view.status = f"{name} {value}: click {what} (Esc cancels)"
 
@@ -784,10 +785,9 @@ class App:
         name = view.picking
         if name is None or view.selected is None:
             return
-        view.picking = None
+        view.mode = Free()
         if "target" in needs(name):
-            view.targeting = name
-            view.item = item
+            view.mode = Targeting(name, item=item)
             return
         decision = build(view.selected, name, view.slow, view.quicken, item=item)
         if isinstance(decision, str):
@@ -835,12 +835,11 @@ class App:
             view.menu = "main" if view.menu == "settings" else None
         elif view.help:
             view.help = False
-        elif view.picking or view.targeting or view.choosing:
-            view.picking = view.targeting = view.item = view.choosing = view.ability = None
-            view.ally = None
-        elif view.preparing is not None or view.marking is not None:
+        elif isinstance(view.mode, Picking | Targeting | Choosing):
+            view.mode = Free()
+        elif view.preparing is not None or isinstance(view.mode, Marking):
             view.preparing = None
-            view.marking = None
+            view.mode = Free()
             view.status = "Prepare cancelled"
         elif view.waypoints:
             view.waypoints.clear()
@@ -1169,7 +1168,9 @@ class App:
             self.confirm_area()
         elif view.marking is not None and key == pygame.K_BACKSPACE:
             if view.marking:
-                view.status = f"unmarked {view.marking.pop()}; {AREA_HELP}"
+                cells = view.marking
+                view.mode = Marking(tuple(cells[:-1]))
+                view.status = f"unmarked {cells[-1]}; {AREA_HELP}"
         elif key == pygame.K_ESCAPE:
             self.cancel()
         elif key == pygame.K_F1 or char == "?":
