@@ -67,8 +67,10 @@ def assist_step(view: View) -> str:
     """What the next click of an Assist names (R-X21), in words.
 
     >>> from sim.ui.mode import Targeting
-    >>> assist_step(View(mode=assist)), assist_step(View(mode=Targeting("assist", ally="ana")))
-    ('the ally to help', 'the enemy ana is helped against')
+    >>> assist_step(View(mode=Targeting("assist")))
+    'the ally to help'
+    >>> assist_step(View(mode=Targeting("assist", ally="ana")))
+    'the enemy ana is helped against'
     """
     return "the ally to help" if view.ally is None else f"the enemy {view.ally} is helped against"
 
