@@ -37,6 +37,7 @@ TOGGLES = (
     ("load", "Load [F9]"),
     ("help", "Help [F1]"),
 )
+LOOKING = ("reach", "threat", "own", "help")  # the toggles that only change what is shown
 
 
 class BarPanel:
@@ -50,6 +51,7 @@ class BarPanel:
         self._bar_font = self.m.px(pal.FONT_SMALL + 1)
         self._bar_row = metrics.bar_row
         self._measured: tuple[object, ...] | None = None
+        self._toggles: tuple[tuple[str, str], ...] = TOGGLES
         self._contest: tuple[tuple[object, ...], str] | None = None
         self.status = ""  # the last frame's status line under the bar
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
@@ -75,26 +77,44 @@ class BarPanel:
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
         w = size[0] - self.m.sidebar_width(size[0])
-        f = self.fonts
         entries = self.entries(session, view)
-        key = (size, id(entries), self.m)  # the bar keeps its list while nothing changed
+        self._toggles = self.toggles(view)
+        key = (size, id(entries), self.m, self._toggles)  # the list is kept while nothing changed
         if key == self._measured:
             return
         self._measured = key
-        # Normal buttons, or compact ones when a small window would give the bar too much.
+        # Normal buttons, or compact ones when a small window would give the bar too much;
+        # when even those need more rows than the bar may have (a large UI scale in a small
+        # window), smaller ones still, down to the compact size at scale 1, so no button is
+        # left out. The bar may have the window but for the board's least height (`most`).
         m = self.m
-        for fs, row_h in (
-            (m.px(pal.FONT_SMALL + 1), m.bar_row),
-            (m.px(pal.FONT_SMALL - 2), m.px(19)),
-        ):
-            widths = [f.width(label, fs) + m.px(14) for _, label in TOGGLES]
-            rows = self._rows(widths, w)
-            widths = [self._button_width(e.name, fs) for e in entries]
-            rows += self._rows(widths, w)
-            self._bar_font, self._bar_row = fs, row_h
-            self.height = rows * row_h + self.footer  # and the last result and status lines
-            if self.height <= size[1] * 0.4:
-                break
+        most = max(m.px(60), size[1] - m.px(160))
+        tries = [(m.px(pal.FONT_SMALL + 1), m.bar_row), (m.px(pal.FONT_SMALL - 2), m.px(19))]
+        floor = pal.FONT_SMALL - 2
+        shrink = 0.9
+        font, row = tries[-1]
+        while font * shrink >= floor:
+            font, row = int(font * shrink), int(row * shrink)
+            tries.append((font, row))
+        heights = [self._rows_for(entries, fs, w) * row_h + self.footer for fs, row_h in tries]
+        at = next((i for i in (0, 1) if heights[i] <= size[1] * 0.4), None)
+        if at is None:
+            at = next((i for i in range(1, len(tries)) if heights[i] <= most), len(tries) - 1)
+        chosen = (*tries[at], heights[at])
+        self._bar_font, self._bar_row, self.height = chosen
+
+    def toggles(self, view: View) -> tuple[tuple[str, str], ...]:
+        """The toggle buttons shown: in the replay viewer only those that work there (the
+        overlays and the help), not Slow, Undo, Save or Load, which would do nothing."""
+        if view.replaying:
+            return tuple((key, label) for key, label in TOGGLES if key in LOOKING)
+        return TOGGLES
+
+    def _rows_for(self, entries: list[Entry], size: int, width: int) -> int:
+        """The rows the toggles and then the action buttons take at this font size."""
+        f, m = self.fonts, self.m
+        rows = self._rows([f.width(label, size) + m.px(14) for _, label in self._toggles], width)
+        return rows + self._rows([self._button_width(e.name, size) for e in entries], width)
 
     def _button_width(self, name: str, size: int) -> int:
         """An action button's width: its name and room for the widest cost any button shows,
@@ -145,7 +165,7 @@ class BarPanel:
             "disengage": view.disengage, "slow": view.slow, "quicken": view.quicken,
             "help": view.help,
         }  # fmt: skip
-        for key, label in TOGGLES:
+        for key, label in self.toggles(view):
             width = f.width(label, size) + m.px(14)
             if x + width > rect.right - edge and x > rect.x + edge:
                 x, y = rect.x + edge, y + row_h
