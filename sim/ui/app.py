@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -60,7 +60,7 @@ from sim.ui.intent import (
 from sim.ui.logbook import lines
 from sim.ui.loop import run_window
 from sim.ui.markers import markers, summary
-from sim.ui.menu import AI_PAUSES, scaled
+from sim.ui.menu import AI_PAUSES, WATCH, replay_lines, scaled
 from sim.ui.menu import Line as MenuLine
 from sim.ui.menu import lines as menu_lines
 from sim.ui.metrics import Metrics, default_scale, default_window
@@ -99,6 +99,9 @@ PAN_KEYS = {
 }  # fmt: skip
 
 
+Replayer = Callable[[Path, "App"], "App"]  # a save and the window's game -> the viewer on it
+
+
 class App:
     """The client. `window=False` draws onto an off-screen Surface (tests, `sim render`)."""
 
@@ -111,11 +114,13 @@ class App:
         offer: Unfinished | None = None,
         ai: Mapping[str, str] | None = None,
         scale: float | None = None,
+        replayer: Replayer | None = None,
     ) -> None:
         """`offer`: an unfinished game of the scenario, offered on the handover screen until
         something is decided in this new one (C continues it). `ai`: the sides the AI plays,
         with their levels (team -> level). `scale`: the UI scale (`--ui-scale`); None follows
-        the window's size."""
+        the window's size. `replayer`: opens a save in the replay viewer over this window (the
+        menu's Watch a replay; sim/ui/viewer.py's `nested`), None where there is none."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -135,6 +140,8 @@ class App:
         self.renderer = Renderer(session, Metrics(scale or default_scale(size)))
         self.running = True
         self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
+        self.replayer = replayer
+        self.watching: App | None = None  # the replay viewer open over the game, if any
         self._drag_moved = 0
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
@@ -347,6 +354,10 @@ class App:
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
         self._window_surface()
+        if self._watched():
+            assert self.watching is not None
+            self.watching.surface = self.surface  # the viewer draws in this window
+            return self.watching.frame()
         if self.ui_scale is None:
             auto = default_scale(self.surface.get_size())
             if auto != self.renderer.m.scale:
@@ -358,7 +369,7 @@ class App:
                 self.fit()  # the window or the bar changed size while the whole map was shown
         self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
         if self.view.menu is not None and self.view.handover is None:
-            self.renderer.draw_menu(self.surface, self.view.menu == "settings", self.menu_lines())
+            self.renderer.draw_menu(self.surface, self.view.menu, self.menu_lines())
         return self.surface
 
     def _window_surface(self) -> None:
@@ -375,11 +386,39 @@ class App:
         return self.frame()
 
     def run(self) -> None:
-        run_window(lambda: self.running, self.handle, self.frame, self.ai_step)
+        run_window(
+            lambda: self.running,
+            self.handle,
+            self.frame,
+            self.step,
+            wait=lambda: 20 if self._watched() else 100,  # a replay steps on time
+        )
+
+    def step(self) -> bool:
+        """Between frames: the replay's next decision while one is watched (the game waits),
+        else the AI's."""
+        if self._watched():
+            assert self.watching is not None
+            return self.watching.step()
+        return self.ai_step()
+
+    def _watched(self) -> bool:
+        """Whether a replay is open over the game; one closed from its menu is let go, and
+        the game is back."""
+        if self.watching is not None and not self.watching.running:
+            self.watching = None
+            self._window_surface()
+            self.view.status = "back from the replay"
+        return self.watching is not None
 
     # --- events ------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
+        if self._watched() and kind != pygame.QUIT:
+            assert self.watching is not None
+            self.watching.handle(event)
+            self._watched()
+            return
         if kind == pygame.QUIT:
             self.closing = self.session.close()
             self.running = False
@@ -832,7 +871,7 @@ class App:
         left to cancel, open the menu."""
         view = self.view
         if view.menu is not None:
-            view.menu = "main" if view.menu == "settings" else None
+            view.menu = None if view.menu == "main" else "main"
         elif view.help:
             view.help = False
         elif isinstance(view.mode, Picking | Targeting | Choosing):
@@ -853,6 +892,13 @@ class App:
     # --- the Esc menu ----------------------------------------------------------------------------
     def menu_lines(self) -> list[MenuLine]:
         view = self.view
+        if view.menu == "replays":
+            return replay_lines(
+                [
+                    (p.name, time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime)))
+                    for p in self.saves()
+                ]
+            )
         asked: bool | None = None
         if view.side is not None:
             mine = [u for u in creatures(self.world) if team_of(self.world, u) == view.side]
@@ -864,7 +910,35 @@ class App:
             pause=self.ai_pause,
             seated=view.side is not None,
             scale=self.renderer.m.scale,
+            may_watch=self.watch_refusal(),
         )
+
+    def watch_refusal(self) -> str | None:
+        """Why no save can be watched from the menu now, or None."""
+        if self.replayer is None:
+            return "not from here: sim replay SAVE opens the replay viewer"
+        if not self.saves():
+            return f"no saves yet in {save_dir()}"
+        return None
+
+    def saves(self) -> list[Path]:
+        """The saves in the save directory the menu offers to watch, newest first (as many as
+        the number keys pick)."""
+        found = save_dir().glob("*.json") if save_dir().is_dir() else iter(())
+        files = [p for p in found if p.is_file()]
+        return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))[:8]
+
+    def watch(self, path: Path) -> None:
+        """Open a save in the replay viewer over the game; the game waits until it is closed.
+        A save that cannot be played back is refused in words, and the game stays."""
+        if self.replayer is None:
+            return
+        try:
+            self.watching = self.replayer(path, self)
+        except ReplayError as error:
+            self.view.status = f"cannot watch it: {error}"
+            return
+        self.view.menu = None
 
     def menu_pick(self, value: str) -> None:
         view = self.view
@@ -889,6 +963,10 @@ class App:
             self.new_game()
         elif value == "settings":
             view.menu = "settings"
+        elif value == "replays":
+            view.menu = "replays"
+        elif value.startswith(WATCH):
+            self.watch(save_dir() / value.removeprefix(WATCH))
         elif value == "back":
             view.menu = "main"
         elif value == "reactions":
@@ -1248,13 +1326,23 @@ def play(
     offer: Unfinished | None = None,
     ai: Mapping[str, str] | None = None,
     scale: float | None = None,
+    replayer: Replayer | None = None,
 ) -> int:
     """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
     when the game could not be autosaved as it closed (the message says so). `offer`: an
     unfinished game of the scenario to offer on the first handover screen. `size`: None fits
-    the window to the display; `scale`: the UI scale, None to follow the window's size."""
+    the window to the display; `scale`: the UI scale, None to follow the window's size;
+    `replayer`: opens a save from the menu in the replay viewer."""
     try:
-        app = App(session, size or window_size(), window=True, offer=offer, ai=ai, scale=scale)
+        app = App(
+            session,
+            size or window_size(),
+            window=True,
+            offer=offer,
+            ai=ai,
+            scale=scale,
+            replayer=replayer,
+        )
     except pygame.error as error:
         print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1

@@ -142,6 +142,13 @@ MAP_KEY = (
 )
 
 
+MENU_TITLES = {
+    "main": "Menu (Esc: back to the battle)",
+    "settings": "Settings (Esc: back)",
+    "replays": "Watch a replay (Esc: back)",
+}
+
+
 @dataclass
 class Layout:
     board: pygame.Rect
@@ -435,11 +442,11 @@ class Renderer:
             self._help(surface, lay.board)
         return self.hits
 
-    def draw_menu(self, surface: pygame.Surface, settings: bool, rows: list[MenuLine]) -> None:
-        """The Esc menu (or its settings page) over the board: numbered lines, each saying
-        what it does or why it cannot be chosen now."""
+    def draw_menu(self, surface: pygame.Surface, page: str, rows: list[MenuLine]) -> None:
+        """The Esc menu (or its settings or replay page) over the board: numbered lines, each
+        saying what it does or why it cannot be chosen now."""
         board = self.layout(surface.get_size()).board
-        title = "Settings (Esc: back)" if settings else "Menu (Esc: back to the battle)"
+        title = MENU_TITLES.get(page, MENU_TITLES["main"])
         listed = [(line.value, line.label, line.ok, line.detail) for line in rows]
         self._list_panel(surface, board, title, listed, "menu", "")
 
