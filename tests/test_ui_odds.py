@@ -58,7 +58,7 @@ def assert_tip_fits(app: App) -> None:
     assert board.contains(box), f"the tip {box} leaves the board {board}"
     for row in rows:
         assert renderer.fonts.width(row, 18) <= box.width - 8, f"{row!r} is wider than {box}"
-    assert box.collidelist(renderer._token_rects) == -1, "the tip covers a creature"
+    assert box.collidelist(renderer.token_rects) == -1, "the tip covers a creature"
     assert not any("approx" in row.lower() for row in rows)
 
 

@@ -66,7 +66,8 @@ from sim.ui.menu import lines as menu_lines
 from sim.ui.metrics import Metrics, default_scale, default_window
 from sim.ui.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
-from sim.ui.render import Renderer, plan_secret
+from sim.ui.render import Renderer
+from sim.ui.scene import Scene, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
 
@@ -134,10 +135,10 @@ class App:
         self.session = session
         self.view = View()
         self.camera = Camera()
-        self.planner = Planner()
+        self.scene = Scene()  # the answers the screen shows and the clicks act on
         # Set by --ui-scale or the Settings; until then the scale follows the window's size.
         self.ui_scale = scale
-        self.renderer = Renderer(session, Metrics(scale or default_scale(size)))
+        self.renderer = Renderer(session, Metrics(scale or default_scale(size)), self.scene)
         self.running = True
         self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
         self.replayer = replayer
@@ -239,6 +240,11 @@ class App:
 
     # --- helpers -----------------------------------------------------------------------------
     @property
+    def planner(self) -> Planner:
+        """The scene's reach maps and paths."""
+        return self.scene.planner
+
+    @property
     def world(self):  # type: ignore[no-untyped-def]
         return self.session.battle.world
 
@@ -317,7 +323,7 @@ class App:
         result = self.session.submit(decision)
         self.show_results(result)
         if isinstance(result, Refusal):
-            self.view.status = f"refused: {result.reason}"
+            self.view.refuse(f"refused: {result.reason}")
         else:
             said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
@@ -367,7 +373,7 @@ class App:
             self.renderer.measure(size, self.session, self.view)
             if self.renderer.layout(size).board.size != self._fitted:
                 self.fit()  # the window or the bar changed size while the whole map was shown
-        self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
+        self.renderer.draw(self.surface, self.session, self.view, self.camera)
         if self.view.menu is not None and self.view.handover is None:
             self.renderer.draw_menu(self.surface, self.view.menu, self.menu_lines())
         return self.surface
@@ -568,7 +574,7 @@ class App:
             if decision is None:
                 return
             if isinstance(decision, str):
-                view.status = f"refused: {decision}"
+                view.refuse(f"refused: {decision}")
             elif not isinstance(self.commit(decision), Refusal):
                 view.clear_plan()
             return
@@ -605,7 +611,7 @@ class App:
             return
         verdict = target_verdict(self.session, view, unit)
         if not verdict.ok:
-            view.status = verdict.words
+            view.refuse(verdict.words)
             return
         if isinstance(view.mode, Targeting):
             view.mode = replace(view.mode, ally=unit)
@@ -634,7 +640,7 @@ class App:
         instead (Prepare's "then")."""
         wrapped = held_ready(self.view, decision)
         if isinstance(wrapped, str):
-            self.view.status = f"refused: {wrapped}"
+            self.view.refuse(f"refused: {wrapped}")
             return Refusal(wrapped)
         result = self.submit(wrapped)
         if wrapped is not decision and not isinstance(result, Refusal):
@@ -646,10 +652,10 @@ class App:
         unit = view.selected
         if unit is None:
             return
-        plan = self.renderer.plan(self.session, view, self.planner) if view.hover == cell else None
+        plan = self.scene.plan(self.session, view) if view.hover == cell else None
         if plan is None:
             view.hover = cell
-            plan = self.renderer.plan(self.session, view, self.planner)
+            plan = self.scene.plan(self.session, view)
         if plan is None:
             return
         decision = plan.decision(view.slow, view.quicken)
@@ -663,11 +669,11 @@ class App:
         if view.disengage:
             first = build(unit, "disengage", False, False)
             if isinstance(first, str):
-                view.status = f"refused: {first}"
+                view.refuse(f"refused: {first}")
                 return
             check = self.session.battle.check(first)  # type: ignore[arg-type]
             if isinstance(check, Refusal):
-                view.status = f"refused: Disengage: {check.reason}"
+                view.refuse(f"refused: Disengage: {check.reason}")
                 return
             keep = len(self.session.battle.decisions)
             self.submit(first)
@@ -676,7 +682,7 @@ class App:
                 # The move cannot follow the Disengage: take the Disengage back too.
                 self.session.rewind(keep)
                 self.sync()
-                view.status = f"refused after Disengage: {result.reason}"
+                view.refuse(f"refused after Disengage: {result.reason}")
                 return
         else:
             result = self.submit(decision)
@@ -759,7 +765,7 @@ class App:
         shifted = name != "end_turn"
         decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
         if isinstance(decision, str):
-            view.status = f"refused: {decision}"
+            view.refuse(f"refused: {decision}")
             return
         self.commit(decision)
 
@@ -811,7 +817,7 @@ class App:
         if not aim_of(ability):
             decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
             if isinstance(decision, str):
-                view.status = f"refused: {decision}"
+                view.refuse(f"refused: {decision}")
             else:
                 self.commit(decision)
             return
@@ -830,7 +836,7 @@ class App:
             return
         decision = build(view.selected, name, view.slow, view.quicken, item=item)
         if isinstance(decision, str):
-            view.status = f"refused: {decision}"
+            view.refuse(f"refused: {decision}")
         else:
             self.commit(decision)
 
@@ -899,10 +905,7 @@ class App:
                     for p in self.saves()
                 ]
             )
-        asked: bool | None = None
-        if view.side is not None:
-            mine = [u for u in creatures(self.world) if team_of(self.world, u) == view.side]
-            asked = all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
+        asked = self.side_asked()
         return menu_lines(
             settings=view.menu == "settings",
             may_load=self.rewind_refusal(),
@@ -912,6 +915,15 @@ class App:
             scale=self.renderer.m.scale,
             may_watch=self.watch_refusal(),
         )
+
+    def side_asked(self) -> bool | None:
+        """Whether every creature of the seated side asks its player about reactions (None:
+        no side sits at the screen)."""
+        side = self.view.side
+        if side is None:
+            return None
+        mine = [u for u in creatures(self.world) if team_of(self.world, u) == side]
+        return all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
 
     def watch_refusal(self) -> str | None:
         """Why no save can be watched from the menu now, or None."""
@@ -953,8 +965,7 @@ class App:
         if value == "save":
             self.save()
         elif value == "save_quit":
-            self.save()
-            if view.status.startswith("saved to"):
+            if self.save():
                 self.closing = self.session.close()
                 self.running = False
         elif value == "load":
@@ -970,7 +981,7 @@ class App:
         elif value == "back":
             view.menu = "main"
         elif value == "reactions":
-            self.ask_reactions(not self.menu_lines()[0].label.endswith("asked"))
+            self.ask_reactions(not self.side_asked())
         elif value == "ai_pause":
             at = AI_PAUSES.index(self.ai_pause) if self.ai_pause in AI_PAUSES else -1
             self.ai_pause = AI_PAUSES[(at + 1) % len(AI_PAUSES)]
@@ -1052,14 +1063,16 @@ class App:
         self.view.clear_plan()
         self.sync()
 
-    def save(self, path: Path | None = None) -> None:
+    def save(self, path: Path | None = None) -> bool:
+        """Save the game (to the quick save by default); whether it was saved."""
         target = path or self.quicksave
         try:
             self.session.save_to(target)
         except ReplayError as error:
             self.view.status = str(error)
-            return
+            return False
         self.view.status = f"saved to {target}"
+        return True
 
     def load(self, path: Path | str) -> None:
         try:
@@ -1074,9 +1087,9 @@ class App:
         self.view.offer = ""
         grid_changed = not scenario.world.grid.same_as(self.world.grid)
         self.session = Session(scenario, save.seed, battle)
-        self.planner = Planner()
+        self.scene.reset()
         if grid_changed:
-            self.renderer = Renderer(self.session, self.renderer.m)
+            self.renderer = Renderer(self.session, self.renderer.m, self.scene)
             self.fit()
         self._turn_key = None
         self.view.side = None
@@ -1096,7 +1109,7 @@ class App:
         old = self.session
         old.close()
         self.session = Session(old.scenario, old.seed + 1)
-        self.planner = Planner()
+        self.scene.reset()
         self.view = View()
         self._turn_key = None
         self._seat_ai()
@@ -1116,7 +1129,7 @@ class App:
             self.view.status = str(error)
             return
         self.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
-        self.planner = Planner()
+        self.scene.reset()
         self._turn_key = None
         self.view.side = None
         self._seat_ai()

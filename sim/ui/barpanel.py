@@ -5,24 +5,19 @@ only lays them out and draws them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
-from sim.creature import team_of
-from sim.engine import AwaitingAction
 from sim.ui import palette as pal
 from sim.ui.actionbar import AREA_HELP, LABELS, ActionBar, Entry, trigger_words
 from sim.ui.forecast import contest_words
 from sim.ui.intent import acting_unit, aim_needs, aim_words, assist_step
 from sim.ui.metrics import Metrics
+from sim.ui.panel import Hits
+from sim.ui.scene import Scene
 from sim.ui.session import Session
 from sim.ui.text import Fonts
 from sim.ui.view import View
 from sim.ui.wording import named_items, rule_ids
-
-if TYPE_CHECKING:
-    from sim.ui.render import Hits
 
 TOGGLES = (
     ("reach", "Reach [R]"),
@@ -43,10 +38,10 @@ LOOKING = ("reach", "threat", "own", "help")  # the toggles that only change wha
 class BarPanel:
     """The bar at the bottom of the window, its buttons flowed into rows for the width."""
 
-    def __init__(self, fonts: Fonts, metrics: Metrics) -> None:
+    def __init__(self, fonts: Fonts, metrics: Metrics, scene: Scene) -> None:
         self.fonts = fonts
         self.m = metrics
-        self.bar = ActionBar()
+        self.scene = scene
         self.height = 3 * metrics.bar_row + metrics.px(30)
         self._bar_font = self.m.px(pal.FONT_SMALL + 1)
         self._bar_row = metrics.bar_row
@@ -57,22 +52,12 @@ class BarPanel:
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     def entries(self, session: Session, view: View) -> list[Entry]:
-        actor = acting_unit(session)
-        world = session.battle.world
-        pending = session.battle.pending
-        foreign = actor is not None and not view.sits_for(team_of(world, actor))
-        if not isinstance(pending, AwaitingAction) or foreign or view.replaying:
-            actor = None
-        side = view.eyes
-        return self.bar.update(
-            session.battle,
-            session.version,
-            actor,
-            view.slow,
-            view.quicken,
-            side,
-            view.preparing is not None,
-        )
+        """The buttons the scene answers for this state and view."""
+        return self.scene.entries(session, view)
+
+    @property
+    def bar(self) -> ActionBar:
+        return self.scene.bar
 
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
@@ -249,7 +234,7 @@ class BarPanel:
                 status = f"Prepare {trigger_words(view.preparing)}: {status}"
         elif view.marking is not None and not status:
             status = AREA_HELP
-        elif view.preparing is not None and not status.startswith("refused"):
+        elif view.preparing is not None and not view.shows_refusal:
             status = (
                 f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
                 " (Esc cancels)"

@@ -34,6 +34,7 @@ class View:
     help: bool = False
     handover: str | None = None  # the side asked to sit down; the board is hidden
     status: str = ""
+    refusal: str = ""  # the last refusal said on the status line (`refuse`)
     log_offset: int = 0
     bar_hover: str | None = None  # the action button under the mouse
     dragging: bool = False
@@ -60,6 +61,15 @@ class View:
         and marked area): in hotseat that is its side's secret; the other side only sees that
         it holds an action, as at a table."""
         return self.sits_for(team)
+
+    def refuse(self, words: str) -> None:
+        """Say on the status line why a decision or a choice was refused."""
+        self.status = self.refusal = words
+
+    @property
+    def shows_refusal(self) -> bool:
+        """Whether the status line still says the last refusal."""
+        return bool(self.status) and self.status == self.refusal
 
     def clear_plan(self) -> None:
         self.waypoints.clear()
