@@ -47,6 +47,8 @@ class BarPanel:
         self._bar_row = metrics.bar_row
         self._measured: tuple[object, ...] | None = None
         self._toggles: tuple[tuple[str, str], ...] = TOGGLES
+        self._widths: dict[tuple[str, int], int] = {}  # a button's width at a font size
+        self._slots: dict[int, int] = {}  # the widest cost at a font size
         self._contest: tuple[tuple[object, ...], str] | None = None
         self.status = ""  # the last frame's status line under the bar
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
@@ -81,11 +83,14 @@ class BarPanel:
         while font * shrink >= floor:
             font, row = int(font * shrink), int(row * shrink)
             tries.append((font, row))
-        heights = [self._rows_for(entries, fs, w) * row_h + self.footer for fs, row_h in tries]
-        at = next((i for i in (0, 1) if heights[i] <= size[1] * 0.4), None)
+        def height(at: int) -> int:
+            fs, row_h = tries[at]
+            return self._rows_for(entries, fs, w) * row_h + self.footer
+
+        at = next((i for i in (0, 1) if height(i) <= size[1] * 0.4), None)
         if at is None:
-            at = next((i for i in range(1, len(tries)) if heights[i] <= most), len(tries) - 1)
-        chosen = (*tries[at], heights[at])
+            at = next((i for i in range(1, len(tries)) if height(i) <= most), len(tries) - 1)
+        chosen = (*tries[at], height(at))
         self._bar_font, self._bar_row, self.height = chosen
 
     def toggles(self, view: View) -> tuple[tuple[str, str], ...]:
@@ -105,9 +110,15 @@ class BarPanel:
         """An action button's width: its name and room for the widest cost any button shows,
         so no button moves when a cost changes ("free" to "free+1B") or the action becomes
         unavailable: every button keeps its place for a given window and font."""
-        f = self.fonts
-        slot = max(f.width(label, size) for label in LABELS)
-        return f.width(name.replace("_", " "), size) + slot + self.m.px(20)
+        found = self._widths.get((name, size))
+        if found is None:
+            f = self.fonts
+            slot = self._slots.get(size)
+            if slot is None:
+                slot = self._slots[size] = max(f.width(label, size) for label in LABELS)
+            found = f.width(name.replace("_", " "), size) + slot + self.m.px(20)
+            self._widths[(name, size)] = found
+        return found
 
     @property
     def footer(self) -> int:
