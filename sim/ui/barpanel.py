@@ -83,6 +83,7 @@ class BarPanel:
         while font * shrink >= floor:
             font, row = int(font * shrink), int(row * shrink)
             tries.append((font, row))
+
         def height(at: int) -> int:
             fs, row_h = tries[at]
             return self._rows_for(entries, fs, w) * row_h + self.footer

@@ -81,6 +81,8 @@ class TerrainLayer:
         # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
         self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
         self._edges_shown: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._edges_moving: tuple[object, ...] | None = None  # the last view drawn directly
+        self._ground_moving: tuple[object, ...] | None = None
         self._placed: tuple[object, list[tuple[pygame.Surface, pygame.Rect]]] | None = None
 
     # --- tiles: one per distinct cell look, per size -------------------------------------
@@ -248,12 +250,11 @@ class TerrainLayer:
 
     def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
         """Blit the ground chunks that show in `view` (a rect of `target`): one picture of
-        them, made again only when the camera or the view changes (a 256x256 map fitted to the
-        screen is some 200 chunks, too many blits for every frame)."""
+        them once the camera has stayed a frame, made again only when the camera or the view
+        changes (a 256x256 map fitted to the screen is some 200 chunks, too many blits for
+        every frame); while it moves, the chunks themselves."""
         key = (camera.cell, camera.x, camera.y, tuple(view))
         if self._ground is None or self._ground[0] != key:
-            picture = pygame.Surface(view.size)
-            picture.fill(pal.VOID)
             c = camera.cell
             visible = self._visible_chunks(camera, view)
             # A cache smaller than a screen of chunks would rebuild every chunk each time the
@@ -263,6 +264,20 @@ class TerrainLayer:
             for cx, cy in visible:
                 sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
                 blits.append((self.chunk(cx, cy, c), (sx - view.x, sy - view.y)))
+            if self._ground_moving != key:
+                # The camera moves: the chunks straight onto the board (a picture of them would
+                # cost a fill and a whole-board blit more while each frame's view is new).
+                self._ground_moving = key
+                clip = target.get_clip()
+                target.set_clip(view.clip(clip))
+                target.fill(pal.VOID, view)
+                target.blits(
+                    [(chunk, (x + view.x, y + view.y)) for chunk, (x, y) in blits], doreturn=False
+                )
+                target.set_clip(clip)
+                return
+            picture = pygame.Surface(view.size)
+            picture.fill(pal.VOID)
             picture.blits(blits, doreturn=False)
             self._ground = (key, picture)
         target.blit(self._ground[1], view.topleft)
@@ -275,8 +290,6 @@ class TerrainLayer:
             return
         key = (camera.cell, camera.x, camera.y, tuple(view))
         if self._edges_shown is None or self._edges_shown[0] != key:
-            picture = pygame.Surface(view.size)
-            picture.fill(KEY)
             c = camera.cell
             margin = self._margin(c)
             blits = []
@@ -285,7 +298,22 @@ class TerrainLayer:
                 if layer is not None:
                     sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
                     blits.append((layer, (sx - margin - view.x, sy - margin - view.y)))
+            if self._edges_moving != key:
+                # The camera moves: the layers straight onto the board, no picture made (it
+                # would cost more than it saves while each frame's view is new).
+                self._edges_moving = key
+                clip = target.get_clip()
+                target.set_clip(view.clip(clip))
+                target.blits(
+                    [(layer, (x + view.x, y + view.y)) for layer, (x, y) in blits], doreturn=False
+                )
+                target.set_clip(clip)
+                return
+            picture = pygame.Surface(view.size)
+            picture.fill(KEY)
             picture.blits(blits, doreturn=False)
+            # One colour-keyed picture once the camera has stayed a frame, run-length encoded:
+            # each later blit of it is a quarter of a plain one.
             picture.set_colorkey(KEY, pygame.RLEACCEL)
             self._edges_shown = (key, picture)
         target.blit(self._edges_shown[1], view.topleft)
