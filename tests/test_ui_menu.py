@@ -149,6 +149,7 @@ def test_watch_a_replay_from_the_menu_and_come_back(
     while viewer.view.menu is None:
         p.key(pygame.K_ESCAPE)
     assert [line.value for line in viewer.menu_lines()] == ["resume", "close", "settings"]
+    assert viewer.menu_title() == "Menu (Esc: back to the replay)"
     app.frame()
     rect = next(r for r, k, v in viewer.renderer.hits.items if (k, v) == ("menu", "close"))
     p.click(rect.center)

@@ -66,7 +66,7 @@ from sim.ui.menu import lines as menu_lines
 from sim.ui.metrics import Metrics, default_scale, default_window
 from sim.ui.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
-from sim.ui.render import Renderer
+from sim.ui.render import MENU_TITLES, Renderer
 from sim.ui.scene import Scene, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
@@ -375,7 +375,7 @@ class App:
                 self.fit()  # the window or the bar changed size while the whole map was shown
         self.renderer.draw(self.surface, self.session, self.view, self.camera)
         if self.view.menu is not None and self.view.handover is None:
-            self.renderer.draw_menu(self.surface, self.view.menu, self.menu_lines())
+            self.renderer.draw_menu(self.surface, self.menu_title(), self.menu_lines())
         return self.surface
 
     def _window_surface(self) -> None:
@@ -915,6 +915,10 @@ class App:
             scale=self.renderer.m.scale,
             may_watch=self.watch_refusal(),
         )
+
+    def menu_title(self) -> str:
+        """The open menu page's title, saying where Esc goes."""
+        return MENU_TITLES.get(self.view.menu or "main", MENU_TITLES["main"])
 
     def side_asked(self) -> bool | None:
         """Whether every creature of the seated side asks its player about reactions (None:

@@ -208,11 +208,11 @@ class Renderer:
                 ),
             )
 
-    def draw_menu(self, surface: pygame.Surface, page: str, rows: list[MenuLine]) -> None:
-        """The Esc menu (or its settings or replay page) over the board."""
+    def draw_menu(self, surface: pygame.Surface, title: str, rows: list[MenuLine]) -> None:
+        """The Esc menu (or one of its pages) over the board."""
         self.prompts.hits = self.hits
         board = self.layout(surface.get_size()).board
-        self.prompts.menu(surface, board, MENU_TITLES.get(page, MENU_TITLES["main"]), rows)
+        self.prompts.menu(surface, board, title, rows)
 
     def _panel_cached(
         self,

@@ -143,6 +143,11 @@ class Viewer(App):
             MenuLine("settings", "Settings", True, "the UI scale"),
         ]
 
+    def menu_title(self) -> str:
+        if self.view.menu == "settings":
+            return super().menu_title()
+        return "Menu (Esc: back to the replay)"
+
     def menu_pick(self, value: str) -> None:
         if value == "close":
             self.view.menu = None
