@@ -736,7 +736,7 @@ class App:
         if view.marking is not None:
             view.status = AREA_HELP
             return
-        entry = next((e for e in self.renderer.bar.entries if e.name == name), None)
+        entry = next((e for e in self.scene.entries(self.session, view) if e.name == name), None)
         need = needs(name)
         if view.preparing is not None and name in ("prepare", "end_turn"):
             view.status = "Prepare: choose the action to hold ready (Esc cancels)"
