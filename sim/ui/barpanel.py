@@ -9,8 +9,7 @@ import pygame
 
 from sim.ui import palette as pal
 from sim.ui.actionbar import AREA_HELP, LABELS, ActionBar, Entry, trigger_words
-from sim.ui.forecast import contest_words
-from sim.ui.intent import acting_unit, aim_needs, aim_words, assist_step
+from sim.ui.intent import aim_needs, aim_words, assist_step
 from sim.ui.metrics import Metrics
 from sim.ui.panel import Hits
 from sim.ui.scene import Scene
@@ -49,7 +48,6 @@ class BarPanel:
         self._toggles: tuple[tuple[str, str], ...] = TOGGLES
         self._widths: dict[tuple[str, int], int] = {}  # a button's width at a font size
         self._slots: dict[int, int] = {}  # the widest cost at a font size
-        self._contest: tuple[tuple[object, ...], str] | None = None
         self.status = ""  # the last frame's status line under the bar
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
@@ -286,11 +284,4 @@ class BarPanel:
 
     def contest_words(self, session: Session, hovered: Entry) -> str:
         """The chance of a contest aimed at no creature (break free, hide) for the bar."""
-        actor = acting_unit(session)
-        if actor is None:
-            return ""
-        world = session.battle.world
-        key = (session.version, actor, hovered.name)
-        if self._contest is None or self._contest[0] != key:
-            self._contest = (key, contest_words(world, actor, hovered.name))
-        return self._contest[1]
+        return self.scene.contest(session, hovered.name)

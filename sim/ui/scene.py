@@ -40,8 +40,9 @@ from sim.ui.actionbar import (
     prompt_help,
     prompt_options,
     trigger_words,
+    unmarkable,
 )
-from sim.ui.forecast import ODDS_ACTIONS, Forecast, forecast
+from sim.ui.forecast import ODDS_ACTIONS, Forecast, contest_words, forecast
 from sim.ui.intent import (
     Verdict,
     acting_unit,
@@ -347,7 +348,21 @@ class Scene:
             self._forecasts[found] = forecast(session.battle.world, *aim)
         return self._forecasts[found]
 
+    def contest(self, session: Session, action: str) -> str:
+        """The acting creature's chance in a contest aimed at no creature (break free, hide),
+        in words ("" when none is acting or the action has no such chance)."""
+        actor = acting_unit(session)
+        if actor is None:
+            return ""
+        world = session.battle.world
+        key = (session.version, actor, action)
+        return self.memo.get("contest", key, lambda: contest_words(world, actor, action))
+
     # --- areas, and what happens during a reaction -------------------------------------------
+    def mark_problem(self, session: Session, cell: Pos) -> str | None:
+        """Why `cell` cannot be marked for Prepare's area, or None when it can."""
+        return unmarkable(session.battle.world, cell)
+
     def marked_areas(self, session: Session, view: View) -> list[tuple[tuple[Pos, ...], str]]:
         """Areas marked for Prepare's "enters_area" trigger, with their labels: the one being
         marked or just chosen, and the plans waiting for it that the seat may know of (its own

@@ -13,7 +13,7 @@ from sim.creature import creatures, incapacitated, team_of
 from sim.geometry import Pos
 from sim.reachmap import Hang
 from sim.ui import palette as pal
-from sim.ui.actionbar import cost_label, unmarkable
+from sim.ui.actionbar import cost_label
 from sim.ui.camera import Camera
 from sim.ui.intent import aim_needs, aim_words, assist_step
 from sim.ui.metrics import Metrics
@@ -199,7 +199,7 @@ class Tips(Panel):
         marked = view.marking or []
         if hover in marked:
             head = f"click: unmark {hover}"
-        elif (problem := unmarkable(session.battle.world, hover)) is not None:
+        elif (problem := self.scene.mark_problem(session, hover)) is not None:
             head = problem
         else:
             head = f"click: mark {hover}"
