@@ -77,6 +77,7 @@ class TerrainLayer:
         # Each ledge run's label and the edges it may sit on, best first (draw_labels).
         self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
+        self._by_chunk = self._chunk_edges()
         self._on_screen = 0  # chunks the last frame showed (the caches keep twice as many)
         # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
         self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
@@ -234,9 +235,18 @@ class TerrainLayer:
         for key in [k for k in self._chunks if (k[0], k[1]) in touched]:
             del self._chunks[key]
         self.edges = self._find_edges()
+        self._by_chunk = self._chunk_edges()
         self._edge_chunks.clear()
         # The pictures of the screen made from those chunks, and the labels placed on them.
         self._ground = self._edges_shown = self._placed = None
+
+    def _chunk_edges(self) -> dict[tuple[int, int], list[Edge]]:
+        """The edges by the chunk they are drawn in (a chunk's layer looks up its own, not
+        every edge of the map)."""
+        out: dict[tuple[int, int], list[Edge]] = {}
+        for edge in self.edges:
+            out.setdefault((edge.x // CHUNK, edge.y // CHUNK), []).append(edge)
+        return out
 
     def _visible_chunks(self, camera: Camera, view: pygame.Rect) -> list[tuple[int, int]]:
         c = camera.cell
@@ -447,7 +457,7 @@ class TerrainLayer:
             self._edge_chunks.move_to_end(key)
             return self._edge_chunks[key]
         x0, y0 = cx * CHUNK, cy * CHUNK
-        mine = [e for e in self.edges if x0 <= e.x < x0 + CHUNK and y0 <= e.y < y0 + CHUNK]
+        mine = self._by_chunk.get((cx, cy), [])
         layer: pygame.Surface | None = None
         if mine:
             margin = self._margin(c)
