@@ -74,6 +74,7 @@ class TerrainLayer:
         self.water = np.asarray(layers["water"])
         self.obstacle = np.asarray(layers["obstacle"])
         self.climbable = np.asarray(layers["climbable"])
+        self._find_looks()
         # Each ledge run's label and the edges it may sit on, best first (draw_labels).
         self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
@@ -208,14 +209,15 @@ class TerrainLayer:
         x0, y0 = cx * CHUNK, cy * CHUNK
         x1, y1 = min(g.width, x0 + CHUNK), min(g.height, y0 + CHUNK)
         s = pygame.Surface(((x1 - x0) * c, (y1 - y0) * c))
-        k, h, wt, ob, cl = self.kind, self.height, self.water, self.obstacle, self.climbable
+        tiles = self._look_tiles.setdefault(c, {})
         blits = []
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                tile = self.tile(
-                    c, int(k[y, x]), int(h[y, x]), int(wt[y, x]), int(ob[y, x]), bool(cl[y, x])
-                )
-                blits.append((tile, ((x - x0) * c, (y - y0) * c)))
+        for j, row in enumerate(self._look[y0:y1, x0:x1].tolist()):
+            for i, look in enumerate(row):
+                tile = tiles.get(look)
+                if tile is None:
+                    kind, height, water, obstacle, climb = self._look_keys[look]
+                    tile = tiles[look] = self.tile(c, kind, height, water, obstacle, bool(climb))
+                blits.append((tile, (i * c, j * c)))
         s.blits(blits, doreturn=False)
         # The grid: thin lines, dark enough to read on every ground, thinner when zoomed out.
         grid_colour = pal.GRID if c >= 12 else _mix(pal.GRID, pal.OPEN, 0.4)
@@ -234,11 +236,30 @@ class TerrainLayer:
             return
         for key in [k for k in self._chunks if (k[0], k[1]) in touched]:
             del self._chunks[key]
+        self._find_looks()
         self.edges = self._find_edges()
         self._by_chunk = self._chunk_edges()
         self._edge_chunks.clear()
         # The pictures of the screen made from those chunks, and the labels placed on them.
         self._ground = self._edges_shown = self._placed = None
+
+    def _find_looks(self) -> None:
+        """Each cell's look (kind, height, water, obstacle, climbable) as a number, once for
+        the grid: a chunk reads its cells' numbers in one go instead of five layers per cell
+        (a zoom to a new size draws every chunk on screen afresh)."""
+        layers = [self.kind, self.height, self.water, self.obstacle, self.climbable]
+        code = np.zeros(self.kind.shape, dtype=np.int64)
+        for layer in layers:
+            values = np.asarray(layer, dtype=np.int64)
+            low = int(values.min()) if values.size else 0
+            span = int(values.max()) - low + 1 if values.size else 1
+            code = code * span + (values - low)
+        found, look = np.unique(code, return_inverse=True)
+        self._look = look.reshape(self.kind.shape)
+        firsts = np.unique(look.ravel(), return_index=True)[1]
+        flat = [np.asarray(layer).ravel() for layer in layers]
+        self._look_keys = [tuple(int(f[i]) for f in flat) for i in firsts[: len(found)]]
+        self._look_tiles: dict[int, dict[int, pygame.Surface]] = {}
 
     def _chunk_edges(self) -> dict[tuple[int, int], list[Edge]]:
         """The edges by the chunk they are drawn in (a chunk's layer looks up its own, not
