@@ -5,6 +5,9 @@ Prints medians and the ratio to the baseline for three frames:
 
 - "still": the same hover, frame after frame (what the window costs while nothing moves);
 - "hover": the mouse on a new cell every frame (the path, its tip and the cell's lines);
+- "pan": the camera dragged a few pixels each frame;
+- "zoom": a zoom step in or out each frame (four in, four out: the first frame at a new size
+  draws the chunks on screen at that size);
 - "change": the first frame after a state change (the acting creature steps to a neighbouring
   cell, then the step is undone, in turn: the action bar's legal decisions, the reach map, the
   threats, the panels; the step and the undo themselves are not timed).
@@ -88,7 +91,7 @@ def median_ms(fn, frames: int, before=None) -> float:  # type: ignore[no-untyped
     return statistics.median(times)
 
 
-def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, int]:
+def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, float, float, int]:
     path = tmp / f"bench{n}.toml"
     path.write_text(scenario_text(n), encoding="utf-8")
     os.environ["SIM_SAVE_DIR"] = str(tmp)
@@ -143,7 +146,21 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, i
         app.sync()
 
     changed = median_ms(app.frame, min(frames, 40), before=change)
-    return frame, moving, changed, baseline, len(reach)
+    # The camera panned a few pixels each frame (a drag), then zoomed a step in or out.
+    view.hover = None
+    steps = iter(range(10**6))
+
+    def pan() -> None:
+        app.camera.pan(3 if next(steps) % 2 else -3, 0)
+        app._fitted = None
+
+    panned = median_ms(app.frame, frames, before=pan)
+
+    def zoom() -> None:
+        app._zoom(1.2 if next(steps) % 8 < 4 else 1 / 1.2, app.camera.centre(far))
+
+    zoomed = median_ms(app.frame, 16, before=zoom)
+    return frame, moving, changed, panned, zoomed, baseline, len(reach)
 
 
 def main() -> None:
@@ -154,7 +171,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         for n in (64, 128, 256):
-            frame, moving, changed, baseline, cells = bench(n, args.frames, Path(tmp))
+            found = bench(n, args.frames, Path(tmp))
+            frame, moving, changed, panned, zoomed, baseline, cells = found
             print(
                 f"{n}x{n} at {SIZE[0]}x{SIZE[1]}, 20 creatures, reach ({cells} cells) + threat "
                 f"+ path; one full-screen blit {baseline:.2f} ms median"
@@ -165,8 +183,14 @@ def main() -> None:
                 "still": 16.0 if n == 256 else None,
                 "hover": 4.0 if n == 64 else None,
                 "change": 8.0 if n == 64 else None,
+                "pan": 16.0 if n == 256 else None,
+                "zoom": None,
             }
-            for name, ms in (("still", frame), ("hover", moving), ("change", changed)):
+            shown = (
+                ("still", frame), ("hover", moving), ("change", changed), ("pan", panned),
+                ("zoom", zoomed),
+            )  # fmt: skip
+            for name, ms in shown:
                 goal = goals[name]
                 met = "met" if goal and ms < goal else "NOT met"
                 verdict = f"; goal < {goal:g} ms: {met}" if goal else ""

@@ -483,11 +483,13 @@ class TerrainLayer:
         if mine:
             margin = self._margin(c)
             size = CHUNK * c + 2 * margin
-            # A colour-keyed layer (no per-pixel alpha) with run-length acceleration: mostly
-            # empty, it blits in a fraction of the time of an alpha surface.
+            # A colour-keyed layer (no per-pixel alpha): it blits in a fraction of the time of
+            # an alpha surface. Not run-length encoded: a layer blitted by turns onto the
+            # screen's picture and onto the board (the camera moving) is encoded again at each
+            # change of destination, which cost more than the encoding saves.
             layer = pygame.Surface((size, size))
             layer.fill(KEY)
-            layer.set_colorkey(KEY, pygame.RLEACCEL)
+            layer.set_colorkey(KEY)
             for edge in mine:
                 self._draw_edge(
                     layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
