@@ -81,9 +81,9 @@ def bench(rounds: int, action: str | None, tmp: Path) -> tuple[list[float], ...]
     plain: list[float] = []
     for _ in range(rounds):
         for cell in targets:
-            app.renderer._forecasts.clear()  # as after a new battle version
+            app.scene._forecasts.clear()  # as after a new battle version
             first.append(hover_ms(app, cell))
-            if app.renderer.forecast(session, app.view) is None:
+            if app.scene.forecast(session, app.view) is None:
                 raise SystemExit(f"no odds are shown for {action or 'an attack'} at {cell}")
         for cell in targets:
             again.append(hover_ms(app, cell))

@@ -676,6 +676,7 @@ def _window(
     on its first overlay would look hung."""
     from sim import pathfinder
     from sim.ui.app import play
+    from sim.ui.viewer import nested
 
     # Before anything slow and before any save is touched: without a display SDL would "open"
     # an invisible stand-in window and the command would seem to hang.
@@ -691,7 +692,7 @@ def _window(
         pathfinder.warm_up()
     finally:
         notice.cancel()
-    return play(session, offer=offer, ai=ai, scale=scale)
+    return play(session, offer=offer, ai=ai, scale=scale, replayer=nested)
 
 
 # --- sim edit ---------------------------------------------------------------------------------

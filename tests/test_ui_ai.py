@@ -76,7 +76,7 @@ def test_an_ai_side_has_no_handover_and_plays_one_decision_at_a_time(
             assert app.ai_step(10.0)
             assert app.view.status.startswith("AI grok: ")
             to_people(app)
-    said = app.renderer.log_lines(app.session, app.view)
+    said = app.scene.log_lines(app.session, app.view)
     notes = [line for line in said if line.startswith("AI grok: ")]
     assert notes, said
     assert len(notes) == len(app.session.notes)

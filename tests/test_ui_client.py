@@ -215,7 +215,7 @@ def test_select_hover_move_end_turn_and_undo(duel: Path, shots: Path, save_dir: 
     assert reach, "the reach map is shown"
     target = next(c for c in (Pos(start.x, start.y - 1), Pos(start.x, start.y + 1)) if c in reach)
     p.hover(target)
-    plan = app.renderer.plan(app.session, app.view, app.planner)
+    plan = app.scene.plan(app.session, app.view)
     assert plan is not None and plan.action is not None and plan.cells[-1] == target
     p.shot("hover_path")
     # Commit the move with a click.
@@ -256,7 +256,7 @@ def test_waypoints_choose_another_path(duel: Path, shots: Path) -> None:
     app._shift = False
     assert app.view.waypoints == [detour]
     p.hover(goal)
-    plan = app.renderer.plan(app.session, app.view, app.planner)
+    plan = app.scene.plan(app.session, app.view)
     assert plan is not None and detour in plan.cells and plan.cells[-1] == goal
     p.shot("waypoint")
     p.key(pygame.K_BACKSPACE)
@@ -355,7 +355,7 @@ def test_attack_of_opportunity_through_the_handover(duel: Path, shots: Path) -> 
     step = 1 if start.x > app.world.need(enemy, Position).cell.x else -1
     away = Pos(min(7, max(1, start.x + 3 * step)), start.y)
     p.hover(away)
-    plan = app.renderer.plan(app.session, app.view, app.planner)
+    plan = app.scene.plan(app.session, app.view)
     assert plan is not None and plan.provocations, "the path is marked as provoking"
     p.shot("provoking_path")
     p.click_cell(away)
@@ -519,7 +519,7 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
     step = -1 if there.x > start.x else 1
     away = Pos(start.x + 2 * step, start.y)
     p.hover(away)
-    plan = app.renderer.plan(app.session, app.view, app.planner)
+    plan = app.scene.plan(app.session, app.view)
     assert plan is not None and plan.action is not None
     assert [prov.enemy for prov in plan.provocations] == [enemy]
     p.shot("provoking_path")
@@ -706,7 +706,7 @@ def test_cast_a_spell_chosen_from_the_list(tmp_path: Path, shots: Path) -> None:
     assert app.view.targeting == "cast" and app.view.ability == "firebolt"
     zul = at(app, "zul")
     p.hover(zul)
-    assert zul in app.renderer._aims(app.session, app.view), "zul is marked as a target"
+    assert zul in app.scene.aims(app.session, app.view), "zul is marked as a target"
     p.shot("spell_target")
     p.click_cell(zul)
     last = to_json(app.session.battle.decisions[-1])
@@ -727,7 +727,7 @@ def test_an_area_spell_is_aimed_at_a_cell(tmp_path: Path, shots: Path) -> None:
     assert app.view.targeting == "cast" and app.view.ability == "inferno"
     centre = Pos(at(app, "zul").x - 1, at(app, "zul").y)  # 9 m away: inferno reaches 16 m
     p.hover(centre)
-    area = app.renderer._area(app.session, app.view)
+    area = app.scene.area(app.session, app.view)
     assert centre in area and at(app, "zul") in area
     p.shot("area_preview")
 
@@ -874,10 +874,10 @@ def test_a_prepared_plan_is_hidden_from_the_other_side(duel: Path, shots: Path) 
     assert app.view.side == "red"
     p.button("unit", "ana")  # select ana from the initiative list
     assert app.view.selected == "ana"
-    about = " ".join(app.renderer.unit_lines(app.session, app.view, "ana"))
+    about = " ".join(app.scene.unit_lines(app.session, app.view, "ana"))
     assert "holds an action ready" in about
     assert "attack" not in about and "1.5" not in about
-    log = app.renderer.log_lines(app.session, app.view)
+    log = app.scene.log_lines(app.session, app.view)
     assert "ana holds an action ready (what for is hidden)" in log
     assert not any("prepares" in line or "1.5 m" in line for line in log)
     p.shot("plan_hidden_from_red")
@@ -889,9 +889,9 @@ def test_a_prepared_plan_is_hidden_from_the_other_side(duel: Path, shots: Path) 
     p.sit_down()
     assert app.view.side == "blue"
     p.button("unit", "ana")
-    about = " ".join(app.renderer.unit_lines(app.session, app.view, "ana"))
+    about = " ".join(app.scene.unit_lines(app.session, app.view, "ana"))
     assert "prepared: attack grok when an enemy comes within 1.5 m" in about
-    log = app.renderer.log_lines(app.session, app.view)
+    log = app.scene.log_lines(app.session, app.view)
     assert "ana prepares attack grok for when an enemy comes within 1.5 m" in log
     p.shot("plan_shown_to_blue")
 
@@ -918,7 +918,7 @@ def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) 
     assert app.view.marking == [Pos(5, 3), Pos(5, 2), Pos(5, 1)]
     assert app.session.battle.decisions == []
     p.hover(Pos(6, 2))
-    assert app.renderer.marked_areas(app.session, app.view) == [
+    assert app.scene.marked_areas(app.session, app.view) == [
         ((Pos(5, 3), Pos(5, 2), Pos(5, 1)), "marking: 3 cells")
     ]
     p.shot("area_marking")
@@ -942,7 +942,7 @@ def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) 
     # Red does not see the area (nor what ana holds ready).
     p.sit_down()
     assert app.view.side == "red"
-    assert app.renderer.marked_areas(app.session, app.view) == []
+    assert app.scene.marked_areas(app.session, app.view) == []
     p.shot("area_hidden_from_red")
     # grok steps into the area: leaving ana's reach, blue gets the screen for the attack of
     # opportunity and sees its area; then the step sets the plan off.
@@ -950,7 +950,7 @@ def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) 
     p.click_cell(Pos(5, 2))
     p.sit_down()
     assert app.view.side == "blue"
-    assert app.renderer.marked_areas(app.session, app.view) == [
+    assert app.scene.marked_areas(app.session, app.view) == [
         ((Pos(5, 1), Pos(5, 2), Pos(5, 3)), "ana watches this area")
     ]
     p.shot("area_shown_to_blue")
@@ -988,7 +988,7 @@ def test_a_reaction_prompt_shows_the_move_and_the_attack_it_is_about(
     p.click_cell(Pos(1, 3))
     p.sit_down()
     assert app.view.side == "red"
-    shown = app.renderer.underway_shown(app.session, app.view)
+    shown = app.scene.underway_shown(app.session, app.view)
     assert shown is not None and shown.move is not None and not shown.aims
     assert shown.move.unit == "ana" and shown.move.here == Pos(3, 2)
     assert shown.move.end == Pos(1, 3) and shown.move.ahead[-1] == Pos(1, 3)
@@ -1001,14 +1001,14 @@ def test_a_reaction_prompt_shows_the_move_and_the_attack_it_is_about(
     assert app.view.side == "blue"
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingReaction) and pending.unit == "ana"
-    shown = app.renderer.underway_shown(app.session, app.view)
+    shown = app.scene.underway_shown(app.session, app.view)
     assert shown is not None and shown.move is not None and shown.move.end == Pos(1, 3)
     assert [(a.actor, a.what, a.target) for a in shown.aims] == [
         ("grok", "attack of opportunity", "ana")
     ]
     p.shot("reaction_shows_attack")
     react(p, "none", shot=False)
-    assert app.renderer.underway_shown(app.session, app.view) is None
+    assert app.scene.underway_shown(app.session, app.view) is None
 
 
 def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
@@ -1112,7 +1112,7 @@ def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
     p.button("action", "assist")
     assert app.view.targeting == "assist" and app.view.ally is None
     ana, grok = at(app, "ana"), at(app, "grok")
-    assert app.renderer._aims(app.session, app.view) == (ana,), "only ana can be the ally"
+    assert app.scene.aims(app.session, app.view) == (ana,), "only ana can be the ally"
     p.hover(ana)
     p.shot("assist_ally")
     p.click_cell(grok)
@@ -1121,7 +1121,7 @@ def test_assist_picks_the_ally_then_the_enemy_with_its_cost_or_refusal(
     p.click_cell(ana)
     assert app.view.ally == "ana"
     assert app.view.status == "assist ana: click the enemy ana is helped against (Esc cancels)"
-    assert app.renderer._aims(app.session, app.view) == (grok,)
+    assert app.scene.aims(app.session, app.view) == (grok,)
     p.hover(grok)
     p.shot("assist_enemy")
     p.click_cell(grok)
@@ -1229,7 +1229,7 @@ def test_dive_from_the_bar_swims_submerged_and_the_token_is_drawn_under_water(
     reach = app.planner.reach(app.session.battle, app.session.version, unit, "dive")
     assert set(reach) == {Pos(x, y) for x in (3, 4) for y in (2, 3)}  # 3 m of Swim
     p.hover(Pos(4, 2))
-    plan = app.renderer.plan(app.session, app.view, app.planner)
+    plan = app.scene.plan(app.session, app.view)
     assert plan is not None and plan.action == "swim" and plan.submerged
     p.shot("dive_path")
     p.click_cell(Pos(4, 2))
@@ -1320,7 +1320,7 @@ def test_the_catch_prompt_and_the_sidebar_name_items_not_their_ids(
     ]
     assert not any("bo." in t for t in text), [t for t in text if "bo." in t]
     p.button("unit", "bo")
-    about = app.renderer.unit_lines(app.session, app.view, "bo")
+    about = app.scene.unit_lines(app.session, app.view, "bo")
     assert holds in about and "carries: healing potion ×2" in about
     p.button("option", values[1])
     answered = [e for e in app.session.battle.log if e.kind == "reaction_answered"][-1]

@@ -118,7 +118,7 @@ def test_no_label_covers_another_label_or_a_token(shots: Path) -> None:
         for a, b in itertools.combinations(placed, 2):
             assert not a.colliderect(b), (a, b)
         for label in placed:
-            assert label.collidelist(app.renderer._token_rects) < 0, label
+            assert label.collidelist(app.renderer.token_rects) < 0, label
         camera = app.camera
         for _, run in terrain.runs:
             for edge in run:

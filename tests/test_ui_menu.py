@@ -6,6 +6,7 @@ it is open the keys that act on the battle wait."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -15,13 +16,18 @@ import pygame
 
 from sim.components import Policy
 from sim.engine import AwaitingAction
+from sim.scenario import load
 from sim.ui.app import App
+from sim.ui.session import Session
+from sim.ui.viewer import Viewer, nested
 from tests import test_ui_client as client
+from tests import test_ui_replay_viewer as replays
 from tests.test_ui_client import Player, make_app, seed_where
 from tests.test_ui_over import LAST_STAND
 
 shots = client.shots
 save_dir = client.save_dir
+kept = replays.kept  # a game kept by `sim batch --keep`
 
 
 def opened(tmp_path: Path, shots: Path) -> tuple[App, Player]:
@@ -45,7 +51,7 @@ def test_the_menu_opens_on_esc_and_holds_the_battle(tmp_path: Path, shots: Path)
     labels = [line.label for line in app.menu_lines()]
     assert labels == [
         "Resume", "Save", "Save and quit", "Load the quick save", "New game of this scenario",
-        "Settings",
+        "Settings", "Watch a replay",
     ]  # fmt: skip
     p.key(pygame.K_e)  # End turn waits while the menu is open
     assert app.session.battle.pending == AwaitingAction("ana")
@@ -94,3 +100,67 @@ def test_settings_ask_reactions_and_the_ai_pause(tmp_path: Path, shots: Path) ->
     assert app.view.menu == "main"
     p.key(pygame.K_ESCAPE)
     assert app.view.menu is None
+
+
+def test_watch_a_replay_from_the_menu_and_come_back(
+    tmp_path: Path, shots: Path, save_dir: Path, kept: Path
+) -> None:
+    """The menu's Watch a replay lists the saves, newest first; one opens in the replay viewer
+    over the game (the game waits), is stepped, and its own menu's Back to the game returns to
+    the game as it was. A save that cannot be played back is refused in words."""
+    path = tmp_path / "last.toml"
+    path.write_text(LAST_STAND, encoding="utf-8")
+    app = App(Session(load(path), seed_where(path, "ana")), (1280, 800), replayer=nested)
+    p = Player(app, shots)
+    if app.view.handover is not None:
+        p.sit_down()
+    # No saves yet: the line is refused, saying why.
+    watch = next(line for line in app.menu_lines() if line.value == "replays")
+    assert not watch.ok and watch.detail == f"no saves yet in {save_dir}"
+    save_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy(kept, save_dir / "duel.save.json")
+    (save_dir / "broken.json").write_text("{not json", encoding="utf-8")
+    os.utime(save_dir / "duel.save.json", (1_000_000_000, 1_000_000_000))  # the older one
+    p.key(pygame.K_ESCAPE)
+    while app.view.menu is None:
+        p.key(pygame.K_ESCAPE)
+    p.button("menu", "replays")
+    assert app.view.menu == "replays"
+    assert [line.value for line in app.menu_lines()] == [
+        "watch:broken.json", "watch:duel.save.json", "back",
+    ]  # fmt: skip
+    p.shot("replay_page")
+    # The broken save: refused in words, no viewer, the page stays.
+    p.button("menu", "watch:broken.json")
+    assert app.watching is None and app.view.status.startswith("cannot watch it: ")
+    assert "Traceback" not in app.view.status
+    decisions = list(app.session.battle.decisions)
+    p.key(pygame.K_2)  # the number key picks the line: the duel
+    viewer = app.watching
+    assert isinstance(viewer, Viewer) and viewer.nested and viewer.tape.position == 0
+    p.key(pygame.K_RIGHT)  # the viewer's keys through the game's window
+    assert viewer.tape.position == 1
+    assert app.frame() is app.surface and viewer.surface is app.surface
+    p.shot("watching_from_the_menu")
+    # Its toggles: only those that work in a replay.
+    toggles = [v for _, k, v in viewer.renderer.hits.items if k == "toggle"]
+    assert toggles == ["reach", "threat", "own", "help"]
+    # Its menu: back to the game.
+    while viewer.view.menu is None:
+        p.key(pygame.K_ESCAPE)
+    assert [line.value for line in viewer.menu_lines()] == ["resume", "close", "settings"]
+    assert viewer.menu_title() == "Menu (Esc: back to the replay)"
+    app.frame()
+    rect = next(r for r, k, v in viewer.renderer.hits.items if (k, v) == ("menu", "close"))
+    p.click(rect.center)
+    assert app.watching is None and app.view.status == "back from the replay"
+    assert list(app.session.battle.decisions) == decisions  # the game is as it was
+    assert app.view.menu is None
+    app.frame()
+    assert any(k == "toggle" and v == "save" for _, k, v in app.renderer.hits.items)
+
+
+def test_watch_a_replay_is_refused_where_there_is_no_viewer(tmp_path: Path, shots: Path) -> None:
+    app, _ = opened(tmp_path, shots)  # an App made without one (a play-test, sim render)
+    watch = next(line for line in app.menu_lines() if line.value == "replays")
+    assert not watch.ok and watch.detail == "not from here: sim replay SAVE opens the replay viewer"

@@ -25,6 +25,7 @@ from sim.geometry import Pos
 from sim.scenario import load
 from sim.ui.app import App
 from sim.ui.forecast import DEFENCE_WORDS, percent
+from sim.ui.mode import Picking
 from sim.ui.session import Session
 from tests import test_ui_client as client
 from tests.test_ui_client import Player, acting, at, fighters, make_app, write_scenario
@@ -57,7 +58,7 @@ def assert_tip_fits(app: App) -> None:
     assert board.contains(box), f"the tip {box} leaves the board {board}"
     for row in rows:
         assert renderer.fonts.width(row, 18) <= box.width - 8, f"{row!r} is wider than {box}"
-    assert box.collidelist(renderer._token_rects) == -1, "the tip covers a creature"
+    assert box.collidelist(renderer.token_rects) == -1, "the tip covers a creature"
     assert not any("approx" in row.lower() for row in rows)
 
 
@@ -181,7 +182,7 @@ def test_a_chosen_trip_grapple_disarm_or_feint_shows_its_chance(
     p.key(pygame.K_ESCAPE)
     # Disarm: the bar judges it with ana's own items only (none is grok's weapon), so its
     # button is struck through; the choice is made here as picking grok's weapon would.
-    app.view.picking = "disarm"
+    app.view.mode = Picking("disarm")
     app.pick_item(next(i for i in app.world.need("grok", Hands).items()))
     assert app.view.targeting == "disarm"
     p.hover(grok)

@@ -120,7 +120,7 @@ def test_hover_and_click_agree_on_a_downed_enemy(tmp_path: Path, shots: Path) ->
     assert rows[0] == f"grok  HP {hp}/16, down"
     assert "it is out of the fight: a hit only lowers its HP" in rows
     assert "click: attack grok (½)" in rows
-    assert app.renderer.plan(app.session, app.view, app.planner) is None
+    assert app.scene.plan(app.session, app.view) is None
     p.shot("downed_enemy_hover")
     decisions = len(app.session.battle.decisions)
     p.click_cell(at(app, "grok"))
@@ -135,7 +135,7 @@ def test_hover_and_click_agree_on_a_downed_enemy(tmp_path: Path, shots: Path) ->
     p.hover(Pos(1, 1))
     p.hover(at(app, "grok"))
     rows = tip_lines(app)
-    assert app.renderer.plan(app.session, app.view, app.planner) is None
+    assert app.scene.plan(app.session, app.view) is None
     assert not any(row.startswith(("Step", "Walk", "Run")) for row in rows), rows
     assert "cannot attack:" in rows and rows[-2:] == ("click to select it", "rules: R-A4")
     p.click_cell(at(app, "grok"))
@@ -172,7 +172,7 @@ def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> N
     assert app.view.selected == "ana"
     p.button("action", "climb")
     assert app.view.move_only == "climb"
-    reach = app.renderer.reach_cells(app.session, app.view, app.planner)
+    reach = app.scene.reach_cells(app.session, app.view)
     assert reach == {tower: "climb"}
     p.hover(tower)
     rows = tip_lines(app)
@@ -312,10 +312,10 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     app.session.submit(parse({"unit": "ana", "action": "stow", "item": "ana.longsword"}))
     app.sync()
     app.frame()
-    log = app.renderer.log_lines(app.session, app.view)
+    log = app.scene.log_lines(app.session, app.view)
     assert "ana stows the longsword" in log
     assert not any("ana.longsword" in line for line in log)
-    shown = app.renderer.unit_lines(app.session, app.view, "ana")
+    shown = app.scene.unit_lines(app.session, app.view, "ana")
     assert not any("draw_stow" in line or "ana." in line for line in shown), shown
     p.shot("words_not_ids")
     names = item_words(app.world)

@@ -124,6 +124,9 @@ def test_play_pause_speed_and_overlays(kept: Path, shots: Path) -> None:
     viewer.frame()
     assert "enemies reach (count)" in viewer.renderer.legend
     assert all(not e.ok for e in viewer.renderer.bar.entries)  # the bar only shows
+    # Only the toggles that work here: no Slow, Quicken, Disengage, Undo, Save or Load.
+    toggles = [v for _, k, v in viewer.renderer.hits.items if k == "toggle"]
+    assert toggles == ["reach", "threat", "own", "help"]
     p.shot("threats_in_replay")
     # A click on a creature selects it (its details, its reach); nothing moves.
     grok = viewer.world.need("grok", Position).cell

@@ -15,7 +15,7 @@ import pytest
 from sim.decisions import parse
 from sim.engine import AwaitingReaction
 from sim.events import AttackResolved, Damaged
-from sim.ui import render
+from sim.ui import board
 from sim.ui.markers import LIFETIME, markers, summary
 from tests import test_ui_client as client
 from tests.test_ui_client import Player, at, make_app, write_scenario
@@ -55,7 +55,7 @@ def test_an_attack_shows_its_result_on_the_board_and_beside_the_bar(
     assert f"attack on grok: {'hit' if hit else 'miss'}" in app.view.last
     p.shot("attack_result")
     later = app.view.markers[0].born + LIFETIME + 0.1
-    monkeypatch.setattr(render.time, "monotonic", lambda: later)
+    monkeypatch.setattr(board.time, "monotonic", lambda: later)
     app.frame()
     assert app.view.markers == []
     assert app.view.last  # the summary stays until the next decision

@@ -247,3 +247,27 @@ def test_the_option_reaches_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["play", str(CLIFF), "--ui-scale", "1.5"]) == 0
     assert main(["play", str(CLIFF)]) == 0
     assert scales == [1.5, None]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1400, 860), (1920, 1080)])
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0])
+def test_every_action_button_fits_the_bar(size: tuple[int, int], scale: float, shots: Path) -> None:
+    """At every standard window size and scale each toggle and each action button is drawn
+    (none left out for want of room), inside the bar and the window, none on another."""
+    app, p = opened(size, scale, shots)
+    app.frame()
+    hits = app.renderer.hits.items
+    actions = [(v, r) for r, k, v in hits if k == "action"]
+    toggles = [(v, r) for r, k, v in hits if k == "toggle"]
+    assert [v for v, _ in actions] == [e.name for e in app.renderer.bar.entries]
+    assert len(toggles) == 11
+    bar = app.renderer.layout(size).bar
+    window = app.surface.get_rect()
+    buttons = actions + toggles
+    assert all(bar.contains(r) and window.contains(r) for _, r in buttons), [
+        v for v, r in buttons if not bar.contains(r)
+    ]
+    assert not overlaps(buttons)
+    assert "need a taller window" not in app.renderer.bar_status
+    if scale == 2.0 and size == (1280, 800):
+        p.shot("bar_at_2_in_1280x800")

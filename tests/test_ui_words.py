@@ -100,9 +100,9 @@ def test_can_be_hit_by_names_enemies_only(tmp_path: Path, shots: Path) -> None:
     anas_turn(app, p)
     app.view.selected = "ana"
     p.hover(Pos(5, 1))  # next to cas (4,2) and grok (6,2)
-    assert app.renderer.hover_info(app.session, app.view) == ("grok",)
+    assert app.scene.hover_info(app.session, app.view) == ("grok",)
     p.hover(Pos(3, 1))  # next to ana and cas only
-    assert app.renderer.hover_info(app.session, app.view) == ()
+    assert app.scene.hover_info(app.session, app.view) == ()
     p.shot("hit_by_enemies")
 
 

@@ -8,7 +8,8 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -59,12 +60,14 @@ from sim.ui.intent import (
 from sim.ui.logbook import lines
 from sim.ui.loop import run_window
 from sim.ui.markers import markers, summary
-from sim.ui.menu import AI_PAUSES, scaled
+from sim.ui.menu import AI_PAUSES, WATCH, replay_lines, scaled
 from sim.ui.menu import Line as MenuLine
 from sim.ui.menu import lines as menu_lines
 from sim.ui.metrics import Metrics, default_scale, default_window
+from sim.ui.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.planner import DIVE, MOVES, Planner, hidden_from
-from sim.ui.render import Renderer, plan_secret
+from sim.ui.render import MENU_TITLES, Renderer
+from sim.ui.scene import Scene, plan_secret
 from sim.ui.session import Session
 from sim.ui.view import View
 
@@ -97,6 +100,9 @@ PAN_KEYS = {
 }  # fmt: skip
 
 
+Replayer = Callable[[Path, "App"], "App"]  # a save and the window's game -> the viewer on it
+
+
 class App:
     """The client. `window=False` draws onto an off-screen Surface (tests, `sim render`)."""
 
@@ -109,11 +115,13 @@ class App:
         offer: Unfinished | None = None,
         ai: Mapping[str, str] | None = None,
         scale: float | None = None,
+        replayer: Replayer | None = None,
     ) -> None:
         """`offer`: an unfinished game of the scenario, offered on the handover screen until
         something is decided in this new one (C continues it). `ai`: the sides the AI plays,
         with their levels (team -> level). `scale`: the UI scale (`--ui-scale`); None follows
-        the window's size."""
+        the window's size. `replayer`: opens a save in the replay viewer over this window (the
+        menu's Watch a replay; sim/ui/viewer.py's `nested`), None where there is none."""
         pygame.display.init()
         pygame.font.init()
         self.window = window
@@ -127,12 +135,14 @@ class App:
         self.session = session
         self.view = View()
         self.camera = Camera()
-        self.planner = Planner()
+        self.scene = Scene()  # the answers the screen shows and the clicks act on
         # Set by --ui-scale or the Settings; until then the scale follows the window's size.
         self.ui_scale = scale
-        self.renderer = Renderer(session, Metrics(scale or default_scale(size)))
+        self.renderer = Renderer(session, Metrics(scale or default_scale(size)), self.scene)
         self.running = True
         self.closing: tuple[str, bool] | None = None  # Session.close's answer, once closed
+        self.replayer = replayer
+        self.watching: App | None = None  # the replay viewer open over the game, if any
         self._drag_moved = 0
         self._turn_key: tuple[int, int] | None = None
         self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
@@ -230,6 +240,11 @@ class App:
 
     # --- helpers -----------------------------------------------------------------------------
     @property
+    def planner(self) -> Planner:
+        """The scene's reach maps and paths."""
+        return self.scene.planner
+
+    @property
     def world(self):  # type: ignore[no-untyped-def]
         return self.session.battle.world
 
@@ -308,7 +323,7 @@ class App:
         result = self.session.submit(decision)
         self.show_results(result)
         if isinstance(result, Refusal):
-            self.view.status = f"refused: {result.reason}"
+            self.view.refuse(f"refused: {result.reason}")
         else:
             said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
@@ -345,6 +360,10 @@ class App:
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
         self._window_surface()
+        if self._watched():
+            assert self.watching is not None
+            self.watching.surface = self.surface  # the viewer draws in this window
+            return self.watching.frame()
         if self.ui_scale is None:
             auto = default_scale(self.surface.get_size())
             if auto != self.renderer.m.scale:
@@ -354,9 +373,9 @@ class App:
             self.renderer.measure(size, self.session, self.view)
             if self.renderer.layout(size).board.size != self._fitted:
                 self.fit()  # the window or the bar changed size while the whole map was shown
-        self.renderer.draw(self.surface, self.session, self.view, self.planner, self.camera)
+        self.renderer.draw(self.surface, self.session, self.view, self.camera)
         if self.view.menu is not None and self.view.handover is None:
-            self.renderer.draw_menu(self.surface, self.view.menu == "settings", self.menu_lines())
+            self.renderer.draw_menu(self.surface, self.menu_title(), self.menu_lines())
         return self.surface
 
     def _window_surface(self) -> None:
@@ -373,11 +392,39 @@ class App:
         return self.frame()
 
     def run(self) -> None:
-        run_window(lambda: self.running, self.handle, self.frame, self.ai_step)
+        run_window(
+            lambda: self.running,
+            self.handle,
+            self.frame,
+            self.step,
+            wait=lambda: 20 if self._watched() else 100,  # a replay steps on time
+        )
+
+    def step(self) -> bool:
+        """Between frames: the replay's next decision while one is watched (the game waits),
+        else the AI's."""
+        if self._watched():
+            assert self.watching is not None
+            return self.watching.step()
+        return self.ai_step()
+
+    def _watched(self) -> bool:
+        """Whether a replay is open over the game; one closed from its menu is let go, and
+        the game is back."""
+        if self.watching is not None and not self.watching.running:
+            self.watching = None
+            self._window_surface()
+            self.view.status = "back from the replay"
+        return self.watching is not None
 
     # --- events ------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
+        if self._watched() and kind != pygame.QUIT:
+            assert self.watching is not None
+            self.watching.handle(event)
+            self._watched()
+            return
         if kind == pygame.QUIT:
             self.closing = self.session.close()
             self.running = False
@@ -527,7 +574,7 @@ class App:
             if decision is None:
                 return
             if isinstance(decision, str):
-                view.status = f"refused: {decision}"
+                view.refuse(f"refused: {decision}")
             elif not isinstance(self.commit(decision), Refusal):
                 view.clear_plan()
             return
@@ -564,9 +611,10 @@ class App:
             return
         verdict = target_verdict(self.session, view, unit)
         if not verdict.ok:
-            view.status = verdict.words
+            view.refuse(verdict.words)
             return
-        view.ally = unit
+        if isinstance(view.mode, Targeting):
+            view.mode = replace(view.mode, ally=unit)
         view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
 
     def attack_offer(self, target: str) -> Decision | None:
@@ -592,7 +640,7 @@ class App:
         instead (Prepare's "then")."""
         wrapped = held_ready(self.view, decision)
         if isinstance(wrapped, str):
-            self.view.status = f"refused: {wrapped}"
+            self.view.refuse(f"refused: {wrapped}")
             return Refusal(wrapped)
         result = self.submit(wrapped)
         if wrapped is not decision and not isinstance(result, Refusal):
@@ -604,10 +652,10 @@ class App:
         unit = view.selected
         if unit is None:
             return
-        plan = self.renderer.plan(self.session, view, self.planner) if view.hover == cell else None
+        plan = self.scene.plan(self.session, view) if view.hover == cell else None
         if plan is None:
             view.hover = cell
-            plan = self.renderer.plan(self.session, view, self.planner)
+            plan = self.scene.plan(self.session, view)
         if plan is None:
             return
         decision = plan.decision(view.slow, view.quicken)
@@ -621,11 +669,11 @@ class App:
         if view.disengage:
             first = build(unit, "disengage", False, False)
             if isinstance(first, str):
-                view.status = f"refused: {first}"
+                view.refuse(f"refused: {first}")
                 return
             check = self.session.battle.check(first)  # type: ignore[arg-type]
             if isinstance(check, Refusal):
-                view.status = f"refused: Disengage: {check.reason}"
+                view.refuse(f"refused: Disengage: {check.reason}")
                 return
             keep = len(self.session.battle.decisions)
             self.submit(first)
@@ -634,7 +682,7 @@ class App:
                 # The move cannot follow the Disengage: take the Disengage back too.
                 self.session.rewind(keep)
                 self.sync()
-                view.status = f"refused after Disengage: {result.reason}"
+                view.refuse(f"refused after Disengage: {result.reason}")
                 return
         else:
             result = self.submit(decision)
@@ -645,19 +693,21 @@ class App:
     def mark(self, cell: Pos) -> None:
         """Prepare's area: a click marks a cell, or unmarks a marked one."""
         view = self.view
-        marked = view.marking
-        if marked is None or self.acting() is None:
+        mode = view.mode
+        if not isinstance(mode, Marking) or self.acting() is None:
             return
         if not self.world.grid.inside(cell):
             return
+        marked = mode.cells
         if cell in marked:
-            marked.remove(cell)
-            view.status = f"unmarked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+            view.mode = Marking(tuple(c for c in marked if c != cell))
+            n = len(marked) - 1
+            view.status = f"unmarked {cell}; {n} cell(s) marked. {AREA_HELP}"
         elif (problem := unmarkable(self.world, cell)) is not None:
             view.status = f"{problem}. {AREA_HELP}"
         else:
-            marked.append(cell)
-            view.status = f"marked {cell}; {len(marked)} cell(s) marked. {AREA_HELP}"
+            view.mode = Marking((*marked, cell))
+            view.status = f"marked {cell}; {len(marked) + 1} cell(s) marked. {AREA_HELP}"
 
     def confirm_area(self) -> None:
         """Enter: the marked cells become Prepare's "enters_area" trigger; the action to hold
@@ -669,7 +719,7 @@ class App:
             view.status = f"mark at least one cell first. {AREA_HELP}"
             return
         cells = sorted(view.marking, key=lambda c: (c.y, c.x))
-        view.marking = None
+        view.mode = Free()
         view.preparing = {"trigger": "enters_area", "cells": [[c.x, c.y] for c in cells]}
         view.status = (
             f"Prepare {trigger_words(view.preparing)}: now choose the action to hold ready"
@@ -686,7 +736,7 @@ class App:
         if view.marking is not None:
             view.status = AREA_HELP
             return
-        entry = next((e for e in self.renderer.bar.entries if e.name == name), None)
+        entry = next((e for e in self.scene.entries(self.session, view) if e.name == name), None)
         need = needs(name)
         if view.preparing is not None and name in ("prepare", "end_turn"):
             view.status = "Prepare: choose the action to hold ready (Esc cancels)"
@@ -703,21 +753,19 @@ class App:
         if "ability" in need or "trigger" in need:
             view.clear_plan()
             view.preparing = preparing
-            view.choosing = name
+            view.mode = Choosing(name)
             return
         if "item" in need:
-            view.picking = name
+            view.mode = Picking(name)
             return
         if "target" in need or "to" in need or "ally" in need:
-            view.targeting = None if view.targeting == name else name
-            view.item = None
-            view.ally = None
+            view.mode = Free() if view.targeting == name else Targeting(name)
             return
         # Ending the turn is never slowed or quickened (R-B6): the toggles leave it alone.
         shifted = name != "end_turn"
         decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
         if isinstance(decision, str):
-            view.status = f"refused: {decision}"
+            view.refuse(f"refused: {decision}")
             return
         self.commit(decision)
 
@@ -746,12 +794,11 @@ class App:
             for choice, fields in prepare_triggers(self.session.battle, unit, side):
                 if choice.value == AREA_CHOICE:
                     if value == AREA_CHOICE:
-                        view.choosing = None
-                        view.marking = []
+                        view.mode = Marking()
                         view.status = AREA_HELP
                         return
                 elif choice.value == value:
-                    view.choosing = None
+                    view.mode = Free()
                     view.preparing = fields
                     view.status = (
                         f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
@@ -766,16 +813,15 @@ class App:
             view.status = f"{value}: {chosen.detail}"
             return
         ability = self.world.catalog.abilities[value]
-        view.choosing = None
+        view.mode = Free()
         if not aim_of(ability):
             decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
             if isinstance(decision, str):
-                view.status = f"refused: {decision}"
+                view.refuse(f"refused: {decision}")
             else:
                 self.commit(decision)
             return
-        view.targeting = name
-        view.ability = value
+        view.mode = Targeting(name, ability=value)
         what = "a creature" if aim_of(ability) == ("target",) else "a cell"
         view.status = f"{name} {value}: click {what} (Esc cancels)"
 
@@ -784,14 +830,13 @@ class App:
         name = view.picking
         if name is None or view.selected is None:
             return
-        view.picking = None
+        view.mode = Free()
         if "target" in needs(name):
-            view.targeting = name
-            view.item = item
+            view.mode = Targeting(name, item=item)
             return
         decision = build(view.selected, name, view.slow, view.quicken, item=item)
         if isinstance(decision, str):
-            view.status = f"refused: {decision}"
+            view.refuse(f"refused: {decision}")
         else:
             self.commit(decision)
 
@@ -832,15 +877,14 @@ class App:
         left to cancel, open the menu."""
         view = self.view
         if view.menu is not None:
-            view.menu = "main" if view.menu == "settings" else None
+            view.menu = None if view.menu == "main" else "main"
         elif view.help:
             view.help = False
-        elif view.picking or view.targeting or view.choosing:
-            view.picking = view.targeting = view.item = view.choosing = view.ability = None
-            view.ally = None
-        elif view.preparing is not None or view.marking is not None:
+        elif isinstance(view.mode, Picking | Targeting | Choosing):
+            view.mode = Free()
+        elif view.preparing is not None or isinstance(view.mode, Marking):
             view.preparing = None
-            view.marking = None
+            view.mode = Free()
             view.status = "Prepare cancelled"
         elif view.waypoints:
             view.waypoints.clear()
@@ -854,10 +898,14 @@ class App:
     # --- the Esc menu ----------------------------------------------------------------------------
     def menu_lines(self) -> list[MenuLine]:
         view = self.view
-        asked: bool | None = None
-        if view.side is not None:
-            mine = [u for u in creatures(self.world) if team_of(self.world, u) == view.side]
-            asked = all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
+        if view.menu == "replays":
+            return replay_lines(
+                [
+                    (p.name, time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime)))
+                    for p in self.saves()
+                ]
+            )
+        asked = self.side_asked()
         return menu_lines(
             settings=view.menu == "settings",
             may_load=self.rewind_refusal(),
@@ -865,7 +913,48 @@ class App:
             pause=self.ai_pause,
             seated=view.side is not None,
             scale=self.renderer.m.scale,
+            may_watch=self.watch_refusal(),
         )
+
+    def menu_title(self) -> str:
+        """The open menu page's title, saying where Esc goes."""
+        return MENU_TITLES.get(self.view.menu or "main", MENU_TITLES["main"])
+
+    def side_asked(self) -> bool | None:
+        """Whether every creature of the seated side asks its player about reactions (None:
+        no side sits at the screen)."""
+        side = self.view.side
+        if side is None:
+            return None
+        mine = [u for u in creatures(self.world) if team_of(self.world, u) == side]
+        return all((self.world.get(u, Policy) or Policy()).reactions == "ask" for u in mine)
+
+    def watch_refusal(self) -> str | None:
+        """Why no save can be watched from the menu now, or None."""
+        if self.replayer is None:
+            return "not from here: sim replay SAVE opens the replay viewer"
+        if not self.saves():
+            return f"no saves yet in {save_dir()}"
+        return None
+
+    def saves(self) -> list[Path]:
+        """The saves in the save directory the menu offers to watch, newest first (as many as
+        the number keys pick)."""
+        found = save_dir().glob("*.json") if save_dir().is_dir() else iter(())
+        files = [p for p in found if p.is_file()]
+        return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))[:8]
+
+    def watch(self, path: Path) -> None:
+        """Open a save in the replay viewer over the game; the game waits until it is closed.
+        A save that cannot be played back is refused in words, and the game stays."""
+        if self.replayer is None:
+            return
+        try:
+            self.watching = self.replayer(path, self)
+        except ReplayError as error:
+            self.view.status = f"cannot watch it: {error}"
+            return
+        self.view.menu = None
 
     def menu_pick(self, value: str) -> None:
         view = self.view
@@ -880,8 +969,7 @@ class App:
         if value == "save":
             self.save()
         elif value == "save_quit":
-            self.save()
-            if view.status.startswith("saved to"):
+            if self.save():
                 self.closing = self.session.close()
                 self.running = False
         elif value == "load":
@@ -890,10 +978,14 @@ class App:
             self.new_game()
         elif value == "settings":
             view.menu = "settings"
+        elif value == "replays":
+            view.menu = "replays"
+        elif value.startswith(WATCH):
+            self.watch(save_dir() / value.removeprefix(WATCH))
         elif value == "back":
             view.menu = "main"
         elif value == "reactions":
-            self.ask_reactions(not self.menu_lines()[0].label.endswith("asked"))
+            self.ask_reactions(not self.side_asked())
         elif value == "ai_pause":
             at = AI_PAUSES.index(self.ai_pause) if self.ai_pause in AI_PAUSES else -1
             self.ai_pause = AI_PAUSES[(at + 1) % len(AI_PAUSES)]
@@ -975,14 +1067,16 @@ class App:
         self.view.clear_plan()
         self.sync()
 
-    def save(self, path: Path | None = None) -> None:
+    def save(self, path: Path | None = None) -> bool:
+        """Save the game (to the quick save by default); whether it was saved."""
         target = path or self.quicksave
         try:
             self.session.save_to(target)
         except ReplayError as error:
             self.view.status = str(error)
-            return
+            return False
         self.view.status = f"saved to {target}"
+        return True
 
     def load(self, path: Path | str) -> None:
         try:
@@ -997,9 +1091,9 @@ class App:
         self.view.offer = ""
         grid_changed = not scenario.world.grid.same_as(self.world.grid)
         self.session = Session(scenario, save.seed, battle)
-        self.planner = Planner()
+        self.scene.reset()
         if grid_changed:
-            self.renderer = Renderer(self.session, self.renderer.m)
+            self.renderer = Renderer(self.session, self.renderer.m, self.scene)
             self.fit()
         self._turn_key = None
         self.view.side = None
@@ -1019,7 +1113,7 @@ class App:
         old = self.session
         old.close()
         self.session = Session(old.scenario, old.seed + 1)
-        self.planner = Planner()
+        self.scene.reset()
         self.view = View()
         self._turn_key = None
         self._seat_ai()
@@ -1039,7 +1133,7 @@ class App:
             self.view.status = str(error)
             return
         self.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
-        self.planner = Planner()
+        self.scene.reset()
         self._turn_key = None
         self.view.side = None
         self._seat_ai()
@@ -1169,7 +1263,9 @@ class App:
             self.confirm_area()
         elif view.marking is not None and key == pygame.K_BACKSPACE:
             if view.marking:
-                view.status = f"unmarked {view.marking.pop()}; {AREA_HELP}"
+                cells = view.marking
+                view.mode = Marking(tuple(cells[:-1]))
+                view.status = f"unmarked {cells[-1]}; {AREA_HELP}"
         elif key == pygame.K_ESCAPE:
             self.cancel()
         elif key == pygame.K_F1 or char == "?":
@@ -1247,13 +1343,23 @@ def play(
     offer: Unfinished | None = None,
     ai: Mapping[str, str] | None = None,
     scale: float | None = None,
+    replayer: Replayer | None = None,
 ) -> int:
     """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
     when the game could not be autosaved as it closed (the message says so). `offer`: an
     unfinished game of the scenario to offer on the first handover screen. `size`: None fits
-    the window to the display; `scale`: the UI scale, None to follow the window's size."""
+    the window to the display; `scale`: the UI scale, None to follow the window's size;
+    `replayer`: opens a save from the menu in the replay viewer."""
     try:
-        app = App(session, size or window_size(), window=True, offer=offer, ai=ai, scale=scale)
+        app = App(
+            session,
+            size or window_size(),
+            window=True,
+            offer=offer,
+            ai=ai,
+            scale=scale,
+            replayer=replayer,
+        )
     except pygame.error as error:
         print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1

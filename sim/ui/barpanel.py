@@ -5,24 +5,18 @@ only lays them out and draws them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
-from sim.creature import team_of
-from sim.engine import AwaitingAction
 from sim.ui import palette as pal
 from sim.ui.actionbar import AREA_HELP, LABELS, ActionBar, Entry, trigger_words
-from sim.ui.forecast import contest_words
-from sim.ui.intent import acting_unit, aim_needs, aim_words, assist_step
+from sim.ui.intent import aim_needs, aim_words, assist_step
 from sim.ui.metrics import Metrics
+from sim.ui.panel import Hits
+from sim.ui.scene import Scene
 from sim.ui.session import Session
 from sim.ui.text import Fonts
 from sim.ui.view import View
 from sim.ui.wording import named_items, rule_ids
-
-if TYPE_CHECKING:
-    from sim.ui.render import Hits
 
 TOGGLES = (
     ("reach", "Reach [R]"),
@@ -37,72 +31,93 @@ TOGGLES = (
     ("load", "Load [F9]"),
     ("help", "Help [F1]"),
 )
+LOOKING = ("reach", "threat", "own", "help")  # the toggles that only change what is shown
 
 
 class BarPanel:
     """The bar at the bottom of the window, its buttons flowed into rows for the width."""
 
-    def __init__(self, fonts: Fonts, metrics: Metrics) -> None:
+    def __init__(self, fonts: Fonts, metrics: Metrics, scene: Scene) -> None:
         self.fonts = fonts
         self.m = metrics
-        self.bar = ActionBar()
+        self.scene = scene
         self.height = 3 * metrics.bar_row + metrics.px(30)
         self._bar_font = self.m.px(pal.FONT_SMALL + 1)
         self._bar_row = metrics.bar_row
         self._measured: tuple[object, ...] | None = None
-        self._contest: tuple[tuple[object, ...], str] | None = None
+        self._toggles: tuple[tuple[str, str], ...] = TOGGLES
+        self._widths: dict[tuple[str, int], int] = {}  # a button's width at a font size
+        self._slots: dict[int, int] = {}  # the widest cost at a font size
         self.status = ""  # the last frame's status line under the bar
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     def entries(self, session: Session, view: View) -> list[Entry]:
-        actor = acting_unit(session)
-        world = session.battle.world
-        pending = session.battle.pending
-        foreign = actor is not None and not view.sits_for(team_of(world, actor))
-        if not isinstance(pending, AwaitingAction) or foreign or view.replaying:
-            actor = None
-        side = view.eyes
-        return self.bar.update(
-            session.battle,
-            session.version,
-            actor,
-            view.slow,
-            view.quicken,
-            side,
-            view.preparing is not None,
-        )
+        """The buttons the scene answers for this state and view."""
+        return self.scene.entries(session, view)
+
+    @property
+    def bar(self) -> ActionBar:
+        return self.scene.bar
 
     def measure(self, size: tuple[int, int], session: Session, view: View) -> None:
         """Flow the bar's buttons into rows for this width, so the board knows its height."""
         w = size[0] - self.m.sidebar_width(size[0])
-        f = self.fonts
         entries = self.entries(session, view)
-        key = (size, id(entries), self.m)  # the bar keeps its list while nothing changed
+        self._toggles = self.toggles(view)
+        key = (size, id(entries), self.m, self._toggles)  # the list is kept while nothing changed
         if key == self._measured:
             return
         self._measured = key
-        # Normal buttons, or compact ones when a small window would give the bar too much.
+        # Normal buttons, or compact ones when a small window would give the bar too much;
+        # when even those need more rows than the bar may have (a large UI scale in a small
+        # window), smaller ones still, down to the compact size at scale 1, so no button is
+        # left out. The bar may have the window but for the board's least height (`most`).
         m = self.m
-        for fs, row_h in (
-            (m.px(pal.FONT_SMALL + 1), m.bar_row),
-            (m.px(pal.FONT_SMALL - 2), m.px(19)),
-        ):
-            widths = [f.width(label, fs) + m.px(14) for _, label in TOGGLES]
-            rows = self._rows(widths, w)
-            widths = [self._button_width(e.name, fs) for e in entries]
-            rows += self._rows(widths, w)
-            self._bar_font, self._bar_row = fs, row_h
-            self.height = rows * row_h + self.footer  # and the last result and status lines
-            if self.height <= size[1] * 0.4:
-                break
+        most = max(m.px(60), size[1] - m.px(160))
+        tries = [(m.px(pal.FONT_SMALL + 1), m.bar_row), (m.px(pal.FONT_SMALL - 2), m.px(19))]
+        floor = pal.FONT_SMALL - 2
+        shrink = 0.9
+        font, row = tries[-1]
+        while font * shrink >= floor:
+            font, row = int(font * shrink), int(row * shrink)
+            tries.append((font, row))
+
+        def height(at: int) -> int:
+            fs, row_h = tries[at]
+            return self._rows_for(entries, fs, w) * row_h + self.footer
+
+        at = next((i for i in (0, 1) if height(i) <= size[1] * 0.4), None)
+        if at is None:
+            at = next((i for i in range(1, len(tries)) if height(i) <= most), len(tries) - 1)
+        chosen = (*tries[at], height(at))
+        self._bar_font, self._bar_row, self.height = chosen
+
+    def toggles(self, view: View) -> tuple[tuple[str, str], ...]:
+        """The toggle buttons shown: in the replay viewer only those that work there (the
+        overlays and the help), not Slow, Undo, Save or Load, which would do nothing."""
+        if view.replaying:
+            return tuple((key, label) for key, label in TOGGLES if key in LOOKING)
+        return TOGGLES
+
+    def _rows_for(self, entries: list[Entry], size: int, width: int) -> int:
+        """The rows the toggles and then the action buttons take at this font size."""
+        f, m = self.fonts, self.m
+        rows = self._rows([f.width(label, size) + m.px(14) for _, label in self._toggles], width)
+        return rows + self._rows([self._button_width(e.name, size) for e in entries], width)
 
     def _button_width(self, name: str, size: int) -> int:
         """An action button's width: its name and room for the widest cost any button shows,
         so no button moves when a cost changes ("free" to "free+1B") or the action becomes
         unavailable: every button keeps its place for a given window and font."""
-        f = self.fonts
-        slot = max(f.width(label, size) for label in LABELS)
-        return f.width(name.replace("_", " "), size) + slot + self.m.px(20)
+        found = self._widths.get((name, size))
+        if found is None:
+            f = self.fonts
+            slot = self._slots.get(size)
+            if slot is None:
+                slot = self._slots[size] = max(f.width(label, size) for label in LABELS)
+            found = f.width(name.replace("_", " "), size) + slot + self.m.px(20)
+            self._widths[(name, size)] = found
+        return found
 
     @property
     def footer(self) -> int:
@@ -145,7 +160,7 @@ class BarPanel:
             "disengage": view.disengage, "slow": view.slow, "quicken": view.quicken,
             "help": view.help,
         }  # fmt: skip
-        for key, label in TOGGLES:
+        for key, label in self.toggles(view):
             width = f.width(label, size) + m.px(14)
             if x + width > rect.right - edge and x > rect.x + edge:
                 x, y = rect.x + edge, y + row_h
@@ -229,7 +244,7 @@ class BarPanel:
                 status = f"Prepare {trigger_words(view.preparing)}: {status}"
         elif view.marking is not None and not status:
             status = AREA_HELP
-        elif view.preparing is not None and not status.startswith("refused"):
+        elif view.preparing is not None and not view.shows_refusal:
             status = (
                 f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
                 " (Esc cancels)"
@@ -269,11 +284,4 @@ class BarPanel:
 
     def contest_words(self, session: Session, hovered: Entry) -> str:
         """The chance of a contest aimed at no creature (break free, hide) for the bar."""
-        actor = acting_unit(session)
-        if actor is None:
-            return ""
-        world = session.battle.world
-        key = (session.version, actor, hovered.name)
-        if self._contest is None or self._contest[0] != key:
-            self._contest = (key, contest_words(world, actor, hovered.name))
-        return self._contest[1]
+        return self.scene.contest(session, hovered.name)

@@ -50,6 +50,7 @@ class Forecast:
 
     lines: tuple[str, ...]
     landings: tuple[Landing, ...] = ()
+    note: bool = False  # the first line is a note on the weapon (shown dim), not odds
 
 
 def forecast(world: World, actor: str, action: str, target: str) -> Forecast | None:
@@ -101,7 +102,7 @@ def _attack(world: World, actor: str, target: str) -> Forecast | None:
     how = "melee" if plan.melee else "ranged"
     head = f"{kind.name if kind else 'fist'} ({how}): {found[0].per_hit} damage a hit after armour"
     shown = [(o.defence, f"{percent(o.hit)} to hit, {o.damage:.1f} damage expected") for o in found]
-    return Forecast((head, *_defence_lines(world, actor, target, shown)))
+    return Forecast((head, *_defence_lines(world, actor, target, shown)), note=True)
 
 
 def _trip(world: World, actor: str, target: str) -> Forecast | None:

@@ -66,8 +66,11 @@ def aim_needs(world: World, view: View) -> tuple[str, ...]:
 def assist_step(view: View) -> str:
     """What the next click of an Assist names (R-X21), in words.
 
-    >>> assist_step(View(targeting="assist")), assist_step(View(targeting="assist", ally="ana"))
-    ('the ally to help', 'the enemy ana is helped against')
+    >>> from sim.ui.mode import Targeting
+    >>> assist_step(View(mode=Targeting("assist")))
+    'the ally to help'
+    >>> assist_step(View(mode=Targeting("assist", ally="ana")))
+    'the enemy ana is helped against'
     """
     return "the ally to help" if view.ally is None else f"the enemy {view.ally} is helped against"
 

@@ -1,6 +1,6 @@
-"""The Esc menu's lines (no pygame): resume, save, save and quit, load, a new game, and the
-settings a player changes mid-game (whether their side's reactions are asked, the AI's pause,
-the UI scale). Each line says whether it can be chosen now and, if not, why."""
+"""The Esc menu's lines (no pygame): resume, save, save and quit, load, a new game, a replay of a
+save, and the settings a player changes mid-game (whether their side's reactions are asked, the
+AI's pause, the UI scale). Each line says whether it can be chosen now and, if not, why."""
 
 from __future__ import annotations
 
@@ -27,15 +27,16 @@ def lines(
     pause: float,
     seated: bool,
     scale: float = 1.0,
+    may_watch: str | None = None,
 ) -> list[Line]:
     """The menu, or its settings page. `may_load`: None when the quick save may be loaded
     now, else why not; `asked`: whether the seated side's reactions are asked (None: no side
     is seated); `pause`: the AI's pause; `seated`: a person plays a side now; `scale`: the
-    UI scale.
+    UI scale; `may_watch`: None when a save may be watched in the replay viewer, else why not.
 
     >>> [line.value for line in lines(settings=False, may_load=None, asked=True, pause=0.7,
     ...                               seated=True)]
-    ['resume', 'save', 'save_quit', 'load', 'new', 'settings']
+    ['resume', 'save', 'save_quit', 'load', 'new', 'settings', 'replays']
     >>> lines(settings=True, may_load=None, asked=None, pause=0.3, seated=False)[1].label
     'AI pause between decisions: 0.3 s'
     >>> lines(settings=True, may_load=None, asked=None, pause=0.3, seated=False,
@@ -79,6 +80,31 @@ def lines(
             + ("" if seated else " (the AI plays the same sides)"),
         ),
         Line("settings", "Settings", True, "reactions of your side, the AI's pause, the UI scale"),
+        Line(
+            "replays",
+            "Watch a replay",
+            may_watch is None,
+            may_watch or "a save played back: step, play, jump to a turn; Esc there comes back",
+        ),
+    ]
+
+
+WATCH = "watch:"  # a replay page line's value: this, then the save's file name
+
+
+def replay_lines(saves: list[tuple[str, str]]) -> list[Line]:
+    """The replay page: a line per save (its file name and when it was written), newest first,
+    then Back.
+
+    >>> [(line.value, line.label) for line in replay_lines([("a.save.json", "12:00")])]
+    [('watch:a.save.json', 'a.save.json (12:00)'), ('back', 'Back')]
+    """
+    return [
+        *(
+            Line(f"{WATCH}{name}", f"{name} ({when})", True, "open it in the replay viewer")
+            for name, when in saves
+        ),
+        Line("back", "Back", True, ""),
     ]
 
 

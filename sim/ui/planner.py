@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from sim import actions as a
 from sim.actions import Cost, Refusal
 from sim.climb import ClimbPlan, plan_climb
-from sim.components import Budget, Position, Team
+from sim.components import Budget, Conditions, Position, Stats, Team
 from sim.condition import Condition
 from sim.creature import conditions, creatures, incapacitated, team_of
 from sim.engine import Battle
@@ -55,7 +55,13 @@ def hidden_from(world: World, unit: str, side: str | None) -> bool:
 
 
 def visible(world: World, side: str | None) -> tuple[str, ...]:
-    return tuple(c for c in creatures(world) if not hidden_from(world, c, side))
+    """The creatures the player of `side` sees, kept until a team or a condition changes (every
+    frame asks it, a hover several times)."""
+    return world.memo(
+        ("ui.visible", side),
+        lambda: tuple(c for c in creatures(world) if not hidden_from(world, c, side)),
+        reads=(Team, Stats, Conditions),
+    )
 
 
 # --- threats -----------------------------------------------------------------------------------
@@ -127,6 +133,9 @@ class Planner:
         self._plan_key: tuple[object, ...] | None = None
         self._plan: PathPlan | None = None
         self._fields: dict[tuple[object, ...], object] = {}
+        # What a Movement Action of each kind costs this state, once the engine has taken one
+        # path of the reach map by it: (kind, slow, quicken, dive) -> Cost.
+        self._priced: dict[tuple[object, ...], Cost] = {}
 
     def reach(
         self, battle: Battle, version: int, unit: str, only: str | None
@@ -144,6 +153,7 @@ class Planner:
                 self._reach = {}
             self._reach_key = key
             self._fields = {}
+            self._priced = {}
         return self._reach
 
     def plan(
@@ -169,8 +179,9 @@ class Planner:
         elif steps is None or isinstance(steps, PathPlan):
             self._plan = steps
         else:
-            hint = reach[target].action if not waypoints and target in reach else None
-            self._plan = self._judge(battle, unit, steps, hint, only, slow, quicken)
+            found = reach.get(target) if not waypoints else None
+            hint = found.action if found is not None else None
+            self._plan = self._judge(battle, unit, steps, hint, only, slow, quicken, found)
         return self._plan
 
     def _steps(
@@ -213,8 +224,15 @@ class Planner:
         only: str | None,
         slow: bool,
         quicken: bool,
+        found: ReachCell | None = None,
     ) -> PathPlan:
-        """The cheapest Movement Action (the reach map's `hint` first) that takes the path."""
+        """The cheapest Movement Action (the reach map's `hint` first) that takes the path.
+
+        The path to a cell of the reach map, by the action the map found for it, is put to the
+        engine's check once per kind and state: the reach map and the move check agree
+        (tests/test_reach_property.py; `sim.legal` lists moves on the same ground), so the
+        next cells of that kind take its cost and the map's metres without a check per hover.
+        A Climb, whose checks read the face it is aimed at, is checked every time."""
         world = battle.world
         cells = tuple(p for p, _ in steps)
         jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
@@ -224,14 +242,22 @@ class Planner:
         if dive:
             kinds = [a.Swim]
         first_refusal = ""
+        budget = world.need(unit, Budget)
         for kind in kinds:
             action = kind(unit, cells, None, jumps, slow=slow, quicken=quicken)
             if isinstance(action, a.Swim) and dive:
                 action = replace(action, submerged=True)
+            mapped = found is not None and found.action == kind.name and kind is not a.Climb
+            priced = (kind, slow, quicken, dive)
+            kept = self._priced.get(priced) if mapped else None
+            if kept is not None and found is not None:
+                return self._plan_of(world, unit, cells, jumps, kind, kept, found.metres, dive)
             cost = battle.check(action)
             if isinstance(cost, Refusal):
                 first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
                 continue
+            if mapped:
+                self._priced[priced] = cost
             hang: Hang | None = None
             if isinstance(action, a.Climb):
                 # R-M7: a Climb is planned by the climb rules; one that does not reach the
@@ -243,7 +269,6 @@ class Planner:
             else:
                 planned = plan_move(world, action)
                 metres = planned.cost / 2 if not isinstance(planned, Refusal) else 0.0
-            budget = world.need(unit, Budget)
             return PathPlan(
                 unit,
                 cells,
@@ -269,6 +294,32 @@ class Planner:
                 "stand next to the face first (R-M7)"
             )
         return self._refused(unit, steps, first_refusal or "no Movement Action can take this path")
+
+    def _plan_of(
+        self,
+        world: World,
+        unit: str,
+        cells: tuple[Pos, ...],
+        jumps: tuple[int, ...],
+        kind: type[a.Movement],
+        cost: Cost,
+        metres: float,
+        dive: bool,
+    ) -> PathPlan:
+        """A plan by a kind whose cost this state is known (no climb: it never hangs)."""
+        budget = world.need(unit, Budget)
+        return PathPlan(
+            unit,
+            cells,
+            jumps,
+            kind.name,
+            cost,
+            metres,
+            budget.half - cost.half,
+            budget.bonus - cost.bonus,
+            provocations(world, unit, cells, submerged=dive),
+            submerged=dive,
+        )
 
     def _why_not(
         self, battle: Battle, unit: str, target: Pos, only: str, slow: bool, quicken: bool

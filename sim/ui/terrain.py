@@ -74,13 +74,17 @@ class TerrainLayer:
         self.water = np.asarray(layers["water"])
         self.obstacle = np.asarray(layers["obstacle"])
         self.climbable = np.asarray(layers["climbable"])
+        self._find_looks()
         # Each ledge run's label and the edges it may sit on, best first (draw_labels).
         self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
+        self._by_chunk = self._chunk_edges()
         self._on_screen = 0  # chunks the last frame showed (the caches keep twice as many)
         # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
         self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
         self._edges_shown: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._edges_moving: tuple[object, ...] | None = None  # the last view drawn directly
+        self._ground_moving: tuple[object, ...] | None = None
         self._placed: tuple[object, list[tuple[pygame.Surface, pygame.Rect]]] | None = None
 
     # --- tiles: one per distinct cell look, per size -------------------------------------
@@ -205,14 +209,15 @@ class TerrainLayer:
         x0, y0 = cx * CHUNK, cy * CHUNK
         x1, y1 = min(g.width, x0 + CHUNK), min(g.height, y0 + CHUNK)
         s = pygame.Surface(((x1 - x0) * c, (y1 - y0) * c))
-        k, h, wt, ob, cl = self.kind, self.height, self.water, self.obstacle, self.climbable
+        tiles = self._look_tiles.setdefault(c, {})
         blits = []
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                tile = self.tile(
-                    c, int(k[y, x]), int(h[y, x]), int(wt[y, x]), int(ob[y, x]), bool(cl[y, x])
-                )
-                blits.append((tile, ((x - x0) * c, (y - y0) * c)))
+        for j, row in enumerate(self._look[y0:y1, x0:x1].tolist()):
+            for i, look in enumerate(row):
+                tile = tiles.get(look)
+                if tile is None:
+                    kind, height, water, obstacle, climb = self._look_keys[look]
+                    tile = tiles[look] = self.tile(c, kind, height, water, obstacle, bool(climb))
+                blits.append((tile, (i * c, j * c)))
         s.blits(blits, doreturn=False)
         # The grid: thin lines, dark enough to read on every ground, thinner when zoomed out.
         grid_colour = pal.GRID if c >= 12 else _mix(pal.GRID, pal.OPEN, 0.4)
@@ -231,10 +236,38 @@ class TerrainLayer:
             return
         for key in [k for k in self._chunks if (k[0], k[1]) in touched]:
             del self._chunks[key]
+        self._find_looks()
         self.edges = self._find_edges()
+        self._by_chunk = self._chunk_edges()
         self._edge_chunks.clear()
         # The pictures of the screen made from those chunks, and the labels placed on them.
         self._ground = self._edges_shown = self._placed = None
+
+    def _find_looks(self) -> None:
+        """Each cell's look (kind, height, water, obstacle, climbable) as a number, once for
+        the grid: a chunk reads its cells' numbers in one go instead of five layers per cell
+        (a zoom to a new size draws every chunk on screen afresh)."""
+        layers = [self.kind, self.height, self.water, self.obstacle, self.climbable]
+        code = np.zeros(self.kind.shape, dtype=np.int64)
+        for layer in layers:
+            values = np.asarray(layer, dtype=np.int64)
+            low = int(values.min()) if values.size else 0
+            span = int(values.max()) - low + 1 if values.size else 1
+            code = code * span + (values - low)
+        found, look = np.unique(code, return_inverse=True)
+        self._look = look.reshape(self.kind.shape)
+        firsts = np.unique(look.ravel(), return_index=True)[1]
+        flat = [np.asarray(layer).ravel() for layer in layers]
+        self._look_keys = [tuple(int(f[i]) for f in flat) for i in firsts[: len(found)]]
+        self._look_tiles: dict[int, dict[int, pygame.Surface]] = {}
+
+    def _chunk_edges(self) -> dict[tuple[int, int], list[Edge]]:
+        """The edges by the chunk they are drawn in (a chunk's layer looks up its own, not
+        every edge of the map)."""
+        out: dict[tuple[int, int], list[Edge]] = {}
+        for edge in self.edges:
+            out.setdefault((edge.x // CHUNK, edge.y // CHUNK), []).append(edge)
+        return out
 
     def _visible_chunks(self, camera: Camera, view: pygame.Rect) -> list[tuple[int, int]]:
         c = camera.cell
@@ -248,12 +281,11 @@ class TerrainLayer:
 
     def draw(self, target: pygame.Surface, camera: Camera, view: pygame.Rect) -> None:
         """Blit the ground chunks that show in `view` (a rect of `target`): one picture of
-        them, made again only when the camera or the view changes (a 256x256 map fitted to the
-        screen is some 200 chunks, too many blits for every frame)."""
+        them once the camera has stayed a frame, made again only when the camera or the view
+        changes (a 256x256 map fitted to the screen is some 200 chunks, too many blits for
+        every frame); while it moves, the chunks themselves."""
         key = (camera.cell, camera.x, camera.y, tuple(view))
         if self._ground is None or self._ground[0] != key:
-            picture = pygame.Surface(view.size)
-            picture.fill(pal.VOID)
             c = camera.cell
             visible = self._visible_chunks(camera, view)
             # A cache smaller than a screen of chunks would rebuild every chunk each time the
@@ -263,6 +295,20 @@ class TerrainLayer:
             for cx, cy in visible:
                 sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
                 blits.append((self.chunk(cx, cy, c), (sx - view.x, sy - view.y)))
+            if self._ground_moving != key:
+                # The camera moves: the chunks straight onto the board (a picture of them would
+                # cost a fill and a whole-board blit more while each frame's view is new).
+                self._ground_moving = key
+                clip = target.get_clip()
+                target.set_clip(view.clip(clip))
+                target.fill(pal.VOID, view)
+                target.blits(
+                    [(chunk, (x + view.x, y + view.y)) for chunk, (x, y) in blits], doreturn=False
+                )
+                target.set_clip(clip)
+                return
+            picture = pygame.Surface(view.size)
+            picture.fill(pal.VOID)
             picture.blits(blits, doreturn=False)
             self._ground = (key, picture)
         target.blit(self._ground[1], view.topleft)
@@ -275,8 +321,6 @@ class TerrainLayer:
             return
         key = (camera.cell, camera.x, camera.y, tuple(view))
         if self._edges_shown is None or self._edges_shown[0] != key:
-            picture = pygame.Surface(view.size)
-            picture.fill(KEY)
             c = camera.cell
             margin = self._margin(c)
             blits = []
@@ -285,7 +329,22 @@ class TerrainLayer:
                 if layer is not None:
                     sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
                     blits.append((layer, (sx - margin - view.x, sy - margin - view.y)))
+            if self._edges_moving != key:
+                # The camera moves: the layers straight onto the board, no picture made (it
+                # would cost more than it saves while each frame's view is new).
+                self._edges_moving = key
+                clip = target.get_clip()
+                target.set_clip(view.clip(clip))
+                target.blits(
+                    [(layer, (x + view.x, y + view.y)) for layer, (x, y) in blits], doreturn=False
+                )
+                target.set_clip(clip)
+                return
+            picture = pygame.Surface(view.size)
+            picture.fill(KEY)
             picture.blits(blits, doreturn=False)
+            # One colour-keyed picture once the camera has stayed a frame, run-length encoded:
+            # each later blit of it is a quarter of a plain one.
             picture.set_colorkey(KEY, pygame.RLEACCEL)
             self._edges_shown = (key, picture)
         target.blit(self._edges_shown[1], view.topleft)
@@ -419,16 +478,18 @@ class TerrainLayer:
             self._edge_chunks.move_to_end(key)
             return self._edge_chunks[key]
         x0, y0 = cx * CHUNK, cy * CHUNK
-        mine = [e for e in self.edges if x0 <= e.x < x0 + CHUNK and y0 <= e.y < y0 + CHUNK]
+        mine = self._by_chunk.get((cx, cy), [])
         layer: pygame.Surface | None = None
         if mine:
             margin = self._margin(c)
             size = CHUNK * c + 2 * margin
-            # A colour-keyed layer (no per-pixel alpha) with run-length acceleration: mostly
-            # empty, it blits in a fraction of the time of an alpha surface.
+            # A colour-keyed layer (no per-pixel alpha): it blits in a fraction of the time of
+            # an alpha surface. Not run-length encoded: a layer blitted by turns onto the
+            # screen's picture and onto the board (the camera moving) is encoded again at each
+            # change of destination, which cost more than the encoding saves.
             layer = pygame.Surface((size, size))
             layer.fill(KEY)
-            layer.set_colorkey(KEY, pygame.RLEACCEL)
+            layer.set_colorkey(KEY)
             for edge in mine:
                 self._draw_edge(
                     layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c

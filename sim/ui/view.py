@@ -1,5 +1,6 @@
 """What the client is showing (no pygame): whose eyes, the selection, hover, waypoints, toggles,
-and the modes a click can be in. The renderer draws it; the app changes it."""
+and the mode a click is in (one value, sim/ui/mode.py). The renderer draws it; the app changes
+it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from sim.geometry import Pos
 from sim.ui.markers import Marker
+from sim.ui.mode import Choosing, Free, Marking, Mode, Picking, Targeting
 
 
 @dataclass
@@ -25,19 +27,14 @@ class View:
     slow: bool = False
     quicken: bool = False
     move_only: str | None = None  # restrict the reach map to one Movement Action
-    targeting: str | None = None  # an action waiting for a target creature or cell
-    item: str | None = None  # the item chosen for `targeting`, if it needs one too
-    picking: str | None = None  # an action whose item is being picked from a list
-    choosing: str | None = None  # "cast" / "use": a spell or ability is being chosen;
-    # "prepare": a trigger is being chosen
-    ability: str | None = None  # the spell or ability chosen for `targeting`
-    ally: str | None = None  # Assist (R-X21): the ally clicked first; the enemy is clicked next
-    preparing: dict[str, Any] | None = None  # Prepare's trigger fields: the next action
-    # chosen is held ready instead of taken
-    marking: list[Pos] | None = None  # Prepare's "enters_area": the cells marked so far
+    mode: Mode = field(default_factory=Free)  # what the next click chooses (sim/ui/mode.py)
+    # Prepare's trigger fields: the next action chosen is held ready instead of taken. Not a
+    # mode: it spans the modes its action is chosen in (a list, then a target), like a toggle.
+    preparing: dict[str, Any] | None = None
     help: bool = False
     handover: str | None = None  # the side asked to sit down; the board is hidden
     status: str = ""
+    refusal: str = ""  # the last refusal said on the status line (`refuse`)
     log_offset: int = 0
     bar_hover: str | None = None  # the action button under the mouse
     dragging: bool = False
@@ -65,13 +62,52 @@ class View:
         it holds an action, as at a table."""
         return self.sits_for(team)
 
+    def refuse(self, words: str) -> None:
+        """Say on the status line why a decision or a choice was refused."""
+        self.status = self.refusal = words
+
+    @property
+    def shows_refusal(self) -> bool:
+        """Whether the status line still says the last refusal."""
+        return bool(self.status) and self.status == self.refusal
+
     def clear_plan(self) -> None:
         self.waypoints.clear()
-        self.targeting = None
-        self.item = None
-        self.picking = None
-        self.choosing = None
-        self.ability = None
-        self.ally = None
+        self.mode = Free()
         self.preparing = None
-        self.marking = None
+
+    # --- the mode's parts, read-only (the mode is changed as a whole) ---------------------------
+    @property
+    def targeting(self) -> str | None:
+        """The action waiting for a target creature or cell, if any."""
+        return self.mode.action if isinstance(self.mode, Targeting) else None
+
+    @property
+    def item(self) -> str | None:
+        """The item chosen for the action being targeted, if it needs one."""
+        return self.mode.item if isinstance(self.mode, Targeting) else None
+
+    @property
+    def ability(self) -> str | None:
+        """The spell or ability chosen for the action being targeted."""
+        return self.mode.ability if isinstance(self.mode, Targeting) else None
+
+    @property
+    def ally(self) -> str | None:
+        """Assist (R-X21): the ally clicked first; the enemy is clicked next."""
+        return self.mode.ally if isinstance(self.mode, Targeting) else None
+
+    @property
+    def picking(self) -> str | None:
+        """The action whose item is being picked from a list."""
+        return self.mode.action if isinstance(self.mode, Picking) else None
+
+    @property
+    def choosing(self) -> str | None:
+        """ "cast" / "use": a spell or ability is being chosen; "prepare": a trigger."""
+        return self.mode.action if isinstance(self.mode, Choosing) else None
+
+    @property
+    def marking(self) -> list[Pos] | None:
+        """Prepare's "enters_area": the cells marked so far (None: not marking)."""
+        return list(self.mode.cells) if isinstance(self.mode, Marking) else None

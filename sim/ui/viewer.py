@@ -15,6 +15,8 @@ from sim.geometry import Pos
 from sim.replay import read, replay
 from sim.ui.app import App, window_size
 from sim.ui.loop import run_window
+from sim.ui.menu import Line as MenuLine
+from sim.ui.menu import scale_lines
 from sim.ui.session import Session
 from sim.ui.tape import SPEEDS, Tape
 
@@ -40,8 +42,11 @@ class Viewer(App):
         *,
         window: bool = False,
         scale: float | None = None,
+        nested: bool = False,
     ):
+        """`nested`: opened from a game's menu, in its window; closing it goes back there."""
         self.tape = tape
+        self.nested = nested
         self.playing = False
         self.speed = SPEEDS.index(1.0)
         self.typed: str | None = None  # the turn number being typed after G
@@ -117,10 +122,48 @@ class Viewer(App):
             wait=lambda: 20 if self.playing else 100,  # playing: step on time, not on events
         )
 
+    def step(self) -> bool:
+        """Between frames: the next decision while playing."""
+        return self.tick()
+
+    # --- the menu: nothing that would act on a game ----------------------------------------------
+    def menu_lines(self) -> list[MenuLine]:
+        """Resume, close (back to the game it was opened from) and the UI scale: the game's
+        save, load, new game and reaction settings have no game here."""
+        if self.view.menu == "settings":
+            return [*scale_lines(self.renderer.m.scale), MenuLine("back", "Back", True, "")]
+        close = (
+            MenuLine("close", "Back to the game", True, "close the replay; the game is as it was")
+            if self.nested
+            else MenuLine("close", "Close the replay", True, "close the window")
+        )
+        return [
+            MenuLine("resume", "Resume", True, "back to the replay (Esc)"),
+            close,
+            MenuLine("settings", "Settings", True, "the UI scale"),
+        ]
+
+    def menu_title(self) -> str:
+        if self.view.menu == "settings":
+            return super().menu_title()
+        return "Menu (Esc: back to the replay)"
+
+    def menu_pick(self, value: str) -> None:
+        if value == "close":
+            self.view.menu = None
+            self.playing = False
+            self.running = False
+            return
+        super().menu_pick(value)
+
     # --- input ---------------------------------------------------------------------------------
     def _key(self, key: int, mod: int, char: str) -> None:
         tape = self.tape
         shift = bool(mod & pygame.KMOD_SHIFT)
+        if self.view.menu is not None:  # its number keys, + and - and Esc; the tape waits
+            if key not in (pygame.K_i, pygame.K_SPACE):
+                super()._key(key, mod, char)
+            return
         if self.typed is not None:
             if pygame.K_0 <= key <= pygame.K_9:
                 self.typed += chr(key)
@@ -164,10 +207,11 @@ class Viewer(App):
             super()._key(key, mod, char)
 
     def _hit(self, kind: str, value: str) -> None:
-        """Only the overlay toggles, help and selecting a creature: nothing that acts."""
+        """Only the overlay toggles, help, selecting a creature and the viewer's own menu:
+        nothing that acts."""
         if kind == "toggle" and value in ("reach", "threat", "own", "help"):
             self.toggle(value)
-        elif kind == "unit":
+        elif kind in ("unit", "menu"):
             super()._hit(kind, value)
 
     def click_cell(self, cell: Pos, shift: bool = False) -> None:
@@ -183,6 +227,20 @@ def open_save(path: str | Path) -> Tape:
     save = read(path)
     scenario, _ = replay(save, where=str(path))  # checks it comes out as saved
     return Tape(scenario, save)
+
+
+def nested(path: Path, host: App) -> Viewer:
+    """The viewer on a save, opened from the game's menu in its window and at its UI scale
+    (`App.replayer`); ReplayError when the save cannot be played back."""
+    viewer = Viewer(
+        open_save(path),
+        host.surface.get_size(),
+        scale=host.renderer.m.scale,
+        nested=True,
+    )
+    viewer.surface = host.surface
+    viewer.fit()
+    return viewer
 
 
 def watch(tape: Tape, size: tuple[int, int] | None = None, scale: float | None = None) -> int:
