@@ -100,6 +100,14 @@ class Listing(Sequence[Legal]):
         for group in self._moves:
             yield from group
 
+    def kinds(self) -> Iterator[Legal]:
+        """Every decision but moves, and the first move of each Movement Action and variant:
+        the others differ from it only by their cell (same cost), which is all a list of the
+        kinds of decision open now (the client's action bar) needs."""
+        yield from self._head
+        for group in self._moves:
+            yield group.at(0)
+
 
 @dataclass(frozen=True, slots=True)
 class _MoveGroup:
