@@ -129,13 +129,11 @@ class ReachMap(Mapping[Pos, ReachCell]):
         self._len = int(np.count_nonzero(code >= 0))
 
     def __getitem__(self, pos: Pos) -> ReachCell:
-        win = self.window
-        if not (win.x0 <= pos.x < win.x1 and win.y0 <= pos.y < win.y1):
+        if pos not in self:
             raise KeyError(pos)
+        win = self.window
         y, x = pos.y - win.y0, pos.x - win.x0
         index = int(self._code[y, x])
-        if index < 0:
-            raise KeyError(pos)
         offer = self.offers[index]
         route = offer.field if offer.field is not None else self._paths[pos]
         cost = int(self._cost[y, x])

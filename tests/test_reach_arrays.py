@@ -45,7 +45,7 @@ def test_reach_map_reads_as_a_mapping_in_row_order_and_as_arrays() -> None:
     assert Pos(99, 99) not in cells and "not a cell" not in cells
     with pytest.raises(KeyError):
         cells[Pos(4, 1)]
-    assert cells.get(Pos(4, 1)) is None
+    assert cells.get(Pos(4, 1)) is None and cells.get("not a cell") is None  # type: ignore[call-overload]
     assert dict(cells.items()) == {p: cells[p] for p in keys}
 
 
