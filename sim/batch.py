@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from sim import events as ev
 from sim.ai import percent, play, players, take_seats
 from sim.components import Health
+from sim.condition import Condition
 from sim.creature import creatures, incapacitated, team_of
 from sim.engine import Battle
 from sim.objectives import Reach, Survive, reached_by
@@ -48,6 +49,10 @@ DEFENCES = (NONE, "dodge", "parry", "block")  # R-A2's bands, in the order the s
 # Only the Attack action's own Hit Rolls measure R-A2's bands: a trip doubles the FCS Bonus,
 # and a spell's or a throw's roll is another weapon's.
 ATTACK_PURPOSES = ("melee attack", "ranged attack")
+# What an attacker can add to its Hit Roll before it rolls (R-X1 Aim, R-X10 Feint, R-X21 Assist):
+# a first attack that used one is "boosted"; R-A2's bands are of the templates' and equipment's
+# numbers, so the summary gives the plain first attacks (none of these) beside all of them.
+BOOSTS = (Condition.AIMING, Condition.FEINTED, Condition.ASSISTED)
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 CAPPED = "round cap"
 
@@ -127,11 +132,14 @@ class UnitRecord:
 
 @dataclass(frozen=True, slots=True)
 class FirstAttacks:
-    """The first Attack of creatures' turns in one game, for one defence the target chose."""
+    """The first Attack of creatures' turns in one game, for one defence the target chose: all
+    of them, and the plain ones (no Aim, Feint or Assist added to the Hit Roll)."""
 
     defence: str
     attacks: int
     hits: int
+    plain_attacks: int
+    plain_hits: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +212,13 @@ def read_game(
     winners: tuple[str, ...] = ()
     reason = ""
     ended = False
-    tally = {d: [0, 0] for d in DEFENCES}
-    for defence, hit in first_attacks(log):
+    tally = {d: [0, 0, 0, 0] for d in DEFENCES}
+    for defence, hit, boosted in first_attacks(log):
         tally[defence][0] += 1
         tally[defence][1] += hit
+        if not boosted:
+            tally[defence][2] += 1
+            tally[defence][3] += hit
     for event in log:
         if isinstance(event, ev.Damaged):
             taken[event.unit] = taken.get(event.unit, 0) + event.amount
@@ -248,7 +259,7 @@ def read_game(
             )
             for unit in units
         ),
-        first_attacks=tuple(FirstAttacks(d, n, h) for d, (n, h) in tally.items()),
+        first_attacks=tuple(FirstAttacks(d, *counts) for d, counts in tally.items()),
     )
 
 
@@ -265,15 +276,17 @@ def dealer_of(source: str, units: Iterable[str]) -> str | None:
     return max(found, key=len) if found else None
 
 
-def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool]]:
-    """(defence chosen, hit) of the first attack of each creature's turn: the Attack action
-    whose Hit Roll is the first of the acting creature's attack window (R-A1: the window resets
-    at the start of its own turn, so its count is 1). The defence is the target's answer to its
-    "defence" window, "none" when it had none to choose or chose none. An attack on an
+def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
+    """(defence chosen, hit, boosted) of the first attack of each creature's turn: the Attack
+    action whose Hit Roll is the first of the acting creature's attack window (R-A1: the window
+    resets at the start of its own turn, so its count is 1). The defence is the target's answer
+    to its "defence" window, "none" when it had none to choose or chose none; `boosted` when the
+    attacker used up an Aim, a Feint or an Assist on this Hit Roll (BOOSTS). An attack on an
     Incapacitated target (Defense Roll 0, R-A2) measures nothing and is left out."""
     acting: str | None = None
     attack: tuple[str, bool] | None = None  # (attacker, first of its turn) of the open attack
     defence = NONE
+    boosted = False
     for event in log:
         if isinstance(event, ev.TurnStarted | ev.TurnResumed):
             acting = event.unit
@@ -282,6 +295,14 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool]]:
         elif isinstance(event, ev.AttackCounted):
             attack = (event.unit, event.unit == acting and event.count == 1)
             defence = NONE
+            boosted = False
+        elif (
+            isinstance(event, ev.ConditionLost)
+            and attack is not None
+            and event.unit == attack[0]
+            and event.condition in BOOSTS
+        ):
+            boosted = True
         elif isinstance(event, ev.ReactionAnswered) and event.window == "defence":
             defence = event.choice
         elif isinstance(event, ev.AttackResolved) and attack is not None:
@@ -294,7 +315,7 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool]]:
                 and event.defense_roll > 0
                 and defence in DEFENCES
             ):
-                yield defence, event.hit
+                yield defence, event.hit, boosted
 
 
 def ended_by(world: World, scenario: Scenario, winners: tuple[str, ...]) -> str:
@@ -505,11 +526,13 @@ def summarize(
     endings: dict[str, int] = {}
     for g in played:
         endings[g.ended_by] = endings.get(g.ended_by, 0) + 1
-    counts = {d: {"attacks": 0, "hits": 0} for d in DEFENCES}
+    counts = {d: {"attacks": 0, "hits": 0, "plain_attacks": 0, "plain_hits": 0} for d in DEFENCES}
     for g in played:
         for f in g.first_attacks:
             counts[f.defence]["attacks"] += f.attacks
             counts[f.defence]["hits"] += f.hits
+            counts[f.defence]["plain_attacks"] += f.plain_attacks
+            counts[f.defence]["plain_hits"] += f.plain_hits
     return {
         "scenario": plan.scenario.path,
         "name": plan.scenario.name,
@@ -532,6 +555,10 @@ def summarize(
             d: c["hits"] / c["attacks"] if c["attacks"] else None for d, c in counts.items()
         },
         "first_attack_counts": counts,
+        "plain_first_attack_hit_rate": {
+            d: c["plain_hits"] / c["plain_attacks"] if c["plain_attacks"] else None
+            for d, c in counts.items()
+        },
         "kept": sum(g.result != "crashed" and g.index in saved for g in games),
         "crashes": [
             {"game": g.index, "seed": g.seed, "error": g.error, "save": saved.get(g.index)}
@@ -592,6 +619,13 @@ def describe(summary: Mapping[str, Any]) -> str:
         words = "no defence" if defence == NONE else defence
         shown.append(f"{words} {_pct(rate)} ({c['hits']} of {c['attacks']})")
     lines.append("  first attack of a turn hits (R-A2): " + ", ".join(shown))
+    plain = []
+    for defence in DEFENCES:
+        c = summary["first_attack_counts"][defence]
+        rate = summary["plain_first_attack_hit_rate"][defence]
+        words = "no defence" if defence == NONE else defence
+        plain.append(f"{words} {_pct(rate)} ({c['plain_hits']} of {c['plain_attacks']})")
+    lines.append("    of them with no Aim, Feint or Assist: " + ", ".join(plain))
     for crash in summary["crashes"]:
         where = f"; its replay: {crash['save']}" if crash["save"] else ""
         lines.append(

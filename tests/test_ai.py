@@ -286,8 +286,13 @@ def test_sim_run_with_both_sides_to_the_ai_plays_to_the_end(
 def test_sim_run_with_one_side_to_the_ai_plays_the_script_for_the_other(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The script's decisions are blue's; red's come from the AI in between."""
-    text = ROW.replace('policy = "ask"', 'policy = "never"')
+    """The script's decisions are blue's; red's come from the AI in between. ana (who never
+    reacts) is given hit points enough (R-C6: RES die size + Bonus) to outlast three of grok's
+    turns, whatever the shipped greataxe deals through her armour (issue 16 tunes both), so
+    all three of her lines play."""
+    text = ROW.replace('policy = "ask"', 'policy = "never"').replace(
+        'res = "d10+5"', 'res = "d10+40"', 1
+    )
     scenario = tmp_path / "row.toml"
     scenario.write_text(text, encoding="utf-8")
     script = tmp_path / "blue.jsonl"

@@ -24,7 +24,7 @@ from sim.events import ConditionGained
 from sim.replay import load_save
 from sim.scenario import Scenario, load, loads
 from tests.helpers import accepted, end_turns, rating, scenario_text, wd
-from tests.movers import creature
+from tests.movers import begin, creature
 
 # Two goblins 3 m apart: a game of normal against normal lasts a few rounds (~0.2 s).
 DUEL = """name = "Goblin duel"
@@ -108,11 +108,13 @@ def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() 
     end_turns(b, "ana")
     accepted(b, unit="bob", action="attack", target="ana")
     accepted(b, unit="bob", action="attack", target="ana")
-    assert list(batch.first_attacks(b.log)) == [("parry", False), ("none", True)]
+    assert list(batch.first_attacks(b.log)) == [("parry", False, False), ("none", True, False)]
 
     game = batch.read_game(0, 7, b.log, b.world, plan(scenario), capped=True)
     counts = {f.defence: (f.attacks, f.hits) for f in game.first_attacks}
     assert counts == {"none": (1, 1), "dodge": (0, 0), "parry": (1, 0), "block": (0, 0)}
+    plain = {f.defence: (f.plain_attacks, f.plain_hits) for f in game.first_attacks}
+    assert plain == counts  # neither used an Aim, a Feint or an Assist
     ana, bob = game.units
     # R-A3: unarmed WD 1 and a longsword's WD, neither wears armour.
     sword = wd("longsword")
@@ -128,6 +130,26 @@ def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() 
         30,
         "round cap",
     )
+
+
+def test_a_first_attack_with_an_aim_is_counted_but_not_plain() -> None:
+    """R-X1: ana Aims, then shoots bob (a Hit Roll of 1+6+2 against his RES 10: a miss). The
+    first attack of her turn is counted, and marked boosted, so it is left out of the plain
+    first attacks (no Aim, Feint or Assist) that R-A2's bands are judged on."""
+    rows = """
+    ........
+    .a....b.
+    ........
+    """
+    b = begin(
+        rows,
+        creature("ana", "blue", "a", held=["shortbow"]),
+        creature("bob", "red", "b"),
+        dice=(1, 10),
+    )
+    accepted(b, unit="ana", action="aim")
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert list(batch.first_attacks(b.log)) == [("none", False, True)]
 
 
 def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
@@ -172,7 +194,7 @@ def record(
         UnitRecord("grok", "red", 9, 3, True, False, 3, 9 - ana_hp),
     )
     ended = {"won": "defeat", "draw": "draw", "capped": "round cap"}[result]
-    attacks = (batch.FirstAttacks("none", 2, 1), batch.FirstAttacks("dodge", 1, 0))
+    attacks = (batch.FirstAttacks("none", 2, 1, 1, 1), batch.FirstAttacks("dodge", 1, 0, 0, 0))
     return GameRecord(index, index, result, winners, rounds, "", ended, units, attacks)
 
 
@@ -201,7 +223,19 @@ def test_the_summary_counts_a_capped_game_as_no_win(duel: Path) -> None:
         "parry": None,
         "block": None,
     }
-    assert summary["first_attack_counts"]["none"] == {"attacks": 8, "hits": 4}
+    assert summary["first_attack_counts"]["none"] == {
+        "attacks": 8,
+        "hits": 4,
+        "plain_attacks": 4,
+        "plain_hits": 4,
+    }
+    # The plain first attacks (no Aim, Feint or Assist) are a rate of their own.
+    assert summary["plain_first_attack_hit_rate"] == {
+        "none": 1.0,
+        "dodge": None,
+        "parry": None,
+        "block": None,
+    }
 
 
 def test_wilson_interval_and_percentile() -> None:

@@ -37,11 +37,11 @@ def test_cliff_climb_hangs_part_way_goes_on_next_turn_and_a_step_off_the_cliff_f
 def test_chasm_jumps_folded_into_runs_and_a_jump_too_long_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """R-M6: lia clears the 3 m wide end with a running jump, ana the 1 m end; bram's 4 m
-    jump is refused with the first failing cell and why."""
+    """R-M6: ana clears the 1 m end of the chasm with a running jump, lia the 3 m wide end;
+    bram's 4 m jump is refused with the first failing cell and why."""
     log = run(capsys, "chasm.toml", "chasm_jump.jsonl")
     jumps = [(e["unit"], e["start"], e["end"]) for e in log if e["type"] == "jumped"]
-    assert jumps == [("lia", [5, 3], [9, 3]), ("ana", [7, 1], [9, 1])]
+    assert jumps == [("ana", [7, 1], [9, 1]), ("lia", [5, 3], [9, 3])]
     reasons = [e["reason"] for e in log if e["type"] == "refused"]
     # How far bram can jump follows his template's AGI Bonus and skills (R-M6): less than 4 m.
     assert re.fullmatch(r"\(9,2\): a jump of 4 m; bram can jump at most (\d(\.5)?) m", reasons[0])

@@ -400,8 +400,8 @@ SHORT = fighters(
 #........#
 ##########
 """,
-    ana="hp = 5          # the greataxe deals 7 - 3 (mail) = 4: ana survives one hit, not two",
-    grok="hp = 4          # the longsword deals 5 - 2 (hide) = 3: grok survives one hit, not two",
+    ana="hp = 5          # a short fight: a hit or two of the greataxe through mail takes her down",
+    grok="hp = 4          # and a hit or two of the longsword through hide takes him down",
 )
 
 
