@@ -30,6 +30,7 @@ from sim.abilities import Damage, Heal
 from sim.actions import Action, Refusal
 from sim.apply import apply
 from sim.attack import plan_attack
+from sim.budget import refilled
 from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
 from sim.climb import ClimbPlan, plan_climb
@@ -87,6 +88,8 @@ WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
 GOAL_HELD = 8  # the cells more an objective whose every cell is barred counts as away
+GOAL_NEXT = WIN / 2  # a foe that can take its objective in its next turn (it may not)
+GOAL_SCAN = 16  # farther than this many cells, no move of one turn reaches an objective
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +306,24 @@ def prospect(battle: Battle, team: str) -> float:
         if isinstance(objective, Reach):
             sign = -1.0 if objective.team == team else 1.0
             value += sign * GOAL_STEP * _way(world, objective, ours if sign < 0 else theirs)
+            if sign > 0 and _within_reach(world, objective, theirs):
+                value -= GOAL_NEXT
     return value
+
+
+def _within_reach(world: World, objective: Reach, side: list[str]) -> bool:
+    """Whether one of `side` can end a move on a free cell of the objective in its next turn
+    (R-M5: none ends where another creature stands), with a fresh turn's budget (R-B2)."""
+    taken = {world.need(u, Position).cell for u in creatures(world)}
+    free = [g for g in objective.cells if g not in taken]
+    for unit in side:
+        here = world.need(unit, Position).cell
+        if not free or min(_gap(here, g) for g in free) > GOAL_SCAN:
+            continue
+        cells = reach_map(world, unit, budget=refilled(world.rules))
+        if any(g in cells for g in free):
+            return True
+    return False
 
 
 def _way(world: World, objective: Reach, side: list[str]) -> float:
