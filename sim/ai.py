@@ -84,6 +84,7 @@ LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of 
 LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
 LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
 LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
+LOOKAHEAD_SWITCH = 2.0  # hard overrules normal's best only by this much on average
 WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
@@ -148,7 +149,8 @@ class AI:
         `unit`'s turn, on forks of the battle with the same dice seeds for every candidate (so
         the candidates differ by what they do, not by their luck), and keep the one whose
         turns end best on average by `prospect`: what each side has left and how the foes'
-        reply and the objectives stand."""
+        reply and the objectives stand. `normal`'s own best stands unless another does
+        clearly better (by LOOKAHEAD_SWITCH): four seeds cannot tell a smaller gap from luck."""
         team = team_of(battle.world, unit)
         guide = AI("normal", self.seed)
         goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
@@ -169,6 +171,8 @@ class AI:
                 if len(alive) == 1:
                     break
         pick = max(alive, key=lambda i: (totals[i], -i))
+        if 0 in alive and totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
+            pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
         best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
 
