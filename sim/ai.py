@@ -10,8 +10,12 @@ provokes, objectives, and the terrain (a shove into deep water or off a ledge). 
 - `random`: uniform over the legal decisions, a baseline for comparisons;
 - `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity;
 - `normal`: the full evaluation above;
-- `hard`: `normal`'s best few candidates, each played out on forks of the battle to the end
-  of the creature's turn with several dice seeds, the best outcome on average chosen.
+- `hard`: `normal`'s best few distinct candidates (and the best of other kinds close behind,
+  and a move onto an objective), each played out on forks of the battle to the end of the
+  creature's turn with the same fresh dice seeds, and weighed by `prospect`: what each side
+  has left, the foes' reply before its next turn, and the objectives (a foe that can take
+  one next turn); `normal`'s best stands unless another is clearly better. In a defence
+  window it weighs each defence against the Hit Roll already rolled.
 
 Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
 expected"). Deterministic for a given seed: its only dice are its own seeded ones.
