@@ -353,25 +353,31 @@ def _way(world: World, objective: Reach, side: list[str]) -> float:
 
 def _reply(world: World, foe: str, targets: list[str]) -> float:
     """What `foe` can be expected to win on its next turn against the one of `targets` it
-    hurts most: the damage of its attacks (two when it reaches the target where both stand,
-    fewer when it must come to it, as `threat` counts them) and KILL with the chance they take
-    the target down. The target defends as well as it can."""
+    hurts most: the damage of two attacks where it can attack the target from where it
+    stands (in reach, or in range of the bow in its hands), of fewer where it must come to it
+    (as `threat` counts them, with its melee weapon), and KILL with the chance they take the
+    target down. The target defends as well as it can."""
     here = world.need(foe, Position).cell
     best = 0.0
     for target in targets:
-        there = world.need(target, Position).cell
-        attacks = _attacks(reaches(world, foe, here, there), _gap(here, there))
-        if not attacks:
-            continue
-        odds = min(_foe_odds(world, foe, target), key=lambda o: o.damage)
+        plan = plan_attack(world, a.Attack(foe, target=target))
+        if isinstance(plan, Refusal):
+            attacks = _attacks(False, _gap(here, world.need(target, Position).cell))
+            if not attacks:
+                continue
+            odds = _foe_odds(world, foe, target)
+        else:
+            attacks = 2.0
+            odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
+        worst = min(odds, key=lambda o: o.damage)
         left = max(hp(world, target), 1)
-        if odds.per_hit >= left:
-            down = 1.0 - (1.0 - odds.hit) ** attacks
-        elif 2 * odds.per_hit >= left and attacks >= 2:
-            down = odds.hit**2
+        if worst.per_hit >= left:
+            down = 1.0 - (1.0 - worst.hit) ** attacks
+        elif 2 * worst.per_hit >= left and attacks >= 2:
+            down = worst.hit**2
         else:
             down = 0.0
-        best = max(best, attacks * odds.damage + KILL * down)
+        best = max(best, attacks * worst.damage + KILL * down)
     return best
 
 
