@@ -169,13 +169,14 @@ class AI:
                 totals[i] += prospect(self._played_out(battle, unit, top[i], seed, guide), team)
             played += 1
             if played == LOOKAHEAD_FIRST:
-                # Racing: a candidate this far behind after the first seeds is not played on.
+                # Racing: a candidate this far behind after the first seeds is not played on;
+                # normal's best always is, as the measure the others must clearly beat.
                 lead = max(totals[i] for i in alive)
-                alive = [i for i in alive if totals[i] >= lead - LOOKAHEAD_CUT * played]
+                alive = [i for i in alive if i == 0 or totals[i] >= lead - LOOKAHEAD_CUT * played]
                 if len(alive) == 1:
                     break
         pick = max(alive, key=lambda i: (totals[i], -i))
-        if 0 in alive and totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
+        if totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
             pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
         best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
@@ -208,7 +209,10 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
         if len(top) >= LOOKAHEAD_CANDIDATES + LOOKAHEAD_EXTRA:
             break
         kind = type(choice.decision)
-        if kind not in kinds and choice.score >= ranked[0].score - LOOKAHEAD_MARGIN:
+        # Only a kind normal weighs: one it has nothing to say of (a Drop) would be played
+        # out as normal's turn after it, weighed against normal's best alone.
+        close = choice.score >= ranked[0].score - LOOKAHEAD_MARGIN
+        if kind not in kinds and kind in _EVALUATORS and close:
             kinds.add(kind)
             top.append(choice)
     onto = next(
