@@ -2,9 +2,10 @@
 
     python bench/ai.py [--games N] [--round-cap R] [--workers K] [--only SCENARIO]
 
-Decision time: every decision of `normal` (both sides) over the games of the first pairing,
-median and 99th percentile, against the goals of the issue "Legal decisions, exact odds, and an
-AI" (median < 50 ms, p99 < 500 ms). Tournament: on every shipped scenario, each pairing is
+Decision time: every decision of the stronger level over the games of each pairing, median
+and 99th percentile; `normal`'s against the goals of the issue "Legal decisions, exact odds,
+and an AI" (median < 50 ms, p99 < 500 ms), `hard`'s with no goal but to stay playable in the
+client. Tournament: on every shipped scenario, each pairing is
 played N times from each side (the stronger level as blue, then as red; seeds 0..N-1), and
 the share of games the stronger level wins is printed with its 95 % Wilson interval, against
 the goals: `normal` beats `random` in >= 95 %, `hard` beats `normal` in >= 60 %. A game stopped
@@ -129,15 +130,21 @@ def main() -> int:
                 f"goal >= {goal:.0%}: {verdict}"
             )
             failed |= rate < goal
+            times = sorted(t for r in results for t in r.times)
+            median = statistics.median(times) * 1000
+            p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
             if strong == "normal":
-                times = sorted(t for r in results for t in r.times)
-                median = statistics.median(times) * 1000
-                p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
                 print(
                     f"  normal decision time over {len(times)} decisions: median {median:.1f} ms"
                     f" (goal < {GOAL_MEDIAN_MS:.0f}), p99 {p99:.0f} ms (goal < {GOAL_P99_MS:.0f})"
                 )
                 failed |= median >= GOAL_MEDIAN_MS or p99 >= GOAL_P99_MS
+            else:
+                # No goal: `hard` looks ahead and may take longer, as long as it stays playable.
+                print(
+                    f"  {strong} decision time over {len(times)} decisions: median {median:.1f} ms,"
+                    f" p99 {p99:.0f} ms"
+                )
     return 1 if failed else 0
 
 

@@ -10,8 +10,12 @@ provokes, objectives, and the terrain (a shove into deep water or off a ledge). 
 - `random`: uniform over the legal decisions, a baseline for comparisons;
 - `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity;
 - `normal`: the full evaluation above;
-- `hard`: `normal`'s best few candidates, each played out on forks of the battle to the end
-  of the creature's turn with several dice seeds, the best outcome on average chosen.
+- `hard`: `normal`'s best few distinct candidates (and the best of other kinds close behind,
+  and a move onto an objective), each played out on forks of the battle to the end of the
+  creature's turn with the same fresh dice seeds, and weighed by `prospect`: what each side
+  has left, the foes' reply before its next turn, and the objectives (a foe that can take
+  one next turn); `normal`'s best stands unless another is clearly better. In a defence
+  window it weighs each defence against the Hit Roll already rolled.
 
 Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
 expected"). Deterministic for a given seed: its only dice are its own seeded ones.
@@ -32,6 +36,7 @@ from sim.abilities import Damage, Heal
 from sim.actions import Action, Refusal
 from sim.apply import apply
 from sim.attack import plan_attack
+from sim.budget import refilled
 from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
 from sim.climb import ClimbPlan, plan_climb
@@ -80,8 +85,19 @@ LEVELS = ("random", "easy", "normal", "hard")
 ROUND_CAP = 30  # a game AIs play out stops here when no side has won (a "capped" game)
 log = logging.getLogger(__name__)
 KILL = 8.0  # a foe taken out of the fight is worth this many hit points beyond its damage
-LOOKAHEAD_CANDIDATES = 3
-LOOKAHEAD_SEEDS = 3
+LOOKAHEAD_CANDIDATES = 3  # `hard` plays out normal's best few decisions
+LOOKAHEAD_EXTRA = 2  # and the best of up to this many other kinds close behind them
+LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of the best
+LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
+LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
+LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
+LOOKAHEAD_SWITCH = 2.0  # hard overrules normal's best only by this much on average
+WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
+COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
+GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
+GOAL_HELD = 8  # the cells more an objective whose every cell is barred counts as away
+GOAL_NEXT = WIN / 2  # a foe that can take its objective in its next turn (it may not)
+GOAL_SCAN = 16  # farther than this many cells, no move of one turn reaches an objective
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,33 +152,83 @@ class AI:
             objectives=battle.objectives,
         )
         if self.level == "hard" and len(ranked) > 1:
-            return self._look_ahead(battle, pending.unit, ranked[:LOOKAHEAD_CANDIDATES])
+            return self._look_ahead(battle, pending.unit, ranked)
         return ranked[0]
 
-    def _look_ahead(self, battle: Battle, unit: str, top: list[Choice]) -> Choice:
-        """Play each candidate and then `normal` to the end of `unit`'s turn on forks of the
-        battle with several dice seeds; keep the one that leaves the sides best off."""
+    def _look_ahead(self, battle: Battle, unit: str, ranked: list[Choice]) -> Choice:
+        """Play each of `normal`'s few best distinct candidates, then `normal` to the end of
+        `unit`'s turn, on forks of the battle with the same dice seeds for every candidate (so
+        the candidates differ by what they do, not by their luck), and keep the one whose
+        turns end best on average by `prospect`: what each side has left and how the foes'
+        reply and the objectives stand. `normal`'s own best stands unless another does
+        clearly better (by LOOKAHEAD_SWITCH): four seeds cannot tell a smaller gap from luck."""
         team = team_of(battle.world, unit)
         guide = AI("normal", self.seed)
-        best, best_value = top[0], float("-inf")
-        for choice in top:
-            total = 0.0
-            for k in range(LOOKAHEAD_SEEDS):
-                fork = battle.fork(SeededDice(self.seed * 7919 + k))
-                fork.submit(choice.decision)
-                for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
-                    pending = fork.pending
-                    if not isinstance(pending, AwaitingAction | AwaitingReaction):
-                        break
-                    if isinstance(pending, AwaitingAction) and pending.unit != unit:
-                        break
-                    if isinstance(fork.submit(guide.decide(fork)), Refusal):
-                        break
-                total += outlook(fork.world, team)
-            value = total / LOOKAHEAD_SEEDS
-            if value > best_value + 1e-9:
-                best, best_value = choice, value
+        goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
+        top = _candidates(ranked, goals)
+        # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
+        seeds = [self._dice.roll(1_000_000) for _ in range(LOOKAHEAD_SEEDS)]
+        totals = [0.0] * len(top)
+        alive = list(range(len(top)))
+        played = 0
+        for seed in seeds:
+            for i in alive:
+                totals[i] += prospect(self._played_out(battle, unit, top[i], seed, guide), team)
+            played += 1
+            if played == LOOKAHEAD_FIRST:
+                # Racing: a candidate this far behind after the first seeds is not played on;
+                # normal's best always is, as the measure the others must clearly beat.
+                lead = max(totals[i] for i in alive)
+                alive = [i for i in alive if i == 0 or totals[i] >= lead - LOOKAHEAD_CUT * played]
+                if len(alive) == 1:
+                    break
+        pick = max(alive, key=lambda i: (totals[i], -i))
+        if totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
+            pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
+        best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
+
+    @staticmethod
+    def _played_out(battle: Battle, unit: str, choice: Choice, seed: int, guide: AI) -> Battle:
+        """A fork of `battle` with dice `seed`, `choice` submitted and `unit`'s turn played
+        out by `guide` (its reactions and its foes' too, as they come)."""
+        fork = battle.fork(SeededDice(seed))
+        fork.submit(choice.decision)
+        for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
+            pending = fork.pending
+            if not isinstance(pending, AwaitingAction | AwaitingReaction):
+                break
+            if isinstance(pending, AwaitingAction) and pending.unit != unit:
+                break
+            if isinstance(fork.submit(guide.decide(fork)), Refusal):
+                break
+        return fork
+
+
+def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice]:
+    """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
+    decision close behind them (a move when the best are attacks, ending the turn), so the
+    look-ahead can overrule `normal` where its scoring misjudges one kind against another;
+    and the best move onto an objective's cell, to take it or to bar it."""
+    top = ranked[:LOOKAHEAD_CANDIDATES]
+    kinds = {type(c.decision) for c in top}
+    for choice in ranked[LOOKAHEAD_CANDIDATES:]:
+        if len(top) >= LOOKAHEAD_CANDIDATES + LOOKAHEAD_EXTRA:
+            break
+        kind = type(choice.decision)
+        # Only a kind normal weighs: one it has nothing to say of (a Drop) would be played
+        # out as normal's turn after it, weighed against normal's best alone.
+        close = choice.score >= ranked[0].score - LOOKAHEAD_MARGIN
+        if kind not in kinds and kind in _EVALUATORS and close:
+            kinds.add(kind)
+            top.append(choice)
+    onto = next(
+        (c for c in ranked if isinstance(c.decision, a.Movement) and c.decision.to in goals),
+        None,
+    )
+    if onto is not None and onto not in top:
+        top.append(onto)
+    return top
 
 
 def players(levels: Mapping[str, str], seed: int) -> dict[str, AI]:
@@ -237,17 +303,93 @@ def play(
             refused.append(choice.decision)
 
 
-def outlook(world: World, team: str) -> float:
-    """How well `team` stands after a turn: `standing`, less the damage its foes can be
-    expected to deal it in their next turns where its creatures stand, plus what it can deal
-    them where they stand (each side's threat, R-A4 reach from where they are)."""
+def prospect(battle: Battle, team: str) -> float:
+    """How well `team` stands at the end of one of its creatures' turns, in hit points'
+    worth, as `hard` weighs a look-ahead: WIN for a battle won (less for lost); else
+    `standing`, less what the foes can be expected to deal in the reply they make before the
+    creature's next turn, plus a share of what `team` can deal back, and the way to the
+    objectives."""
+    pending = battle.pending
+    world = battle.world
+    if isinstance(pending, BattleOver):
+        return (WIN if team in pending.winners else -WIN) + standing(world, team)
     value = standing(world, team)
+    ours: list[str] = []
+    theirs: list[str] = []
     for unit in creatures(world):
-        if incapacitated(world, unit):
-            continue
-        sign = -1.0 if team_of(world, unit) == team else 1.0
-        value += sign * 0.5 * _Context(world, unit, True).threat(world.need(unit, Position).cell)
+        if not incapacitated(world, unit):
+            (ours if team_of(world, unit) == team else theirs).append(unit)
+    value -= sum(_reply(world, foe, ours) for foe in theirs)
+    value += COUNTER * sum(_reply(world, unit, theirs) for unit in ours)
+    for objective in battle.objectives:
+        if isinstance(objective, Reach):
+            sign = -1.0 if objective.team == team else 1.0
+            value += sign * GOAL_STEP * _way(world, objective, ours if sign < 0 else theirs)
+            if sign > 0 and _within_reach(world, objective, theirs):
+                value -= GOAL_NEXT
     return value
+
+
+def _within_reach(world: World, objective: Reach, side: list[str]) -> bool:
+    """Whether one of `side` can end a move on a free cell of the objective in its next turn
+    (R-M5: none ends where another creature stands), with a fresh turn's budget (R-B2)."""
+    taken = {world.need(u, Position).cell for u in creatures(world)}
+    free = [g for g in objective.cells if g not in taken]
+    for unit in side:
+        here = world.need(unit, Position).cell
+        if not free or min(_gap(here, g) for g in free) > GOAL_SCAN:
+            continue
+        cells = reach_map(world, unit, budget=refilled(world.rules))
+        if any(g in cells for g in free):
+            return True
+    return False
+
+
+def _way(world: World, objective: Reach, side: list[str]) -> float:
+    """How many cells the nearest of `side` stands from an objective cell it can end a move
+    on: one a creature of another team stands on is barred (R-M5), and with every cell barred
+    the way is GOAL_HELD cells longer."""
+    if not side:
+        return 0.0
+    barred = {
+        world.need(u, Position).cell
+        for u in creatures(world)
+        if team_of(world, u) != objective.team and not incapacitated(world, u)
+    }
+    open_cells = [g for g in objective.cells if g not in barred]
+    cells = open_cells or list(objective.cells)
+    gap = min(_gap(world.need(u, Position).cell, g) for u in side for g in cells)
+    return float(gap + (0 if open_cells else GOAL_HELD))
+
+
+def _reply(world: World, foe: str, targets: list[str]) -> float:
+    """What `foe` can be expected to win on its next turn against the one of `targets` it
+    hurts most: the damage of two attacks where it can attack the target from where it
+    stands (in reach, or in range of the bow in its hands), of fewer where it must come to it
+    (as `threat` counts them, with its melee weapon), and KILL with the chance they take the
+    target down. The target defends as well as it can."""
+    here = world.need(foe, Position).cell
+    best = 0.0
+    for target in targets:
+        plan = plan_attack(world, a.Attack(foe, target=target))
+        if isinstance(plan, Refusal):
+            attacks = _attacks(False, _gap(here, world.need(target, Position).cell))
+            if not attacks:
+                continue
+            odds = _foe_odds(world, foe, target)
+        else:
+            attacks = 2.0
+            odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
+        worst = min(odds, key=lambda o: o.damage)
+        left = max(hp(world, target), 1)
+        if worst.per_hit >= left:
+            down = 1.0 - (1.0 - worst.hit) ** attacks
+        elif 2 * worst.per_hit >= left and attacks >= 2:
+            down = worst.hit**2
+        else:
+            down = 0.0
+        best = max(best, attacks * worst.damage + KILL * down)
+    return best
 
 
 def percent(chance: float) -> str:

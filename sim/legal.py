@@ -21,6 +21,7 @@ from typing import overload
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.actions import Action, Cost, Refusal
+from sim.attack import AttackPlan, plan_attack
 from sim.budget import refilled
 from sim.casting import known
 from sim.components import ExtendedAction, Gear, Hands, Item, Position
@@ -361,11 +362,23 @@ def _targeted(world: World, unit: str) -> Iterator[Action]:
             yield a.Administer(unit, target=other)
             for item in (*held, *_carried(world, unit)):
                 yield a.Administer(unit, target=other, item=item)
+        # With no weapon named, an attack or a trip strikes with the weapon `plan_attack`
+        # chooses; naming that weapon is the same decision, listed once: the attack unnamed (a
+        # player's plain "attack"), the trip named (it comes first).
+        chosen = plan_attack(world, a.Attack(unit, target=other))
+        listed_trip = False
         yield a.Attack(unit, target=other)
         for weapon in held:
-            yield a.Attack(unit, target=other, weapon=weapon)
+            if (
+                isinstance(chosen, AttackPlan)
+                and plan_attack(world, a.Attack(unit, target=other, weapon=weapon)) == chosen
+            ):
+                listed_trip = True  # the trip with this weapon is the unnamed trip too
+            else:
+                yield a.Attack(unit, target=other, weapon=weapon)
             yield a.Trip(unit, target=other, weapon=weapon)
-        yield a.Trip(unit, target=other)
+        if not listed_trip:
+            yield a.Trip(unit, target=other)
         yield a.Shove(unit, target=other)
         yield a.Feint(unit, target=other)
         yield a.Grapple(unit, target=other)

@@ -19,6 +19,7 @@ from sim.actions import Refusal
 from sim.ai import AI, LEVELS, Choice, play, rank, take_seats
 from sim.casting import affected
 from sim.cli import main
+from sim.components import Position
 from sim.creature import creatures, team_of
 from sim.dice import SeededDice
 from sim.engine import (
@@ -46,6 +47,8 @@ from tests.helpers import (
     seeded_battle,
     unit,
 )
+from tests.movers import begin as begin_on
+from tests.movers import creature as movers_creature
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -515,3 +518,46 @@ def test_it_never_strikes_an_ally_it_could_take_down() -> None:
     assert ranked[0].decision != a.Attack("grok", target="mog")
     mine = next(c for c in ranked if c.decision == a.Attack("grok", target="mog"))
     assert (mine.score, mine.why) == (-1.0, "attack: mog is on its own side")
+
+
+BANNER = """
+..........
+.a......B.
+.......g..
+.....s....
+"""
+BANNER_OBJECTIVE = '\n[[objectives]]\nkind = "reach"\nteam = "blue"\nat = "B"\n'
+
+
+def banner(level: str) -> Battle:
+    """snik (red) acts first, then ana (blue), who wins by standing on the banner (8,1), then
+    gob, the red nearest the banner. snik's turn is played by `level`."""
+    b = begin_on(
+        BANNER,
+        movers_creature("snik", "red", "s"),
+        movers_creature("ana", "blue", "a"),
+        movers_creature("gob", "red", "g"),
+        extra=BANNER_OBJECTIVE,
+        dice=(8,),
+    )
+    play(b, {"red": AI(level, 3)}, round_cap=1)
+    return b
+
+
+def test_hard_looks_ahead_to_the_foes_reply_and_bars_the_objective() -> None:
+    """R-M5: no move ends in a cell another creature stands in. `normal` leaves the banner to
+    gob, the red nearest it (its warden), and snik hunts; but ana moves before gob, and
+    sprints onto the banner: blue wins. `hard` plays snik's moves out and weighs the end of
+    its turn by what the foes can do next: it runs onto the banner, and ana's sprint there
+    is refused (no path ends in a cell taken)."""
+    b = banner("normal")
+    assert b.world.turn.current == "ana"
+    assert b.world.need("snik", Position).cell != Pos(8, 1)
+    accepted(b, unit="ana", action="sprint", to=[8, 1])
+    assert b.pending == BattleOver(("blue",), "ana reached the objective")
+
+    b = banner("hard")
+    assert b.world.need("snik", Position).cell == Pos(8, 1)
+    assert refused(b, unit="ana", action="sprint", to=[8, 1]) == (
+        "(8,1): no path a Sprint can take gets there this action"
+    )

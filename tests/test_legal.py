@@ -387,3 +387,55 @@ def test_R_B6_a_quickened_variant_is_listed_where_it_costs_less() -> None:
         ("Aim", True, False): Cost(Tier.HALF, 1, 0),
         ("EndTurn", False, False): Cost(Tier.FREE, 0, 0, counts_as_action=False),
     }
+
+
+ARMS = """
+.........
+.ag....z.
+.b.......
+"""
+
+
+def plain_lines(b: Battle, name: str) -> list[dict[str, object]]:
+    return [line for line in of_action(b, name) if "slow" not in line]
+
+
+def test_R_A4_an_attack_or_trip_naming_the_weapon_it_would_use_anyway_is_listed_once() -> None:
+    """Unnamed, ana's attack strikes with her longsword (the weapon `plan_attack` chooses), so
+    "attack grok with the longsword" is that same decision and not listed again; with the
+    dagger it is another, and is listed. Her trip is listed by weapon and not unnamed. bram
+    holds only a shortbow: unnamed, his attack on grok beside him is a punch (R-A4 melee), his
+    shortbow's a shot, both listed and both accepted as what they are; on zed, out of his
+    reach, the unnamed attack is the shot, listed once. His trip is a punch's, unnamed."""
+    b = begin_on(
+        ARMS,
+        creature("ana", "blue", "a", held=["longsword", "dagger"]),
+        creature("bram", "blue", "b", held=["shortbow"]),
+        creature("grok", "red", "g"),
+        creature("zed", "red", "z"),
+        dice=(5, 1, 5, 1),
+    )
+    on_grok = [line for line in plain_lines(b, "attack") if line["target"] == "grok"]
+    assert on_grok == [
+        {"unit": "ana", "action": "attack", "target": "grok"},
+        {"unit": "ana", "action": "attack", "target": "grok", "weapon": "ana.dagger"},
+    ]
+    assert [line for line in plain_lines(b, "trip") if line["target"] == "grok"] == [
+        {"unit": "ana", "action": "trip", "target": "grok", "weapon": "ana.longsword"},
+        {"unit": "ana", "action": "trip", "target": "grok", "weapon": "ana.dagger"},
+    ]
+    end_turns(b, "ana")
+    assert [line for line in plain_lines(b, "attack") if line["target"] != "ana"] == [
+        {"unit": "bram", "action": "attack", "target": "grok"},
+        {"unit": "bram", "action": "attack", "target": "grok", "weapon": "bram.shortbow"},
+        {"unit": "bram", "action": "attack", "target": "zed"},
+    ]
+    assert [line for line in plain_lines(b, "trip") if line["target"] == "grok"] == [
+        {"unit": "bram", "action": "trip", "target": "grok"},
+    ]
+    punch = accepted(b, unit="bram", action="attack", target="grok")
+    shot = accepted(b, unit="bram", action="attack", target="grok", weapon="bram.shortbow")
+    hit_rolls = [
+        next(e["purpose"] for e in events if e["type"] == "rolled") for events in (punch, shot)
+    ]
+    assert hit_rolls == ["hit roll: melee attack on grok", "hit roll: ranged attack on grok"]
