@@ -128,7 +128,8 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, f
 
     hover()
     moving = median_ms(hover, frames)
-    # A state change: a step to the neighbouring cell, then undone (Z), in turn.
+    # A state change: a move to a neighbouring cell (the engine plans its path), then undone
+    # (Z), in turn.
     home = session.battle.world.need(unit, Position).cell
     there = next(p for p in cells if abs(p.x - home.x) + abs(p.y - home.y) == 1)
     move = MOVES[reach[there].action]
@@ -137,7 +138,7 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, f
 
     def change() -> None:
         if session.battle.world.need(unit, Position).cell == home:
-            outcome = session.submit(move(unit, (there,)))
+            outcome = session.submit(move(unit, to=there))
             assert not isinstance(outcome, Refusal), outcome.reason
         else:
             keep = session.undo_step_point()
