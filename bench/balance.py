@@ -301,20 +301,17 @@ def markdown(
         f"{len(failed)} out of band."
     )
     lines.append("")
-    if failed:
-        lines.append("Out of band (the whole 95 % interval outside the band):")
-        lines.append("")
-        lines += [
-            f"- {c.subject}: {c.figure} {_with_interval(c)} (band {_band_of(c)})" for c in failed
-        ]
-        lines.append("")
-    if unsettled:
-        lines.append("Unsettled (the estimate outside, the interval reaching into the band):")
-        lines.append("")
-        lines += [
-            f"- {c.subject}: {c.figure} {_with_interval(c)} (band {_band_of(c)})" for c in unsettled
-        ]
-        lines.append("")
+    for listed, head in (
+        (failed, "Out of band (the whole 95 % interval outside the band):"),
+        (unsettled, "Unsettled (the estimate outside, the interval reaching into the band):"),
+    ):
+        if listed:
+            lines += [head, ""]
+            lines += [
+                f"- {c.subject}: {c.figure} {_with_interval(c)} (band {_band_of(c)})"
+                for c in listed
+            ]
+            lines.append("")
     lines += [
         f"{len(unjudged)} hit rates rest on too few plain first attacks "
         f"(< {judging['min_attacks']}) to be judged; they are in the tables above.",

@@ -612,20 +612,18 @@ def describe(summary: Mapping[str, Any]) -> str:
             f"{_num(u['mean_damage_dealt']):>5}  {_num(u['mean_damage_taken']):>5}  "
             f"{hp_left:>7}  {_pct(u['downed_first_rate']):>12}"
         )
-    shown = []
-    for defence in DEFENCES:
-        c = summary["first_attack_counts"][defence]
-        rate = summary["first_attack_hit_rate"][defence]
-        words = "no defence" if defence == NONE else defence
-        shown.append(f"{words} {_pct(rate)} ({c['hits']} of {c['attacks']})")
-    lines.append("  first attack of a turn hits (R-A2): " + ", ".join(shown))
-    plain = []
-    for defence in DEFENCES:
-        c = summary["first_attack_counts"][defence]
-        rate = summary["plain_first_attack_hit_rate"][defence]
-        words = "no defence" if defence == NONE else defence
-        plain.append(f"{words} {_pct(rate)} ({c['plain_hits']} of {c['plain_attacks']})")
-    lines.append("    of them with no Aim, Feint or Assist: " + ", ".join(plain))
+    for head, prefix in (
+        ("  first attack of a turn hits (R-A2): ", ""),
+        ("    of them with no Aim, Feint or Assist: ", "plain_"),
+    ):
+        shown = []
+        for defence in DEFENCES:
+            c = summary["first_attack_counts"][defence]
+            rate = summary[f"{prefix}first_attack_hit_rate"][defence]
+            words = "no defence" if defence == NONE else defence
+            hits, attacks = c[f"{prefix}hits"], c[f"{prefix}attacks"]
+            shown.append(f"{words} {_pct(rate)} ({hits} of {attacks})")
+        lines.append(head + ", ".join(shown))
     for crash in summary["crashes"]:
         where = f"; its replay: {crash['save']}" if crash["save"] else ""
         lines.append(

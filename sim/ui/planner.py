@@ -242,7 +242,6 @@ class Planner:
         if dive:
             kinds = [a.Swim]
         first_refusal = ""
-        budget = world.need(unit, Budget)
         for kind in kinds:
             action = kind(unit, cells, None, jumps, slow=slow, quicken=quicken)
             if isinstance(action, a.Swim) and dive:
@@ -269,25 +268,7 @@ class Planner:
             else:
                 planned = plan_move(world, action)
                 metres = planned.cost / 2 if not isinstance(planned, Refusal) else 0.0
-            return PathPlan(
-                unit,
-                cells,
-                jumps,
-                kind.name,
-                cost,
-                metres,
-                budget.half - cost.half,
-                budget.bonus - cost.bonus,
-                provocations(
-                    world,
-                    unit,
-                    (hang.cell,) if hang else cells,
-                    submerged=dive,
-                    end_up=hang.height if hang else 0.0,
-                ),
-                submerged=dive,
-                hang=hang,
-            )
+            return self._plan_of(world, unit, cells, jumps, kind, cost, metres, dive, hang)
         if only == "climb" and len(cells) > 1:
             first_refusal = (
                 "climb: a climb goes up or down one face to a neighbouring cell; "
@@ -305,8 +286,10 @@ class Planner:
         cost: Cost,
         metres: float,
         dive: bool,
+        hang: Hang | None = None,
     ) -> PathPlan:
-        """A plan by a kind whose cost this state is known (no climb: it never hangs)."""
+        """The plan of a move `kind` takes at `cost`; a climb that stops part-way (`hang`)
+        leaves its first cell from up the face (R-M7), which is what may provoke."""
         budget = world.need(unit, Budget)
         return PathPlan(
             unit,
@@ -317,8 +300,15 @@ class Planner:
             metres,
             budget.half - cost.half,
             budget.bonus - cost.bonus,
-            provocations(world, unit, cells, submerged=dive),
+            provocations(
+                world,
+                unit,
+                (hang.cell,) if hang else cells,
+                submerged=dive,
+                end_up=hang.height if hang else 0.0,
+            ),
             submerged=dive,
+            hang=hang,
         )
 
     def _why_not(
