@@ -128,12 +128,19 @@ class ReachMap(Mapping[Pos, ReachCell]):
         self._hangs = hangs
         self._len = int(np.count_nonzero(code >= 0))
 
+    def _index(self, pos: object) -> int:
+        """The offer index of `pos`; -1 for a cell no action gets to or anything else."""
+        win = self.window
+        if not isinstance(pos, Pos) or not (win.x0 <= pos.x < win.x1 and win.y0 <= pos.y < win.y1):
+            return -1
+        return int(self._code[pos.y - win.y0, pos.x - win.x0])
+
     def __getitem__(self, pos: Pos) -> ReachCell:
-        if pos not in self:
+        index = self._index(pos)
+        if index < 0:
             raise KeyError(pos)
         win = self.window
         y, x = pos.y - win.y0, pos.x - win.x0
-        index = int(self._code[y, x])
         offer = self.offers[index]
         route = offer.field if offer.field is not None else self._paths[pos]
         cost = int(self._cost[y, x])
@@ -142,10 +149,7 @@ class ReachMap(Mapping[Pos, ReachCell]):
         )
 
     def __contains__(self, pos: object) -> bool:
-        win = self.window
-        if not isinstance(pos, Pos) or not (win.x0 <= pos.x < win.x1 and win.y0 <= pos.y < win.y1):
-            return False
-        return bool(self._code[pos.y - win.y0, pos.x - win.x0] >= 0)
+        return self._index(pos) >= 0
 
     def __iter__(self) -> Iterator[Pos]:
         ys, xs = np.nonzero(self._code >= 0)
