@@ -20,7 +20,7 @@ from sim import events as ev
 from sim.actions import BreakFree, Grapple, Refusal, Release
 from sim.budget import several
 from sim.checks import Check, acting_wins, roll_check
-from sim.components import Budget, Hands, Position, Stats
+from sim.components import Budget, Conditions, Hands, Position, Stats, Team
 from sim.condition import Condition
 from sim.creature import conditions, creatures, has, incapacitated
 from sim.dice import Dice
@@ -217,15 +217,27 @@ def _together(world: World, holder: str, held: str) -> bool:
     return a == b or reaches(world, holder, a, b, armed=False)  # a grip, not a weapon's reach
 
 
+def grapples(world: World) -> tuple[tuple[str, str], ...]:
+    """Every whole grapple, (holder, held), in scenario order. Kept until a condition changes
+    (World.memo): the engine asks after every change, and a step changes only a place."""
+
+    def whole() -> tuple[tuple[str, str], ...]:
+        out: list[tuple[str, str]] = []
+        for unit in creatures(world):
+            held = held_by(world, unit)
+            if held is not None and holder_of(world, held) == unit:
+                out.append((unit, held))
+        return tuple(out)
+
+    return world.memo("grapples", whole, reads=(Conditions, Team, Stats))
+
+
 def loosened(world: World) -> list[ev.Event]:
     """Grapples that no longer hold (R-G4): the two were moved apart, or the grappler is
     Incapacitated. The engine runs this after every change. Only whole grapples count (both
     conditions naming each other): a grapple is begun and ended one condition at a time."""
     out: list[ev.Event] = []
-    for unit in creatures(world):
-        held = held_by(world, unit)
-        if held is None or holder_of(world, held) != unit:
-            continue
+    for unit, held in grapples(world):
         if incapacitated(world, unit):
             out += let_go(world, unit, held, f"{unit} is incapacitated (R-G4)")
         elif not _together(world, unit, held):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.components import Position
+from sim.components import Conditions, Position, Stats, Team
 from sim.creature import creatures, incapacitated, team_of
 from sim.geometry import Pos
 from sim.world import World
@@ -29,20 +29,29 @@ class Survive:
 Objective = Reach | Survive
 
 
+# Who is on which side and who is down: the battle's end is asked after every change, and
+# most changes (a step, a spent action) touch none of these (World.memo keeps the answers).
+SIDES = (Conditions, Team, Stats)
+
+
 def teams(world: World) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for unit in creatures(world):
-        seen[team_of(world, unit)] = None
-    return tuple(seen)
+    def seen() -> tuple[str, ...]:
+        return tuple(dict.fromkeys(team_of(world, unit) for unit in creatures(world)))
+
+    return world.memo("teams", seen, reads=SIDES)
 
 
 def standing_teams(world: World) -> tuple[str, ...]:
     """Teams with at least one creature not Incapacitated (R-C6)."""
-    alive: dict[str, None] = {}
-    for unit in creatures(world):
-        if not incapacitated(world, unit):
-            alive[team_of(world, unit)] = None
-    return tuple(alive)
+
+    def alive() -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(
+                team_of(world, unit) for unit in creatures(world) if not incapacitated(world, unit)
+            )
+        )
+
+    return world.memo("standing_teams", alive, reads=SIDES)
 
 
 def reached_by(world: World, objective: Reach) -> str | None:
