@@ -320,6 +320,11 @@ def _settle(
     after = np.empty(capacity, dtype=np.int32)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    # Per cell: the most run-up of a state settled at a lower cost (`ahead`), and of those
+    # settled at the cost `ahead_at` last seen there (`level_at`); see `done` below.
+    ahead = np.full(n, -1, dtype=np.int32)
+    level_at = np.full(n, -1, dtype=np.int32)
+    ahead_at = np.full(n, -1, dtype=np.int32)
     start = (sy * ww + sx) * levels
     dist[start] = 0
     entries = _push(cell, after, head, 0, start, 0)
@@ -338,6 +343,19 @@ def _settle(
             done[state] = True
             here = state // levels
             covered = state % levels
+            # A state with no more run-up than one settled at a lower cost in the same cell
+            # leads nowhere that one does not lead at a lower cost, so its moves are not
+            # taken (issue #11: this halves a search with jumps). Its own cost is kept. No
+            # cell's least cost changes, and a state only such a one leads to is never at its
+            # cell's least cost, which is where `trace` goes back through: paths come out the
+            # same (compared on 1.1 million paths of the shipped and bench maps).
+            if ahead_at[here] < spent:
+                ahead[here] = max(ahead[here], level_at[here])
+                level_at[here] = -1
+                ahead_at[here] = spent
+            if ahead[here] >= covered:
+                continue
+            level_at[here] = max(level_at[here], covered)
             ay, ax = here // ww, here % ww
             if entries + 8 * (max(hh, ww) + 1) >= capacity:
                 return dist, False  # no room for this state's moves and jumps
