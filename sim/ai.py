@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from sim import actions as a
 from sim import events as ev
@@ -78,7 +79,7 @@ from sim.reactions import (
     reaction_price,
 )
 from sim.shove import push
-from sim.threat import enemies, provocations, reach_cells, reaches, zone
+from sim.threat import enemies, provocations, provoked_along, reach_cells, reaches, zone
 from sim.world import World
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -587,6 +588,7 @@ class _Context:
         self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
+        self._foe_weights: npt.NDArray[np.float64] | None = None
         self.goals = [
             cell
             for objective in objectives
@@ -735,6 +737,13 @@ class _Context:
         if foe not in self._foe_damage:
             self._foe_damage[foe] = _foe_damage(self.world, foe, self.unit)
         return self._foe_damage[foe]
+
+    def foe_weights(self) -> npt.NDArray[np.float64]:
+        """`foe_damage` of each of `enemies` in order, as `provoked_along` weighs them."""
+        if self._foe_weights is None:
+            foes = enemies(self.world, self.unit)
+            self._foe_weights = np.array([self.foe_damage(f) for f in foes], dtype=np.float64)
+        return self._foe_weights
 
     def nearest_foe(self, cell: Pos) -> int:
         """How many cells `cell` is from the nearest cell this creature could strike a foe
@@ -913,6 +922,9 @@ def _provoked(c: _Context, d: a.Movement) -> float:
         and found.cost <= c.nearest_reached(kind, found.route)
     ):
         return 0.0
+    if not lifted and isinstance(found.route, Field):
+        # The same sum as below, without building the path (issue #11).
+        return provoked_along(c.world, c.unit, found.route, d.to, c.foe_weights())
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0

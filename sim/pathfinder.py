@@ -572,3 +572,33 @@ def warm_up() -> None:
     trace(planes, flags, params, least, states, 0, 0)
     code = np.full((3, 3), -1, dtype=np.int8)
     offer(code, np.zeros((3, 3), dtype=np.int32), least, flags > 0, 0, 0, 4, 0, 1, 1)
+
+
+@njit(cache=True)
+def path_provoked(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    sy: int,
+    sx: int,
+    ty: int,
+    tx: int,
+    zones: Flags,
+    weights: Float,
+) -> float:
+    """The sum, over the legs of the path `trace` gives from (sy, sx) to (ty, tx) in order, of
+    `weights[e]` for every zone `e` (a plane of the window) the leg leaves: its start in the
+    zone, its end not (R-R4 on the ground: a policy weighs the Attacks of Opportunity of a
+    move without building the path in Python, threat.provocations' legs and order)."""
+    rows = trace(planes, flags, params, least, states, ty, tx)
+    total = 0.0
+    py, px = sy, sx
+    for i in range(rows.shape[0] - 1, -1, -1):
+        cy, cx = rows[i, 0], rows[i, 1]
+        for e in range(weights.shape[0]):
+            if zones[e, py, px] and not zones[e, cy, cx]:
+                total += weights[e]
+        py, px = cy, cx
+    return total

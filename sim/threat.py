@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
+from sim import pathfinder as pf
 from sim.catalog import Weapon
 from sim.components import Body, Budget, Conditions, Hands, Item, Position, Stats, Team
 from sim.creature import creatures, incapacitated, item_kind, team_of
 from sim.diving import water_body
 from sim.geometry import Pos
+from sim.reach import Field, Window
 from sim.world import World
 
 
@@ -172,3 +177,44 @@ def provocations(
                 )
         here, up = cell, 0.0
     return tuple(out)
+
+
+def zone_planes(
+    world: World, unit: str, window: Window
+) -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
+    """`unit`'s enemies (in `enemies` order) and, for each, a plane of `window` marking the
+    cells of its `zone`, kept by the world until a creature moves or what it holds changes."""
+
+    def planes() -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
+        foes = enemies(world, unit)
+        out = np.zeros((len(foes), *window.shape), dtype=np.uint8)
+        for index, foe in enumerate(foes):
+            for cell in zone(world, foe):
+                if window.holds(cell):
+                    out[(index, *window.local(cell))] = 1
+        return foes, out
+
+    return world.memo(
+        ("zone_planes", unit, window),
+        planes,
+        reads=(Position, Hands, Item, Body, Team, Stats, Conditions),
+    )
+
+
+def provoked_along(
+    world: World, unit: str, field: Field, cell: Pos, weights: npt.NDArray[np.float64]
+) -> float:
+    """What the Attacks of Opportunity provoked on the way to `cell` by `field`'s path are
+    worth: the sum of `weights[i]` for the `i`th of `zone_planes`' enemies over every
+    provocation, as `provocations` lists them for that path from a creature on the ground
+    (not hanging on a face), added up in the same order; worked out in compiled code (issue
+    #11: a policy asks it of hundreds of cells a decision)."""
+    _, zones = zone_planes(world, unit, field.window)
+    g = field.ground
+    sy, sx = field.window.local(field.start)
+    ty, tx = field.window.local(cell)
+    return float(
+        pf.path_provoked(
+            g.planes, g.flags, g.params, field.dist, field.states, sy, sx, ty, tx, zones, weights
+        )
+    )
