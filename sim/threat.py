@@ -40,11 +40,26 @@ def _reach_cells(world: World, unit: str, armed: bool) -> int:
 def up_in(world: World, cell: Pos, besides: str = "") -> float:
     """Metres above `cell`'s ground of a creature hanging on a face there (R-M7), else 0: a
     creature hanging in a cell holds it, as one standing does (R-M5)."""
-    for unit in creatures(world):
-        pos = world.need(unit, Position)
-        if unit != besides and pos.cell == cell and pos.elevation:
-            return pos.elevation
+    for unit, elevation in hanging(world).get(cell, ()):
+        if unit != besides:
+            return elevation
     return 0.0
+
+
+def hanging(world: World) -> dict[Pos, tuple[tuple[str, float], ...]]:
+    """The creatures hanging on a face (R-M7), by cell, in scenario order, with their height
+    above the cell's ground; kept by the world until a creature moves (most maps: none, and
+    reach is asked for every cell a policy weighs)."""
+
+    def found() -> dict[Pos, tuple[tuple[str, float], ...]]:
+        out: dict[Pos, tuple[tuple[str, float], ...]] = {}
+        for unit in creatures(world):
+            pos = world.need(unit, Position)
+            if pos.elevation:
+                out[pos.cell] = (*out.get(pos.cell, ()), (unit, pos.elevation))
+        return out
+
+    return world.memo("hanging", found, reads=(Position, Team, Stats))
 
 
 def reaches(
