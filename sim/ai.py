@@ -68,7 +68,7 @@ from sim.odds import (
     shove_odds,
     trip_odds,
 )
-from sim.reach import INF, Field
+from sim.reach import INF, Field, window_around
 from sim.reachmap import ORDER, reach_map
 from sim.reactions import (
     NONE,
@@ -79,7 +79,17 @@ from sim.reactions import (
     reaction_price,
 )
 from sim.shove import push
-from sim.threat import enemies, provocations, provoked_along, reach_cells, reaches, zone
+from sim.threat import (
+    enemies,
+    gaps,
+    provocations,
+    provoked_along,
+    reach_cells,
+    reached_plane,
+    reaches,
+    reaching_plane,
+    zone,
+)
 from sim.world import World
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -589,6 +599,10 @@ class _Context:
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
         self._foe_weights: npt.NDArray[np.float64] | None = None
+        # `threat` and `menace` of every cell around, worked out at once when first asked.
+        self.window = window_around(world, self.here, PLANE_RADIUS)
+        self._threats: npt.NDArray[np.float64] | None = None
+        self._menaces: npt.NDArray[np.float64] | None = None
         self.goals = [
             cell
             for objective in objectives
@@ -652,15 +666,43 @@ class _Context:
         """Damage the foes can be expected to deal to this creature standing in `cell`: a foe
         that reaches it from where it stands counts two attacks, one that can come close
         counts one."""
-        if cell in self._threat:
-            return self._threat[cell]
+        if self.window.holds(cell):
+            if self._threats is None:
+                self._threats = self._weighed(
+                    [
+                        reached_plane(
+                            self.world, foe, self.world.need(foe, Position).cell, self.window
+                        )
+                        for foe in self.foes
+                    ],
+                    self.foe_damage,
+                )
+            return float(self._threats[self.window.local(cell)])
+        if cell not in self._threat:
+            self._threat[cell] = self.threat_at(cell)
+        return self._threat[cell]
+
+    def threat_at(self, cell: Pos) -> float:
+        """`threat` of one cell, worked out on its own (a cell beyond `window`)."""
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
             weight = _attacks(reaches(self.world, foe, there, cell), _gap(cell, there))
             if weight:
                 total += weight * self.foe_damage(foe)
-        self._threat[cell] = total
+        return total
+
+    def _weighed(
+        self, reaching: list[npt.NDArray[np.bool_]], damage: Callable[[str], float]
+    ) -> npt.NDArray[np.float64]:
+        """`threat` or `menace` of every cell of `window` at once (issue #11): for each foe in
+        turn, `_attacks` of its plane of reach (`reaching`) times its `damage`, added up in the
+        same order as the sum of one cell (adding the 0 of a foe far off changes nothing)."""
+        total = np.zeros(self.window.shape, dtype=np.float64)
+        for foe, reach in zip(self.foes, reaching, strict=True):
+            near = gaps(self.window, self.world.need(foe, Position).cell) <= CLOSE
+            weight = np.where(reach, REACHING_ATTACKS, np.where(near, CLOSE_ATTACKS, 0.0))
+            total = total + weight * damage(foe)
         return total
 
     def strike(self, cell: Pos, half: int) -> tuple[float, str]:
@@ -697,15 +739,30 @@ class _Context:
         """Damage this creature can be expected to deal the foes from `cell` in its next turn,
         weighed as `threat` weighs theirs: two attacks on a foe it reaches from there, one on
         a foe close by."""
-        if cell in self._menace:
-            return self._menace[cell]
+        if self.window.holds(cell):
+            if self._menaces is None:
+                self._menaces = self._weighed(
+                    [
+                        reaching_plane(
+                            self.world, self.unit, self.world.need(foe, Position).cell, self.window
+                        )
+                        for foe in self.foes
+                    ],
+                    self.own_damage,
+                )
+            return float(self._menaces[self.window.local(cell)])
+        if cell not in self._menace:
+            self._menace[cell] = self.menace_at(cell)
+        return self._menace[cell]
+
+    def menace_at(self, cell: Pos) -> float:
+        """`menace` of one cell, worked out on its own (a cell beyond `window`)."""
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
             weight = _attacks(reaches(self.world, self.unit, cell, there), _gap(cell, there))
             if weight:
                 total += weight * self.own_damage(foe)
-        self._menace[cell] = total
         return total
 
     def own_damage(self, foe: str) -> float:
@@ -800,12 +857,18 @@ def _hit_value(
     return worst.hit, worst.damage, kill
 
 
+REACHING_ATTACKS, CLOSE_ATTACKS, CLOSE = 2.0, 0.7, 4
+# Cells around a creature whose threat and menace are worked out at once: further than any
+# Movement Action of the shipped creatures goes; a cell beyond is weighed on its own.
+PLANE_RADIUS = 32
+
+
 def _attacks(reaching: bool, gap: int) -> float:
     """How many attacks `threat` and `menace` count between two creatures: two when one
     reaches the other where they stand, 0.7 when they are close (it can come in), else none."""
     if reaching:
-        return 2.0
-    return 0.7 if gap <= 4 else 0.0
+        return REACHING_ATTACKS
+    return CLOSE_ATTACKS if gap <= CLOSE else 0.0
 
 
 def _gap(p: Pos, q: Pos) -> int:

@@ -233,3 +233,62 @@ def provoked_along(
             g.planes, g.flags, g.params, field.dist, field.states, sy, sx, ty, tx, zones, weights
         )
     )
+
+
+def gaps(window: Window, cell: Pos) -> npt.NDArray[np.int64]:
+    """Cells (Chebyshev) from `cell` to every cell of `window`, as a plane."""
+    ys, xs = np.ogrid[window.y0 : window.y1, window.x0 : window.x1]
+    out: npt.NDArray[np.int64] = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
+    return out
+
+
+def _hung(world: World, window: Window, besides: str) -> npt.NDArray[np.float64]:
+    """`up_in(world, cell, besides)` for every cell of `window`, as a plane."""
+    out = np.zeros(window.shape, dtype=np.float64)
+    for cell, hangers in hanging(world).items():
+        if window.holds(cell):
+            out[window.local(cell)] = next((up for u, up in hangers if u != besides), 0.0)
+    return out
+
+
+def _ground(world: World, window: Window) -> npt.NDArray[np.int32]:
+    """The ground's height (half-metres) of every cell of `window`."""
+    return world.grid.stacked(("height",))[0, window.y0 : window.y1, window.x0 : window.x1]
+
+
+def reached_plane(world: World, attacker: str, at: Pos, window: Window) -> npt.NDArray[np.bool_]:
+    """`reaches(world, attacker, at, cell)` (R-A4, heights included) for every cell of
+    `window`, as a plane, with the same arithmetic (issue #11: a policy weighs the threat of
+    every cell it could move to)."""
+    grid = world.grid
+    if not grid.inside(at):
+        return np.zeros(window.shape, dtype=np.bool_)
+    gap = gaps(window, at)
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    ground = _ground(world, window)
+    rise = np.abs(grid.ground_half(at) / 2 + mine - ground / 2 - _hung(world, window, attacker))
+    near = (gap > 0) & (gap <= reach_cells(world, attacker))
+    out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    return out
+
+
+def reaching_plane(
+    world: World, attacker: str, target: Pos, window: Window
+) -> npt.NDArray[np.bool_]:
+    """`reaches(world, attacker, cell, target)` (R-A4, heights included) for every cell of
+    `window`, as a plane, with the same arithmetic."""
+    grid = world.grid
+    if not grid.inside(target):
+        return np.zeros(window.shape, dtype=np.bool_)
+    gap = gaps(window, target)
+    own = world.need(attacker, Position)
+    mine = np.zeros(window.shape, dtype=np.float64)
+    if window.holds(own.cell):
+        mine[window.local(own.cell)] = own.elevation
+    ground = _ground(world, window)
+    theirs = up_in(world, target, attacker)
+    rise = np.abs(ground / 2 + mine - grid.ground_half(target) / 2 - theirs)
+    near = (gap > 0) & (gap <= reach_cells(world, attacker))
+    out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    return out
