@@ -599,6 +599,8 @@ class _Context:
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
         self._foe_weights: npt.NDArray[np.float64] | None = None
+        self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
+        self._nearest_plane: npt.NDArray[np.int64] | None = None
         # `threat` and `menace` of every cell around, worked out at once when first asked.
         self.window = window_around(world, self.here, PLANE_RADIUS)
         self._threats: npt.NDArray[np.float64] | None = None
@@ -802,6 +804,20 @@ class _Context:
             self._foe_weights = np.array([self.foe_damage(f) for f in foes], dtype=np.float64)
         return self._foe_weights
 
+    def provoked_on(self, kind: type[a.Movement], field: Field, cell: Pos) -> float:
+        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, worked out
+        for every cell of the field at once when first asked: the cells past the shortcut of
+        `_provoked` (costing more than the nearest cell a foe reaches), or every cell when the
+        creature stands in a foe's reach."""
+        plane = self._provoked.get(kind)
+        if plane is None:
+            asked = field.ground.can_end.copy()
+            if self.here not in self.reached():
+                asked &= field.dist > self.nearest_reached(kind, field)
+            plane = provoked_along(self.world, self.unit, field, self.foe_weights(), asked)
+            self._provoked[kind] = plane
+        return float(plane[field.window.local(cell)])
+
     def nearest_foe(self, cell: Pos) -> int:
         """How many cells `cell` is from the nearest cell this creature could strike a foe
         from (R-A4, heights included). The foe's own cell is no measure: a swimmer beside a
@@ -815,10 +831,26 @@ class _Context:
             # Where to measure from, as an array: every candidate move asks (issue #11).
             spots = self._strike_cells or [self.world.need(f, Position).cell for f in self.foes]
             self._from = np.array([(s.x, s.y) for s in spots], dtype=np.int64).reshape(-1, 2)
-        gaps = np.abs(self._from - (cell.x, cell.y)).max(axis=1)
-        found = int(gaps.min()) if len(gaps) else 0
+        if self.window.holds(cell):
+            if self._nearest_plane is None:
+                # Every cell around at once: the least gap to any spot, cell by cell.
+                spots = [Pos(int(x), int(y)) for x, y in self._from]
+                plane = np.zeros(self.window.shape, dtype=np.int64)
+                if spots:
+                    plane = gaps(self.window, spots[0])
+                    for spot in spots[1:]:
+                        np.minimum(plane, gaps(self.window, spot), out=plane)
+                self._nearest_plane = plane
+            return int(self._nearest_plane[self.window.local(cell)])
+        found = self.nearest_foe_at(cell)
         self._nearest[cell] = found
         return found
+
+    def nearest_foe_at(self, cell: Pos) -> int:
+        """`nearest_foe` of one cell, worked out on its own (a cell beyond `window`)."""
+        self.nearest_foe(self.here)  # where to measure from, made once
+        apart = np.abs(self._from - (cell.x, cell.y)).max(axis=1)
+        return int(apart.min()) if len(apart) else 0
 
     def _strikes(self) -> list[Pos]:
         """Every open cell no other creature stands in from which this creature reaches a
@@ -986,8 +1018,8 @@ def _provoked(c: _Context, d: a.Movement) -> float:
     ):
         return 0.0
     if not lifted and isinstance(found.route, Field):
-        # The same sum as below, without building the path (issue #11).
-        return provoked_along(c.world, c.unit, found.route, d.to, c.foe_weights())
+        # The same sum as below, without building the path, for every cell at once (issue #11).
+        return c.provoked_on(kind, found.route, d.to)
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0

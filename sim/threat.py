@@ -217,21 +217,23 @@ def zone_planes(
 
 
 def provoked_along(
-    world: World, unit: str, field: Field, cell: Pos, weights: npt.NDArray[np.float64]
-) -> float:
-    """What the Attacks of Opportunity provoked on the way to `cell` by `field`'s path are
-    worth: the sum of `weights[i]` for the `i`th of `zone_planes`' enemies over every
-    provocation, as `provocations` lists them for that path from a creature on the ground
-    (not hanging on a face), added up in the same order; worked out in compiled code (issue
-    #11: a policy asks it of hundreds of cells a decision)."""
+    world: World,
+    unit: str,
+    field: Field,
+    weights: npt.NDArray[np.float64],
+    asked: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.float64]:
+    """What the Attacks of Opportunity provoked on the way to each cell of `field`'s window
+    marked in `asked` by the field's path are worth (0 elsewhere): the sum of `weights[i]` for
+    the `i`th of `zone_planes`' enemies over every provocation, as `provocations` lists them
+    for that path from a creature on the ground (not hanging on a face), added up in the same
+    order; worked out in compiled code (issue #11: a policy weighs hundreds of moves a
+    decision)."""
     _, zones = zone_planes(world, unit, field.window)
     g = field.ground
     sy, sx = field.window.local(field.start)
-    ty, tx = field.window.local(cell)
-    return float(
-        pf.path_provoked(
-            g.planes, g.flags, g.params, field.dist, field.states, sy, sx, ty, tx, zones, weights
-        )
+    return pf.paths_provoked(
+        g.planes, g.flags, g.params, field.dist, field.states, sy, sx, asked, zones, weights
     )
 
 

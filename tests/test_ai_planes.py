@@ -1,5 +1,6 @@
-"""Issue #11: the AI weighs the threat and menace of every cell around a creature at once
-(`threat.reached_plane`, `threat.reaching_plane`); each must be what the one-cell sum gives
+"""Issue #11: the AI weighs the threat, menace and nearness to a foe of every cell around a
+creature at once (`threat.reached_plane`, `threat.reaching_plane`, `_Context.nearest_foe`);
+each must be what the one-cell sum gives
 (R-A4 reach with heights, R-M7 hanging creatures) on every shipped map, with creatures set down
 among their foes, some of them hanging on a face."""
 
@@ -29,7 +30,7 @@ def _open(world: World, unit: str, rng: random.Random) -> Pos:
             return cell
 
 
-def test_the_planes_of_threat_and_menace_are_the_one_cell_sums() -> None:
+def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> None:
     rng = random.Random(7)
     cells = threatened = menaced = hung = 0
     for path in SCENARIOS:
@@ -49,6 +50,7 @@ def test_the_planes_of_threat_and_menace_are_the_one_cell_sums() -> None:
                         cell = Pos(x, y)
                         assert context.threat(cell) == context.threat_at(cell), (path.name, cell)
                         assert context.menace(cell) == context.menace_at(cell), (path.name, cell)
+                        assert context.nearest_foe(cell) == context.nearest_foe_at(cell)
                         cells += 1
                         threatened += context.threat_at(cell) > 0
                         menaced += context.menace_at(cell) > 0

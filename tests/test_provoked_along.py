@@ -56,14 +56,23 @@ def test_the_compiled_sum_is_the_sum_over_the_provocations_of_the_shown_path() -
                 # Distinct weights per foe, so that a provocation counted for the wrong foe
                 # (or twice, or left out) changes the sum.
                 weights = np.array([rng.uniform(1, 9) for _ in foes])
+                planes: dict[int, tuple[Field, np.ndarray]] = {}
                 for cell, offered in reach_map(world, unit).items():
-                    if not isinstance(offered.route, Field):
+                    field = offered.route
+                    if not isinstance(field, Field):
                         continue
+                    if id(field) not in planes:
+                        asked = field.ground.can_end
+                        planes[id(field)] = (
+                            field,
+                            provoked_along(world, unit, field, weights, asked),
+                        )
+                    plane = planes[id(field)][1]
                     route = tuple(p for p, _ in offered.path)
                     expected = sum(
                         weights[foes.index(p.enemy)] for p in provocations(world, unit, route)
                     )
-                    got = provoked_along(world, unit, offered.route, cell, weights)
+                    got = plane[field.window.local(cell)]
                     assert got == expected, (path.name, unit, spot, cell)
                     compared += 1
                     provoking += expected > 0
