@@ -177,7 +177,9 @@ class World:
 
     def each(self, kind: type[C]) -> Iterator[tuple[str, C]]:
         """Entities with this component, in the order they were added."""
-        store = self._stores.get(kind, {})
+        store = self._stores.get(kind)
+        if not store:  # most kinds asked after every change are held by no one (issue #11)
+            return
         for entity in self._entities:
             if entity in store:
                 yield entity, store[entity]
