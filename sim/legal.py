@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import overload
 
+import numpy as np
+
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.actions import Action, Cost, Refusal
@@ -30,7 +32,7 @@ from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.reachmap import ORDER, reach_map
+from sim.reachmap import ORDER, STRIDES, Path, reach_map
 from sim.reactions import NONE
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
@@ -226,12 +228,17 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
     too.
 
     A move to a cell of the reach map is accepted whenever its kind is (the reach maps and the
-    move check agree: tests/test_reach_property.py), so for each kind only the first cell is
-    put to the move's own check; every cell takes the kind's price."""
+    move check agree: tests/test_reach_property.py), so for each kind only one move is put to
+    the move's own check, to answer for the kind: to the cheapest cell, along the path the reach
+    map found (given by `to`, the check would search again, and for a Sprint further than the
+    map: as far as the best roll); every cell takes the kind's price."""
     world = battle.world
     quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
     budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    # The strides listed share one search (the largest of their allowances), as they do in
+    # the whole reach map the client shows beside the list.
+    strides = tuple(kind for kind in STRIDES if prices.listed(kind(unit)))
     for kind in ORDER:
         if kind is a.Climb:
             continue  # put to the check cell by cell with the other actions (_climbs)
@@ -248,14 +255,21 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
         for submerged in dives:
             # Priced Quickened when it can be: the cheapest variant decides what is in reach.
             cells = reach_map(
-                world, unit, (kind,), submerged=submerged, quicken=quicken, budget=paying
+                world,
+                unit,
+                (kind,),
+                submerged=submerged,
+                quicken=quicken,
+                budget=paying,
+                share=strides,
             )
             if not cells:
                 continue
-            first = _move(kind, unit, next(iter(cells)), False, False, submerged)
-            if RULEBOOK[kind].check(world, first) is not None:
+            xs, ys, costs, _ = cells.arrays()
+            near = int(np.argmin(costs))
+            route = cells[Pos(int(xs[near]), int(ys[near]))].path
+            if RULEBOOK[kind].check(world, _along(kind, unit, route, submerged)) is not None:
                 continue
-            xs, ys, _, _ = cells.arrays()
             at = (tuple(xs.tolist()), tuple(ys.tolist()))
             for (slow, quick), cost in paid:
                 yield _MoveGroup(kind, unit, slow, quick, submerged, cost, *at)
@@ -267,6 +281,15 @@ def _move(
     if submerged:
         return a.Swim(unit, to=to, slow=slow, quicken=quicken, submerged=True)
     return kind(unit, to=to, slow=slow, quicken=quicken)
+
+
+def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a.Movement:
+    """`kind` along a reach map's path (cells after the start, each flagged where jumped)."""
+    cells = tuple(cell for cell, _ in route)
+    jumps = tuple(index for index, (_, jumped) in enumerate(route) if jumped)
+    if submerged:
+        return a.Swim(unit, path=cells, jumps=jumps, submerged=True)
+    return kind(unit, path=cells, jumps=jumps)
 
 
 def _plain_candidates(world: World, unit: str) -> Iterator[Action]:

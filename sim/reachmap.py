@@ -182,12 +182,15 @@ def reach_map(
     submerged: bool = False,
     quicken: bool = False,
     budget: Budget | None = None,
+    share: tuple[type[Movement], ...] = (),
 ) -> ReachMap:
     """Every cell `unit` can end a Movement Action in now, by the cheapest action (pure).
     `submerged`: a Swim is a dive, in water at least as deep as `unit` is tall (R-M8).
     `quicken`: the actions are priced Quickened (R-B6), which may pay for one the plain budget
     cannot; where they go is the same. `budget` replaces the unit's own, as in `budget.price`:
-    the turn's budget an Extended Action in progress gives back (R-B5)."""
+    the turn's budget an Extended Action in progress gives back (R-B5). `share`: strides (Walk,
+    Run, Sprint) asked for one at a time, each with all of them here, so that one search serves
+    them all; the map is the same."""
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     usable: list[tuple[type[Movement], tuple[int, int]]] = []
@@ -200,6 +203,7 @@ def reach_map(
     strides = [_limit(world, unit, kind) for kind, _ in usable if kind in STRIDES]
     shared = None
     if strides:
+        strides += [_limit(world, unit, kind) for kind in share]
         jr = jump_reach(world, unit, m)
         shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
     most = max(strides, default=0)

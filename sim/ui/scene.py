@@ -9,7 +9,7 @@ so what the screen says is what a click does."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from sim.actions import Cost, Refusal
@@ -23,6 +23,7 @@ from sim.grid import Kind
 from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
+from sim.reachmap import ReachCell, ReachMap
 from sim.sight import distance_half, line_of_sight
 from sim.threat import threatened
 from sim.ui import palette as pal
@@ -90,6 +91,19 @@ def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
     return world.memo(("ui.unit_at", side), where, reads=(Team, Stats, Conditions, Position)).get(
         cell
     )
+
+
+def _actions(found: Mapping[Pos, ReachCell]) -> dict[Pos, str]:
+    """Each cell of a reach map with its action's name, in the map's order: read off its arrays
+    rather than cell by cell (a map of a thousand cells is read after every change)."""
+    if not isinstance(found, ReachMap):
+        return {p: r.action for p, r in found.items()}
+    xs, ys, _, index = found.arrays()
+    names = [offer.name for offer in found.offers]
+    return {
+        Pos(x, y): names[i]
+        for x, y, i in zip(xs.tolist(), ys.tolist(), index.tolist(), strict=True)
+    }
 
 
 class Memo:
@@ -249,7 +263,7 @@ class Scene:
         found = self.planner.reach(session.battle, session.version, unit, view.move_only)
         if found is not self._reach_src:
             self._reach_src = found
-            self._reach_cells = {p: r.action for p, r in found.items()}
+            self._reach_cells = _actions(found)
         return self._reach_cells
 
     # --- aims and odds -----------------------------------------------------------------------
