@@ -14,11 +14,10 @@ Only the creature the battle waits for is listed: a grappler may also let go on 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import overload
-
-import numpy as np
 
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
@@ -26,13 +25,13 @@ from sim.actions import Action, Cost, Refusal
 from sim.attack import AttackPlan, plan_attack
 from sim.budget import refilled
 from sim.casting import known
-from sim.components import ExtendedAction, Gear, Hands, Item, Position
+from sim.components import Budget, ExtendedAction, Gear, Hands, Item, Position
 from sim.condition import Condition
 from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.reachmap import ORDER, STRIDES, Path, reach_map
+from sim.reachmap import ORDER, Path, ends_by_kind
 from sim.reactions import NONE
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
@@ -157,14 +156,18 @@ def listing(battle: Battle, *, slowed: bool = True) -> Listing:
     prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
-    for action in _plain_candidates(world, unit):
+    for candidate in _plain_candidates(world, unit):
+        action = candidate.action if isinstance(candidate, _Unless) else candidate
         if action in seen:
             continue
         seen.add(action)
         paid = prices.listed(action)
         mechanic = RULEBOOK.get(type(action))
-        if paid and mechanic is not None and mechanic.check(world, action) is None:
-            out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+        if not paid or mechanic is None or mechanic.check(world, action) is not None:
+            continue
+        if isinstance(candidate, _Unless) and candidate.same():
+            continue
+        out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
     return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
 
 
@@ -231,48 +234,41 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
     move check agree: tests/test_reach_property.py), so for each kind only one move is put to
     the move's own check, to answer for the kind: to the cheapest cell, along the path the reach
     map found (given by `to`, the check would search again, and for a Sprint further than the
-    map: as far as the best roll); every cell takes the kind's price."""
+    map: as far as the best roll); every cell takes the kind's price. The cells are each kind's
+    reach map's, read off the searches without making the maps (`ends_by_kind`)."""
     world = battle.world
     quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
     budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
-    # The strides listed share one search (the largest of their allowances), as they do in
-    # the whole reach map the client shows beside the list.
-    strides = tuple(kind for kind in STRIDES if prices.listed(kind(unit)))
+    listed: list[tuple[type[a.Movement], list[tuple[Shift, Cost]], Budget | None]] = []
     for kind in ORDER:
         if kind is a.Climb:
             continue  # put to the check cell by cell with the other actions (_climbs)
         paid = prices.listed(kind(unit))
         if not paid:
             continue
-        dives = (False, True) if kind is a.Swim else (False,)
         # Where a move goes does not depend on its price; a variant the budget pays for when
         # the plain move is not (a Step slowed to ½ with no Bonus Action left, R-B6) goes
         # where the plain one would with the budget to pay it.
         paying = budget
         if all(shift != PLAIN for shift, _ in paid):
             paying = refilled(world.rules)
-        for submerged in dives:
-            # Priced Quickened when it can be: the cheapest variant decides what is in reach.
-            cells = reach_map(
-                world,
-                unit,
-                (kind,),
-                submerged=submerged,
-                quicken=quicken,
-                budget=paying,
-                share=strides,
-            )
-            if not cells:
+        listed.append((kind, paid, paying))
+    # Priced Quickened when it can be: the cheapest variant decides what is in reach.
+    kinds = tuple((kind, paying) for kind, _, paying in listed)
+    ends = ends_by_kind(world, unit, kinds, quicken=quicken)
+    swims = tuple(one for one in kinds if one[0] is a.Swim)
+    dives = ends_by_kind(world, unit, swims, submerged=True, quicken=quicken) if swims else {}
+    for kind, paid, _ in listed:
+        for submerged, found in ((False, ends), (True, dives)):
+            cells = found.get(kind)
+            if cells is None:
                 continue
-            xs, ys, costs, _ = cells.arrays()
-            near = int(np.argmin(costs))
-            route = cells[Pos(int(xs[near]), int(ys[near]))].path
-            if RULEBOOK[kind].check(world, _along(kind, unit, route, submerged)) is not None:
+            move = _along(kind, unit, cells.nearest, submerged)
+            if RULEBOOK[kind].check(world, move) is not None:
                 continue
-            at = (tuple(xs.tolist()), tuple(ys.tolist()))
             for (slow, quick), cost in paid:
-                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, *at)
+                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, cells.xs, cells.ys)
 
 
 def _move(
@@ -292,7 +288,37 @@ def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a
     return kind(unit, path=cells, jumps=jumps)
 
 
-def _plain_candidates(world: World, unit: str) -> Iterator[Action]:
+@dataclass(frozen=True, slots=True)
+class _Unless:
+    """A candidate not listed when `same()`: it is a decision listed under another name. Asked
+    only once the check accepts the action (most candidates it refuses)."""
+
+    action: Action
+    same: Callable[[], bool]
+
+
+class _Plans:
+    """The attacks of `unit` at `other` as `plan_attack` plans them, each planned when first
+    asked for: whether naming a weapon plans the attack the unnamed one does."""
+
+    def __init__(self, world: World, unit: str, other: str) -> None:
+        self.world, self.unit, self.other = world, unit, other
+        self._plans: dict[str | None, AttackPlan | Refusal] = {}
+
+    def _plan(self, weapon: str | None) -> AttackPlan | Refusal:
+        found = self._plans.get(weapon)
+        if found is None:
+            attack = a.Attack(self.unit, target=self.other, weapon=weapon)
+            found = self._plans[weapon] = plan_attack(self.world, attack)
+        return found
+
+    def same(self, weapon: str) -> bool:
+        """Whether naming `weapon` plans the attack the unnamed one does."""
+        chosen = self._plan(None)
+        return isinstance(chosen, AttackPlan) and self._plan(weapon) == chosen
+
+
+def _plain_candidates(world: World, unit: str) -> Iterator[Action | _Unless]:
     """Every action but movement worth putting to the check for `unit`, neither slowed nor
     quickened."""
     yield a.EndTurn(unit)
@@ -368,13 +394,17 @@ def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterat
                 yield a.Toss(unit, item, to=cell)
 
 
-def _others(world: World, unit: str) -> list[str]:
+def _others(world: World, unit: str) -> tuple[str, ...]:
     """Creatures other than `unit` that it sees (R-X8) and that are still in the fight or
-    lying down in it."""
-    return [c for c in creatures(world) if c != unit and unit not in unseen_by(world, c)]
+    lying down in it. Kept by the world while nothing is written: a listing asks four times."""
+
+    def seen() -> tuple[str, ...]:
+        return tuple(c for c in creatures(world) if c != unit and unit not in unseen_by(world, c))
+
+    return world.memo(("legal.others", unit), seen)
 
 
-def _targeted(world: World, unit: str) -> Iterator[Action]:
+def _targeted(world: World, unit: str) -> Iterator[Action | _Unless]:
     """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
     the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
     team = team_of(world, unit)
@@ -388,20 +418,12 @@ def _targeted(world: World, unit: str) -> Iterator[Action]:
         # With no weapon named, an attack or a trip strikes with the weapon `plan_attack`
         # chooses; naming that weapon is the same decision, listed once: the attack unnamed (a
         # player's plain "attack"), the trip named (it comes first).
-        chosen = plan_attack(world, a.Attack(unit, target=other))
-        listed_trip = False
+        plans = _Plans(world, unit, other)
         yield a.Attack(unit, target=other)
         for weapon in held:
-            if (
-                isinstance(chosen, AttackPlan)
-                and plan_attack(world, a.Attack(unit, target=other, weapon=weapon)) == chosen
-            ):
-                listed_trip = True  # the trip with this weapon is the unnamed trip too
-            else:
-                yield a.Attack(unit, target=other, weapon=weapon)
+            yield _Unless(a.Attack(unit, target=other, weapon=weapon), partial(plans.same, weapon))
             yield a.Trip(unit, target=other, weapon=weapon)
-        if not listed_trip:
-            yield a.Trip(unit, target=other)
+        yield _Unless(a.Trip(unit, target=other), partial(_any_same, plans, held))
         yield a.Shove(unit, target=other)
         yield a.Feint(unit, target=other)
         yield a.Grapple(unit, target=other)
@@ -410,6 +432,11 @@ def _targeted(world: World, unit: str) -> Iterator[Action]:
         for item in held:
             yield a.Throw(unit, target=other, item=item)
             yield a.Toss(unit, item=item, target=other)
+
+
+def _any_same(plans: _Plans, held: tuple[str, ...]) -> bool:
+    """Whether a trip with one of the weapons held is the unnamed trip."""
+    return any(plans.same(weapon) for weapon in held)
 
 
 def _assists(world: World, unit: str) -> Iterator[Action]:

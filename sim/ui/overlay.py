@@ -142,8 +142,9 @@ class Overlays:
         if key != getattr(self, "_reach_key", None):
             c = camera.cell
             x0, y0 = camera.x, camera.y
+            tiles = {action: self.reach_tile(action, c) for action in set(cells.values())}
             self._reach_blits = [
-                (self.reach_tile(action, c), (math.floor(x0 + p.x * c), math.floor(y0 + p.y * c)))
+                (tiles[action], (math.floor(x0 + p.x * c), math.floor(y0 + p.y * c)))
                 for p, action in cells.items()
             ]
             self._reach_key = key
