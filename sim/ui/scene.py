@@ -93,17 +93,18 @@ def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
     )
 
 
-def _actions(found: Mapping[Pos, ReachCell]) -> dict[Pos, str]:
+ReachTiles = tuple[list[int], list[int], list[str]]  # x, y and action of each cell shown
+NO_REACH: ReachTiles = ([], [], [])
+
+
+def _tiles(found: Mapping[Pos, ReachCell]) -> ReachTiles:
     """Each cell of a reach map with its action's name, in the map's order: read off its arrays
     rather than cell by cell (a map of a thousand cells is read after every change)."""
     if not isinstance(found, ReachMap):
-        return {p: r.action for p, r in found.items()}
+        return [p.x for p in found], [p.y for p in found], [r.action for r in found.values()]
     xs, ys, _, index = found.arrays()
     names = [offer.name for offer in found.offers]
-    return {
-        Pos(x, y): names[i]
-        for x, y, i in zip(xs.tolist(), ys.tolist(), index.tolist(), strict=True)
-    }
+    return xs.tolist(), ys.tolist(), [names[i] for i in index.tolist()]
 
 
 class Memo:
@@ -138,6 +139,8 @@ class Scene:
         self.memo = Memo()
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
         self._reach_src: object = None
+        self._reach_tiles: ReachTiles = NO_REACH
+        self._reach_made: ReachTiles = NO_REACH
         self._reach_cells: dict[Pos, str] = {}
 
     # --- the action bar ----------------------------------------------------------------------
@@ -250,21 +253,31 @@ class Scene:
     def reach_cells(self, session: Session, view: View) -> dict[Pos, str]:
         """The reach map shown: each cell the selected creature can end a move in, with the
         cheapest Movement Action (only on its turn, for its own side's seat)."""
+        shown = self.reach_tiles(session, view)
+        if shown is not self._reach_made:
+            self._reach_made = shown
+            xs, ys, actions = shown
+            self._reach_cells = dict(zip(map(Pos, xs, ys), actions, strict=True))
+        return self._reach_cells
+
+    def reach_tiles(self, session: Session, view: View) -> ReachTiles:
+        """`reach_cells` as lists: each cell's x, y and action, in row order; what the board and
+        the legend read, without a cell made for each (a thousand after every change)."""
         unit = view.selected
         if unit is None or not view.show_reach:
-            return {}
+            return NO_REACH
         world = session.battle.world
         if not world.has(unit, Position):
-            return {}
+            return NO_REACH
         if not view.omniscient and (
             turn_unit(session) != unit or team_of(world, unit) != view.side
         ):
-            return {}
+            return NO_REACH
         found = self.planner.reach(session.battle, session.version, unit, view.move_only)
         if found is not self._reach_src:
             self._reach_src = found
-            self._reach_cells = _actions(found)
-        return self._reach_cells
+            self._reach_tiles = _tiles(found)
+        return self._reach_tiles
 
     # --- aims and odds -----------------------------------------------------------------------
     def aim_key(self, session: Session, view: View) -> tuple[object, ...]:

@@ -122,8 +122,8 @@ class Sidebar(Panel):
         ):
             y = self._section(surface, rect, y, f"Selected: {view.selected}")
             y = self._unit_info(surface, x, y, w, session, view, view.selected)
-        reach = self.scene.reach_cells(session, view)
-        shown = sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index) if reach else []
+        reach = self.scene.reach_tiles(session, view)[2]
+        shown = sorted(set(reach), key=list(pal.MOVE_STYLES).index)
         if shown or view.show_threat or view.show_own:
             y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
         self.end = y
