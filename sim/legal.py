@@ -140,6 +140,21 @@ class _MoveGroup:
 
 def listing(battle: Battle, *, slowed: bool = True) -> Listing:
     """`legal_decisions`, each move made only when asked for (`Listing`)."""
+    return _listing(battle, slowed, first=False)
+
+
+def kinds(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]:
+    """The kinds of decision open now, which is all the client's action bar needs: of
+    `legal_decisions`, in its order, the first decision of each action type (for a spell or
+    an ability, of each one) with each of its variants, and the first move of each Movement
+    Action and variant. The others differ from it only by their target, item or cell, never
+    by their cost, so the candidates of a type are put to the check only until one is
+    accepted."""
+    return tuple(_listing(battle, slowed, first=True).kinds())
+
+
+def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
+    """`listing`; `first`: only the first decision of each action type but moves (`kinds`)."""
     pending = battle.pending
     if isinstance(pending, AwaitingReaction):
         return Listing(_answers(battle, pending, slowed))
@@ -156,9 +171,10 @@ def listing(battle: Battle, *, slowed: bool = True) -> Listing:
     prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
+    done: set[tuple[type[Action], str]] = set()  # the types listed, when only the first is
     for candidate in _plain_candidates(world, unit):
         action = candidate.action if isinstance(candidate, _Unless) else candidate
-        if action in seen:
+        if action in seen or (first and _type(action) in done):
             continue
         seen.add(action)
         paid = prices.listed(action)
@@ -168,6 +184,8 @@ def listing(battle: Battle, *, slowed: bool = True) -> Listing:
         if isinstance(candidate, _Unless) and candidate.same():
             continue
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+        if first:
+            done.add(_type(action))
     return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
 
 
@@ -203,7 +221,7 @@ class _Prices:
         """The variants of `action` the budget pays for, each with its cost; a variant only
         where it costs something else than the plain action (or, an Extended Action, takes
         another number of turns). Ending the turn is never slowed or quickened."""
-        key = (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
+        key = _type(action)
         found = self.known.get(key)
         if found is None:
             found = []
@@ -218,6 +236,11 @@ class _Prices:
                     found.append((shift, cost))
             self.known[key] = found
         return found
+
+
+def _type(action: Action) -> tuple[type[Action], str]:
+    """What an action's price reads of it: its type, and for a spell or ability which one."""
+    return (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
 
 
 def _shifted(action: Action, shift: Shift) -> Action:

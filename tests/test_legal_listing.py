@@ -20,7 +20,7 @@ from sim.condition import Condition
 from sim.creature import has
 from sim.engine import AwaitingAction, Battle
 from sim.geometry import Pos
-from sim.legal import PLAIN, Legal, _Prices, legal_decisions, listing
+from sim.legal import PLAIN, Legal, _Prices, kinds, legal_decisions, listing
 from sim.reachmap import ORDER, reach_map
 from sim.replay import begin
 from sim.rulebook import RULEBOOK
@@ -164,3 +164,30 @@ def test_kinds_are_of_the_full_list_in_random_play(path: Path) -> None:
 def _by_cell(legal: Legal) -> bool:
     """A move listed by the cells of a reach map (all but a Climb)."""
     return _moving(legal) and not isinstance(legal.decision, a.Climb)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
+    """Issue #15: `kinds`, what the action bar reads, at every turn's decision of random play:
+    of the full list, in its order, the first decision of each action type (for a spell or an
+    ability, of each one) with all its variants, and the first move of each Movement Action,
+    variant and cost: what tells the bar which actions are open and at what cost. Some turns
+    list more than one decision of a type, so that asking only until one is accepted shows."""
+    fewer = 0
+    for battle in _states(path):
+        whole = legal_decisions(battle)
+        expected: list[Legal] = []
+        firsts: dict[tuple[object, ...], Action] = {}
+        for legal in whole:
+            d = legal.decision
+            assert isinstance(d, Action)
+            if _by_cell(legal):
+                key: tuple[object, ...] = _kind(legal)
+            else:
+                key = (type(d), getattr(d, "ability", ""))
+            plain = replace(d, slow=False, quicken=False)
+            if firsts.setdefault(key, plain) == plain:
+                expected.append(legal)
+        assert list(kinds(battle)) == expected
+        fewer += len(expected) < len(list(listing(battle).kinds()))
+    assert fewer > 0

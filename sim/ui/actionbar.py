@@ -23,7 +23,7 @@ from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.items import item_name, item_names, ordinal
-from sim.legal import Legal, listing
+from sim.legal import Legal, kinds
 from sim.movement import condition_problem
 from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
@@ -435,10 +435,11 @@ LegalIndex = dict[str, list[Legal]]
 
 def legal_index(battle: Battle) -> LegalIndex:
     """The core's legal decisions now (`sim.legal`, R-B6 variants included) by the bar's
-    button that takes them: a Swim under the surface is the dive's (R-M8). Of the moves, one
-    per Movement Action and variant: a button needs the cost, not every cell."""
+    button that takes them: a Swim under the surface is the dive's (R-M8). Of each action type
+    (spell, ability) and of each Movement Action, the first decision with each variant
+    (`sim.legal.kinds`): a button needs the cost, not every target or cell."""
     out: LegalIndex = {}
-    for legal in listing(battle).kinds():
+    for legal in kinds(battle):
         decision = legal.decision
         if not isinstance(decision, Action):
             continue
