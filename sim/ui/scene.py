@@ -12,9 +12,23 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from sim.actions import Cost, Refusal
 from sim.casting import known
-from sim.components import Budget, Conditions, Gear, Hands, Health, Policy, Position, Stats, Team
+from sim.components import (
+    Body,
+    Budget,
+    Conditions,
+    Gear,
+    Hands,
+    Health,
+    Policy,
+    Position,
+    Stats,
+    Team,
+)
 from sim.creature import conditions, incapacitated, team_of
 from sim.decisions import to_json
 from sim.engine import AwaitingAction, AwaitingReaction
@@ -23,9 +37,10 @@ from sim.grid import Kind
 from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
+from sim.reach import TERRAIN
 from sim.reachmap import ReachCell, ReachMap
 from sim.sight import distance_half, line_of_sight
-from sim.threat import threatened
+from sim.threat import reach_cells, threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
@@ -64,6 +79,9 @@ from sim.ui.wording import condition_words, item_words
 from sim.world import World
 
 T = TypeVar("T")
+# What a creature's threats are made of (`threat.threatened`, `incapacitated`, who is seen),
+# besides its reach (`threat.reach_cells`: what it holds) and the terrain.
+THREAT_READS = (Team, Position, Conditions, Health, Stats, Hands, Body)
 Row = tuple[str, str, bool, str]  # a list's line: value, label, ok, detail
 
 
@@ -138,6 +156,8 @@ class Scene:
         self.bar = ActionBar()
         self.memo = Memo()
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
+        self._threats_kept: tuple[tuple[object, ...], npt.NDArray[np.int32], dict[Pos, int]] | None
+        self._threats_kept = None
         self._reach_src: object = None
         self._reach_tiles: ReachTiles = NO_REACH
         self._reach_made: ReachTiles = NO_REACH
@@ -190,10 +210,28 @@ class Scene:
             chosen = tuple(t for t in teams(world) if t != view.side) if view.side else teams(world)
         side = view.eyes
         return self.memo.get(
-            "threats",
-            (session.version, chosen, side),
-            lambda: {p: len(u) for p, u in threat_map(world, chosen, side).items()},
+            "threats", (session.version, chosen, side), lambda: self._threats(world, chosen, side)
         )
+
+    def _threats(self, world: World, chosen: tuple[str, ...], side: str | None) -> dict[Pos, int]:
+        """The threat counts, kept while all that makes them stays the same, whatever else
+        changes: the terrain and, of each creature of the chosen teams the seat sees, its state
+        but its budget. A move of one of the seat's creatures, or an undo, leaves the enemies'
+        threats as they were (`threat.threatened` reads the attacker alone and the ground)."""
+        grid = world.grid
+        facts = tuple(
+            (unit, *(world.get(unit, kind) for kind in THREAT_READS), reach_cells(world, unit))
+            for unit in visible(world, side)
+            if team_of(world, unit) in chosen
+        )
+        key = (chosen, side, grid.width, grid.height, facts)
+        terrain = grid.stacked(TERRAIN)
+        kept = self._threats_kept
+        if kept is not None and kept[0] == key and np.array_equal(kept[1], terrain):
+            return kept[2]
+        counts = {p: len(u) for p, u in threat_map(world, chosen, side).items()}
+        self._threats_kept = (key, terrain.copy(), counts)
+        return counts
 
     def own_reach(self, session: Session, unit: str) -> tuple[Pos, ...]:
         """The cells `unit` threatens (the "My reach" overlay)."""
