@@ -200,13 +200,17 @@ class BarPanel:
             chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
                 item.name == "prepare" and (view.preparing is not None or view.marking is not None)
             )
+            # A button's picture is kept by its look: after a change most buttons look as they
+            # did, and rounded boxes are slow to draw.
             look = (label, cost, item.ok, chosen, box.size, size, edge, pad)
             picture = self._buttons.get(look)
             if picture is None:
                 if len(self._buttons) > 400:
                     self._buttons.clear()
-                picture = self._buttons[look] = self._button(surface, look)
-            surface.blit(picture, box)
+                self._button(surface, box, look)
+                self._buttons[look] = surface.subsurface(box).copy()
+            else:
+                surface.blit(picture, box)
             hits.add(box, "action", item.name)
             if box.collidepoint(view.mouse):
                 hovered = item
@@ -265,37 +269,35 @@ class BarPanel:
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
             )
 
-    def _button(self, like: pygame.Surface, look: tuple[Any, ...]) -> pygame.Surface:
-        """An action button's picture, on the bar's ground (drawn once for each look: after a
-        change most buttons look as they did, and rounded boxes are slow to draw)."""
-        label, cost, ok, chosen, (w, h), size, edge, pad = look
+    def _button(self, surface: pygame.Surface, box: pygame.Rect, look: tuple[Any, ...]) -> None:
+        """An action button drawn in `box`, on the bar's ground."""
+        label, cost, ok, chosen, _, size, edge, pad = look
         f = self.fonts
-        picture = pygame.Surface((w, h), 0, like)
-        picture.fill(pal.PANEL)
-        box = picture.get_rect()
+        x, y = box.topleft
         if ok:
             pygame.draw.rect(
-                picture, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
+                surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
             )
-            pygame.draw.rect(picture, pal.TEXT, box, 1, border_radius=3)
+            pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
             ink = pal.BLACK if chosen else pal.TEXT
-            f.draw(picture, label, (edge, pad), size, ink)
+            f.draw(surface, label, (x + edge, y + pad), size, ink)
             f.draw(
-                picture,
+                surface,
                 cost,
-                (box.right - edge, pad),
+                (box.right - edge, y + pad),
                 size,
                 pal.BLACK if chosen else pal.ORANGE,
                 bold=True,
                 anchor="topright",
             )
         else:
-            pygame.draw.rect(picture, pal.PANEL, box, border_radius=3)
-            pygame.draw.rect(picture, pal.PANEL_EDGE, box, 1, border_radius=3)
-            r = f.draw(picture, label, (edge, pad), size, pal.TEXT_DIM)
-            pygame.draw.line(picture, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1)
-            f.draw(picture, cost, (box.right - edge, pad), size, pal.TEXT_DIM, anchor="topright")
-        return picture
+            pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
+            pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
+            r = f.draw(surface, label, (x + edge, y + pad), size, pal.TEXT_DIM)
+            pygame.draw.line(surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1)
+            f.draw(
+                surface, cost, (box.right - edge, y + pad), size, pal.TEXT_DIM, anchor="topright"
+            )
 
     def contest_words(self, session: Session, hovered: Entry) -> str:
         """The chance of a contest aimed at no creature (break free, hide) for the bar."""
