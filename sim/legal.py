@@ -174,18 +174,21 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
     done: set[tuple[type[Action], str]] = set()  # the types listed, when only the first is
     for candidate in _plain_candidates(world, unit):
         action = candidate.action if isinstance(candidate, _Unless) else candidate
-        if action in seen or (first and _type(action) in done):
+        key = _type(action)
+        if first and key in done:
             continue
+        paid = prices.listed(action, key)
+        if not paid or action in seen:
+            continue  # what is not paid now is not, however often it comes
         seen.add(action)
-        paid = prices.listed(action)
         mechanic = RULEBOOK.get(type(action))
-        if not paid or mechanic is None or mechanic.check(world, action) is not None:
+        if mechanic is None or mechanic.check(world, action) is not None:
             continue
         if isinstance(candidate, _Unless) and candidate.same():
             continue
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
         if first:
-            done.add(_type(action))
+            done.add(key)
     return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
 
 
@@ -217,12 +220,14 @@ class _Prices:
         self.shifts = shifts
         self.known: dict[tuple[type[Action], str], list[tuple[Shift, Cost]]] = {}
 
-    def listed(self, action: Action) -> list[tuple[Shift, Cost]]:
+    def listed(
+        self, action: Action, key: tuple[type[Action], str] | None = None
+    ) -> list[tuple[Shift, Cost]]:
         """The variants of `action` the budget pays for, each with its cost; a variant only
         where it costs something else than the plain action (or, an Extended Action, takes
-        another number of turns). Ending the turn is never slowed or quickened."""
-        key = _type(action)
-        found = self.known.get(key)
+        another number of turns). Ending the turn is never slowed or quickened. `key`: the
+        action's `_type`, when known."""
+        found = self.known.get(key or _type(action))
         if found is None:
             found = []
             plain: Cost | Refusal | None = None
@@ -234,7 +239,7 @@ class _Prices:
                     continue
                 if not isinstance(cost, Refusal):
                     found.append((shift, cost))
-            self.known[key] = found
+            self.known[key or _type(action)] = found
         return found
 
 
