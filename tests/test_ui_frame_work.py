@@ -1,7 +1,7 @@
 """Issue #15, the first frame after a state change: what it works out is kept where what makes it
 has not changed. The enemies' threats stay as they were when one of the seat's creatures moves
 or the move is undone, and are made again when an enemy moves; whatever is kept is what a
-fresh look gives."""
+fresh look gives. The action bar without the Slow toggle reads a list without Slow variants."""
 
 from __future__ import annotations
 
@@ -11,12 +11,17 @@ from pathlib import Path
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import pytest
+
 from sim import actions as a
 from sim.actions import Refusal
 from sim.engine import AwaitingAction
 from sim.geometry import Pos
+from sim.ui.actionbar import BAR_NAMES, entry, legal_index
 from sim.ui.app import App
 from sim.ui.planner import threat_map
+from tests.test_legal_listing import SCENARIOS
+from tests.test_legal_listing import _states as random_turns
 from tests.test_ui_client import make_app, seed_where, write_scenario
 
 OPEN = """
@@ -88,3 +93,22 @@ def test_threats_are_kept_while_no_enemy_changes_and_made_again_when_one_moves(
     moved = scene.threats(session, view)
     assert moved is not shown and moved == fresh(app)
     assert Pos(6, 2) in moved and Pos(9, 5) not in moved
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_the_bar_without_slow_reads_the_same_from_a_list_without_slow_variants(path: Path) -> None:
+    """The action bar with the Slow toggle off lists no Slow variant (`legal_index(battle,
+    slowed=False)`): every button, open or greyed, its cost and its words (a greyed one's
+    reason too), Quicken on or off, is what it is from the list with them, at every turn's
+    decision of random play on each shipped scenario."""
+    fewer = 0
+    for battle in random_turns(path):
+        unit = battle.pending.unit  # type: ignore[union-attr]
+        short, whole = legal_index(battle, slowed=False), legal_index(battle)
+        fewer += sum(map(len, short.values())) < sum(map(len, whole.values()))
+        for quicken in (False, True):
+            for name in BAR_NAMES:
+                fast = entry(battle, unit, name, False, quicken, None, short)
+                full = entry(battle, unit, name, False, quicken, None, whole)
+                assert fast == full and fast.detail == full.detail, name
+    assert fewer > 0
