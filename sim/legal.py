@@ -283,9 +283,9 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
             paying = refilled(world.rules)
         listed.append((kind, paid, paying))
     # Priced Quickened when it can be: the cheapest variant decides what is in reach.
-    kinds = tuple((kind, paying) for kind, _, paying in listed)
-    ends = ends_by_kind(world, unit, kinds, quicken=quicken)
-    swims = tuple(one for one in kinds if one[0] is a.Swim)
+    asked = tuple((kind, paying) for kind, _, paying in listed)
+    ends = ends_by_kind(world, unit, asked, quicken=quicken)
+    swims = tuple(one for one in asked if one[0] is a.Swim)
     dives = ends_by_kind(world, unit, swims, submerged=True, quicken=quicken) if swims else {}
     for kind, paid, _ in listed:
         for submerged, found in ((False, ends), (True, dives)):

@@ -231,7 +231,8 @@ class Renderer:
             return
         start = len(self.hits.items)
         draw()
-        if kept is not None and kept[1].get_size() == rect.size:
+        opaque = not surface.get_flags() & pygame.SRCALPHA  # a blit then copies, never blends
+        if kept is not None and kept[1].get_size() == rect.size and opaque:
             # Into the picture kept: a fresh copy of a panel costs twice the pixels' copy.
             picture = kept[1]
             picture.blit(surface, (0, 0), rect)
