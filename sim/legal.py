@@ -104,8 +104,9 @@ class Listing(Sequence[Legal]):
 
     def kinds(self) -> Iterator[Legal]:
         """Every decision but moves, and the first move of each Movement Action and variant:
-        the others differ from it only by their cell (same cost), which is all a list of the
-        kinds of decision open now (the client's action bar) needs."""
+        the others differ from it only by their cell (same cost). `kinds(battle)`, what the
+        client's action bar reads, is this of a listing that asked each action type's
+        candidates only until one was accepted."""
         yield from self._head
         for group in self._moves:
             yield group.at(0)
