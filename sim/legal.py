@@ -14,8 +14,9 @@ Only the creature the battle waits for is listed: a grappler may also let go on 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import overload
 
 from sim import actions as a
@@ -24,13 +25,13 @@ from sim.actions import Action, Cost, Refusal
 from sim.attack import AttackPlan, plan_attack
 from sim.budget import refilled
 from sim.casting import known
-from sim.components import ExtendedAction, Gear, Hands, Item, Position
+from sim.components import Budget, ExtendedAction, Gear, Hands, Item, Position
 from sim.condition import Condition
 from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
-from sim.reachmap import ORDER, reach_map
+from sim.reachmap import ORDER, Path, ends_by_kind
 from sim.reactions import NONE
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
@@ -103,8 +104,9 @@ class Listing(Sequence[Legal]):
 
     def kinds(self) -> Iterator[Legal]:
         """Every decision but moves, and the first move of each Movement Action and variant:
-        the others differ from it only by their cell (same cost), which is all a list of the
-        kinds of decision open now (the client's action bar) needs."""
+        the others differ from it only by their cell (same cost). `kinds(battle)`, what the
+        client's action bar reads, is this of a listing that asked each action type's
+        candidates only until one was accepted."""
         yield from self._head
         for group in self._moves:
             yield group.at(0)
@@ -139,6 +141,21 @@ class _MoveGroup:
 
 def listing(battle: Battle, *, slowed: bool = True) -> Listing:
     """`legal_decisions`, each move made only when asked for (`Listing`)."""
+    return _listing(battle, slowed, first=False)
+
+
+def kinds(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]:
+    """The kinds of decision open now, which is all the client's action bar needs: of
+    `legal_decisions`, in its order, the first decision of each action type (for a spell or
+    an ability, of each one) with each of its variants, and the first move of each Movement
+    Action and variant. The others differ from it only by their target, item or cell, never
+    by their cost, so the candidates of a type are put to the check only until one is
+    accepted."""
+    return tuple(_listing(battle, slowed, first=True).kinds())
+
+
+def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
+    """`listing`; `first`: only the first decision of each action type but moves (`kinds`)."""
     pending = battle.pending
     if isinstance(pending, AwaitingReaction):
         return Listing(_answers(battle, pending, slowed))
@@ -155,14 +172,24 @@ def listing(battle: Battle, *, slowed: bool = True) -> Listing:
     prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
-    for action in _plain_candidates(world, unit):
-        if action in seen:
+    done: set[tuple[type[Action], str]] = set()  # the types listed, when only the first is
+    for candidate in _plain_candidates(world, unit):
+        action = candidate.action if isinstance(candidate, _Unless) else candidate
+        key = _type(action)
+        if first and key in done:
             continue
+        paid = prices.listed(action, key)
+        if not paid or action in seen:
+            continue  # what is not paid now is not, however often it comes
         seen.add(action)
-        paid = prices.listed(action)
         mechanic = RULEBOOK.get(type(action))
-        if paid and mechanic is not None and mechanic.check(world, action) is None:
-            out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+        if mechanic is None or mechanic.check(world, action) is not None:
+            continue
+        if isinstance(candidate, _Unless) and candidate.same():
+            continue
+        out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
+        if first:
+            done.add(key)
     return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
 
 
@@ -194,12 +221,14 @@ class _Prices:
         self.shifts = shifts
         self.known: dict[tuple[type[Action], str], list[tuple[Shift, Cost]]] = {}
 
-    def listed(self, action: Action) -> list[tuple[Shift, Cost]]:
+    def listed(
+        self, action: Action, key: tuple[type[Action], str] | None = None
+    ) -> list[tuple[Shift, Cost]]:
         """The variants of `action` the budget pays for, each with its cost; a variant only
         where it costs something else than the plain action (or, an Extended Action, takes
-        another number of turns). Ending the turn is never slowed or quickened."""
-        key = (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
-        found = self.known.get(key)
+        another number of turns). Ending the turn is never slowed or quickened. `key`: the
+        action's `_type`, when known."""
+        found = self.known.get(key or _type(action))
         if found is None:
             found = []
             plain: Cost | Refusal | None = None
@@ -211,8 +240,13 @@ class _Prices:
                     continue
                 if not isinstance(cost, Refusal):
                     found.append((shift, cost))
-            self.known[key] = found
+            self.known[key or _type(action)] = found
         return found
+
+
+def _type(action: Action) -> tuple[type[Action], str]:
+    """What an action's price reads of it: its type, and for a spell or ability which one."""
+    return (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
 
 
 def _shifted(action: Action, shift: Shift) -> Action:
@@ -226,39 +260,44 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
     too.
 
     A move to a cell of the reach map is accepted whenever its kind is (the reach maps and the
-    move check agree: tests/test_reach_property.py), so for each kind only the first cell is
-    put to the move's own check; every cell takes the kind's price."""
+    move check agree: tests/test_reach_property.py), so for each kind only one move is put to
+    the move's own check, to answer for the kind: to the cheapest cell, along the path the reach
+    map found (given by `to`, the check would search again, and for a Sprint further than the
+    map: as far as the best roll); every cell takes the kind's price. The cells are each kind's
+    reach map's, read off the searches without making the maps (`ends_by_kind`)."""
     world = battle.world
     quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
     budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    listed: list[tuple[type[a.Movement], list[tuple[Shift, Cost]], Budget | None]] = []
     for kind in ORDER:
         if kind is a.Climb:
             continue  # put to the check cell by cell with the other actions (_climbs)
         paid = prices.listed(kind(unit))
         if not paid:
             continue
-        dives = (False, True) if kind is a.Swim else (False,)
         # Where a move goes does not depend on its price; a variant the budget pays for when
         # the plain move is not (a Step slowed to ½ with no Bonus Action left, R-B6) goes
         # where the plain one would with the budget to pay it.
         paying = budget
         if all(shift != PLAIN for shift, _ in paid):
             paying = refilled(world.rules)
-        for submerged in dives:
-            # Priced Quickened when it can be: the cheapest variant decides what is in reach.
-            cells = reach_map(
-                world, unit, (kind,), submerged=submerged, quicken=quicken, budget=paying
-            )
-            if not cells:
+        listed.append((kind, paid, paying))
+    # Priced Quickened when it can be: the cheapest variant decides what is in reach.
+    asked = tuple((kind, paying) for kind, _, paying in listed)
+    ends = ends_by_kind(world, unit, asked, quicken=quicken)
+    swims = tuple(one for one in asked if one[0] is a.Swim)
+    dives = ends_by_kind(world, unit, swims, submerged=True, quicken=quicken) if swims else {}
+    for kind, paid, _ in listed:
+        for submerged, found in ((False, ends), (True, dives)):
+            cells = found.get(kind)
+            if cells is None:
                 continue
-            first = _move(kind, unit, next(iter(cells)), False, False, submerged)
-            if RULEBOOK[kind].check(world, first) is not None:
+            move = _along(kind, unit, cells.nearest, submerged)
+            if RULEBOOK[kind].check(world, move) is not None:
                 continue
-            xs, ys, _, _ = cells.arrays()
-            at = (tuple(xs.tolist()), tuple(ys.tolist()))
             for (slow, quick), cost in paid:
-                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, *at)
+                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, cells.xs, cells.ys)
 
 
 def _move(
@@ -269,7 +308,46 @@ def _move(
     return kind(unit, to=to, slow=slow, quicken=quicken)
 
 
-def _plain_candidates(world: World, unit: str) -> Iterator[Action]:
+def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a.Movement:
+    """`kind` along a reach map's path (cells after the start, each flagged where jumped)."""
+    cells = tuple(cell for cell, _ in route)
+    jumps = tuple(index for index, (_, jumped) in enumerate(route) if jumped)
+    if submerged:
+        return a.Swim(unit, path=cells, jumps=jumps, submerged=True)
+    return kind(unit, path=cells, jumps=jumps)
+
+
+@dataclass(frozen=True, slots=True)
+class _Unless:
+    """A candidate not listed when `same()`: it is a decision listed under another name. Asked
+    only once the check accepts the action (most candidates it refuses)."""
+
+    action: Action
+    same: Callable[[], bool]
+
+
+class _Plans:
+    """The attacks of `unit` at `other` as `plan_attack` plans them, each planned when first
+    asked for: whether naming a weapon plans the attack the unnamed one does."""
+
+    def __init__(self, world: World, unit: str, other: str) -> None:
+        self.world, self.unit, self.other = world, unit, other
+        self._plans: dict[str | None, AttackPlan | Refusal] = {}
+
+    def _plan(self, weapon: str | None) -> AttackPlan | Refusal:
+        found = self._plans.get(weapon)
+        if found is None:
+            attack = a.Attack(self.unit, target=self.other, weapon=weapon)
+            found = self._plans[weapon] = plan_attack(self.world, attack)
+        return found
+
+    def same(self, weapon: str) -> bool:
+        """Whether naming `weapon` plans the attack the unnamed one does."""
+        chosen = self._plan(None)
+        return isinstance(chosen, AttackPlan) and self._plan(weapon) == chosen
+
+
+def _plain_candidates(world: World, unit: str) -> Iterator[Action | _Unless]:
     """Every action but movement worth putting to the check for `unit`, neither slowed nor
     quickened."""
     yield a.EndTurn(unit)
@@ -345,13 +423,17 @@ def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterat
                 yield a.Toss(unit, item, to=cell)
 
 
-def _others(world: World, unit: str) -> list[str]:
+def _others(world: World, unit: str) -> tuple[str, ...]:
     """Creatures other than `unit` that it sees (R-X8) and that are still in the fight or
-    lying down in it."""
-    return [c for c in creatures(world) if c != unit and unit not in unseen_by(world, c)]
+    lying down in it. Kept by the world while nothing is written: a listing asks four times."""
+
+    def seen() -> tuple[str, ...]:
+        return tuple(c for c in creatures(world) if c != unit and unit not in unseen_by(world, c))
+
+    return world.memo(("legal.others", unit), seen)
 
 
-def _targeted(world: World, unit: str) -> Iterator[Action]:
+def _targeted(world: World, unit: str) -> Iterator[Action | _Unless]:
     """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
     the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
     team = team_of(world, unit)
@@ -365,20 +447,12 @@ def _targeted(world: World, unit: str) -> Iterator[Action]:
         # With no weapon named, an attack or a trip strikes with the weapon `plan_attack`
         # chooses; naming that weapon is the same decision, listed once: the attack unnamed (a
         # player's plain "attack"), the trip named (it comes first).
-        chosen = plan_attack(world, a.Attack(unit, target=other))
-        listed_trip = False
+        plans = _Plans(world, unit, other)
         yield a.Attack(unit, target=other)
         for weapon in held:
-            if (
-                isinstance(chosen, AttackPlan)
-                and plan_attack(world, a.Attack(unit, target=other, weapon=weapon)) == chosen
-            ):
-                listed_trip = True  # the trip with this weapon is the unnamed trip too
-            else:
-                yield a.Attack(unit, target=other, weapon=weapon)
+            yield _Unless(a.Attack(unit, target=other, weapon=weapon), partial(plans.same, weapon))
             yield a.Trip(unit, target=other, weapon=weapon)
-        if not listed_trip:
-            yield a.Trip(unit, target=other)
+        yield _Unless(a.Trip(unit, target=other), partial(_any_same, plans, held))
         yield a.Shove(unit, target=other)
         yield a.Feint(unit, target=other)
         yield a.Grapple(unit, target=other)
@@ -387,6 +461,11 @@ def _targeted(world: World, unit: str) -> Iterator[Action]:
         for item in held:
             yield a.Throw(unit, target=other, item=item)
             yield a.Toss(unit, item=item, target=other)
+
+
+def _any_same(plans: _Plans, held: tuple[str, ...]) -> bool:
+    """Whether a trip with one of the weapons held is the unnamed trip."""
+    return any(plans.same(weapon) for weapon in held)
 
 
 def _assists(world: World, unit: str) -> Iterator[Action]:

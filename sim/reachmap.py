@@ -246,6 +246,86 @@ def reach_map(
     return ReachMap(win, code, cost, tuple(offers), paths, hangs)
 
 
+@dataclass(frozen=True, slots=True)
+class Ends:
+    """Where one Movement Action can end: its cells in row order (x and y apart), and the path
+    to the cheapest (the first in row order of those that cost least)."""
+
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
+    nearest: Path
+
+
+def ends_by_kind(
+    world: World,
+    unit: str,
+    kinds: tuple[tuple[type[Movement], Budget | None], ...],
+    *,
+    submerged: bool = False,
+    quicken: bool = False,
+) -> dict[type[Movement], Ends]:
+    """For each (kind, budget) but Climb, the cells of `reach_map(world, unit, (kind,),
+    submerged=, quicken=, budget=)`, by kind (none where that map is empty), worked out without
+    the maps: Walk, Run and Sprint share one search, the largest of their allowances (its costs
+    are least costs within each smaller one), and only the cells are read off it."""
+    start = world.need(unit, Position).cell
+    m = mover(world, unit)
+    usable = [
+        kind
+        for kind, budget in kinds
+        if _affordable(world, kind(unit, quicken=quicken), budget) is not None
+        and condition_problem(world, unit, kind) is None
+    ]
+    strides = [_limit(world, unit, kind) for kind in usable if kind in STRIDES]
+    shared = None
+    if strides:
+        jr = jump_reach(world, unit, m)
+        shared = distance_field(world, m, Gait.STRIDE, start, max(strides), jr)
+    out: dict[type[Movement], Ends] = {}
+    for kind in usable:
+        assert kind is not Climb, "a Climb's cells are its check's (sim/legal.py _climbs)"
+        reached: Field | Found
+        limit = INF - 1
+        if kind in STRIDES:
+            assert shared is not None
+            reached, limit = shared, _limit(world, unit, kind)
+        else:
+            # A Jump skips cells an earlier action offers: here none.
+            win = window_around(world, start, _radius(world, unit, kind, m, 0))
+            none = np.full(win.shape, -1, dtype=np.int8)
+            reached = _cells(world, unit, kind, start, m, submerged, (win, none))
+        found = _field_ends(reached, limit) if isinstance(reached, Field) else _found_ends(reached)
+        if found is not None:
+            out[kind] = found
+    return out
+
+
+def _field_ends(field: Field, limit: int) -> Ends | None:
+    """The cells a move may end in within `limit` (never the start), as `pf.offer` offers."""
+    win = field.window
+    ok = (field.dist <= limit) & field.ground.can_end
+    ok[win.local(field.start)] = False
+    ys, xs = np.nonzero(ok)
+    if not len(xs):
+        return None
+    near = int(np.argmin(field.dist[ys, xs]))
+    nearest = field.path_to(win.world_pos(int(ys[near]), int(xs[near])))
+    return Ends(tuple((xs + win.x0).tolist()), tuple((ys + win.y0).tolist()), nearest)
+
+
+def _found_ends(found: Found) -> Ends | None:
+    """A few cells each with its path (a Jump's, a swimmer's Step out), in row order; the first
+    of each cell kept, as `_offer` keeps it."""
+    first: dict[Pos, tuple[int, Path]] = {}
+    for cell, spent, route in found:
+        first.setdefault(cell, (spent, route))
+    if not first:
+        return None
+    cells = sorted(first, key=lambda c: (c.y, c.x))
+    near = min(cells, key=lambda c: first[c][0])  # the first in row order that costs least
+    return Ends(tuple(c.x for c in cells), tuple(c.y for c in cells), first[near][1])
+
+
 def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:
     """How far (cells, Chebyshev) from where it stands `kind` looks for cells: its search's
     window (`strides`: the limit of the one the strides share), a Jump's longest line."""

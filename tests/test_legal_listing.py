@@ -5,14 +5,27 @@ Slow variants; an index out of range is an IndexError."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from sim.actions import Action
-from sim.legal import Legal, legal_decisions, listing
+from sim import actions as a
+from sim.actions import Action, Refusal
+from sim.budget import refilled
+from sim.components import ExtendedAction
+from sim.condition import Condition
+from sim.creature import has
+from sim.engine import AwaitingAction, Battle
+from sim.geometry import Pos
+from sim.legal import PLAIN, Legal, _Prices, kinds, legal_decisions, listing
+from sim.reachmap import ORDER, reach_map
 from sim.replay import begin
+from sim.rulebook import RULEBOOK
 from sim.scenario import load
+from tests.legal_play import Tally, draw
 
 SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.toml"))
 
@@ -57,3 +70,124 @@ def test_kinds_keep_every_non_move_and_one_move_per_action_and_variant(path: Pat
     moves = [k for k in kinds if _moving(k)]
     assert {_kind(k) for k in moves} == {_kind(w) for w in whole if _moving(w)}
     assert len(moves) == len({_kind(k) for k in moves}) < len(whole)
+
+
+# --- issue #15: the moves and the kinds, worked out faster, list the same -----------------------
+
+
+def _states(path: Path, decisions: int = 30) -> Iterator[Battle]:
+    """The battle at each turn's decision of random play drawn from the legal list (the steering
+    of tests/legal_play.py, seeded by the scenario's name), one decision after another."""
+    battle = begin(load(path), 5)
+    rng = random.Random(path.stem)
+    taken = Tally()
+    for _ in range(decisions):
+        listed = legal_decisions(battle)
+        if not listed:
+            return
+        if isinstance(battle.pending, AwaitingAction):
+            yield battle
+        chosen = draw(battle, listed, rng, taken)
+        taken.took(battle.pending, chosen.decision)
+        assert not isinstance(battle.submit(chosen.decision), Refusal)
+
+
+def _moves_as_each_reach_map_gives(battle: Battle) -> list[Legal]:
+    """The moves but Climb as `legal_decisions` listed them before issue #15: a reach map of its
+    own for each Movement Action (and dive), whose first cell, given by `to`, is put to the
+    move's check for the kind; then every cell of it, in row order, for each variant paid."""
+    pending = battle.pending
+    assert isinstance(pending, AwaitingAction)
+    world, unit = battle.world, pending.unit
+    if isinstance(battle.check(a.EndTurn(unit)), Refusal):
+        return []
+    shifts = [PLAIN, (True, False)]
+    if has(world, unit, Condition.QUICKENED):
+        shifts.append((False, True))
+    prices = _Prices(battle, shifts)
+    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    out: list[Legal] = []
+    for kind in ORDER:
+        paid = prices.listed(kind(unit))
+        if kind is a.Climb or not paid:
+            continue
+        paying = budget if any(shift == PLAIN for shift, _ in paid) else refilled(world.rules)
+        for dive in (False, True) if kind is a.Swim else (False,):
+            cells = reach_map(
+                world, unit, (kind,), submerged=dive, quicken=len(shifts) > 2, budget=paying
+            )
+            first = next(iter(cells), None)
+            if first is None or RULEBOOK[kind].check(world, _to(kind, unit, first, dive)):
+                continue
+            for (slow, quicken), cost in paid:
+                out.extend(
+                    Legal(replace(_to(kind, unit, cell, dive), slow=slow, quicken=quicken), cost)
+                    for cell in cells
+                )
+    return out
+
+
+def _to(kind: type[a.Movement], unit: str, cell: Pos, dive: bool) -> a.Movement:
+    return a.Swim(unit, to=cell, submerged=True) if dive else kind(unit, to=cell)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_moves_are_each_kinds_reach_map_in_random_play(path: Path) -> None:
+    """Issue #15: the listed moves (but Climb, listed cell by cell with the other actions) are
+    exactly, in order, those of a reach map of each Movement Action's own with its first cell
+    put to the check, though the strides now share one search, no map is made and the kind is
+    checked along the path to its cheapest cell; at every turn's decision of random play."""
+    seen = 0
+    for battle in _states(path):
+        listed = [legal for legal in legal_decisions(battle) if _by_cell(legal)]
+        assert listed == _moves_as_each_reach_map_gives(battle)
+        seen += bool(listed)
+    assert seen > 3, "random play has somewhere to go"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_kinds_are_of_the_full_list_in_random_play(path: Path) -> None:
+    """What the action bar reads (`Listing.kinds`) at every turn's decision of random play:
+    every decision but moves as listed (climbs, each put to the check, too), and of the other
+    moves the first of each Movement Action, variant and cost."""
+    for battle in _states(path):
+        whole = legal_decisions(battle)
+        kinds = list(listing(battle).kinds())
+        assert [k for k in kinds if not _by_cell(k)] == [w for w in whole if not _by_cell(w)]
+        firsts: dict[tuple[object, ...], Legal] = {}
+        for legal in whole:
+            if _by_cell(legal):
+                firsts.setdefault(_kind(legal), legal)
+        assert [k for k in kinds if _by_cell(k)] == list(firsts.values())
+
+
+def _by_cell(legal: Legal) -> bool:
+    """A move listed by the cells of a reach map (all but a Climb)."""
+    return _moving(legal) and not isinstance(legal.decision, a.Climb)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
+    """Issue #15: `kinds`, what the action bar reads, at every turn's decision of random play:
+    of the full list, in its order, the first decision of each action type (for a spell or an
+    ability, of each one) with all its variants, and the first move of each Movement Action,
+    variant and cost: what tells the bar which actions are open and at what cost. Some turns
+    list more than one decision of a type, so that asking only until one is accepted shows."""
+    fewer = 0
+    for battle in _states(path):
+        whole = legal_decisions(battle)
+        expected: list[Legal] = []
+        firsts: dict[tuple[object, ...], Action] = {}
+        for legal in whole:
+            d = legal.decision
+            assert isinstance(d, Action)
+            if _by_cell(legal):
+                key: tuple[object, ...] = _kind(legal)
+            else:
+                key = (type(d), getattr(d, "ability", ""))
+            plain = replace(d, slow=False, quicken=False)
+            if firsts.setdefault(key, plain) == plain:
+                expected.append(legal)
+        assert list(kinds(battle)) == expected
+        fewer += len(expected) < len(list(listing(battle).kinds()))
+    assert fewer > 0

@@ -23,7 +23,7 @@ from sim.engine import AwaitingReaction, Battle, Decision, ReactionChoice
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.items import item_name, item_names, ordinal
-from sim.legal import Legal, listing
+from sim.legal import Legal, kinds
 from sim.movement import condition_problem
 from sim.reachmap import reach_map
 from sim.reactions import expected_defence, reaction_price
@@ -433,12 +433,14 @@ def judge(battle: Battle, decision: Decision | str) -> Cost | Refusal:
 LegalIndex = dict[str, list[Legal]]
 
 
-def legal_index(battle: Battle) -> LegalIndex:
+def legal_index(battle: Battle, slowed: bool = True) -> LegalIndex:
     """The core's legal decisions now (`sim.legal`, R-B6 variants included) by the bar's
-    button that takes them: a Swim under the surface is the dive's (R-M8). Of the moves, one
-    per Movement Action and variant: a button needs the cost, not every cell."""
+    button that takes them: a Swim under the surface is the dive's (R-M8). Of each action type
+    (spell, ability) and of each Movement Action, the first decision with each variant
+    (`sim.legal.kinds`): a button needs the cost, not every target or cell. `slowed=False`
+    leaves the Slow variants out: a bar without the Slow toggle on reads none."""
     out: LegalIndex = {}
-    for legal in listing(battle).kinds():
+    for legal in kinds(battle, slowed=slowed):
         decision = legal.decision
         if not isinstance(decision, Action):
             continue
@@ -727,7 +729,7 @@ class ActionBar:
                     for n in BAR_NAMES
                 ]
             else:
-                legal = legal_index(battle)
+                legal = legal_index(battle, slowed=slow)
                 self.entries = [
                     entry(battle, unit, n, slow, quicken, side, legal) for n in BAR_NAMES
                 ]

@@ -5,6 +5,8 @@ only lays them out and draws them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from sim.ui import palette as pal
@@ -48,6 +50,7 @@ class BarPanel:
         self._toggles: tuple[tuple[str, str], ...] = TOGGLES
         self._widths: dict[tuple[str, int], int] = {}  # a button's width at a font size
         self._slots: dict[int, int] = {}  # the widest cost at a font size
+        self._buttons: dict[tuple[Any, ...], pygame.Surface] = {}  # pictures by look
         self.status = ""  # the last frame's status line under the bar
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
@@ -197,33 +200,17 @@ class BarPanel:
             chosen = item.name in (view.move_only, view.targeting, view.picking, view.choosing) or (
                 item.name == "prepare" and (view.preparing is not None or view.marking is not None)
             )
-            if item.ok:
-                pygame.draw.rect(
-                    surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
-                )
-                pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
-                ink = pal.BLACK if chosen else pal.TEXT
-                f.draw(surface, label, (x + edge, y + pad), size, ink)
-                f.draw(
-                    surface,
-                    cost,
-                    (box.right - edge, y + pad),
-                    size,
-                    pal.BLACK if chosen else pal.ORANGE,
-                    bold=True,
-                    anchor="topright",
-                )
+            # A button's picture is kept by its look: after a change most buttons look as they
+            # did, and rounded boxes are slow to draw.
+            look = (label, cost, item.ok, chosen, box.size, size, edge, pad)
+            picture = self._buttons.get(look)
+            if picture is None:
+                if len(self._buttons) > 400:
+                    self._buttons.clear()
+                self._button(surface, box, look)
+                self._buttons[look] = surface.subsurface(box).copy()
             else:
-                pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
-                pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
-                r = f.draw(surface, label, (x + edge, y + pad), size, pal.TEXT_DIM)
-                pygame.draw.line(
-                    surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1
-                )
-                f.draw(
-                    surface, cost, (box.right - edge, y + pad), size, pal.TEXT_DIM,
-                    anchor="topright",
-                )  # fmt: skip
+                surface.blit(picture, box)
             hits.add(box, "action", item.name)
             if box.collidepoint(view.mouse):
                 hovered = item
@@ -280,6 +267,36 @@ class BarPanel:
                 (rect.x + edge, status_y),
                 self.m.px(pal.FONT),
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
+            )
+
+    def _button(self, surface: pygame.Surface, box: pygame.Rect, look: tuple[Any, ...]) -> None:
+        """An action button drawn in `box`, on the bar's ground."""
+        label, cost, ok, chosen, _, size, edge, pad = look
+        f = self.fonts
+        x, y = box.topleft
+        if ok:
+            pygame.draw.rect(
+                surface, pal.YELLOW if chosen else pal.PANEL_LIGHT, box, border_radius=3
+            )
+            pygame.draw.rect(surface, pal.TEXT, box, 1, border_radius=3)
+            ink = pal.BLACK if chosen else pal.TEXT
+            f.draw(surface, label, (x + edge, y + pad), size, ink)
+            f.draw(
+                surface,
+                cost,
+                (box.right - edge, y + pad),
+                size,
+                pal.BLACK if chosen else pal.ORANGE,
+                bold=True,
+                anchor="topright",
+            )
+        else:
+            pygame.draw.rect(surface, pal.PANEL, box, border_radius=3)
+            pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1, border_radius=3)
+            r = f.draw(surface, label, (x + edge, y + pad), size, pal.TEXT_DIM)
+            pygame.draw.line(surface, pal.TEXT_DIM, (r.left, r.centery), (r.right, r.centery), 1)
+            f.draw(
+                surface, cost, (box.right - edge, y + pad), size, pal.TEXT_DIM, anchor="topright"
             )
 
     def contest_words(self, session: Session, hovered: Entry) -> str:

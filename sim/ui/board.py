@@ -65,9 +65,9 @@ class Board(Panel):
         self.terrain.draw(surface, camera, rect)
         marking = view.marking is not None
         aiming = bool(view.targeting or view.choosing or view.picking or marking)
-        reach = {} if aiming else self.scene.reach_cells(session, view)
-        if reach:
-            self.overlays.draw_reach(surface, camera, reach)
+        reach = None if aiming else self.scene.reach_tiles(session, view)
+        if reach is not None and reach[0]:
+            self.overlays.draw_reach_tiles(surface, camera, reach)
         if view.show_threat:
             self.overlays.draw_threat(surface, camera, self.scene.threats(session, view))
         own = view.selected

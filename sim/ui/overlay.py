@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pygame
 
 from sim.geometry import Pos
@@ -142,12 +143,38 @@ class Overlays:
         if key != getattr(self, "_reach_key", None):
             c = camera.cell
             x0, y0 = camera.x, camera.y
+            tiles = {action: self.reach_tile(action, c) for action in set(cells.values())}
             self._reach_blits = [
-                (self.reach_tile(action, c), (math.floor(x0 + p.x * c), math.floor(y0 + p.y * c)))
+                (tiles[action], (math.floor(x0 + p.x * c), math.floor(y0 + p.y * c)))
                 for p, action in cells.items()
             ]
             self._reach_key = key
         target.blits(self._reach_blits, doreturn=False)
+
+    def draw_reach_tiles(
+        self, target: pygame.Surface, camera: Camera, cells: tuple[list[int], list[int], list[str]]
+    ) -> None:
+        """`draw_reach` of cells given as lists of x, y and action (`Scene.reach_tiles`): the
+        places worked out at once rather than cell by cell."""
+        # Kept while the cells (held, so that no other list takes their id) and the camera stay.
+        key = (cells, camera.cell, camera.x, camera.y)
+        kept = getattr(self, "_tiles_key", None)
+        if kept is None or kept[0] is not cells or kept[1:] != key[1:]:
+            c = camera.cell
+            xs, ys, actions = cells
+            tiles = {action: self.reach_tile(action, c) for action in set(actions)}
+            # floor(x0 + x * c) as draw_reach works it out, in the same floating point.
+            left = np.floor(camera.x + np.asarray(xs, dtype=np.int64) * c).astype(np.int64)
+            top = np.floor(camera.y + np.asarray(ys, dtype=np.int64) * c).astype(np.int64)
+            self._tiles_blits = list(
+                zip(
+                    map(tiles.__getitem__, actions),
+                    zip(left.tolist(), top.tolist(), strict=True),
+                    strict=True,
+                )
+            )
+            self._tiles_key = key
+        target.blits(self._tiles_blits, doreturn=False)
 
     def draw_threat(self, target: pygame.Surface, camera: Camera, counts: dict[Pos, int]) -> None:
         c = camera.cell

@@ -231,5 +231,12 @@ class Renderer:
             return
         start = len(self.hits.items)
         draw()
-        self._panels[name] = (key, surface.subsurface(rect).copy())
+        opaque = not surface.get_flags() & pygame.SRCALPHA  # a blit then copies, never blends
+        if kept is not None and kept[1].get_size() == rect.size and opaque:
+            # Into the picture kept: a fresh copy of a panel costs twice the pixels' copy.
+            picture = kept[1]
+            picture.blit(surface, (0, 0), rect)
+        else:
+            picture = surface.subsurface(rect).copy()
+        self._panels[name] = (key, picture)
         self._panel_hits[name] = list(self.hits.items[start:])

@@ -9,12 +9,26 @@ so what the screen says is what a click does."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from sim.actions import Cost, Refusal
 from sim.casting import known
-from sim.components import Budget, Conditions, Gear, Hands, Health, Policy, Position, Stats, Team
+from sim.components import (
+    Body,
+    Budget,
+    Conditions,
+    Gear,
+    Hands,
+    Health,
+    Policy,
+    Position,
+    Stats,
+    Team,
+)
 from sim.creature import conditions, incapacitated, team_of
 from sim.decisions import to_json
 from sim.engine import AwaitingAction, AwaitingReaction
@@ -23,8 +37,10 @@ from sim.grid import Kind
 from sim.items import item_name, item_names
 from sim.objectives import Reach
 from sim.prepare import Prepared
+from sim.reach import TERRAIN
+from sim.reachmap import ReachCell, ReachMap
 from sim.sight import distance_half, line_of_sight
-from sim.threat import threatened
+from sim.threat import reach_cells, threatened
 from sim.ui import palette as pal
 from sim.ui.actionbar import (
     ABILITY_ACTIONS,
@@ -63,6 +79,9 @@ from sim.ui.wording import condition_words, item_words
 from sim.world import World
 
 T = TypeVar("T")
+# What a creature's threats are made of (`threat.threatened`, `incapacitated`, who is seen),
+# besides its reach (`threat.reach_cells`: what it holds) and the terrain.
+THREAT_READS = (Team, Position, Conditions, Health, Stats, Hands, Body)
 Row = tuple[str, str, bool, str]  # a list's line: value, label, ok, detail
 
 
@@ -90,6 +109,20 @@ def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
     return world.memo(("ui.unit_at", side), where, reads=(Team, Stats, Conditions, Position)).get(
         cell
     )
+
+
+ReachTiles = tuple[list[int], list[int], list[str]]  # x, y and action of each cell shown
+NO_REACH: ReachTiles = ([], [], [])
+
+
+def _tiles(found: Mapping[Pos, ReachCell]) -> ReachTiles:
+    """Each cell of a reach map with its action's name, in the map's order: read off its arrays
+    rather than cell by cell (a map of a thousand cells is read after every change)."""
+    if not isinstance(found, ReachMap):
+        return [p.x for p in found], [p.y for p in found], [r.action for r in found.values()]
+    xs, ys, _, index = found.arrays()
+    names = [offer.name for offer in found.offers]
+    return xs.tolist(), ys.tolist(), [names[i] for i in index.tolist()]
 
 
 class Memo:
@@ -123,7 +156,11 @@ class Scene:
         self.bar = ActionBar()
         self.memo = Memo()
         self._forecasts: dict[tuple[object, ...], Forecast | None] = {}
+        self._threats_kept: tuple[tuple[object, ...], npt.NDArray[np.int32], dict[Pos, int]] | None
+        self._threats_kept = None
         self._reach_src: object = None
+        self._reach_tiles: ReachTiles = NO_REACH
+        self._reach_made: ReachTiles = NO_REACH
         self._reach_cells: dict[Pos, str] = {}
 
     # --- the action bar ----------------------------------------------------------------------
@@ -173,10 +210,28 @@ class Scene:
             chosen = tuple(t for t in teams(world) if t != view.side) if view.side else teams(world)
         side = view.eyes
         return self.memo.get(
-            "threats",
-            (session.version, chosen, side),
-            lambda: {p: len(u) for p, u in threat_map(world, chosen, side).items()},
+            "threats", (session.version, chosen, side), lambda: self._threats(world, chosen, side)
         )
+
+    def _threats(self, world: World, chosen: tuple[str, ...], side: str | None) -> dict[Pos, int]:
+        """The threat counts, kept while all that makes them stays the same, whatever else
+        changes: the terrain and, of each creature of the chosen teams the seat sees, its state
+        but its budget. A move of one of the seat's creatures, or an undo, leaves the enemies'
+        threats as they were (`threat.threatened` reads the attacker alone and the ground)."""
+        grid = world.grid
+        facts = tuple(
+            (unit, *(world.get(unit, kind) for kind in THREAT_READS), reach_cells(world, unit))
+            for unit in visible(world, side)
+            if team_of(world, unit) in chosen
+        )
+        key = (chosen, side, grid.width, grid.height, facts)
+        terrain = grid.stacked(TERRAIN)
+        kept = self._threats_kept
+        if kept is not None and kept[0] == key and np.array_equal(kept[1], terrain):
+            return kept[2]
+        counts = {p: len(u) for p, u in threat_map(world, chosen, side).items()}
+        self._threats_kept = (key, terrain.copy(), counts)
+        return counts
 
     def own_reach(self, session: Session, unit: str) -> tuple[Pos, ...]:
         """The cells `unit` threatens (the "My reach" overlay)."""
@@ -236,21 +291,31 @@ class Scene:
     def reach_cells(self, session: Session, view: View) -> dict[Pos, str]:
         """The reach map shown: each cell the selected creature can end a move in, with the
         cheapest Movement Action (only on its turn, for its own side's seat)."""
+        shown = self.reach_tiles(session, view)
+        if shown is not self._reach_made:
+            self._reach_made = shown
+            xs, ys, actions = shown
+            self._reach_cells = dict(zip(map(Pos, xs, ys), actions, strict=True))
+        return self._reach_cells
+
+    def reach_tiles(self, session: Session, view: View) -> ReachTiles:
+        """`reach_cells` as lists: each cell's x, y and action, in row order; what the board and
+        the legend read, without a cell made for each (a thousand after every change)."""
         unit = view.selected
         if unit is None or not view.show_reach:
-            return {}
+            return NO_REACH
         world = session.battle.world
         if not world.has(unit, Position):
-            return {}
+            return NO_REACH
         if not view.omniscient and (
             turn_unit(session) != unit or team_of(world, unit) != view.side
         ):
-            return {}
+            return NO_REACH
         found = self.planner.reach(session.battle, session.version, unit, view.move_only)
         if found is not self._reach_src:
             self._reach_src = found
-            self._reach_cells = {p: r.action for p, r in found.items()}
-        return self._reach_cells
+            self._reach_tiles = _tiles(found)
+        return self._reach_tiles
 
     # --- aims and odds -----------------------------------------------------------------------
     def aim_key(self, session: Session, view: View) -> tuple[object, ...]:

@@ -5,6 +5,8 @@ cell's lines every frame (sim/ui/render.py keeps the pictures)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from sim.components import Budget
@@ -32,6 +34,9 @@ class Sidebar(Panel):
         self.overlays = overlays  # the board's, for the legend's tiles
         self.legend: list[str] = []
         self.end = 0
+        # Pictures of lines kept by `_kept`: key, picture, where the lines end, their hits.
+        Block = tuple[tuple[object, ...], pygame.Surface, int, list[tuple[pygame.Rect, str, str]]]
+        self._blocks: dict[str, Block] = {}
 
     def draw_top(
         self,
@@ -97,24 +102,18 @@ class Sidebar(Panel):
                 world.rules.half_actions,
                 world.rules.bonus_actions,
             )
-        y = self._section(surface, rect, y, "Initiative")
         order = teams(world)
-        for unit, label in self.scene.initiative(session, view):
-            style = pal.team_style(team_of(world, unit), order)
-            mark = ">" if unit == turn.current else ("!" if unit == actor else " ")
-            draw_shape(surface, style, (x + px(22), y + px(8)), px(6), pal.BLACK, 1)
-            f.draw(surface, mark, (x, y), self.m.font, pal.HIGHLIGHT)
-            colour = pal.TEXT if unit == actor else pal.TEXT_DIM
-            f.draw(
-                surface,
-                f.fit(label, self.m.font, w - px(34), unit == view.selected),
-                (x + px(34), y),
-                self.m.font,
-                colour,
-                bold=unit == view.selected,
-            )
-            self.hits.add(pygame.Rect(x, y, w, px(17)), "unit", unit)
-            y += px(18)
+        lines = self.scene.initiative(session, view)
+        styles = tuple(pal.team_style(team_of(world, unit), order) for unit, _ in lines)
+        seen = (tuple(lines), styles, turn.current, actor, view.selected)
+        y = self._kept(
+            "initiative",
+            (rect, y, self.m, f.floor, seen),
+            surface,
+            rect,
+            y,
+            lambda: self._initiative(surface, rect, y, lines, styles, turn.current, actor, view),
+        )
         if (
             view.selected
             and world.exists(view.selected)
@@ -122,8 +121,8 @@ class Sidebar(Panel):
         ):
             y = self._section(surface, rect, y, f"Selected: {view.selected}")
             y = self._unit_info(surface, x, y, w, session, view, view.selected)
-        reach = self.scene.reach_cells(session, view)
-        shown = sorted(set(reach.values()), key=list(pal.MOVE_STYLES).index) if reach else []
+        reach = self.scene.reach_tiles(session, view)[2]
+        shown = sorted(set(reach), key=list(pal.MOVE_STYLES).index)
         if shown or view.show_threat or view.show_own:
             y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
         self.end = y
@@ -159,6 +158,66 @@ class Sidebar(Panel):
         for line in f.wrap(text, self.m.font, w):
             y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT).bottom
         return y + px(4)
+
+    def _initiative(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        y: int,
+        lines: list[tuple[str, str]],
+        styles: tuple[pal.TeamStyle, ...],
+        current: str | None,
+        actor: str | None,
+        view: View,
+    ) -> int:
+        """The initiative order under its title, one creature a line; where it ends."""
+        px, f = self.m.px, self.fonts
+        x = rect.x + px(10)
+        w = rect.width - px(20)
+        y = self._section(surface, rect, y, "Initiative")
+        for (unit, label), style in zip(lines, styles, strict=True):
+            mark = ">" if unit == current else ("!" if unit == actor else " ")
+            draw_shape(surface, style, (x + px(22), y + px(8)), px(6), pal.BLACK, 1)
+            f.draw(surface, mark, (x, y), self.m.font, pal.HIGHLIGHT)
+            colour = pal.TEXT if unit == actor else pal.TEXT_DIM
+            f.draw(
+                surface,
+                f.fit(label, self.m.font, w - px(34), unit == view.selected),
+                (x + px(34), y),
+                self.m.font,
+                colour,
+                bold=unit == view.selected,
+            )
+            self.hits.add(pygame.Rect(x, y, w, px(17)), "unit", unit)
+            y += px(18)
+        return y
+
+    def _kept(
+        self,
+        name: str,
+        key: tuple[object, ...],
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        y: int,
+        draw: Callable[[], int],
+    ) -> int:
+        """Lines from `y` down, drawn by `draw` (which says where they end), or, while `key`
+        stays the same, their picture from the frame that drew them, with their clickable
+        rectangles: a change redraws the top, and most of its lines (the initiative order)
+        read as they did. The picture reaches a line's height further, for any glyph that
+        hangs below the last line; what is drawn there is drawn after it."""
+        kept = self._blocks.get(name)
+        if kept is not None and kept[0] == key:
+            _, picture, end, hits = kept
+            surface.blit(picture, (rect.x, y))
+            self.hits.items.extend(hits)
+            return end
+        start = len(self.hits.items)
+        end = draw()
+        below = self.fonts.font(self.m.font).get_height()
+        band = pygame.Rect(rect.x, y, rect.width, end + below - y).clip(rect)
+        self._blocks[name] = (key, surface.subsurface(band).copy(), end, self.hits.items[start:])
+        return end
 
     def _pips(
         self,

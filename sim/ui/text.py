@@ -16,6 +16,7 @@ class Fonts:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._cache: dict[tuple[str, int, RGB, bool], pygame.Surface] = {}
         self._wraps: dict[tuple[str, int, int], list[str]] = {}
+        self._fits: dict[tuple[str, int, int, bool], str] = {}
         # While set, a line that would reach below it is left out and takes no room (a
         # panel's last lines at a large UI scale), so no text is cut or spills out.
         self.floor: int | None = None
@@ -84,10 +85,19 @@ class Fonts:
         return lines
 
     def fit(self, text: str, size: int, width: int, bold: bool = False) -> str:
-        """`text`, cut with an ellipsis to fit `width` pixels (in bold: wider)."""
+        """`text`, cut with an ellipsis to fit `width` pixels (in bold: wider). Kept, as the
+        wrapped lines are: the panels fit the same labels after every change."""
+        key = (text, size, width, bold)
+        found = self._fits.get(key)
+        if found is not None:
+            return found
+        if len(self._fits) > 4000:
+            self._fits.clear()
         font = self.font(size, bold)
-        if font.size(text)[0] <= width:
-            return text
-        while text and font.size(text + "…")[0] > width:
-            text = text[:-1]
-        return text + "…"
+        fitted = text
+        if font.size(text)[0] > width:
+            while fitted and font.size(fitted + "…")[0] > width:
+                fitted = fitted[:-1]
+            fitted += "…"
+        self._fits[key] = fitted
+        return fitted
