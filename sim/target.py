@@ -4,7 +4,7 @@ creature, one the actor sees (R-X8), within the actor's melee reach (R-A4)."""
 from __future__ import annotations
 
 from sim.actions import Refusal
-from sim.components import Position
+from sim.components import Body, Conditions, Hands, Item, Position, Stats, Team
 from sim.creature import creatures
 from sim.hide import cannot_see
 from sim.threat import out_of_reach, reaches
@@ -20,7 +20,12 @@ def singled_out(world: World, actor: str, target: str, what: str) -> Refusal | N
         return Refusal(f"{actor} cannot {what} itself")
     if target not in creatures(world):
         return Refusal(f"there is no creature {target!r} to {what}")
-    return cannot_see(world, actor, target)
+    # Kept by the world: a list of legal decisions asks it of each target for every action.
+    return world.memo(
+        ("cannot_see", actor, target),
+        lambda: cannot_see(world, actor, target),
+        reads=(Conditions, Position),
+    )
 
 
 def in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None:
@@ -28,6 +33,16 @@ def in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None
     problem = singled_out(world, actor, target, what)
     if problem is not None:
         return problem
+    return world.memo(
+        ("in_reach", actor, target), lambda: _out_of_reach(world, actor, target), reads=REACH
+    )
+
+
+# What reach reads (R-A4): places and heights, what is held, bodies, and who is a creature.
+REACH = (Position, Hands, Item, Body, Team, Stats)
+
+
+def _out_of_reach(world: World, actor: str, target: str) -> Refusal | None:
     where = world.need(target, Position)
     there = where.cell
     if not reaches(world, actor, world.need(actor, Position).cell, there, up=where.elevation):
