@@ -8,7 +8,9 @@ from there, the way to a cell it can strike a foe from, the Attacks of Opportuni
 provokes, objectives, and the terrain (a shove into deep water or off a ledge). Levels:
 
 - `random`: uniform over the legal decisions, a baseline for comparisons;
-- `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity;
+- `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity, and cheap: it
+  weighs only the attack on each foe, getting up or free, and the reach map's cells by how near
+  they bring it to its side's objective or a foe, not every legal decision (`_greedy`);
 - `normal`: the full evaluation above;
 - `hard`: `normal`'s best few distinct candidates (and the best of other kinds close behind,
   and a move onto an objective), each played out on forks of the battle to the end of the
@@ -146,12 +148,14 @@ class AI:
                 raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
             pick = found[self._dice.roll(len(found)) - 1]
             return Choice(pick.decision, 0.0, "a random legal decision")
+        pending = battle.pending
+        if self.level == "easy" and isinstance(pending, AwaitingAction):
+            return _greedy(battle, pending.unit, avoid)
         listed = tuple(
             legal for legal in legal_decisions(battle, slowed=False) if legal.decision not in avoid
         )
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
-        pending = battle.pending
         if isinstance(pending, AwaitingReaction):
             return _react(battle, pending, listed, known_roll=self.level == "hard")
         assert isinstance(pending, AwaitingAction)
@@ -1206,3 +1210,77 @@ _EVALUATORS: dict[type[Action], Callable[[_Context, Action, Legal], tuple[float,
     a.Assist: _assist,
     a.EndTurn: _end_turn,
 }
+
+
+# --- easy: greedy, and cheap enough for large batches (issue #13) ------------------------------
+
+_MOVES = {kind.name: kind for kind in ORDER}
+
+
+def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
+    """`easy`'s decision on its own turn: the attack that deals most now (R-A2, R-A3); else
+    back on its feet (R-M10) or out of a grapple (R-G2); else the move that gets it nearest
+    its side's objective or a foe, cheapest first; else the end of its turn. Greedy on damage,
+    blind to threats and Attacks of Opportunity, and it asks the rules only of the few
+    decisions it weighs, not of every legal one."""
+    world = battle.world
+
+    def allowed(decision: Action) -> bool:
+        return decision not in avoid and not isinstance(battle.check(decision), Refusal)
+
+    foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
+    best: Choice | None = None
+    for foe in foes:
+        attack = a.Attack(unit, target=foe)
+        if not allowed(attack):
+            continue
+        plan = plan_attack(world, attack)
+        assert not isinstance(plan, Refusal)
+        hit, dealt, kill = _hit_value(world, unit, foe, plan.weapon, plan.melee)
+        value = dealt + KILL * kill
+        if best is None or value > best.score:
+            why = f"attacks {foe}: {percent(hit)} to hit, {dealt:.1f} damage expected"
+            best = Choice(attack, value, why)
+    if best is not None:
+        return best
+    if has(world, unit, Condition.PRONE) and allowed(a.StandUp(unit)):
+        return Choice(a.StandUp(unit), 0.5, "stands up")
+    if has(world, unit, Condition.GRAPPLED) and allowed(a.BreakFree(unit)):
+        return Choice(a.BreakFree(unit), 0.5, "tries to break free")
+    move = _closing(battle, unit, foes, allowed)
+    if move is not None:
+        return move
+    return Choice(a.EndTurn(unit), 0.0, "ends its turn")
+
+
+def _closing(
+    battle: Battle, unit: str, foes: list[str], allowed: Callable[[Action], bool]
+) -> Choice | None:
+    """`easy`'s move: to the reachable cell nearest (in cells) its side's objective, or else
+    a foe, and of those the cheapest; only if it gets nearer than it stands."""
+    world = battle.world
+    team = team_of(world, unit)
+    goals = [
+        c for o in battle.objectives if isinstance(o, Reach) and o.team == team for c in o.cells
+    ]
+    marks = goals or [world.need(f, Position).cell for f in foes]
+    cells = reach_map(world, unit)
+    if not marks or not cells:
+        return None
+    spots = np.array([(c.x, c.y) for c in marks], dtype=np.int64)
+    xs, ys, costs, codes = cells.arrays()
+    gaps = np.maximum(
+        np.abs(xs[:, None] - spots[None, :, 0]), np.abs(ys[:, None] - spots[None, :, 1])
+    ).min(axis=1)
+    here = world.need(unit, Position).cell
+    now = int(np.maximum(np.abs(spots[:, 0] - here.x), np.abs(spots[:, 1] - here.y)).min())
+    for index in np.lexsort((costs, gaps))[:3].tolist():  # the best few, should one be refused
+        if int(gaps[index]) >= now:
+            break
+        name = cells.offers[int(codes[index])].name
+        to = Pos(int(xs[index]), int(ys[index]))
+        move = _MOVES[name](unit, to=to)
+        if allowed(move):
+            aim = "toward the objective" if goals else "closing in"
+            return Choice(move, 0.4 * (now - int(gaps[index])), f"{name}s to {to.x},{to.y}, {aim}")
+    return None

@@ -561,3 +561,74 @@ def test_hard_looks_ahead_to_the_foes_reply_and_bars_the_objective() -> None:
     assert refused(b, unit="ana", action="sprint", to=[8, 1]) == (
         "(8,1): no path a Sprint can take gets there this action"
     )
+
+
+# --- easy: greedy and cheap (issue #13) ----------------------------------------------------------
+
+OPEN = scenario_text(
+    """
+    ##########
+    #a.......#
+    #........#
+    #......g.#
+    ##########
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_easy_attacks_the_foe_it_deals_most_to() -> None:
+    """Two orcs in reach, one with 2 hit points left: easy's attack goes to the one it can take
+    down, with the odds in words."""
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    choice = AI("easy").choose(b)
+    assert choice.decision == a.Attack("ana", target="mog")
+    assert choice.why.startswith("attacks mog: ") and "% to hit" in choice.why
+
+
+def test_easy_closes_in_on_a_foe_out_of_reach_then_strikes() -> None:
+    """No foe in reach: the cheapest move to a cell as near the foe as it can get this action;
+    once there, the attack."""
+    b = seeded_battle(OPEN, 1)
+    to_ana(b)
+    assert refused(b, unit="ana", action="attack", target="grok").startswith("grok at (7,3)")
+    first = AI("easy").choose(b)
+    assert isinstance(first.decision, a.Movement), first
+    assert first.why.endswith(", closing in"), first.why
+    before = max(abs(1 - 7), abs(1 - 3))
+    to = first.decision.to
+    assert to is not None and max(abs(to.x - 7), abs(to.y - 3)) < before
+    ai, made = AI("easy"), []
+    for _ in range(3):  # ana's turns; grok waits where it stands
+        while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+            if isinstance(b.pending, AwaitingAction) and b.pending.unit != "ana":
+                break
+            choice = first if not made else ai.choose(b)
+            made.append(choice)
+            accept(b, choice.decision)
+        to_ana(b)
+    attacks = [c for c in made if c.decision == a.Attack("ana", target="grok")]
+    assert attacks, [kind(c.decision) for c in made]
+    assert all(kind(c.decision) != "attack" for c in made[: made.index(attacks[0])])
+
+
+def test_easy_gets_up_when_prone_and_no_foe_is_in_reach() -> None:
+    b = seeded_battle(OPEN, 1)
+    to_ana(b)
+    give(b, "ana", "prone")
+    choice = AI("easy").choose(b)
+    assert choice.decision == a.StandUp("ana"), choice
+
+
+def test_easy_heads_for_its_sides_objective_before_a_foe() -> None:
+    """With a cell to reach, easy moves toward it, not toward the orc."""
+    text = OPEN + '\n[[objectives]]\nkind = "reach"\nteam = "blue"\nat = [1, 3]\n'
+    b = seeded_battle(text, 1)
+    to_ana(b)
+    choice = AI("easy").choose(b)
+    assert isinstance(choice.decision, a.Movement), choice
+    assert choice.decision.to == Pos(1, 3), choice
+    assert choice.why.endswith(", toward the objective"), choice.why
