@@ -1229,8 +1229,15 @@ def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
         return decision not in avoid and not isinstance(battle.check(decision), Refusal)
 
     foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
+    here = world.need(unit, Position).cell
+    # Without a ranged weapon in hand, a foe beyond its melee reach cannot be attacked (R-A4):
+    # the rules are not asked.
+    melee_only = held_weapon(world, unit, melee=False) is None
+    reach = reach_cells(world, unit)
     best: Choice | None = None
     for foe in foes:
+        if melee_only and _gap(here, world.need(foe, Position).cell) > reach:
+            continue
         attack = a.Attack(unit, target=foe)
         if not allowed(attack):
             continue
