@@ -23,6 +23,8 @@ import hashlib
 import math
 import multiprocessing
 import statistics
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -368,18 +370,36 @@ PoolFactory = Callable[[int, Plan], AbstractContextManager[Pool]]  # (processes,
 
 @contextmanager
 def local_pool(processes: int, plan: Plan) -> Iterator[Pool]:
-    """A process pool on this machine whose workers each get the plan once. The workers are
-    forked from a fresh server process that has imported the simulator, not from this one: a
-    fork of a process with threads running (or with SDL's signal handlers, after the client
-    was used) can inherit a held lock and hang."""
+    """A process pool on this machine whose workers each get the plan once. Where this process
+    can be forked safely (`_fork_is_safe`) the workers are forked from it, with the compiled
+    search loaded first, so they start at once (issue #13: each worker would otherwise import
+    the simulator and load the search again, about 2 s before its first game). Otherwise they
+    are forked from a fresh server process that has imported the simulator: a fork of a
+    process with threads running (or with SDL's signal handlers, after the client was used)
+    can inherit a held lock and hang."""
     context: BaseContext
-    if "forkserver" in multiprocessing.get_all_start_methods():
+    if _fork_is_safe():
+        from sim import pathfinder
+
+        pathfinder.warm_up()
+        context = multiprocessing.get_context("fork")
+    elif "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
         server.set_forkserver_preload(["sim.batch"])
         context = server
     else:
         context = multiprocessing.get_context("spawn")
     yield LocalPool(processes, plan, context)
+
+
+def _fork_is_safe() -> bool:
+    """A fork copies only the thread that forks: it is safe while no other thread runs (one
+    could hold a lock the copy then waits on for ever) and SDL (pygame) is not loaded."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and "pygame" not in sys.modules
+    )
 
 
 class LocalPool:

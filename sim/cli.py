@@ -956,6 +956,9 @@ def _play_batch(
     """The games, with a progress bar on standard error when it is a terminal."""
     from tqdm import tqdm
 
+    # No monitor thread (it watches for stalled loops; the bar is moved by hand): with no other
+    # thread running, the workers can be forked from this process (batch.local_pool).
+    tqdm.monitor_interval = 0
     with tqdm(total=games, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         return batches.run(plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update())
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -263,6 +264,27 @@ def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
     assert alone == shared
     assert batch.summarize(the_plan, alone) == batch.summarize(the_plan, shared)
     assert batch.summarize(the_plan, alone)["played"] == 5
+
+
+def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs(
+    duel: Path,
+) -> None:
+    """Issue #13: a batch's workers start at once, forked from this process with the search
+    loaded, but only while that is safe (no other thread, which could hold a lock, and no
+    SDL); from a thread they come from a fresh server process, and play the same games."""
+    assert batch._fork_is_safe() == (threading.active_count() == 1 and "pygame" not in sys.modules)
+    the_plan = plan(load(duel), seed=3, round_cap=12)
+    out: dict[str, object] = {}
+
+    def from_a_thread() -> None:
+        out["safe"] = batch._fork_is_safe()
+        out["games"] = batch.run(the_plan, 4, workers=2)
+
+    thread = threading.Thread(target=from_a_thread, daemon=True)
+    thread.start()
+    thread.join(300)
+    assert out["safe"] is False
+    assert out["games"] == batch.run(the_plan, 4, workers=2) == batch.run(the_plan, 4, workers=1)
 
 
 def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
