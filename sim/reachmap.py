@@ -363,15 +363,18 @@ Partial = list[tuple[Pos, int, Path, Hang]]
 def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
     """The neighbouring cells a Climb gets to (R-M7), and those whose face it only starts up
     or down this action, hanging part-way: the check itself is asked for each of the eight
-    cells around (and a climber hanging on a face may go up to it or down to the ground)."""
+    cells around. A climber hanging on a face may go on up to it, or back down to the ground
+    of the cell it hangs in: that cell is offered too (the one cell a reach map offers where
+    its creature is)."""
     found: Found = []
     partial: Partial = []
     grid = world.grid
     # On its own feet a climber needs a face: the check refuses level ground outright, so
     # a cell level with this one is not put to it (most cells of most maps).
-    afoot = not has(world, unit, Condition.HANGING) and not has(world, unit, Condition.SWIMMING)
+    hanging = has(world, unit, Condition.HANGING)
+    afoot = not hanging and not has(world, unit, Condition.SWIMMING)
     level = grid.ground_half(start)
-    for cell in start.neighbours():
+    for cell in (*start.neighbours(), *((start,) if hanging else ())):
         if not grid.inside(cell) or (afoot and grid.ground_half(cell) == level):
             continue
         climbed = plan_climb(world, Climb(unit, to=cell))

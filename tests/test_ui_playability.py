@@ -188,6 +188,32 @@ def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> N
     )
     assert app.world.need("ana", Position) == Position(Pos(2, 1), 8.0)
 
+    # Her next turn, hanging: Climb lights her own cell too, and a click there climbs back
+    # down the 8 m to the ground below (R-M7), as the engine allows (Climb to where she is).
+    app.session.submit(parse({"unit": "ana", "action": "end_turn"}))
+    for _ in range(6):
+        pending = app.session.battle.pending
+        if pending == AwaitingAction("ana"):
+            break
+        assert isinstance(pending, AwaitingAction), pending
+        app.session.submit(parse({"unit": pending.unit, "action": "end_turn"}))
+    app.sync()
+    if app.view.handover is not None:
+        p.sit_down()
+    app.view.selected = "ana"
+    p.button("action", "climb")
+    here = Pos(2, 1)
+    assert app.scene.reach_cells(app.session, app.view).get(here) == "climb"
+    p.hover(here)
+    rows = tip_lines(app)
+    assert rows[0] == "Climb 8 m", rows
+    p.shot("climb_back_down")
+    p.click_cell(here)
+    assert app.session.battle.decisions[-1] == parse(
+        {"unit": "ana", "action": "climb", "path": [[2, 1]]}
+    )
+    assert app.world.need("ana", Position) == Position(here, 0.0)
+
 
 def to_anas_turn(app: App, p: Player) -> None:
     """End the other creatures' turns until ana's, and take the screen for blue."""

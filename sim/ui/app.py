@@ -594,6 +594,15 @@ class App:
                 if not isinstance(result, Refusal):
                     view.clear_plan()
                 return
+        if (
+            unit is not None
+            and unit == acting
+            and view.selected == acting
+            and cell in self.scene.reach_cells(self.session, view)
+        ):
+            # Hanging on a face, its own cell is where a Climb takes it back down (R-M7).
+            self.commit_move(cell)
+            return
         if unit is not None:
             view.selected = unit
             view.clear_plan()

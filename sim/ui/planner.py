@@ -196,7 +196,9 @@ class Planner:
         the first leg when it has one); a refused plan when a later leg has no path."""
         start = world.need(unit, Position).cell
         if target == start:
-            return None
+            # Hanging on a face, its own cell is in the reach map: a Climb back down (R-M7).
+            found = reach.get(target) if not waypoints else None
+            return list(found.path) if found is not None else None
         steps: list[tuple[Pos, bool]] = []
         here = start
         for i, stop in enumerate((*waypoints, target)):

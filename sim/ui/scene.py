@@ -272,10 +272,14 @@ class Scene:
             return None
         if turn_unit(session) != unit or not view.sits_for(team_of(world, unit)):
             return None
-        if unit_at(world, view.hover, view.eyes) is not None:
+        there = unit_at(world, view.hover, view.eyes)
+        if there is not None and not (
+            there == unit and view.hover in self.reach_cells(session, view)
+        ):
             # A click on a creature attacks or selects it, never moves there
             # (`App.click_cell`): no path is offered into its cell, even one the engine
-            # would take (a downed creature's), so the tip says what the click does.
+            # would take (a downed creature's), so the tip says what the click does. Its own
+            # cell is the one exception: hanging on a face, a Climb goes back down (R-M7).
             return None
         return self.planner.plan(
             session.battle,
