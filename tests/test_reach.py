@@ -168,7 +168,7 @@ def test_R_M7_reach_map_offers_a_climb_that_stops_part_way() -> None:
     """R-M7: the 10 m tower face at (2,1) is more than ana's d8 climbs in one action (8 m). The
     engine takes that climb (she hangs 8 m up, in her own cell); the map offers it at the
     face's cell with where she would hang, and the check accepts it as offered. Hanging, she is
-    offered the last 2 m up to the top."""
+    offered the last 2 m up to the top, and the 8 m back down in her own cell."""
     rows = TOWER.replace("o", ".")
     b = battle(scenario_text(rows, creature("ana", "blue", "a"), TOWER_LEGEND), [1])
     offer = reach_map(b.world, "ana")[Pos(2, 1)]
@@ -181,11 +181,16 @@ def test_R_M7_reach_map_offers_a_climb_that_stops_part_way() -> None:
     assert (climbed["end"], climbed["elevation"], climbed["metres"]) == ([1, 1], 8.0, 8.0)
     accepted(b, unit="ana", action="end_turn")
     on = reach_map(b.world, "ana")
-    # Hanging, only a Climb (on up) or a Jump (off the face) moves her.
-    assert {o.action for c, o in on.items() if c != Pos(2, 1)} == {"jump"}
+    # Hanging, only a Climb (on up, or back down to the ground of her own cell) or a Jump
+    # (off the face) moves her.
+    assert {o.action for c, o in on.items() if c not in (Pos(1, 1), Pos(2, 1))} == {"jump"}
     climb = reach_map(b.world, "ana", only=(Climb,))
-    assert list(climb) == [Pos(2, 1)]
+    assert list(climb) == [Pos(1, 1), Pos(2, 1)]
     assert (climb[Pos(2, 1)].cost, climb[Pos(2, 1)].hang) == (4, None)
+    assert (climb[Pos(1, 1)].cost, climb[Pos(1, 1)].hang) == (16, None)
+    events = accepted(b, unit="ana", action="climb", path=[[1, 1]])  # as the map shows it
+    climbed = next(e for e in events if e["type"] == "climbed")
+    assert (climbed["end"], climbed["elevation"], climbed["metres"]) == ([1, 1], 0.0, 8.0)
 
 
 def test_R_M7_reach_map_offers_a_climb_down_that_stops_part_way() -> None:
