@@ -149,8 +149,13 @@ class AI:
             pick = found[self._dice.roll(len(found)) - 1]
             return Choice(pick.decision, 0.0, "a random legal decision")
         pending = battle.pending
-        if self.level == "easy" and isinstance(pending, AwaitingAction):
-            return _greedy(battle, pending.unit, avoid)
+        if self.level == "easy":
+            if isinstance(pending, AwaitingAction):
+                return _greedy(battle, pending.unit, avoid)
+            if isinstance(pending, AwaitingReaction) and pending.kind == "interrupt":
+                # Weighing an Interrupt (R-R7) costs more than all else easy weighs: it keeps
+                # its Bonus Actions for defence.
+                return Choice(ReactionChoice(pending.unit, NONE), 0.0, "keeps its Bonus Actions")
         listed = tuple(
             legal for legal in legal_decisions(battle, slowed=False) if legal.decision not in avoid
         )
@@ -1286,7 +1291,10 @@ def _closing(
             break
         name = cells.offers[int(codes[index])].name
         to = Pos(int(xs[index]), int(ys[index]))
-        move = _MOVES[name](unit, to=to)
+        # Along the reach map's own path: a move by "to" would search again for its path.
+        steps = cells[to].path
+        jumps = tuple(i for i, (_, jumped) in enumerate(steps) if jumped)
+        move = _MOVES[name](unit, path=tuple(c for c, _ in steps), jumps=jumps)
         if allowed(move):
             aim = "toward the objective" if goals else "closing in"
             return Choice(move, 0.4 * (now - int(gaps[index])), f"{name}s to {to.x},{to.y}, {aim}")

@@ -599,8 +599,8 @@ def test_easy_closes_in_on_a_foe_out_of_reach_then_strikes() -> None:
     assert isinstance(first.decision, a.Movement), first
     assert first.why.endswith(", closing in"), first.why
     before = max(abs(1 - 7), abs(1 - 3))
-    to = first.decision.to
-    assert to is not None and max(abs(to.x - 7), abs(to.y - 3)) < before
+    to = first.decision.path[-1]
+    assert max(abs(to.x - 7), abs(to.y - 3)) < before
     ai, made = AI("easy"), []
     for _ in range(3):  # ana's turns; grok waits where it stands
         while isinstance(b.pending, AwaitingAction | AwaitingReaction):
@@ -630,5 +630,5 @@ def test_easy_heads_for_its_sides_objective_before_a_foe() -> None:
     to_ana(b)
     choice = AI("easy").choose(b)
     assert isinstance(choice.decision, a.Movement), choice
-    assert choice.decision.to == Pos(1, 3), choice
+    assert choice.decision.path[-1] == Pos(1, 3), choice
     assert choice.why.endswith(", toward the objective"), choice.why
