@@ -38,7 +38,7 @@ from sim import events as ev
 from sim.abilities import Damage, Heal
 from sim.actions import Action, Refusal
 from sim.apply import apply
-from sim.attack import plan_attack
+from sim.attack import plan_attack, weapon_kind
 from sim.budget import refilled
 from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
@@ -1286,7 +1286,16 @@ def _closing(
     ).min(axis=1)
     here = world.need(unit, Position).cell
     now = int(np.maximum(np.abs(spots[:, 0] - here.x), np.abs(spots[:, 1] - here.y)).min())
-    for index in np.lexsort((costs, gaps))[:3].tolist():  # the best few, should one be refused
+    order = np.lexsort((costs, gaps))
+    # With a bow in hand, near enough to shoot is near enough (R-C7): the cheapest cell within
+    # its range of a foe (in cells that are in range whichever way they lie), if it is not
+    # there already.
+    bow = weapon_kind(world, held_weapon(world, unit, melee=False))
+    if bow is not None and bow.ranged is not None and not goals:
+        far = bow.ranged * 2 // world.rules.integer("grid", "diagonal_half_metres")
+        if now > far and (gaps <= far).any():
+            order = np.lexsort((gaps, costs, gaps > far))
+    for index in order[:3].tolist():  # the best few, should one be refused
         if int(gaps[index]) >= now:
             break
         name = cells.offers[int(codes[index])].name

@@ -632,3 +632,30 @@ def test_easy_heads_for_its_sides_objective_before_a_foe() -> None:
     assert isinstance(choice.decision, a.Movement), choice
     assert choice.decision.path[-1] == Pos(1, 3), choice
     assert choice.why.endswith(", toward the objective"), choice.why
+
+
+FIELD = scenario_text(
+    """
+    ##############################
+    #b...........................#
+    #............................#
+    #...........................g#
+    ##############################
+    """,
+    unit("bram", "blue", "human_archer", "b", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_easy_with_a_bow_comes_only_as_near_as_its_range() -> None:
+    """bram's shortbow reaches 24 m (R-C7), 16 cells whichever way they lie: out of range,
+    easy takes him to the cheapest cell within 16 cells of grok, not up to grok's axe."""
+    b = seeded_battle(FIELD, 1)
+    while b.world.turn.current != "bram":
+        end_turns(b, b.world.turn.current or "")
+    assert refused(b, unit="bram", action="attack", target="grok").startswith("grok is ")
+    choice = AI("easy").choose(b)
+    assert isinstance(choice.decision, a.Movement), choice
+    end = choice.decision.path[-1]
+    assert max(abs(end.x - 28), abs(end.y - 3)) == 16, end
