@@ -91,7 +91,13 @@ LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of 
 LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
 LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
 LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
-LOOKAHEAD_SWITCH = 2.0  # hard overrules normal's best only by this much on average
+LOOKAHEAD_SWITCH = 1.0  # hard overrules normal's best only by this much on average
+HOLD = True  # ending the turn where it stands is always a candidate: let the foes come
+LUCKLESS = True  # a look-ahead counts each attack's expected damage, not its dice's
+DEEP_SEEDS = 0  # seeds the two best are played on with through the foes' reply
+DEEP_WITHIN = 0.5  # when the runner-up is ahead of normal's best by this much on average
+DEEP_SWITCH = 1.0  # and then overrules it by this much on average
+DEEP_DECISIONS = 80  # a round of decisions and reactions; this bounds a bad loop
 WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
@@ -173,7 +179,7 @@ class AI:
         played = 0
         for seed in seeds:
             for i in alive:
-                totals[i] += prospect(self._played_out(battle, unit, top[i], seed, guide), team)
+                totals[i] += _played_out(battle, unit, top[i], seed, guide, team)
             played += 1
             if played == LOOKAHEAD_FIRST:
                 # Racing: a candidate this far behind after the first seeds is not played on;
@@ -182,27 +188,140 @@ class AI:
                 alive = [i for i in alive if i == 0 or totals[i] >= lead - LOOKAHEAD_CUT * played]
                 if len(alive) == 1:
                     break
+        order = sorted(alive, key=lambda i: (-totals[i], i))
+        rival = next((i for i in order if i != 0), None)
+        if DEEP_SEEDS and rival is not None and totals[rival] - totals[0] >= DEEP_WITHIN * played:
+            # The turn's end measured only by estimates: the two best are played on through
+            # the foes' reply, normal as the model of every side, to this creature's next turn.
+            deep = [0.0, 0.0]
+            for seed in seeds[:DEEP_SEEDS]:
+                for k, i in enumerate((0, rival)):
+                    deep[k] += _played_out(battle, unit, top[i], seed, guide, team, through=True)
+            pick = rival if deep[1] - deep[0] >= DEEP_SWITCH * DEEP_SEEDS else 0
+            best = top[pick]
+            return Choice(
+                best.decision, deep[pick == rival] / DEEP_SEEDS, best.why + " (looked ahead)"
+            )
         pick = max(alive, key=lambda i: (totals[i], -i))
         if totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
             pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
         best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
 
-    @staticmethod
-    def _played_out(battle: Battle, unit: str, choice: Choice, seed: int, guide: AI) -> Battle:
-        """A fork of `battle` with dice `seed`, `choice` submitted and `unit`'s turn played
-        out by `guide` (its reactions and its foes' too, as they come)."""
-        fork = battle.fork(SeededDice(seed))
-        fork.submit(choice.decision)
-        for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
-            pending = fork.pending
-            if not isinstance(pending, AwaitingAction | AwaitingReaction):
+
+def _played_out(
+    battle: Battle,
+    unit: str,
+    choice: Choice,
+    seed: int,
+    guide: AI,
+    team: str,
+    through: bool = False,
+) -> float:
+    """How well `team` stands, by `prospect`, on a fork of `battle` with dice `seed` once
+    `choice` is submitted and `unit`'s turn played out by `guide` (its reactions and its
+    foes' too, as they come); `through`: and every other creature's turn after it, to the
+    start of `unit`'s next turn. The luck of every attack made on the way is taken out: each
+    counts the damage and the kill it was expected to make, not what its dice gave, so the
+    candidates are told apart by what they do rather than by a few rolls (a control
+    variate; the seeds still decide everything else)."""
+    fork = battle.fork(SeededDice(seed))
+    turn = fork.world.turn
+    start = (turn.round + 1, turn.index)
+    luck = _Luck(fork, team)
+    luck.submit(choice.decision)
+    for _ in range(DEEP_DECISIONS if through else 20):  # bounds a bad loop
+        pending = fork.pending
+        if not isinstance(pending, AwaitingAction | AwaitingReaction):
+            break
+        turn = fork.world.turn
+        if through:
+            if (turn.round, turn.index) >= start:
                 break
-            if isinstance(pending, AwaitingAction) and pending.unit != unit:
-                break
-            if isinstance(fork.submit(guide.decide(fork)), Refusal):
-                break
-        return fork
+        elif isinstance(pending, AwaitingAction) and pending.unit != unit:
+            break
+        if isinstance(luck.submit(guide.decide(fork)), Refusal):
+            break
+    return prospect(fork, team) - (luck.total if LUCKLESS else 0.0)
+
+
+@dataclass(slots=True)
+class _Open:
+    """An attack submitted in a look-ahead whose Hit Roll has not been resolved yet."""
+
+    attacker: str
+    target: str
+    damage: float  # expected, the target defending as well as it can
+    kill: float  # the chance it takes the target down
+    mark: int  # the length of the log when it was submitted
+    sign: float  # +1 for an attack of the side that looks ahead, -1 for a foe's
+
+
+class _Luck:
+    """What the dice gave the attacks of a look-ahead beyond what they were expected to,
+    in hit points' worth for `team` (as `standing` counts them)."""
+
+    def __init__(self, battle: Battle, team: str) -> None:
+        self.battle = battle
+        self.team = team
+        self.total = 0.0
+        self.open: list[_Open] = []
+
+    def submit(self, decision: Decision) -> Outcome:
+        battle = self.battle
+        if isinstance(decision, a.Attack) and isinstance(battle.pending, AwaitingAction):
+            self._expect(decision)
+        outcome = battle.submit(decision)
+        if self.open:
+            self._settle()
+        return outcome
+
+    def _expect(self, attack: a.Attack) -> None:
+        world = self.battle.world
+        target = attack.target
+        if target not in creatures(world) or incapacitated(world, target):
+            return
+        plan = plan_attack(world, attack)
+        if isinstance(plan, Refusal):
+            return
+        odds = attack_odds(world, attack.actor, target, weapon=plan.weapon, melee=plan.melee)
+        worst = min(odds, key=lambda o: o.damage)
+        left = max(hp(world, target), 0)
+        sign = 1.0 if team_of(world, attack.actor) == self.team else -1.0
+        kill = worst.hit if worst.per_hit >= left else 0.0
+        damage = worst.hit * min(worst.per_hit, left)
+        self.open.append(_Open(attack.actor, target, damage, kill, len(self.battle.log), sign))
+
+    def _settle(self) -> None:
+        log = self.battle.log
+        still: list[_Open] = []
+        for attack in self.open:
+            found = next(
+                (
+                    k
+                    for k, e in enumerate(log[attack.mark :], attack.mark)
+                    if isinstance(e, ev.AttackResolved)
+                    and e.attacker == attack.attacker
+                    and e.target == attack.target
+                ),
+                None,
+            )
+            if found is None:
+                lost = any(
+                    isinstance(e, ev.ActionLost) and e.unit == attack.attacker
+                    for e in log[attack.mark :]
+                )
+                if not lost:  # an interrupted attack is what happened, not luck
+                    still.append(attack)
+                continue
+            dealt, down = 0.0, 0.0
+            after = log[found + 1] if found + 1 < len(log) else None
+            if isinstance(after, ev.Damaged) and after.unit == attack.target:
+                before = after.hp + after.amount
+                dealt = float(max(before, 0) - max(after.hp, 0))
+                down = 1.0 if before > 0 >= after.hp else 0.0
+            self.total += attack.sign * (dealt - attack.damage + KILL * (down - attack.kill))
+        self.open = still
 
 
 def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice]:
@@ -228,6 +347,10 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
     )
     if onto is not None and onto not in top:
         top.append(onto)
+    if HOLD:
+        hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
+        if hold is not None and hold not in top:
+            top.append(hold)
     return top
 
 
@@ -319,8 +442,8 @@ def prospect(battle: Battle, team: str) -> float:
     for unit in creatures(world):
         if not incapacitated(world, unit):
             (ours if team_of(world, unit) == team else theirs).append(unit)
-    value -= sum(_reply(world, foe, ours) for foe in theirs)
-    value += COUNTER * sum(_reply(world, unit, theirs) for unit in ours)
+    value -= _replies(world, theirs, ours)
+    value += COUNTER * _replies(world, ours, theirs)
     for objective in battle.objectives:
         if isinstance(objective, Reach):
             sign = -1.0 if objective.team == team else 1.0
@@ -362,14 +485,28 @@ def _way(world: World, objective: Reach, side: list[str]) -> float:
     return float(gap + (0 if open_cells else GOAL_HELD))
 
 
-def _reply(world: World, foe: str, targets: list[str]) -> float:
+def _replies(world: World, side: list[str], targets: list[str]) -> float:
+    """What `side` can be expected to win in its next turns against `targets`: each creature
+    its `_reply`, but no target worth more than it has to lose (its hit points and KILL),
+    however many strike it. Summed unbounded, a foe left at 2 hit points beside two orcs was
+    worth more to them than one taken down, and the look-ahead preferred to wound it."""
+    won: dict[str, float] = {}
+    for unit in side:
+        value, target = _reply(world, unit, targets)
+        if target:
+            won[target] = won.get(target, 0.0) + value
+    return sum(min(v, max(hp(world, t), 0) + KILL) for t, v in won.items())
+
+
+def _reply(world: World, foe: str, targets: list[str]) -> tuple[float, str]:
     """What `foe` can be expected to win on its next turn against the one of `targets` it
-    hurts most: the damage of two attacks where it can attack the target from where it
-    stands (in reach, or in range of the bow in its hands), of fewer where it must come to it
-    (as `threat` counts them, with its melee weapon), and KILL with the chance they take the
-    target down. The target defends as well as it can."""
+    hurts most, and that target: the damage of two attacks where it can attack the target
+    from where it stands (in reach, or in range of the bow in its hands), of fewer where it
+    must come to it (as `threat` counts them, with its melee weapon), no more than the hit
+    points it has left, and KILL with the chance they take the target down. The target
+    defends as well as it can."""
     here = world.need(foe, Position).cell
-    best = 0.0
+    best, chosen = 0.0, ""
     for target in targets:
         plan = plan_attack(world, a.Attack(foe, target=target))
         if isinstance(plan, Refusal):
@@ -388,8 +525,10 @@ def _reply(world: World, foe: str, targets: list[str]) -> float:
             down = worst.hit**2
         else:
             down = 0.0
-        best = max(best, attacks * worst.damage + KILL * down)
-    return best
+        value = min(attacks * worst.damage, max(hp(world, target), 0)) + KILL * down
+        if value > best:
+            best, chosen = value, target
+    return best, chosen
 
 
 def percent(chance: float) -> str:

@@ -16,10 +16,12 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, play, rank, take_seats
+from sim.ai import AI, LEVELS, Choice, play, prospect, rank, take_seats
+from sim.apply import apply
 from sim.casting import affected
 from sim.cli import main
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import creatures, team_of
 from sim.dice import SeededDice
 from sim.engine import (
@@ -31,7 +33,7 @@ from sim.engine import (
     Outcome,
     ReactionChoice,
 )
-from sim.events import ReactionAnswered, to_json
+from sim.events import ConditionGained, Damaged, ReactionAnswered, to_json
 from sim.geometry import Pos
 from sim.legal import legal_decisions
 from sim.replay import begin
@@ -561,3 +563,41 @@ def test_hard_looks_ahead_to_the_foes_reply_and_bars_the_objective() -> None:
     assert refused(b, unit="ana", action="sprint", to=[8, 1]) == (
         "(8,1): no path a Sprint can take gets there this action"
     )
+
+
+# --- how hard weighs a look-ahead ---------------------------------------------------------------
+
+CORNERED = scenario_text(
+    """
+    #######
+    #gbv..#
+    #.....#
+    #....a#
+    #######
+    """,
+    unit("grok", "red", "orc_brute", "g", policy="ask")
+    + "\n"
+    + unit("bram", "blue", "human_archer", "b", policy="ask", hp=2)
+    + "\n"
+    + unit("vex", "red", "orc_raider", "v", policy="ask")
+    + "\n"
+    + unit("ana", "blue", "human_fighter", "a", policy="ask"),
+)
+
+
+def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
+    """bram has 2 hit points left, Prone between two orcs: he cannot Dodge (R-B3), and an
+    archer has no weapon to parry with. What red can still win from him is no more than he has
+    to lose (his hit points and the worth of a creature down): summed orc by orc, each
+    counting its chance to take him down, he was worth more to red standing than down
+    (31.5 against 22.9), and hard's look-ahead preferred to wound a foe rather than take it
+    down."""
+    b = seeded_battle(CORNERED, 1)
+    give(b, "bram", "prone")
+    wounded = prospect(b, "red")
+    apply(b.world, Damaged("bram", 2, "slashing", "grok's greataxe", 0))
+    apply(b.world, ConditionGained("bram", Condition.INCAPACITATED, 1))
+    down = prospect(b, "red")
+    assert down > wounded
+    # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
+    assert down - wounded >= 2
