@@ -16,7 +16,7 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, play, prospect, rank, take_seats
+from sim.ai import AI, LEVELS, Choice, _Luck, play, prospect, rank, standing, take_seats
 from sim.apply import apply
 from sim.casting import affected
 from sim.cli import main
@@ -44,6 +44,7 @@ from tests.helpers import (
     conditions_of,
     end_turns,
     give,
+    hp,
     refused,
     scenario_text,
     seeded_battle,
@@ -601,3 +602,42 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     assert down > wounded
     # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
     assert down - wounded >= 2
+
+
+PRONE_ARCHER = scenario_text(
+    """
+    ######
+    #ab..#
+    ######
+    """,
+    unit("bram", "blue", "human_archer", "a", policy="never", prone=True)
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -> None:
+    """grok strikes bram, who is Prone (no Dodge, R-B3) with no weapon to parry with and
+    does not react (no Interrupt, whose luck is not taken out: what it stops is no luck): on
+    different dice seeds the second Hit Roll hits or misses (R-A3) and bram is left with
+    different hit points, or down. hard's look-ahead takes that luck out: each attack counts
+    the damage and the kill it was expected to make, so what red has is the same on every
+    seed, and candidates are told apart by what they do rather than by a few rolls."""
+    b = seeded_battle(PRONE_ARCHER, 5)
+    if b.world.turn.current == "bram":
+        end_turns(b, "bram")
+    guide = AI("normal", 0)
+    left, worth = set(), set()
+    for seed in range(1, 9):
+        fork = b.fork(SeededDice(seed))
+        luck = _Luck(fork, "red")
+        for _ in range(2):  # the second adds half grok's FCS Bonus (R-A1)
+            luck.submit(a.Attack("grok", target="bram"))
+            while isinstance(fork.pending, AwaitingReaction):
+                luck.submit(guide.decide(fork))
+        assert not luck.open
+        left.add(hp(fork, "bram"))
+        worth.add(round(standing(fork.world, "red") - luck.total, 9))
+    # A hit deals 6 through his armour, a miss nothing; two hits take him down (R-K2).
+    assert left == {0, 6}
+    assert len(worth) == 1
