@@ -11,11 +11,12 @@ provokes, objectives, and the terrain (a shove into deep water or off a ledge). 
 - `easy`: greedy on damage dealt, blind to threats and Attacks of Opportunity;
 - `normal`: the full evaluation above;
 - `hard`: `normal`'s best few distinct candidates (and the best of other kinds close behind,
-  and a move onto an objective), each played out on forks of the battle to the end of the
-  creature's turn with the same fresh dice seeds, and weighed by `prospect`: what each side
-  has left, the foes' reply before its next turn, and the objectives (a foe that can take
-  one next turn); `normal`'s best stands unless another is clearly better. In a defence
-  window it weighs each defence against the Hit Roll already rolled.
+  ending the turn where it stands, and a move onto an objective), each played out on forks
+  of the battle to the end of the creature's turn with the same fresh dice seeds, its
+  attacks counted by their odds rather than their dice, and weighed by `prospect`: what each
+  side has left, the foes' reply before its next turn, and the objectives (a foe that can
+  take one next turn); `normal`'s best stands unless another is better by LOOKAHEAD_SWITCH.
+  In a defence window it weighs each defence against the Hit Roll already rolled.
 
 Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
 expected"). Deterministic for a given seed: its only dice are its own seeded ones.
@@ -91,8 +92,7 @@ LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of 
 LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
 LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
 LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
-LOOKAHEAD_SWITCH = 1.0  # hard overrules normal's best only by this much on average
-HOLD = True  # ending the turn where it stands is always a candidate: let the foes come
+LOOKAHEAD_SWITCH = 0.5  # hard overrules normal's best only by this much on average
 WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
@@ -297,7 +297,9 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
     look-ahead can overrule `normal` where its scoring misjudges one kind against another;
-    and the best move onto an objective's cell, to take it or to bar it."""
+    the best move onto an objective's cell, to take it or to bar it; and ending the turn
+    where it stands, keeping its Bonus Actions for defences and letting the foes come to it
+    (`normal` closes in, and spends its move and a Bonus Action to)."""
     top = ranked[:LOOKAHEAD_CANDIDATES]
     kinds = {type(c.decision) for c in top}
     for choice in ranked[LOOKAHEAD_CANDIDATES:]:
@@ -316,10 +318,9 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
     )
     if onto is not None and onto not in top:
         top.append(onto)
-    if HOLD:
-        hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
-        if hold is not None and hold not in top:
-            top.append(hold)
+    hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
+    if hold is not None and hold not in top:
+        top.append(hold)
     return top
 
 
