@@ -14,8 +14,10 @@ provokes, objectives, and the terrain (a shove into deep water or off a ledge). 
   ending the turn where it stands, and a move onto an objective), each played out on forks
   of the battle to the end of the creature's turn with the same fresh dice seeds, its
   attacks counted by their odds rather than their dice, and weighed by `prospect`: what each
-  side has left, the foes' reply before its next turn, and the objectives (a foe that can
-  take one next turn); `normal`'s best stands unless another is better by LOOKAHEAD_SWITCH.
+  side has left, the foes' reply before its next turn (their strikes on one creature added
+  up as they would land, the first few meeting a defence while it has Bonus Actions left),
+  and the objectives (a foe that can take one next turn); `normal`'s best stands unless
+  another is better by LOOKAHEAD_SWITCH (more for a contest, whose luck stays in).
   In a defence window it weighs each defence against the Hit Roll already rolled.
 
 Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
@@ -93,6 +95,7 @@ LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
 LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
 LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
 LOOKAHEAD_SWITCH = 0.5  # hard overrules normal's best only by this much on average
+LOOKAHEAD_CONTEST_SWITCH = 2.0  # or by this much with a contest (Trip, Shove, Grapple)
 WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
@@ -184,7 +187,11 @@ class AI:
                 if len(alive) == 1:
                     break
         pick = max(alive, key=lambda i: (totals[i], -i))
-        if totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
+        # A contest's luck (a Trip's knock-down, a Shove's push) is not taken out: its few
+        # seeds swing by a creature knocked Prone or not, so it must do clearly better.
+        contest = isinstance(top[pick].decision, _CONTESTS)
+        margin = LOOKAHEAD_CONTEST_SWITCH if contest else LOOKAHEAD_SWITCH
+        if totals[pick] - totals[0] < margin * played:
             pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
         best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
@@ -238,28 +245,44 @@ class _Luck:
 
     def submit(self, decision: Decision) -> Outcome:
         battle = self.battle
-        if isinstance(decision, a.Attack) and isinstance(battle.pending, AwaitingAction):
-            self._expect(decision)
+        pending = battle.pending
+        if isinstance(decision, a.Attack) and isinstance(pending, AwaitingAction):
+            self._expect(decision.actor, decision.target, decision)
+        elif (
+            isinstance(decision, ReactionChoice)
+            and isinstance(pending, AwaitingReaction)
+            and pending.kind in ("interrupt", "attack_of_opportunity")
+            and decision.choice != NONE
+            and battle.resolving is not None
+        ):
+            # An Interrupt or an Attack of Opportunity is a strike on the one acting (R-R4,
+            # R-R7), with the melee weapon in hand: its luck is taken out as an attack's is.
+            self._expect(decision.unit, battle.resolving.actor, None)
         outcome = battle.submit(decision)
         if self.open:
             self._settle()
         return outcome
 
-    def _expect(self, attack: a.Attack) -> None:
+    def _expect(self, attacker: str, target: str, attack: a.Attack | None) -> None:
+        """Note what a strike of `attacker` on `target` is expected to deal: `attack`, the
+        Attack decision, or None for a reaction's strike with the melee weapon in hand."""
         world = self.battle.world
-        target = attack.target
         if target not in creatures(world) or incapacitated(world, target):
             return
-        plan = plan_attack(world, attack)
-        if isinstance(plan, Refusal):
-            return
-        odds = attack_odds(world, attack.actor, target, weapon=plan.weapon, melee=plan.melee)
+        if attack is None:
+            weapon, melee = held_weapon(world, attacker, melee=True), True
+        else:
+            plan = plan_attack(world, attack)
+            if isinstance(plan, Refusal):
+                return
+            weapon, melee = plan.weapon, plan.melee
+        odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
         worst = min(odds, key=lambda o: o.damage)
         left = max(hp(world, target), 0)
-        sign = 1.0 if team_of(world, attack.actor) == self.team else -1.0
+        sign = 1.0 if team_of(world, attacker) == self.team else -1.0
         kill = worst.hit if worst.per_hit >= left else 0.0
         damage = worst.hit * min(worst.per_hit, left)
-        self.open.append(_Open(attack.actor, target, damage, kill, len(self.battle.log), sign))
+        self.open.append(_Open(attacker, target, damage, kill, len(self.battle.log), sign))
 
     def _settle(self) -> None:
         log = self.battle.log
@@ -293,13 +316,18 @@ class _Luck:
         self.open = still
 
 
+_CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
+
+
 def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice]:
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
     look-ahead can overrule `normal` where its scoring misjudges one kind against another;
-    the best move onto an objective's cell, to take it or to bar it; and ending the turn
-    where it stands, keeping its Bonus Actions for defences and letting the foes come to it
-    (`normal` closes in, and spends its move and a Bonus Action to)."""
+    the best move onto an objective's cell, to take it or to bar it; and, with no foe to
+    strike from where it stands, ending the turn there, keeping its Bonus Actions for
+    defences and letting the foes come to it (`normal` closes in, and spends its move and a
+    Bonus Action to). Beside a foe it strikes: idling there only lets the look-ahead's luck
+    (an Interrupt that hits) pick a turn that wins nothing."""
     top = ranked[:LOOKAHEAD_CANDIDATES]
     kinds = {type(c.decision) for c in top}
     for choice in ranked[LOOKAHEAD_CANDIDATES:]:
@@ -319,7 +347,8 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
     if onto is not None and onto not in top:
         top.append(onto)
     hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
-    if hold is not None and hold not in top:
+    striking = any(isinstance(c.decision, a.Attack) and c.score > 0 for c in ranked)
+    if hold is not None and hold not in top and not striking:
         top.append(hold)
     return top
 
@@ -412,8 +441,8 @@ def prospect(battle: Battle, team: str) -> float:
     for unit in creatures(world):
         if not incapacitated(world, unit):
             (ours if team_of(world, unit) == team else theirs).append(unit)
-    value -= _replies(world, theirs, ours)
-    value += COUNTER * _replies(world, ours, theirs)
+    value -= _replies(world, theirs, ours, fresh=False)
+    value += COUNTER * _replies(world, ours, theirs, fresh=True)
     for objective in battle.objectives:
         if isinstance(objective, Reach):
             sign = -1.0 if objective.team == team else 1.0
@@ -455,50 +484,68 @@ def _way(world: World, objective: Reach, side: list[str]) -> float:
     return float(gap + (0 if open_cells else GOAL_HELD))
 
 
-def _replies(world: World, side: list[str], targets: list[str]) -> float:
+def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) -> float:
     """What `side` can be expected to win in its next turns against `targets`: each creature
-    its `_reply`, but no target worth more than it has to lose (its hit points and KILL),
-    however many strike it. Summed unbounded, a foe left at 2 hit points beside two orcs was
-    worth more to them than one taken down, and the look-ahead preferred to wound it."""
-    won: dict[str, float] = {}
+    strikes the one it hurts most (`_shots`), and the strikes on one target are added up as
+    they would land: the first few meet a defence, as many as the target has Bonus Actions
+    for (R-B2; `fresh`: the targets' turns come first and refill them), the rest none; then
+    the damage expected, no more than the target's hit points, and KILL with the chance they
+    take it down. Each foe counted alone, two foes beside a creature that had spent its
+    Bonus Actions on a Sprint looked no worse than one far off, and `hard` ran up to them."""
+    shots: dict[str, list[tuple[float, float, float, int]]] = {}
     for unit in side:
-        value, target = _reply(world, unit, targets)
-        if target:
-            won[target] = won.get(target, 0.0) + value
-    return sum(min(v, max(hp(world, t), 0) + KILL) for t, v in won.items())
+        found = _shots(world, unit, targets)
+        if found is not None:
+            target, weight, defended, bare, per_hit = found
+            shots.setdefault(target, []).extend([(weight, defended, bare, per_hit)] * 2)
+    total = 0.0
+    for target, strikes in shots.items():
+        left = max(hp(world, target), 0)
+        guards = refilled(world.rules).bonus if fresh else bonus_left(world, target)
+        # The chance of each total of damage dealt, up to what takes the target down.
+        chances = np.zeros(left + 1)
+        chances[0] = 1.0
+        expected = 0.0
+        for index, (weight, defended, bare, per_hit) in enumerate(strikes):
+            hit = weight * (defended if index < guards else bare)
+            expected += hit * per_hit
+            moved = np.zeros(left + 1)
+            for dealt, chance in enumerate(chances):
+                moved[min(left, dealt + per_hit)] += chance * hit
+                moved[dealt] += chance * (1.0 - hit)
+            chances = moved
+        down = float(chances[left]) if left > 0 else 0.0
+        total += min(expected, float(left)) + KILL * down
+    return total
 
 
-def _reply(world: World, foe: str, targets: list[str]) -> tuple[float, str]:
-    """What `foe` can be expected to win on its next turn against the one of `targets` it
-    hurts most, and that target: the damage of two attacks where it can attack the target
-    from where it stands (in reach, or in range of the bow in its hands), of fewer where it
-    must come to it (as `threat` counts them, with its melee weapon), no more than the hit
-    points it has left, and KILL with the chance they take the target down. The target
-    defends as well as it can."""
+def _shots(
+    world: World, foe: str, targets: list[str]
+) -> tuple[str, float, float, float, int] | None:
+    """The one of `targets` that `foe` hurts most on its next turn, with two strikes where it
+    can attack it from where it stands (in reach, or in range of the bow in its hands), each
+    counted as `weight` of a strike where it must come to it (as `threat` counts them, with
+    its melee weapon): (target, weight, chance to hit a target that defends as well as it
+    can, chance to hit one that cannot, damage of a hit)."""
     here = world.need(foe, Position).cell
-    best, chosen = 0.0, ""
+    best: tuple[str, float, float, float, int] | None = None
+    worth = 0.0
     for target in targets:
         plan = plan_attack(world, a.Attack(foe, target=target))
         if isinstance(plan, Refusal):
-            attacks = _attacks(False, _gap(here, world.need(target, Position).cell))
-            if not attacks:
+            weight = _attacks(False, _gap(here, world.need(target, Position).cell))
+            if not weight:
                 continue
             odds = _foe_odds(world, foe, target)
         else:
-            attacks = 2.0
+            weight = 2.0
             odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
         worst = min(odds, key=lambda o: o.damage)
-        left = max(hp(world, target), 1)
-        if worst.per_hit >= left:
-            down = 1.0 - (1.0 - worst.hit) ** attacks
-        elif 2 * worst.per_hit >= left and attacks >= 2:
-            down = worst.hit**2
-        else:
-            down = 0.0
-        value = min(attacks * worst.damage, max(hp(world, target), 0)) + KILL * down
-        if value > best:
-            best, chosen = value, target
-    return best, chosen
+        bare = next((o for o in odds if o.defence == NONE), worst)
+        value = weight * (worst.damage + bare.damage)
+        if best is None or value > worth:
+            best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
+    return best
 
 
 def percent(chance: float) -> str:
