@@ -2,12 +2,14 @@
 
     python bench/ai.py [--games N] [--round-cap R] [--workers K] [--only SCENARIO]
 
-Decision time: every decision of the stronger level over the games of each pairing, median
-and 99th percentile; `normal`'s against the goals of the issue "Legal decisions, exact odds,
-and an AI" (median < 50 ms, p99 < 500 ms), `hard`'s with no goal but to stay playable in the
-client. Tournament: on every shipped scenario, each pairing is
-played N times from each side (the stronger level as blue, then as red; seeds 0..N-1), and
-the share of games the stronger level wins is printed with its 95 % Wilson interval, against
+Decision time: the CPU time of every decision of the stronger level over the games of each
+pairing (`time.thread_time`, so the load of a shared machine does not inflate it), median and
+99th percentile; `normal`'s against the goals of the issue "Legal decisions, exact odds,
+and an AI" (median < 50 ms, p99 < 500 ms), `hard`'s against median < 200 ms, p99 < 1.5 s (it
+looks ahead, and must stay playable in the client). Tournament: on every shipped scenario,
+each pairing is played N times from each side (the stronger level as blue, then as red; seeds
+0..N-1), and the share of games the stronger level wins is printed with its 95 % Wilson
+interval, per scenario (and won as blue and as red) and in all, against
 the goals: `normal` beats `random` in >= 95 %, `hard` beats `normal` in >= 60 %. A game stopped
 by the round cap counts as not won.
 """
@@ -31,8 +33,9 @@ from sim.scenario import load
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRINGS = (("normal", "random", 0.95), ("hard", "normal", 0.60))
-GOAL_MEDIAN_MS = 50.0
-GOAL_P99_MS = 500.0
+# Decision CPU time goals in ms (median, p99): normal's are the issue's, hard's what keeps
+# the client playable.
+TIME_GOALS = {"normal": (50.0, 500.0), "hard": (200.0, 1500.0)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +58,17 @@ class Result:
 
 
 class Timed(AI):
-    """An AI that keeps how long each of its choices took."""
+    """An AI that keeps how much CPU time each of its choices took: the thread's own time, not
+    the wall clock, which other work on a shared machine stretches."""
 
     def __init__(self, level: str, seed: int) -> None:
         super().__init__(level, seed)
         self.times: list[float] = []
 
     def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
-        start = time.perf_counter()
+        start = time.thread_time()
         choice = super().choose(battle, avoid)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(time.thread_time() - start)
         return choice
 
 
@@ -113,14 +117,26 @@ def main() -> int:
                 pool.map(play_game, games(paths, strong, weak, args.games, args.round_cap))
             )
             elapsed = time.perf_counter() - start
-            print(f"\n{strong} vs {weak} ({len(results)} games, {elapsed:.0f} s)")
-            print(f"  {'scenario':16} {'won':>5} {'capped':>7} {'rounds':>7}")
+            print(f"\n{strong} vs {weak} ({len(results)} games, {elapsed:.0f} s wall clock)")
+            print(
+                f"  {'scenario':16} {'won':>7} {'95 %':>9} {'as blue':>8} {'as red':>7}"
+                f" {'capped':>7} {'rounds':>7}"
+            )
             for path in paths:
                 mine = [r for r in results if r.game.scenario == str(path)]
                 won = sum(r.won for r in mine)
+                low, high = wilson(won, len(mine))
+                sides = [
+                    f"{sum(r.won for r in mine if r.game.strong_side == side)}/"
+                    f"{sum(r.game.strong_side == side for r in mine)}"
+                    for side in ("blue", "red")
+                ]
                 capped = sum(r.capped for r in mine)
                 rounds = statistics.median(r.rounds for r in mine)
-                print(f"  {path.stem:16} {won:>2}/{len(mine):<2} {capped:>7} {rounds:>7.1f}")
+                print(
+                    f"  {path.stem:16} {won:>3}/{len(mine):<3} {low:>4.0%}-{high:<4.0%}"
+                    f" {sides[0]:>8} {sides[1]:>7} {capped:>7} {rounds:>7.1f}"
+                )
             total = sum(r.won for r in results)
             low, high = wilson(total, len(results))
             rate = total / len(results)
@@ -133,18 +149,15 @@ def main() -> int:
             times = sorted(t for r in results for t in r.times)
             median = statistics.median(times) * 1000
             p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
-            if strong == "normal":
-                print(
-                    f"  normal decision time over {len(times)} decisions: median {median:.1f} ms"
-                    f" (goal < {GOAL_MEDIAN_MS:.0f}), p99 {p99:.0f} ms (goal < {GOAL_P99_MS:.0f})"
-                )
-                failed |= median >= GOAL_MEDIAN_MS or p99 >= GOAL_P99_MS
-            else:
-                # No goal: `hard` looks ahead and may take longer, as long as it stays playable.
-                print(
-                    f"  {strong} decision time over {len(times)} decisions: median {median:.1f} ms,"
-                    f" p99 {p99:.0f} ms"
-                )
+            # `hard` looks ahead and may take longer than `normal`, as long as it stays
+            # playable in the client.
+            goal_median, goal_p99 = TIME_GOALS[strong]
+            print(
+                f"  {strong} decision CPU time over {len(times)} decisions:"
+                f" median {median:.1f} ms (goal < {goal_median:.0f}),"
+                f" p99 {p99:.0f} ms (goal < {goal_p99:.0f})"
+            )
+            failed |= median >= goal_median or p99 >= goal_p99
     return 1 if failed else 0
 
 

@@ -13,11 +13,14 @@ provokes, objectives, and the terrain (a shove into deep water or off a ledge). 
   they bring it to its side's objective or a foe, not every legal decision (`_greedy`);
 - `normal`: the full evaluation above;
 - `hard`: `normal`'s best few distinct candidates (and the best of other kinds close behind,
-  and a move onto an objective), each played out on forks of the battle to the end of the
-  creature's turn with the same fresh dice seeds, and weighed by `prospect`: what each side
-  has left, the foes' reply before its next turn, and the objectives (a foe that can take
-  one next turn); `normal`'s best stands unless another is clearly better. In a defence
-  window it weighs each defence against the Hit Roll already rolled.
+  ending the turn where it stands, and a move onto an objective), each played out on forks
+  of the battle to the end of the creature's turn with the same fresh dice seeds, its
+  attacks counted by their odds rather than their dice, and weighed by `prospect`: what each
+  side has left, the foes' reply before its next turn (their strikes on one creature added
+  up as they would land, the first few meeting a defence while it has Bonus Actions left),
+  and the objectives (a foe that can take one next turn); `normal`'s best stands unless
+  another is better by LOOKAHEAD_SWITCH (more for a contest, whose luck stays in).
+  In a defence window it weighs each defence against the Hit Roll already rolled.
 
 Every choice carries a reason in words, for the log ("attacks grok: 72 % to hit, 5.1 damage
 expected"). Deterministic for a given seed: its only dice are its own seeded ones.
@@ -104,7 +107,8 @@ LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of 
 LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
 LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
 LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
-LOOKAHEAD_SWITCH = 2.0  # hard overrules normal's best only by this much on average
+LOOKAHEAD_SWITCH = 0.5  # hard overrules normal's best only by this much on average
+LOOKAHEAD_CONTEST_SWITCH = 2.0  # or by this much with a contest (Trip, Shove, Grapple)
 WIN = 100.0  # a battle won, in hit points' worth, as `hard` weighs a look-ahead
 COUNTER = 0.5  # the share of its own next strike `hard` counts (the foes move first)
 GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
@@ -193,7 +197,7 @@ class AI:
         played = 0
         for seed in seeds:
             for i in alive:
-                totals[i] += prospect(self._played_out(battle, unit, top[i], seed, guide), team)
+                totals[i] += _played_out(battle, unit, top[i], seed, guide, team)
             played += 1
             if played == LOOKAHEAD_FIRST:
                 # Racing: a candidate this far behind after the first seeds is not played on;
@@ -203,33 +207,147 @@ class AI:
                 if len(alive) == 1:
                     break
         pick = max(alive, key=lambda i: (totals[i], -i))
-        if totals[pick] - totals[0] < LOOKAHEAD_SWITCH * played:
+        # A contest's luck (a Trip's knock-down, a Shove's push) is not taken out: its few
+        # seeds swing by a creature knocked Prone or not, so it must do clearly better.
+        contest = isinstance(top[pick].decision, _CONTESTS)
+        margin = LOOKAHEAD_CONTEST_SWITCH if contest else LOOKAHEAD_SWITCH
+        if totals[pick] - totals[0] < margin * played:
             pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
         best, best_value = top[pick], totals[pick] / played
         return Choice(best.decision, best_value, best.why + " (looked ahead)")
 
-    @staticmethod
-    def _played_out(battle: Battle, unit: str, choice: Choice, seed: int, guide: AI) -> Battle:
-        """A fork of `battle` with dice `seed`, `choice` submitted and `unit`'s turn played
-        out by `guide` (its reactions and its foes' too, as they come)."""
-        fork = battle.fork(SeededDice(seed))
-        fork.submit(choice.decision)
-        for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
-            pending = fork.pending
-            if not isinstance(pending, AwaitingAction | AwaitingReaction):
-                break
-            if isinstance(pending, AwaitingAction) and pending.unit != unit:
-                break
-            if isinstance(fork.submit(guide.decide(fork)), Refusal):
-                break
-        return fork
+
+def _played_out(
+    battle: Battle, unit: str, choice: Choice, seed: int, guide: AI, team: str
+) -> float:
+    """How well `team` stands, by `prospect`, on a fork of `battle` with dice `seed` once
+    `choice` is submitted and `unit`'s turn played out by `guide` (its reactions and its
+    foes' too, as they come). The luck of every attack made on the way is taken out: each
+    counts the damage and the kill it was expected to make, not what its dice gave, so the
+    candidates are told apart by what they do rather than by a few rolls (a control
+    variate: with it the spread of the difference between two candidates on one seed fell
+    from about 4 hit points to 1.5 on the shipped scenarios; the seeds still decide all else)."""
+    fork = battle.fork(SeededDice(seed))
+    luck = _Luck(fork, team)
+    luck.submit(choice.decision)
+    for _ in range(20):  # a turn takes few decisions; this bounds a bad loop
+        pending = fork.pending
+        if not isinstance(pending, AwaitingAction | AwaitingReaction):
+            break
+        if isinstance(pending, AwaitingAction) and pending.unit != unit:
+            break
+        if isinstance(luck.submit(guide.decide(fork)), Refusal):
+            break
+    return prospect(fork, team) - luck.total
+
+
+@dataclass(slots=True)
+class _Open:
+    """An attack submitted in a look-ahead whose Hit Roll has not been resolved yet."""
+
+    attacker: str
+    target: str
+    damage: float  # expected, the target defending as well as it can
+    kill: float  # the chance it takes the target down
+    mark: int  # the length of the log when it was submitted
+    sign: float  # +1 for an attack of the side that looks ahead, -1 for a foe's
+
+
+class _Luck:
+    """What the dice gave the attacks of a look-ahead beyond what they were expected to,
+    in hit points' worth for `team` (as `standing` counts them)."""
+
+    def __init__(self, battle: Battle, team: str) -> None:
+        self.battle = battle
+        self.team = team
+        self.total = 0.0
+        self.open: list[_Open] = []
+
+    def submit(self, decision: Decision) -> Outcome:
+        battle = self.battle
+        pending = battle.pending
+        if isinstance(decision, a.Attack) and isinstance(pending, AwaitingAction):
+            self._expect(decision.actor, decision.target, decision)
+        elif (
+            isinstance(decision, ReactionChoice)
+            and isinstance(pending, AwaitingReaction)
+            and pending.kind in ("interrupt", "attack_of_opportunity")
+            and decision.choice != NONE
+            and battle.resolving is not None
+        ):
+            # An Interrupt or an Attack of Opportunity is a strike on the one acting (R-R4,
+            # R-R7), with the melee weapon in hand: its luck is taken out as an attack's is.
+            self._expect(decision.unit, battle.resolving.actor, None)
+        outcome = battle.submit(decision)
+        if self.open:
+            self._settle()
+        return outcome
+
+    def _expect(self, attacker: str, target: str, attack: a.Attack | None) -> None:
+        """Note what a strike of `attacker` on `target` is expected to deal: `attack`, the
+        Attack decision, or None for a reaction's strike with the melee weapon in hand."""
+        world = self.battle.world
+        if target not in creatures(world) or incapacitated(world, target):
+            return
+        if attack is None:
+            weapon, melee = held_weapon(world, attacker, melee=True), True
+        else:
+            plan = plan_attack(world, attack)
+            if isinstance(plan, Refusal):
+                return
+            weapon, melee = plan.weapon, plan.melee
+        odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
+        worst = min(odds, key=lambda o: o.damage)
+        left = max(hp(world, target), 0)
+        sign = 1.0 if team_of(world, attacker) == self.team else -1.0
+        kill = worst.hit if worst.per_hit >= left else 0.0
+        damage = worst.hit * min(worst.per_hit, left)
+        self.open.append(_Open(attacker, target, damage, kill, len(self.battle.log), sign))
+
+    def _settle(self) -> None:
+        log = self.battle.log
+        still: list[_Open] = []
+        for attack in self.open:
+            found = next(
+                (
+                    k
+                    for k, e in enumerate(log[attack.mark :], attack.mark)
+                    if isinstance(e, ev.AttackResolved)
+                    and e.attacker == attack.attacker
+                    and e.target == attack.target
+                ),
+                None,
+            )
+            if found is None:
+                lost = any(
+                    isinstance(e, ev.ActionLost) and e.unit == attack.attacker
+                    for e in log[attack.mark :]
+                )
+                if not lost:  # an interrupted attack is what happened, not luck
+                    still.append(attack)
+                continue
+            dealt, down = 0.0, 0.0
+            after = log[found + 1] if found + 1 < len(log) else None
+            if isinstance(after, ev.Damaged) and after.unit == attack.target:
+                before = after.hp + after.amount
+                dealt = float(max(before, 0) - max(after.hp, 0))
+                down = 1.0 if before > 0 >= after.hp else 0.0
+            self.total += attack.sign * (dealt - attack.damage + KILL * (down - attack.kill))
+        self.open = still
+
+
+_CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
 
 
 def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice]:
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
     look-ahead can overrule `normal` where its scoring misjudges one kind against another;
-    and the best move onto an objective's cell, to take it or to bar it."""
+    the best move onto an objective's cell, to take it or to bar it; and, with no foe to
+    strike from where it stands, ending the turn there, keeping its Bonus Actions for
+    defences and letting the foes come to it (`normal` closes in, and spends its move and a
+    Bonus Action to). Beside a foe it strikes: idling there only lets the look-ahead's luck
+    (an Interrupt that hits) pick a turn that wins nothing."""
     top = ranked[:LOOKAHEAD_CANDIDATES]
     kinds = {type(c.decision) for c in top}
     for choice in ranked[LOOKAHEAD_CANDIDATES:]:
@@ -248,6 +366,10 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
     )
     if onto is not None and onto not in top:
         top.append(onto)
+    hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
+    striking = any(isinstance(c.decision, a.Attack) and c.score > 0 for c in ranked)
+    if hold is not None and hold not in top and not striking:
+        top.append(hold)
     return top
 
 
@@ -339,8 +461,8 @@ def prospect(battle: Battle, team: str) -> float:
     for unit in creatures(world):
         if not incapacitated(world, unit):
             (ours if team_of(world, unit) == team else theirs).append(unit)
-    value -= sum(_reply(world, foe, ours) for foe in theirs)
-    value += COUNTER * sum(_reply(world, unit, theirs) for unit in ours)
+    value -= _replies(world, theirs, ours, fresh=False)
+    value += COUNTER * _replies(world, ours, theirs, fresh=True)
     for objective in battle.objectives:
         if isinstance(objective, Reach):
             sign = -1.0 if objective.team == team else 1.0
@@ -382,33 +504,67 @@ def _way(world: World, objective: Reach, side: list[str]) -> float:
     return float(gap + (0 if open_cells else GOAL_HELD))
 
 
-def _reply(world: World, foe: str, targets: list[str]) -> float:
-    """What `foe` can be expected to win on its next turn against the one of `targets` it
-    hurts most: the damage of two attacks where it can attack the target from where it
-    stands (in reach, or in range of the bow in its hands), of fewer where it must come to it
-    (as `threat` counts them, with its melee weapon), and KILL with the chance they take the
-    target down. The target defends as well as it can."""
+def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) -> float:
+    """What `side` can be expected to win in its next turns against `targets`: each creature
+    strikes the one it hurts most (`_shots`), and the strikes on one target are added up as
+    they would land: the first few meet a defence, as many as the target has Bonus Actions
+    for (R-B2; `fresh`: the targets' turns come first and refill them), the rest none; then
+    the damage expected, no more than the target's hit points, and KILL with the chance they
+    take it down. Each foe counted alone, two foes beside a creature that had spent its
+    Bonus Actions on a Sprint looked no worse than one far off, and `hard` ran up to them."""
+    shots: dict[str, list[tuple[float, float, float, int]]] = {}
+    for unit in side:
+        found = _shots(world, unit, targets)
+        if found is not None:
+            target, weight, defended, bare, per_hit = found
+            shots.setdefault(target, []).extend([(weight, defended, bare, per_hit)] * 2)
+    total = 0.0
+    for target, strikes in shots.items():
+        left = max(hp(world, target), 0)
+        guards = refilled(world.rules).bonus if fresh else bonus_left(world, target)
+        # The chance of each total of damage dealt, up to what takes the target down.
+        chances = np.zeros(left + 1)
+        chances[0] = 1.0
+        expected = 0.0
+        for index, (weight, defended, bare, per_hit) in enumerate(strikes):
+            hit = weight * (defended if index < guards else bare)
+            expected += hit * per_hit
+            moved = np.zeros(left + 1)
+            for dealt, chance in enumerate(chances):
+                moved[min(left, dealt + per_hit)] += chance * hit
+                moved[dealt] += chance * (1.0 - hit)
+            chances = moved
+        down = float(chances[left]) if left > 0 else 0.0
+        total += min(expected, float(left)) + KILL * down
+    return total
+
+
+def _shots(
+    world: World, foe: str, targets: list[str]
+) -> tuple[str, float, float, float, int] | None:
+    """The one of `targets` that `foe` hurts most on its next turn, with two strikes where it
+    can attack it from where it stands (in reach, or in range of the bow in its hands), each
+    counted as `weight` of a strike where it must come to it (as `threat` counts them, with
+    its melee weapon): (target, weight, chance to hit a target that defends as well as it
+    can, chance to hit one that cannot, damage of a hit)."""
     here = world.need(foe, Position).cell
-    best = 0.0
+    best: tuple[str, float, float, float, int] | None = None
+    worth = 0.0
     for target in targets:
         plan = plan_attack(world, a.Attack(foe, target=target))
         if isinstance(plan, Refusal):
-            attacks = _attacks(False, _gap(here, world.need(target, Position).cell))
-            if not attacks:
+            weight = _attacks(False, _gap(here, world.need(target, Position).cell))
+            if not weight:
                 continue
             odds = _foe_odds(world, foe, target)
         else:
-            attacks = 2.0
+            weight = 2.0
             odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
         worst = min(odds, key=lambda o: o.damage)
-        left = max(hp(world, target), 1)
-        if worst.per_hit >= left:
-            down = 1.0 - (1.0 - worst.hit) ** attacks
-        elif 2 * worst.per_hit >= left and attacks >= 2:
-            down = worst.hit**2
-        else:
-            down = 0.0
-        best = max(best, attacks * worst.damage + KILL * down)
+        bare = next((o for o in odds if o.defence == NONE), worst)
+        value = weight * (worst.damage + bare.damage)
+        if best is None or value > worth:
+            best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
     return best
 
 

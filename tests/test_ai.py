@@ -16,10 +16,12 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, play, rank, take_seats
+from sim.ai import AI, LEVELS, Choice, _Luck, play, prospect, rank, standing, take_seats
+from sim.apply import apply
 from sim.casting import affected
 from sim.cli import main
 from sim.components import Position
+from sim.condition import Condition
 from sim.creature import creatures, team_of
 from sim.dice import SeededDice
 from sim.engine import (
@@ -31,7 +33,7 @@ from sim.engine import (
     Outcome,
     ReactionChoice,
 )
-from sim.events import ReactionAnswered, to_json
+from sim.events import ConditionGained, Damaged, ReactionAnswered, to_json
 from sim.geometry import Pos
 from sim.legal import legal_decisions
 from sim.replay import begin
@@ -42,6 +44,7 @@ from tests.helpers import (
     conditions_of,
     end_turns,
     give,
+    hp,
     refused,
     scenario_text,
     seeded_battle,
@@ -659,3 +662,80 @@ def test_easy_with_a_bow_comes_only_as_near_as_its_range() -> None:
     assert isinstance(choice.decision, a.Movement), choice
     end = choice.decision.path[-1]
     assert max(abs(end.x - 28), abs(end.y - 3)) == 16, end
+
+
+# --- how hard weighs a look-ahead ---------------------------------------------------------------
+
+CORNERED = scenario_text(
+    """
+    #######
+    #gbv..#
+    #.....#
+    #....a#
+    #######
+    """,
+    unit("grok", "red", "orc_brute", "g", policy="ask")
+    + "\n"
+    + unit("bram", "blue", "human_archer", "b", policy="ask", hp=2)
+    + "\n"
+    + unit("vex", "red", "orc_raider", "v", policy="ask")
+    + "\n"
+    + unit("ana", "blue", "human_fighter", "a", policy="ask"),
+)
+
+
+def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
+    """bram has 2 hit points left, Prone between two orcs: he cannot Dodge (R-B3), and an
+    archer has no weapon to parry with. What red can still win from him is no more than he has
+    to lose (his hit points and the worth of a creature down): summed orc by orc, each
+    counting its chance to take him down, he was worth more to red standing than down
+    (31.5 against 22.9), and hard's look-ahead preferred to wound a foe rather than take it
+    down."""
+    b = seeded_battle(CORNERED, 1)
+    give(b, "bram", "prone")
+    wounded = prospect(b, "red")
+    apply(b.world, Damaged("bram", 2, "slashing", "grok's greataxe", 0))
+    apply(b.world, ConditionGained("bram", Condition.INCAPACITATED, 1))
+    down = prospect(b, "red")
+    assert down > wounded
+    # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
+    assert down - wounded >= 2
+
+
+PRONE_ARCHER = scenario_text(
+    """
+    ######
+    #ab..#
+    ######
+    """,
+    unit("bram", "blue", "human_archer", "a", policy="never", prone=True)
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -> None:
+    """grok strikes bram, who is Prone (no Dodge, R-B3) with no weapon to parry with and
+    does not react (no Interrupt, whose luck is not taken out: what it stops is no luck): on
+    different dice seeds the second Hit Roll hits or misses (R-A3) and bram is left with
+    different hit points, or down. hard's look-ahead takes that luck out: each attack counts
+    the damage and the kill it was expected to make, so what red has is the same on every
+    seed, and candidates are told apart by what they do rather than by a few rolls."""
+    b = seeded_battle(PRONE_ARCHER, 5)
+    if b.world.turn.current == "bram":
+        end_turns(b, "bram")
+    guide = AI("normal", 0)
+    left, worth = set(), set()
+    for seed in range(1, 9):
+        fork = b.fork(SeededDice(seed))
+        luck = _Luck(fork, "red")
+        for _ in range(2):  # the second adds half grok's FCS Bonus (R-A1)
+            luck.submit(a.Attack("grok", target="bram"))
+            while isinstance(fork.pending, AwaitingReaction):
+                luck.submit(guide.decide(fork))
+        assert not luck.open
+        left.add(hp(fork, "bram"))
+        worth.add(round(standing(fork.world, "red") - luck.total, 9))
+    # A hit deals 6 through his armour, a miss nothing; two hits take him down (R-K2).
+    assert left == {0, 6}
+    assert len(worth) == 1
