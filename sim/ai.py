@@ -168,13 +168,7 @@ class AI:
         if isinstance(pending, AwaitingReaction):
             return _react(battle, pending, listed, known_roll=self.level == "hard")
         assert isinstance(pending, AwaitingAction)
-        ranked = rank(
-            battle.world,
-            pending.unit,
-            listed,
-            careful=self.level != "easy",
-            objectives=battle.objectives,
-        )
+        ranked = rank(battle.world, pending.unit, listed, objectives=battle.objectives)
         if self.level == "hard" and len(ranked) > 1:
             return self._look_ahead(battle, pending.unit, ranked)
         return ranked[0]
@@ -727,11 +721,10 @@ def rank(
     unit: str,
     listed: tuple[Legal, ...],
     *,
-    careful: bool,
     objectives: tuple[Objective, ...] = (),
 ) -> list[Choice]:
     """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties)."""
-    context = _Context(world, unit, careful, objectives)
+    context = _Context(world, unit, objectives)
     scored = [context.score(legal) for legal in listed]
     order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
     return [scored[i] for i in order]
@@ -740,12 +733,9 @@ def rank(
 class _Context:
     """What every evaluation of one creature's decision needs, worked out once."""
 
-    def __init__(
-        self, world: World, unit: str, careful: bool, objectives: tuple[Objective, ...] = ()
-    ) -> None:
+    def __init__(self, world: World, unit: str, objectives: tuple[Objective, ...] = ()) -> None:
         self.world = world
         self.unit = unit
-        self.careful = careful
         self.team = team_of(world, unit)
         self.here = world.need(unit, Position).cell
         self.foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
@@ -817,7 +807,7 @@ class _Context:
         value, why = evaluate(self, decision, legal)
         # Bonus Actions left at the end of the turn pay for reactions until the next one
         # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
-        if self.careful and legal.cost is not None and legal.cost.bonus:
+        if legal.cost is not None and legal.cost.bonus:
             value -= legal.cost.bonus * (0.5 + 0.25 * self.threat(self.here))
         # A slowed action costs more for the same effect (R-B6): only worth it when nothing
         # else is, and never before the same action unslowed.
@@ -1096,7 +1086,7 @@ def _attack(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     if isinstance(plan, Refusal):
         return -1.0, plan.reason
     hit, dealt, kill = c.hit_value(d.target, plan.weapon, plan.melee)
-    focus = 3.0 * hit / max(hp(c.world, d.target), 1) if c.careful else 0.0
+    focus = 3.0 * hit / max(hp(c.world, d.target), 1)
     if c.guarded:
         near = min(_gap(c.world.need(d.target, Position).cell, g) for g in c.guarded)
         focus += max(0, 4 - near) * hit  # a foe about to take the objective
@@ -1132,23 +1122,22 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         value += 1.0 * (before - after) + (KILL * 2 if after == 0 else 0.0)
         if after < before:
             why += ", toward the objective"
-    if c.warden and c.careful:
+    if c.warden:
         # Standing on the cell itself bars it: no foe can end a move there (R-M5).
         before = min(_gap(c.here, g) for g in c.guarded)
         after = min(_gap(cell, g) for g in c.guarded)
         value += 0.8 * (before - after) + 3.0 * ((after == 0) - (before == 0))
         if after < before:
             why += ", to guard the objective"
-    if c.careful:
-        # Weighed as a trade: the damage the foes can deal it at the end cell against what it
-        # can deal them from there. Counting only the first, two sides that each hold back out
-        # of reach end every turn and the battle never ends.
-        danger = c.threat(cell) - c.threat(c.here)
-        pressure = c.menace(cell) - c.menace(c.here)
-        provoked = _provoked(c, d)
-        value -= 0.5 * (danger - pressure) + provoked
-        if provoked:
-            why += f", provoking {provoked:.1f} damage expected"
+    # Weighed as a trade: the damage the foes can deal it at the end cell against what it can
+    # deal them from there. Counting only the first, two sides that each hold back out of
+    # reach end every turn and the battle never ends.
+    danger = c.threat(cell) - c.threat(c.here)
+    pressure = c.menace(cell) - c.menace(c.here)
+    provoked = _provoked(c, d)
+    value -= 0.5 * (danger - pressure) + provoked
+    if provoked:
+        why += f", provoking {provoked:.1f} damage expected"
     if target:
         why += f" to attack {target}"
     elif closer > 0:
@@ -1194,7 +1183,7 @@ def _provoked(c: _Context, d: a.Movement) -> float:
 def _disengage(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     """R-R5: worth the Attacks of Opportunity the best move away would provoke, when staying
     is worse than leaving (the creature is hurt and outnumbered where it stands)."""
-    if not c.careful or not c.foes:
+    if not c.foes:
         return -1.0, "disengage: no one to slip away from"
     adjacent = [f for f in c.foes if reaches(c.world, f, c.world.need(f, Position).cell, c.here)]
     hurt = hp(c.world, c.unit) <= c.threat(c.here)
@@ -1208,7 +1197,7 @@ def _shove(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = shove_odds(c.world, c.unit, d.target)
     landing = _landing(c.world, c.unit, d.target)
     already = has(c.world, d.target, Condition.PRONE)
-    value = odds.win * landing + (0.0 if already else odds.prone * (1.5 if c.careful else 0.5))
+    value = odds.win * landing + (0.0 if already else odds.prone * 1.5)
     return value - 0.3, f"shoves {d.target}: {percent(odds.win)} to win the contest"
 
 
@@ -1233,14 +1222,14 @@ def _trip(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = min(trip_odds(c.world, c.unit, d.target), key=lambda o: o.hit)
     _, dealt, _ = c.hit_value(d.target, d.weapon, True)
     # A Trip is a 1 Action: two attacks' worth of budget for one attack and a chance of Prone.
-    value = dealt + odds.prone * (2.0 if c.careful else 0.5) - dealt
+    value = dealt + odds.prone * 2.0 - dealt
     return value, f"trips {d.target}: {percent(odds.prone)} to knock it down"
 
 
 def _grapple(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Grapple)
     chance = grapple_chance(c.world, c.unit, d.target)
-    caster = bool(known(c.world, d.target)) and c.careful
+    caster = bool(known(c.world, d.target))
     value = chance * (6.0 if caster else 1.0) - 2.0
     why = f"grapples {d.target}: {percent(chance)} to hold it"
     return value, why + (", a caster" if caster else "")
@@ -1251,7 +1240,7 @@ def _aid(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     if incapacitated(c.world, d.target):
         there = c.world.need(d.target, Position).cell
         menaced = any(reaches(c.world, f, c.world.need(f, Position).cell, there) for f in c.foes)
-        if menaced and c.careful:
+        if menaced:
             # Back at 1 HP within a foe's reach, it would only go down again (R-X11, R-K2).
             return 0.2, f"aids {d.target}, who is down but still menaced"
         return KILL + 2.0, f"aids {d.target}, who is down"
@@ -1319,8 +1308,6 @@ def _draw(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 
 def _guard(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
-    if not c.careful:
-        return -1.0, "guard"
     return 0.3 * c.threat(c.here) - 0.5, "guards: a free parry or block"
 
 

@@ -517,7 +517,7 @@ def test_it_never_strikes_an_ally_it_could_take_down() -> None:
         end_turns(b, b.world.turn.current or "")
     listed = [d.decision for d in legal_decisions(b)]
     assert a.Attack("grok", target="mog") in listed
-    ranked = rank(b.world, "grok", tuple(legal_decisions(b)), careful=True)
+    ranked = rank(b.world, "grok", tuple(legal_decisions(b)))
     assert ranked[0].decision != a.Attack("grok", target="mog")
     mine = next(c for c in ranked if c.decision == a.Attack("grok", target="mog"))
     assert (mine.score, mine.why) == (-1.0, "attack: mog is on its own side")

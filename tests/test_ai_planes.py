@@ -43,7 +43,7 @@ def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> 
                 world.set(unit, Position(_open(world, unit, rng), up))
                 hung += up > 0
             for unit in units:
-                context = _Context(world, unit, careful=True)
+                context = _Context(world, unit)
                 window = context.window
                 for y in range(window.y0, window.y1):
                     for x in range(window.x0, window.x1):
