@@ -378,25 +378,30 @@ def local_pool(processes: int, plan: Plan) -> Iterator[Pool]:
     process with threads running (or with SDL's signal handlers, after the client was used)
     can inherit a held lock and hang."""
     context: BaseContext
+    server: BaseContext
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(["sim.batch"])
+        server = forkserver
+    else:
+        server = multiprocessing.get_context("spawn")
+    context = server
     if _fork_is_safe():
         from sim import pathfinder
 
         pathfinder.warm_up()
         context = multiprocessing.get_context("fork")
-    elif "forkserver" in multiprocessing.get_all_start_methods():
-        server = multiprocessing.get_context("forkserver")
-        server.set_forkserver_preload(["sim.batch"])
-        context = server
-    else:
-        context = multiprocessing.get_context("spawn")
-    yield LocalPool(processes, plan, context)
+    # A game that killed its worker is played again in a pool of its own while others run,
+    # with their pools' threads: those workers come from the server, never a fork of this.
+    yield LocalPool(processes, plan, context, server)
 
 
 def _fork_is_safe() -> bool:
     """A fork copies only the thread that forks: it is safe while no other thread runs (one
     could hold a lock the copy then waits on for ever) and SDL (pygame) is not loaded."""
     return (
-        "fork" in multiprocessing.get_all_start_methods()
+        sys.platform.startswith("linux")  # elsewhere system libraries may not survive a fork
+        and "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1
         and "pygame" not in sys.modules
     )
@@ -406,14 +411,20 @@ class LocalPool:
     """`processes` workers on this machine that outlive a worker's death: multiprocessing's own
     pool would wait for a dead worker's game for ever."""
 
-    def __init__(self, processes: int, plan: Plan, context: BaseContext) -> None:
+    def __init__(
+        self, processes: int, plan: Plan, context: BaseContext, alone: BaseContext | None = None
+    ) -> None:
         self.processes = processes
         self.plan = plan
         self.context = context
+        self.alone = alone or context  # where `_alone`'s single workers start
 
-    def _executor(self, processes: int) -> ProcessPoolExecutor:
+    def _executor(self, processes: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            processes, mp_context=self.context, initializer=start_worker, initargs=(self.plan,)
+            processes,
+            mp_context=context or self.context,
+            initializer=start_worker,
+            initargs=(self.plan,),
         )
 
     def imap_unordered(
@@ -442,7 +453,7 @@ class LocalPool:
             while waiting or running:
                 while waiting and len(running) < self.processes:
                     index = waiting.pop()
-                    single = self._executor(1)
+                    single = self._executor(1, self.alone)
                     running[single.submit(func, index)] = (index, single)
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in sorted(done, key=lambda f: running[f][0]):

@@ -572,6 +572,8 @@ def warm_up() -> None:
     trace(planes, flags, params, least, states, 0, 0)
     code = np.full((3, 3), -1, dtype=np.int8)
     offer(code, np.zeros((3, 3), dtype=np.int32), least, flags > 0, 0, 0, 4, 0, 1, 1)
+    zones = np.zeros((1, 3, 3), dtype=np.uint8)
+    paths_provoked(planes, flags, params, least, states, 1, 1, flags > 0, zones, np.ones(1))
 
 
 @njit(cache=True)
