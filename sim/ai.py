@@ -46,7 +46,7 @@ from sim.budget import refilled
 from sim.casting import affected, known
 from sim.catalog import Gadget, Weapon
 from sim.climb import ClimbPlan, plan_climb
-from sim.components import Budget, Health, Position
+from sim.components import Body, Budget, Gear, Health, Position
 from sim.condition import Condition
 from sim.creature import creatures, has, hp, incapacitated, item_kind, team_of
 from sim.dice import SeededDice
@@ -60,6 +60,7 @@ from sim.engine import (
     ReactionChoice,
     SetPolicy,
 )
+from sim.footing import standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.legal import Legal, legal_decisions, listing
@@ -1378,9 +1379,17 @@ def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
 
     foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
     here = world.need(unit, Position).cell
+    melee_only = held_weapon(world, unit, melee=False) is None
+    if melee_only and held_weapon(world, unit, melee=True) is None:
+        # Empty-handed (a Climb stows what it held, R-M7; a Disarm drops it): a carried weapon
+        # first, rather than fists.
+        gear = world.get(unit, Gear)
+        for item in gear.carried if gear is not None else ():
+            draw = a.Draw(unit, item=item)
+            if weapon_kind(world, item) is not None and allowed(draw):
+                return Choice(draw, 0.5, f"draws {item_kind(world, item)}")
     # Without a ranged weapon in hand, a foe beyond its melee reach cannot be attacked (R-A4):
     # the rules are not asked.
-    melee_only = held_weapon(world, unit, melee=False) is None
     reach = reach_cells(world, unit)
     best: Choice | None = None
     for foe in foes:
@@ -1393,6 +1402,8 @@ def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
         assert not isinstance(plan, Refusal)
         hit, dealt, kill = _hit_value(world, unit, foe, plan.weapon, plan.melee)
         value = dealt + KILL * kill
+        if value <= 0:
+            continue  # nothing to win: armour takes it all, or it cannot hit from here
         if best is None or value > best.score:
             why = f"attacks {foe}: {percent(hit)} to hit, {dealt:.1f} damage expected"
             best = Choice(attack, value, why)
@@ -1408,6 +1419,28 @@ def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
     return Choice(a.EndTurn(unit), 0.0, "ends its turn")
 
 
+def _strike_spots(world: World, unit: str, foes: list[str]) -> list[Pos]:
+    """The open cells, not another standing creature's, from which `unit` would reach a foe
+    where it stands (R-A4, heights included)."""
+    grid = world.grid
+    cells = reach_cells(world, unit)
+    taken = standing_at(world, unit)
+    out: list[Pos] = []
+    for foe in foes:
+        there = world.need(foe, Position).cell
+        for y in range(there.y - cells, there.y + cells + 1):
+            for x in range(there.x - cells, there.x + cells + 1):
+                spot = Pos(x, y)
+                if (
+                    grid.inside(spot)
+                    and grid.kind(spot) not in (Kind.WALL, Kind.PIT)
+                    and spot not in taken
+                    and reaches(world, unit, spot, there)
+                ):
+                    out.append(spot)
+    return out
+
+
 def _closing(
     battle: Battle, unit: str, foes: list[str], allowed: Callable[[Action], bool]
 ) -> Choice | None:
@@ -1418,7 +1451,10 @@ def _closing(
     goals = [
         c for o in battle.objectives if isinstance(o, Reach) and o.team == team for c in o.cells
     ]
-    marks = goals or [world.need(f, Position).cell for f in foes]
+    # Toward the cells it could strike a foe from (R-A4, heights included), not the foe's own
+    # cell: beside a quay, or below a ledge, the foe's cell is near and out of reach.
+    strikes = _strike_spots(world, unit, foes)
+    marks = goals or strikes or [world.need(f, Position).cell for f in foes]
     cells = reach_map(world, unit)
     if not marks or not cells:
         return None
@@ -1427,17 +1463,38 @@ def _closing(
     gaps = np.maximum(
         np.abs(xs[:, None] - spots[None, :, 0]), np.abs(ys[:, None] - spots[None, :, 1])
     ).min(axis=1)
-    here = world.need(unit, Position).cell
-    now = int(np.maximum(np.abs(spots[:, 0] - here.x), np.abs(spots[:, 1] - here.y)).min())
+    here = world.need(unit, Position)
+    now = int(
+        np.maximum(np.abs(spots[:, 0] - here.cell.x), np.abs(spots[:, 1] - here.cell.y)).min()
+    )
+    # Hanging on a face (R-M7), a climb up or back down that gets it no nearer on the map is
+    # still on the way; a Jump from higher than it is tall is a fall (R-M4), never taken.
+    hanging = here.elevation > 0
+    if hanging:
+        now += 1
+        falls = here.elevation > world.need(unit, Body).height
+        jump = [i for i, offer in enumerate(cells.offers) if offer.name == a.Jump.name]
+        if falls and jump:
+            gaps = np.where(np.isin(codes, jump), now, gaps)
     order = np.lexsort((costs, gaps))
     # With a bow in hand, near enough to shoot is near enough (R-C7): the cheapest cell within
     # its range of a foe (in cells that are in range whichever way they lie), if it is not
     # there already.
     bow = weapon_kind(world, held_weapon(world, unit, melee=False))
-    if bow is not None and bow.ranged is not None and not goals:
+    if bow is not None and bow.ranged is not None and not goals and not hanging:
         far = bow.ranged * 2 // world.rules.integer("grid", "diagonal_half_metres")
-        if now > far and (gaps <= far).any():
-            order = np.lexsort((gaps, costs, gaps > far))
+        foe_cells = np.array([(c.x, c.y) for c in (world.need(f, Position).cell for f in foes)])
+        apart = np.maximum(
+            np.abs(xs[:, None] - foe_cells[None, :, 0]), np.abs(ys[:, None] - foe_cells[None, :, 1])
+        ).min(axis=1)
+        away = int(
+            np.maximum(
+                np.abs(foe_cells[:, 0] - here.cell.x), np.abs(foe_cells[:, 1] - here.cell.y)
+            ).min()
+        )
+        if away > far and (apart <= far).any():
+            order = np.lexsort((apart, costs, apart > far))
+            gaps, now = apart, away
     for index in order[:3].tolist():  # the best few, should one be refused
         if int(gaps[index]) >= now:
             break

@@ -739,3 +739,39 @@ def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -
     # A hit deals 6 through his armour, a miss nothing; two hits take him down (R-K2).
     assert left == {0, 6}
     assert len(worth) == 1
+
+
+TOWER_SIDE = scenario_text(
+    """
+    .......
+    .aT....
+    .......
+    ...o...
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "o", policy="ask"),
+    "[legend.T]\nheight = 10\nclimbable = true\n",
+)
+
+
+def test_easy_hanging_on_a_face_draws_and_climbs_down_rather_than_falling() -> None:
+    """ana hangs 8 m up the tower's face (her Climb stowed her sword and shield, R-M7), grok
+    two cells off on the ground: easy draws the sword, and goes on by climbing, never by a
+    Jump off the face that would be a fall (R-M4)."""
+    b = seeded_battle(TOWER_SIDE, 1)
+    to_ana(b)
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    end_turns(b, "ana")
+    to_ana(b)
+    assert b.world.need("ana", Position).elevation == 8.0
+    ai, made = AI("easy"), []
+    while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+        if isinstance(b.pending, AwaitingAction) and b.pending.unit != "ana":
+            break
+        choice = ai.choose(b)
+        made.append(choice)
+        accept(b, choice.decision)
+    assert kind(made[0].decision) == "draw", made[0]
+    assert not any(kind(c.decision) == "jump" for c in made), [c.why for c in made]
+    assert any(kind(c.decision) == "climb" for c in made), [c.why for c in made]
