@@ -208,6 +208,7 @@ def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> N
     rows = tip_lines(app)
     assert rows[0] == "Climb 8 m", rows
     p.shot("climb_back_down")
+    app.view.show_reach = False  # the overlay hidden: the click still climbs down
     p.click_cell(here)
     assert app.session.battle.decisions[-1] == parse(
         {"unit": "ana", "action": "climb", "path": [[2, 1]]}

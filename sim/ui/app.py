@@ -598,7 +598,7 @@ class App:
             unit is not None
             and unit == acting
             and view.selected == acting
-            and cell in self.scene.reach_cells(self.session, view)
+            and self.scene.climbs_down(self.session, view)
         ):
             # Hanging on a face, its own cell is where a Climb takes it back down (R-M7).
             self.commit_move(cell)

@@ -273,9 +273,7 @@ class Scene:
         if turn_unit(session) != unit or not view.sits_for(team_of(world, unit)):
             return None
         there = unit_at(world, view.hover, view.eyes)
-        if there is not None and not (
-            there == unit and view.hover in self.reach_cells(session, view)
-        ):
+        if there is not None and not (there == unit and self.climbs_down(session, view)):
             # A click on a creature attacks or selects it, never moves there
             # (`App.click_cell`): no path is offered into its cell, even one the engine
             # would take (a downed creature's), so the tip says what the click does. Its own
@@ -291,6 +289,19 @@ class Scene:
             view.slow,
             view.quicken,
         )
+
+    def climbs_down(self, session: Session, view: View) -> bool:
+        """Whether the selected creature, on its turn and hanging on a face, can climb back
+        down where it is (R-M7): its own cell is then in its reach map, shown or not."""
+        unit = view.selected
+        world = session.battle.world
+        if unit is None or turn_unit(session) != unit or not world.has(unit, Position):
+            return False
+        here = world.need(unit, Position)
+        if not here.elevation:
+            return False
+        reach = self.planner.reach(session.battle, session.version, unit, view.move_only)
+        return here.cell in reach
 
     def reach_cells(self, session: Session, view: View) -> dict[Pos, str]:
         """The reach map shown: each cell the selected creature can end a move in, with the
