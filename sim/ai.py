@@ -60,7 +60,6 @@ from sim.engine import (
     ReactionChoice,
     SetPolicy,
 )
-from sim.footing import standing_at
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.legal import Legal, legal_decisions, listing
@@ -827,12 +826,7 @@ class _Context:
         if self.window.holds(cell):
             if self._threats is None:
                 self._threats = self._weighed(
-                    [
-                        reached_plane(
-                            self.world, foe, self.world.need(foe, Position).cell, self.window
-                        )
-                        for foe in self.foes
-                    ],
+                    lambda foe, there: reached_plane(self.world, foe, there, self.window),
                     self.foe_damage,
                 )
             return float(self._threats[self.window.local(cell)])
@@ -851,15 +845,21 @@ class _Context:
         return total
 
     def _weighed(
-        self, reaching: list[npt.NDArray[np.bool_]], damage: Callable[[str], float]
+        self,
+        reaching: Callable[[str, Pos], npt.NDArray[np.bool_]],
+        damage: Callable[[str], float],
     ) -> npt.NDArray[np.float64]:
         """`threat` or `menace` of every cell of `window` at once (issue #11): for each foe in
-        turn, `_attacks` of its plane of reach (`reaching`) times its `damage`, added up in the
-        same order as the sum of one cell (adding the 0 of a foe far off changes nothing)."""
+        turn, `_attacks` of its plane of reach (`reaching(foe, its cell)`) times its `damage`,
+        added up in the same order as the sum of one cell (adding the 0 of a foe far off
+        changes nothing)."""
         total = np.zeros(self.window.shape, dtype=np.float64)
-        for foe, reach in zip(self.foes, reaching, strict=True):
-            near = gaps(self.window, self.world.need(foe, Position).cell) <= CLOSE
-            weight = np.where(reach, REACHING_ATTACKS, np.where(near, CLOSE_ATTACKS, 0.0))
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            near = gaps(self.window, there) <= CLOSE
+            weight = np.where(
+                reaching(foe, there), REACHING_ATTACKS, np.where(near, CLOSE_ATTACKS, 0.0)
+            )
             total = total + weight * damage(foe)
         return total
 
@@ -900,12 +900,7 @@ class _Context:
         if self.window.holds(cell):
             if self._menaces is None:
                 self._menaces = self._weighed(
-                    [
-                        reaching_plane(
-                            self.world, self.unit, self.world.need(foe, Position).cell, self.window
-                        )
-                        for foe in self.foes
-                    ],
+                    lambda _, there: reaching_plane(self.world, self.unit, there, self.window),
                     self.own_damage,
                 )
             return float(self._menaces[self.window.local(cell)])
@@ -1009,29 +1004,8 @@ class _Context:
         return int(apart.min()) if len(apart) else 0
 
     def _strikes(self) -> list[Pos]:
-        """Every open cell no other creature stands in from which this creature reaches a
-        foe where it stands."""
-        grid = self.world.grid
-        cells = reach_cells(self.world, self.unit)
-        taken = {
-            self.world.need(u, Position).cell
-            for u in creatures(self.world)
-            if u != self.unit and not incapacitated(self.world, u)
-        }
-        out: list[Pos] = []
-        for foe in self.foes:
-            there = self.world.need(foe, Position).cell
-            for y in range(there.y - cells, there.y + cells + 1):
-                for x in range(there.x - cells, there.x + cells + 1):
-                    spot = Pos(x, y)
-                    if (
-                        grid.inside(spot)
-                        and grid.kind(spot) != Kind.WALL
-                        and spot not in taken
-                        and reaches(self.world, self.unit, spot, there)
-                    ):
-                        out.append(spot)
-        return out
+        """`_strike_spots` of this creature and its foes."""
+        return _strike_spots(self.world, self.unit, self.foes)
 
 
 def _hit_value(
@@ -1419,12 +1393,16 @@ def _greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
     return Choice(a.EndTurn(unit), 0.0, "ends its turn")
 
 
-def _strike_spots(world: World, unit: str, foes: list[str]) -> list[Pos]:
-    """The open cells, not another standing creature's, from which `unit` would reach a foe
-    where it stands (R-A4, heights included)."""
+def _strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
+    """Every open cell no other creature stands in from which `unit` reaches a foe where it
+    stands (R-A4, heights included)."""
     grid = world.grid
     cells = reach_cells(world, unit)
-    taken = standing_at(world, unit)
+    taken = {
+        world.need(u, Position).cell
+        for u in creatures(world)
+        if u != unit and not incapacitated(world, u)
+    }
     out: list[Pos] = []
     for foe in foes:
         there = world.need(foe, Position).cell
@@ -1433,12 +1411,24 @@ def _strike_spots(world: World, unit: str, foes: list[str]) -> list[Pos]:
                 spot = Pos(x, y)
                 if (
                     grid.inside(spot)
-                    and grid.kind(spot) not in (Kind.WALL, Kind.PIT)
+                    and grid.kind(spot) != Kind.WALL
                     and spot not in taken
                     and reaches(world, unit, spot, there)
                 ):
                     out.append(spot)
     return out
+
+
+def _apart(
+    xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], here: Pos, marks: Sequence[Pos]
+) -> tuple[npt.NDArray[np.int64], int]:
+    """How many cells (Chebyshev) each cell (xs, ys), and `here`, lies from the nearest of
+    `marks`."""
+    spots = np.array([(c.x, c.y) for c in marks], dtype=np.int64).reshape(-1, 2)
+    near = np.maximum(
+        np.abs(xs[:, None] - spots[None, :, 0]), np.abs(ys[:, None] - spots[None, :, 1])
+    ).min(axis=1)
+    return near, int(np.maximum(np.abs(spots[:, 0] - here.x), np.abs(spots[:, 1] - here.y)).min())
 
 
 def _closing(
@@ -1453,20 +1443,14 @@ def _closing(
     ]
     # Toward the cells it could strike a foe from (R-A4, heights included), not the foe's own
     # cell: beside a quay, or below a ledge, the foe's cell is near and out of reach.
-    strikes = _strike_spots(world, unit, foes)
-    marks = goals or strikes or [world.need(f, Position).cell for f in foes]
+    foe_cells = [world.need(f, Position).cell for f in foes]
+    marks = goals or _strike_spots(world, unit, foes) or foe_cells
     cells = reach_map(world, unit)
     if not marks or not cells:
         return None
-    spots = np.array([(c.x, c.y) for c in marks], dtype=np.int64)
     xs, ys, costs, codes = cells.arrays()
-    gaps = np.maximum(
-        np.abs(xs[:, None] - spots[None, :, 0]), np.abs(ys[:, None] - spots[None, :, 1])
-    ).min(axis=1)
     here = world.need(unit, Position)
-    now = int(
-        np.maximum(np.abs(spots[:, 0] - here.cell.x), np.abs(spots[:, 1] - here.cell.y)).min()
-    )
+    gaps, now = _apart(xs, ys, here.cell, marks)
     # Hanging on a face (R-M7), a climb up or back down that gets it no nearer on the map is
     # still on the way; a Jump from higher than it is tall is a fall (R-M4), never taken.
     hanging = here.elevation > 0
@@ -1483,15 +1467,7 @@ def _closing(
     bow = weapon_kind(world, held_weapon(world, unit, melee=False))
     if bow is not None and bow.ranged is not None and not goals and not hanging:
         far = bow.ranged * 2 // world.rules.integer("grid", "diagonal_half_metres")
-        foe_cells = np.array([(c.x, c.y) for c in (world.need(f, Position).cell for f in foes)])
-        apart = np.maximum(
-            np.abs(xs[:, None] - foe_cells[None, :, 0]), np.abs(ys[:, None] - foe_cells[None, :, 1])
-        ).min(axis=1)
-        away = int(
-            np.maximum(
-                np.abs(foe_cells[:, 0] - here.cell.x), np.abs(foe_cells[:, 1] - here.cell.y)
-            ).min()
-        )
+        apart, away = _apart(xs, ys, here.cell, foe_cells)
         if away > far and (apart <= far).any():
             order = np.lexsort((apart, costs, apart > far))
             gaps, now = apart, away
