@@ -299,6 +299,36 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tupl
 
 
 @njit(cache=True)
+def _plain_runs(planes: Int32, flags: Flags) -> Int32:
+    """`runs[d, y, x]`: how many steps in a row from (y, x) in direction d cost exactly a
+    step's length, each into open, level ground: enterable, not difficult, no obstacle, as
+    high as the cell before, past no solid corner. A jump along such a run never costs less
+    than walking it (R-M6 prices a jump by its length), so `_settle` does not look for one
+    there. The cell the run starts from must itself be plain for that (`_settle` checks)."""
+    hh, ww = flags.shape
+    runs = np.zeros((8, hh, ww), dtype=np.int32)
+    for d in range(8):
+        dy, dx = DY[d], DX[d]
+        # Each cell's run reads its neighbour's in direction d, so that one comes first.
+        for i in range(hh):
+            y = hh - 1 - i if dy > 0 else i
+            for j in range(ww):
+                x = ww - 1 - j if dx > 0 else j
+                by, bx = y + dy, x + dx
+                if by < 0 or by >= hh or bx < 0 or bx >= ww:
+                    continue
+                f = flags[by, bx]
+                if not f & F_ENTER or f & F_DIFFICULT or planes[P_OBSTACLE, by, bx] != 0:
+                    continue
+                if planes[P_HEIGHT, by, bx] != planes[P_HEIGHT, y, x]:
+                    continue
+                if dx != 0 and dy != 0 and (flags[y, bx] | flags[by, x]) & F_SOLID:
+                    continue
+                runs[d, y, x] = 1 + runs[d, by, bx]
+    return runs
+
+
+@njit(cache=True)
 def _settle(
     planes: Int32, flags: Flags, params: Float, sy: int, sx: int, levels: int, capacity: int
 ) -> tuple[Int32, bool]:
@@ -320,6 +350,8 @@ def _settle(
     after = np.empty(capacity, dtype=np.int32)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runs = _plain_runs(planes, flags) if jumps else np.zeros((8, 1, 1), dtype=np.int32)
+    orthogonal, diagonal = int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL])
     # Per cell: the most run-up of a state settled at a lower cost (`ahead`), and of those
     # settled at the cost `ahead_at` last seen there (`level_at`); see `done` below.
     ahead = np.full(n, -1, dtype=np.int32)
@@ -372,7 +404,15 @@ def _settle(
                         waiting += 1
             if not jumps:
                 continue
+            plain = not flags[ay, ax] & F_DIFFICULT and planes[P_OBSTACLE, ay, ax] == 0
+            longest_jump = _jump_length(params, covered)
             for d in range(8):
+                if plain:
+                    per = diagonal if DX[d] != 0 and DY[d] != 0 else orthogonal
+                    # No jump from here in d beats walking (see `_plain_runs`): `jump_line`
+                    # would give none, so it is not asked (issue #11: most lines of most maps).
+                    if runs[d, ay, ax] >= min(longest_jump, limit - spent) // per:
+                        continue
                 last = jump_line(
                     planes, flags, params, ay, ax, d, covered, limit - spent, costs, runups
                 )

@@ -207,5 +207,26 @@ def distance_field(
         dist, states = pf.search(g.planes, g.flags, g.params, sy, sx)
         return Field(start, limit, g, dist, states)
 
-    # One search serves the reach map, the check of a move and its resolution (issue #11).
-    return world.memo(("field", m, gait, start, limit, jr), search, reads=STANDING)
+    # One search serves the reach map, the check of a move and its resolution (issue #11), and
+    # a search with a larger limit serves every smaller one: a Walk checked after the reach map
+    # searched as far as a Sprint goes reads the Sprint's field (see `within`). The fields
+    # kept for one start are dropped together when a creature or the terrain changes.
+    kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
+    found = kept.get(limit)
+    if found is None:
+        wider = [k for k in kept if k > limit]
+        found = within(kept[min(wider)], limit) if wider else search()
+        kept[limit] = found
+    return found
+
+
+def within(field: Field, limit: int) -> Field:
+    """`field` cut to the cells a search with the smaller `limit` from the same start reaches.
+
+    It is the same answer as that search's: costs are least costs, and a path of at most
+    `limit` never leaves the smaller window nor passes a state that costs more; the run-up the
+    search tells apart never differs below `limit` (`pathfinder.runup_levels` counts it up to
+    the same cap, or to at least `limit`). The wider window and states are kept, so paths
+    trace back through the same states (compared on the bench and shipped maps' games)."""
+    dist = np.where(field.dist <= limit, field.dist, INF).astype(np.int32)
+    return Field(field.start, limit, field.ground, dist, field.states)
