@@ -92,6 +92,7 @@ from sim.threat import (
     reach_cells,
     reached_plane,
     reaches,
+    reaching_from,
     reaching_plane,
     zone,
 )
@@ -1397,26 +1398,17 @@ def _strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
     """Every open cell no other creature stands in from which `unit` reaches a foe where it
     stands (R-A4, heights included)."""
     grid = world.grid
-    cells = reach_cells(world, unit)
     taken = {
         world.need(u, Position).cell
         for u in creatures(world)
         if u != unit and not incapacitated(world, u)
     }
-    out: list[Pos] = []
-    for foe in foes:
-        there = world.need(foe, Position).cell
-        for y in range(there.y - cells, there.y + cells + 1):
-            for x in range(there.x - cells, there.x + cells + 1):
-                spot = Pos(x, y)
-                if (
-                    grid.inside(spot)
-                    and grid.kind(spot) != Kind.WALL
-                    and spot not in taken
-                    and reaches(world, unit, spot, there)
-                ):
-                    out.append(spot)
-    return out
+    return [
+        spot
+        for foe in foes
+        for spot in reaching_from(world, unit, world.need(foe, Position).cell)
+        if spot not in taken and grid.kind(spot) != Kind.WALL
+    ]
 
 
 def _apart(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.actions import Refusal
 from sim.components import Body, Conditions, Hands, Item, Position, Stats, Team
-from sim.creature import creatures
+from sim.creature import is_creature
 from sim.hide import cannot_see
 from sim.threat import out_of_reach, reaches
 from sim.world import World
@@ -18,7 +18,7 @@ def singled_out(world: World, actor: str, target: str, what: str) -> Refusal | N
         return Refusal(f'{what} needs a "target": the id of a creature')
     if target == actor:
         return Refusal(f"{actor} cannot {what} itself")
-    if target not in creatures(world):
+    if not is_creature(world, target):
         return Refusal(f"there is no creature {target!r} to {what}")
     # Kept by the world: a list of legal decisions asks it of each target for every action.
     return world.memo(

@@ -88,6 +88,33 @@ def reaches(
     return rise <= world.need(attacker, Body).height
 
 
+def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
+    """Every cell of the map from which `attacker` reaches `target` (`reaches`, with the
+    creature hanging at `target` if any), in row order: where it could strike from. One pass
+    over the few cells around instead of asking `reaches` of each (issue #13: the easy AI asks
+    it for every foe on every decision)."""
+    grid = world.grid
+    if not grid.inside(target):
+        return []
+    cells = reach_cells(world, attacker)
+    own = world.need(attacker, Position)
+    height = world.need(attacker, Body).height
+    theirs = up_in(world, target, attacker)
+    ground = grid.ground_half
+    low = ground(target) / 2
+    out = []
+    for y in range(max(0, target.y - cells), min(grid.height, target.y + cells + 1)):
+        for x in range(max(0, target.x - cells), min(grid.width, target.x + cells + 1)):
+            at = Pos(x, y)
+            if at == target:
+                continue
+            mine = own.elevation if own.cell == at else 0.0
+            # As `reaches` works it out, term by term.
+            if abs(ground(at) / 2 + mine - low - theirs) <= height:
+                out.append(at)
+    return out
+
+
 def out_of_reach(world: World, attacker: str, target: str) -> str:
     """Why `attacker` cannot reach `target` with a melee attack, in a player's words."""
     where = world.need(target, Position)
