@@ -84,7 +84,7 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
         )
     wins.set_ylim(0, 1.1)
     wins.yaxis.set_major_formatter(PercentFormatter(1.0))
-    wins.set_ylabel("games")
+    wins.set_ylabel("share of games")
     wins.set_title("Win rate (bars: 95 % Wilson interval)", fontsize=10)
 
     # Battle length: decided games stacked on capped ones, one bar per round.
