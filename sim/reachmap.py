@@ -4,7 +4,7 @@ a face it can start up (or down) with a Climb that stops part-way, where it woul
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -201,7 +201,8 @@ def reach_map(
     shared = None
     if strides:
         jr = jump_reach(world, unit, m)
-        shared = distance_field(world, m, Gait.STRIDE, start, _searched(world, unit, usable), jr)
+        searched = _searched(world, unit, (kind for kind, _ in usable))
+        shared = distance_field(world, m, Gait.STRIDE, start, searched, jr)
     most = max(strides, default=0)
     win = window_around(
         world, start, max((_radius(world, unit, k, m, most) for k, _ in usable), default=1)
@@ -280,7 +281,7 @@ def ends_by_kind(
     shared = None
     if strides:
         jr = jump_reach(world, unit, m)
-        searched = _searched(world, unit, [(kind, None) for kind in usable])
+        searched = _searched(world, unit, usable)
         shared = distance_field(world, m, Gait.STRIDE, start, searched, jr)
     out: dict[type[Movement], Ends] = {}
     for kind in usable:
@@ -327,12 +328,12 @@ def _found_ends(found: Found) -> Ends | None:
     return Ends(tuple(c.x for c in cells), tuple(c.y for c in cells), first[near][1])
 
 
-def _searched(world: World, unit: str, usable: Sequence[tuple[type[Movement], object]]) -> int:
+def _searched(world: World, unit: str, kinds: Iterable[type[Movement]]) -> int:
     """The limit of the search the usable strides share: the most any of them allows, for a
     Sprint the most its roll can give, though it offers only what the least roll gives. A
     Sprint's check plans with the most (the roll comes after), and reads this same search
     (`reach.within`) instead of making a larger one (issue #11)."""
-    return max(allowance(world, unit, kind) for kind, _ in usable if kind in STRIDES)
+    return max(allowance(world, unit, kind) for kind in kinds if kind in STRIDES)
 
 
 def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:

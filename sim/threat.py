@@ -84,8 +84,14 @@ def reaches(
     own = world.need(attacker, Position)
     mine = own.elevation if own.cell == at else 0.0
     theirs = up_in(world, target, attacker) if up is None else up
-    rise = abs(grid.ground_half(at) / 2 + mine - grid.ground_half(target) / 2 - theirs)
+    rise = _rise(grid.ground_half(at), mine, grid.ground_half(target), theirs)
     return rise <= world.need(attacker, Body).height
+
+
+def _rise(at_half: int, mine: float, target_half: int, theirs: float) -> float:
+    """Metres between striker and struck (R-A4 with heights, R-M7): grounds in half-metres,
+    each creature's height above its ground in metres."""
+    return abs(at_half / 2 + mine - target_half / 2 - theirs)
 
 
 def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
@@ -101,7 +107,7 @@ def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
     height = world.need(attacker, Body).height
     theirs = up_in(world, target, attacker)
     ground = grid.ground_half
-    low = ground(target) / 2
+    low = ground(target)
     out = []
     for y in range(max(0, target.y - cells), min(grid.height, target.y + cells + 1)):
         for x in range(max(0, target.x - cells), min(grid.width, target.x + cells + 1)):
@@ -109,8 +115,7 @@ def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
             if at == target:
                 continue
             mine = own.elevation if own.cell == at else 0.0
-            # As `reaches` works it out, term by term.
-            if abs(ground(at) / 2 + mine - low - theirs) <= height:
+            if _rise(ground(at), mine, low, theirs) <= height:
                 out.append(at)
     return out
 
