@@ -275,6 +275,18 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     return blocked if blocked is not None else AttackPlan(weapon, False)
 
 
+def melee_only(world: World, actor: str, weapon: str | None) -> bool:
+    """Whether `plan_attack` makes every attack of `actor` with `weapon` (None: the weapon it
+    chooses) a melee attack, or refuses it at any target: then a target out of melee reach is
+    refused (R-A4). Fists, a melee weapon, or, unnamed, no ranged weapon held; named, one not
+    held or no weapon at all."""
+    if weapon is None:
+        return held_weapon(world, actor, melee=False) is None
+    found = find(world, weapon, world.need(actor, Hands).items())
+    kind = weapon_kind(world, found) if found is not None else None
+    return kind is None or kind.ranged is None
+
+
 def check_attack(world: World, action: Attack) -> Refusal | None:
     plan = plan_attack(world, action)
     return plan if isinstance(plan, Refusal) else None

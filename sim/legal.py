@@ -22,7 +22,7 @@ from typing import overload
 from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.actions import Action, Cost, Refusal
-from sim.attack import AttackPlan, plan_attack
+from sim.attack import AttackPlan, melee_only, plan_attack
 from sim.budget import refilled
 from sim.casting import known
 from sim.components import Budget, ExtendedAction, Gear, Hands, Item, Position
@@ -35,7 +35,10 @@ from sim.reachmap import ORDER, Path, ends_by_kind
 from sim.reactions import NONE
 from sim.rulebook import RULEBOOK
 from sim.rules import Tier
+from sim.sight import creature_distance_half
+from sim.target import in_reach
 from sim.threat import reaches
+from sim.throw import throw_range, too_heavy
 from sim.world import World
 
 # R-P2: the distances an "enemy comes within" trigger is offered at (a representative set).
@@ -404,7 +407,9 @@ def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterat
     """R-X18 to a cell: a representative set, for each ally in sight the cell next to it
     nearest the tosser, where the ally can pick the item up (R-X7) without the risk of a
     failed catch (R-R6). Tossing to the ally itself is listed with the other targets."""
-    if not held:
+    sieve = _Sieve(world, unit)
+    tossed = [item for item in held if sieve.tosses(item)]
+    if not tossed:
         return
     grid = world.grid
     team = team_of(world, unit)
@@ -419,7 +424,7 @@ def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterat
         ]
         if around:
             cell = min(around, key=lambda c: (_chebyshev(c, here), c.y, c.x))
-            for item in held:
+            for item in tossed:
                 yield a.Toss(unit, item, to=cell)
 
 
@@ -433,13 +438,50 @@ def _others(world: World, unit: str) -> tuple[str, ...]:
     return world.memo(("legal.others", unit), seen)
 
 
+class _Sieve:
+    """What the checks of actions at a creature ask first, asked once per creature or item so
+    that a candidate it would refuse is not made (most targets are out of reach): the hands-on
+    actions' reach (`in_reach`, the first question of Aid, Administer, Trip, Shove, Feint,
+    Grapple and Disarm), a melee attack's reach, a throw's range (R-X17) and a toss's weight
+    (R-X18). It only leaves out what the check refuses; tests/test_legal_listing.py lists
+    without it to show the same list."""
+
+    def __init__(self, world: World, unit: str) -> None:
+        self.world, self.unit = world, unit
+        self._melee: dict[str | None, bool] = {}
+        self._range: dict[str, int] = {}
+
+    def near(self, other: str) -> bool:
+        return in_reach(self.world, self.unit, other, "reach") is None
+
+    def strikes(self, weapon: str | None, near: bool) -> bool:
+        if near:
+            return True
+        melee = self._melee.get(weapon)
+        if melee is None:
+            melee = self._melee[weapon] = melee_only(self.world, self.unit, weapon)
+        return not melee
+
+    def throws(self, other: str, item: str) -> bool:
+        most = self._range.get(item)
+        if most is None:
+            most = self._range[item] = throw_range(self.world, self.unit, item)
+        return creature_distance_half(self.world, self.unit, other) <= most
+
+    def tosses(self, item: str) -> bool:
+        return too_heavy(self.world, self.unit, item) is None
+
+
 def _targeted(world: World, unit: str) -> Iterator[Action | _Unless]:
     """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
     the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
     team = team_of(world, unit)
     held = _held(world, unit)
+    sieve = _Sieve(world, unit)
+    tossed = [item for item in held if sieve.tosses(item)]
     for other in _others(world, unit):
-        if team_of(world, other) == team:
+        near = sieve.near(other)
+        if near and team_of(world, other) == team:
             yield a.Aid(unit, target=other)
             yield a.Administer(unit, target=other)
             for item in (*held, *_carried(world, unit)):
@@ -448,19 +490,27 @@ def _targeted(world: World, unit: str) -> Iterator[Action | _Unless]:
         # chooses; naming that weapon is the same decision, listed once: the attack unnamed (a
         # player's plain "attack"), the trip named (it comes first).
         plans = _Plans(world, unit, other)
-        yield a.Attack(unit, target=other)
+        if sieve.strikes(None, near):
+            yield a.Attack(unit, target=other)
         for weapon in held:
-            yield _Unless(a.Attack(unit, target=other, weapon=weapon), partial(plans.same, weapon))
-            yield a.Trip(unit, target=other, weapon=weapon)
-        yield _Unless(a.Trip(unit, target=other), partial(_any_same, plans, held))
-        yield a.Shove(unit, target=other)
-        yield a.Feint(unit, target=other)
-        yield a.Grapple(unit, target=other)
-        for item in _held(world, other):
-            yield a.Disarm(unit, target=other, item=item)
+            if sieve.strikes(weapon, near):
+                yield _Unless(
+                    a.Attack(unit, target=other, weapon=weapon), partial(plans.same, weapon)
+                )
+            if near:
+                yield a.Trip(unit, target=other, weapon=weapon)
+        if near:
+            yield _Unless(a.Trip(unit, target=other), partial(_any_same, plans, held))
+            yield a.Shove(unit, target=other)
+            yield a.Feint(unit, target=other)
+            yield a.Grapple(unit, target=other)
+            for item in _held(world, other):
+                yield a.Disarm(unit, target=other, item=item)
         for item in held:
-            yield a.Throw(unit, target=other, item=item)
-            yield a.Toss(unit, item=item, target=other)
+            if sieve.throws(other, item):
+                yield a.Throw(unit, target=other, item=item)
+            if item in tossed:
+                yield a.Toss(unit, item=item, target=other)
 
 
 def _any_same(plans: _Plans, held: tuple[str, ...]) -> bool:

@@ -220,6 +220,21 @@ class TossPlan:
     catcher: str | None
 
 
+def too_heavy(world: World, actor: str, item: str) -> Refusal | None:
+    """Why `actor` cannot toss `item` anywhere: it weighs more than half its STR Bonus in kg
+    (R-X18)."""
+    most = world.need(actor, Stats).attribute("str").bonus / world.rules.integer(
+        "toss", "max_weight_divisor"
+    )
+    weight = _weight(world, item)
+    if weight > most:
+        return Refusal(
+            f"{item} weighs {weight:g} kg; {actor} tosses at most {most:g} kg "
+            "(R-X18: half the STR Bonus)"
+        )
+    return None
+
+
 def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
     actor = action.actor
     item = _held(world, actor, action.item, "toss")
@@ -227,14 +242,10 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
         return item
     if (action.to is None) == (action.target is None):
         return Refusal('a toss needs either "to": a cell [x, y], or "target": a creature')
+    heavy = too_heavy(world, actor, item)
+    if heavy is not None:
+        return heavy
     bonus = world.need(actor, Stats).attribute("str").bonus
-    most = bonus / world.rules.integer("toss", "max_weight_divisor")
-    weight = _weight(world, item)
-    if weight > most:
-        return Refusal(
-            f"{item} weighs {weight:g} kg; {actor} tosses at most {most:g} kg "
-            "(R-X18: half the STR Bonus)"
-        )
     here = world.need(actor, Position).cell
     catcher = action.target
     if catcher is not None:

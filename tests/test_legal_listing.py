@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sim import actions as a
+from sim import legal as legal_module
 from sim.actions import Action, Refusal
 from sim.budget import refilled
 from sim.components import ExtendedAction
@@ -20,7 +21,7 @@ from sim.condition import Condition
 from sim.creature import has
 from sim.engine import AwaitingAction, Battle
 from sim.geometry import Pos
-from sim.legal import PLAIN, Legal, _Prices, kinds, legal_decisions, listing
+from sim.legal import PLAIN, Legal, _Prices, _Sieve, kinds, legal_decisions, listing
 from sim.reachmap import ORDER, reach_map
 from sim.replay import begin
 from sim.rulebook import RULEBOOK
@@ -191,3 +192,44 @@ def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
         assert list(kinds(battle)) == expected
         fewer += len(expected) < len(list(listing(battle).kinds()))
     assert fewer > 0
+
+
+class _Open(_Sieve):
+    """A sieve that lets every candidate through to the check."""
+
+    def near(self, other: str) -> bool:
+        return True
+
+    def strikes(self, weapon: str | None, near: bool) -> bool:
+        return True
+
+    def throws(self, other: str, item: str) -> bool:
+        return True
+
+    def tosses(self, item: str) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_the_sieve_leaves_out_only_what_the_checks_refuse(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #15: the candidates the sieve leaves out unmade (targets out of reach or range,
+    items too heavy to toss) are all refused by their checks: listed with every candidate put
+    to the check, every turn's decision of random play lists the same, and some candidates
+    were left out."""
+    sifted = 0
+    for battle in _states(path):
+        pending = battle.pending
+        assert isinstance(pending, AwaitingAction)
+        whole = legal_decisions(battle)
+        made = _candidates(battle, pending.unit)
+        with monkeypatch.context() as patch:
+            patch.setattr(legal_module, "_Sieve", _Open)
+            assert legal_decisions(battle) == whole
+            sifted += _candidates(battle, pending.unit) - made
+    assert sifted > 0, "some candidates are out of reach"
+
+
+def _candidates(battle: Battle, unit: str) -> int:
+    return sum(1 for _ in legal_module._plain_candidates(battle.world, unit))
