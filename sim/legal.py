@@ -193,7 +193,7 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
         if first:
             done.add(key)
-    return Listing(tuple(out), tuple(_moves(battle, unit, prices)))
+    return Listing(tuple(out), tuple(_moves(battle, unit, prices, first)))
 
 
 def _answers(battle: Battle, pending: AwaitingReaction, slowed: bool) -> tuple[Legal, ...]:
@@ -257,7 +257,7 @@ def _shifted(action: Action, shift: Shift) -> Action:
     return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
 
 
-def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
+def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[_MoveGroup]:
     """One decision per Movement Action but Climb, variant and cell it can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
     too.
@@ -267,7 +267,9 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
     the move's own check, to answer for the kind: to the cheapest cell, along the path the reach
     map found (given by `to`, the check would search again, and for a Sprint further than the
     map: as far as the best roll); every cell takes the kind's price. The cells are each kind's
-    reach map's, read off the searches without making the maps (`ends_by_kind`)."""
+    reach map's, read off the searches without making the maps (`ends_by_kind`). `first`
+    (what `kinds` lists): a Jump's landings, each put to its check, are looked for only until
+    the first, whose move then answers for the kind."""
     world = battle.world
     quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
@@ -288,9 +290,13 @@ def _moves(battle: Battle, unit: str, prices: _Prices) -> Iterator[_MoveGroup]:
         listed.append((kind, paid, paying))
     # Priced Quickened when it can be: the cheapest variant decides what is in reach.
     asked = tuple((kind, paying) for kind, _, paying in listed)
-    ends = ends_by_kind(world, unit, asked, quicken=quicken)
+    ends = ends_by_kind(world, unit, asked, quicken=quicken, first=first)
     swims = tuple(one for one in asked if one[0] is a.Swim)
-    dives = ends_by_kind(world, unit, swims, submerged=True, quicken=quicken) if swims else {}
+    dives = (
+        ends_by_kind(world, unit, swims, submerged=True, quicken=quicken, first=first)
+        if swims
+        else {}
+    )
     for kind, paid, _ in listed:
         for submerged, found in ((False, ends), (True, dives)):
             cells = found.get(kind)

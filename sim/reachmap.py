@@ -264,11 +264,14 @@ def ends_by_kind(
     *,
     submerged: bool = False,
     quicken: bool = False,
+    first: bool = False,
 ) -> dict[type[Movement], Ends]:
     """For each (kind, budget) but Climb, the cells of `reach_map(world, unit, (kind,),
     submerged=, quicken=, budget=)`, by kind (none where that map is empty), worked out without
     the maps: Walk, Run and Sprint share one search, the largest of their allowances (its costs
-    are least costs within each smaller one), and only the cells are read off it."""
+    are least costs within each smaller one), and only the cells are read off it. `first`: of
+    a Jump, whose landings are each put to the check, only the first in row order, with its
+    path as `nearest` (what the action bar needs: whether it goes anywhere, and where first)."""
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     usable = [
@@ -295,7 +298,7 @@ def ends_by_kind(
             # A Jump skips cells an earlier action offers: here none.
             win = window_around(world, start, _radius(world, unit, kind, m, 0))
             none = np.full(win.shape, -1, dtype=np.int8)
-            reached = _cells(world, unit, kind, start, m, submerged, (win, none))
+            reached = _cells(world, unit, kind, start, m, submerged, (win, none), first=first)
         found = _field_ends(reached, limit) if isinstance(reached, Field) else _found_ends(reached)
         if found is not None:
             out[kind] = found
@@ -414,9 +417,12 @@ def _cells(
     mv: Mover,
     submerged: bool,
     offered: tuple[Window, npt.NDArray[np.int8]],
+    *,
+    first: bool = False,
 ) -> Found | Field:
     """The cells `kind` gets to: a search's field, or a few cells each with its path. A Jump
-    is not asked for a cell an earlier (cheaper) action offers (`offered`)."""
+    is not asked for a cell an earlier (cheaper) action offers (`offered`); `first`: a Jump
+    stops at the first landing in row order."""
     if kind is Jump:
         # Few candidates: ask the check itself for each cell around that a standing jump
         # could land in. A jump goes in a straight line (orthogonal or diagonal) no longer
@@ -441,6 +447,8 @@ def _cells(
                 plan = standing_jump(world, mv, start, cell)
                 if not isinstance(plan, Refusal):
                     found.append((cell, plan.cost, ((cell, True),)))
+                    if first:
+                        return found
         return found
     if kind is Step and has(world, unit, Condition.SWIMMING):
         # R-M8: out of the water with a Step, one straight metre.

@@ -54,13 +54,13 @@ def opened(size: tuple[int, int], scale: float | None, shots: Path) -> tuple[App
 
 def drawn_text(app: App) -> Drawn:
     """Every string the next frame draws, with where (the panels are drawn afresh)."""
-    out: Drawn = []
+    drawn: list[tuple[object, str, pygame.Rect]] = []
     fonts = app.renderer.fonts
     plain = fonts.draw
 
     def recording(*args: object, **kwargs: object) -> pygame.Rect:
         rect = plain(*args, **kwargs)  # type: ignore[arg-type]
-        out.append((str(args[1]), rect))
+        drawn.append((args[0], str(args[1]), rect))
         return rect
 
     fonts.draw = recording  # type: ignore[method-assign]
@@ -69,7 +69,10 @@ def drawn_text(app: App) -> Drawn:
         app.frame()
     finally:
         fonts.draw = plain  # type: ignore[method-assign]
-    return out
+    # The sidebar's top is drawn in a picture of its own, in the picture's coordinates.
+    top = app.renderer._panels["sidebar"][1]
+    side = app.renderer.layout(app.surface.get_size()).sidebar
+    return [(t, r.move(side.topleft) if on is top else r) for on, t, r in drawn]
 
 
 def overlaps(rects: list[tuple[str, pygame.Rect]]) -> list[str]:

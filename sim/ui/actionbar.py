@@ -136,6 +136,11 @@ def needs(name: str) -> tuple[str, ...]:
     """What a player chooses for an action: "item", "ability" (a spell or an ability, which
     then says whether it needs a "target" or a cell "to"), "trigger" (Prepare), "target", "to";
     movement actions (and the dive) need a "path"."""
+    known = _NEEDS.get(name)
+    return known if known is not None else _needs(name)
+
+
+def _needs(name: str) -> tuple[str, ...]:
     if name in MOVES or name == DIVE:
         return ("path",)
     if name in ABILITY_ACTIONS:
@@ -145,6 +150,10 @@ def needs(name: str) -> tuple[str, ...]:
     fields = FIELDS.get(name, set())
     # An Assist's two creatures are clicked in turn, the ally first (R-X21).
     return tuple(f for f in ("item", "target", "to", "ally", "enemy") if f in fields)
+
+
+# Each button's, worked out once: the bar asks for every button after every change.
+_NEEDS: dict[str, tuple[str, ...]] = {name: _needs(name) for name in BAR_NAMES}
 
 
 def aim_of(ability: Ability) -> tuple[str, ...]:

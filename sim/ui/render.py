@@ -182,15 +182,12 @@ class Renderer:
             session.version, side.size, view.selected, view.side, view.omniscient,
             view.show_reach, view.move_only, view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
-        self._panel_cached(
-            "sidebar",
-            top_key,
-            surface,
-            side,
-            lambda: panel.floored(
-                side.bottom, lambda: panel.draw_top(surface, side, session, view)
-            ),
-        )
+        kept = self._panels.get("sidebar")
+        if kept is not None and kept[0] == top_key:
+            surface.blit(kept[1], side)
+            self.hits.items.extend(self._panel_hits["sidebar"])
+        else:
+            self._sidebar_top(surface, side, top_key, session, view)
         y = panel.floored(side.bottom, lambda: panel.cell_section(surface, side, session, view))
         y = max(y, side.y + self.m.px(200))
         if y < side.bottom:
@@ -207,6 +204,35 @@ class Renderer:
                     side.bottom, lambda: panel.log(surface, side, y, session, view)
                 ),
             )
+
+    def _sidebar_top(
+        self,
+        surface: pygame.Surface,
+        side: pygame.Rect,
+        key: tuple[object, ...],
+        session: Session,
+        view: View,
+    ) -> None:
+        """Draw the sidebar's top into its own picture, in the picture's coordinates, then onto
+        the window: filling a picture of its own is a fifth of filling its narrow strip of the
+        window, and the picture is then kept as it is instead of copied back (`_panel_cached`)."""
+        panel = self.sidebar
+        kept = self._panels.get("sidebar")
+        picture = kept[1] if kept is not None and kept[1].get_size() == side.size else None
+        if picture is None:
+            picture = pygame.Surface(side.size)
+        here = picture.get_rect()
+        start = len(self.hits.items)
+        panel.floored(here.bottom, lambda: panel.draw_top(picture, here, session, view))
+        panel.end += side.y
+        # New rectangles: the ones drawn may be kept by the sidebar's own blocks (`_kept`).
+        items = self.hits.items
+        items[start:] = [
+            (rect.move(side.topleft), kind, value) for rect, kind, value in items[start:]
+        ]
+        surface.blit(picture, side)
+        self._panels["sidebar"] = (key, picture)
+        self._panel_hits["sidebar"] = list(self.hits.items[start:])
 
     def draw_menu(self, surface: pygame.Surface, title: str, rows: list[MenuLine]) -> None:
         """The Esc menu (or one of its pages) over the board."""
