@@ -21,21 +21,24 @@ from sim.world import World
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
+def weapons(world: World, unit: str) -> tuple[str, ...]:
+    """The weapons `unit` holds, in hand order: what a disarm may be after (R-X5)."""
+    return tuple(item for item in world.need(unit, Hands).items() if weapon_kind(world, item))
+
+
 def _weapon(world: World, action: Disarm) -> str | Refusal:
     """The held weapon the disarm is after: `item`, or the target's first held weapon."""
     target = action.target
-    held = world.need(target, Hands).items()
     if action.item is not None:
+        held = world.need(target, Hands).items()
         item = find(world, action.item, held)
         if item is None:
             return Refusal(f"{target} holds no {action.item!r} (R-X5)")
         if weapon_kind(world, item) is None:
             return Refusal(f"{item} is not a weapon; Disarm takes a weapon (R-X5)")
         return item
-    for item in held:
-        if weapon_kind(world, item) is not None:
-            return item
-    return Refusal(f"{target} holds no weapon to disarm (R-X5)")
+    held = weapons(world, target)
+    return held[0] if held else Refusal(f"{target} holds no weapon to disarm (R-X5)")
 
 
 def check_disarm(world: World, action: Disarm) -> Refusal | None:

@@ -48,7 +48,9 @@ def test_every_action_type_has_a_mechanic_and_a_name_and_nothing_else_lists_them
     assert FIELDS["cast"] == {"spell", "target", "to"}
     assert FIELDS["prepare"] == {"trigger", "metres", "cells", "watch", "then"}
     assert FIELDS["end_turn"] == set()
-    assert needs("assist") == ("ally", "enemy") and needs("disarm") == ("item", "target")
+    assert needs("assist") == ("ally", "enemy") and needs("throw") == ("item", "target")
+    # R-X5: a Disarm's item is the target's weapon, picked after the target (test_ui_disarm.py).
+    assert FIELDS["disarm"] == {"item", "target"} and needs("disarm") == ("target",)
 
 
 # Lines of a script or save in the shape they have always been written: the codec keeps it.

@@ -17,7 +17,6 @@ import pygame
 from sim import odds
 from sim.actions import Attack
 from sim.attack import AttackPlan, plan_attack
-from sim.components import Hands
 from sim.condition import Condition
 from sim.creature import conditions
 from sim.dice import LoadedDice
@@ -25,7 +24,6 @@ from sim.geometry import Pos
 from sim.scenario import load
 from sim.ui.app import App
 from sim.ui.forecast import DEFENCE_WORDS, percent
-from sim.ui.mode import Picking
 from sim.ui.session import Session
 from tests import test_ui_client as client
 from tests.test_ui_client import Player, acting, at, fighters, make_app, write_scenario
@@ -180,10 +178,8 @@ def test_a_chosen_trip_grapple_disarm_or_feint_shows_its_chance(
         assert line in shown
     assert_tip_fits(app)
     p.key(pygame.K_ESCAPE)
-    # Disarm: the bar judges it with ana's own items only (none is grok's weapon), so its
-    # button is struck through; the choice is made here as picking grok's weapon would.
-    app.view.mode = Picking("disarm")
-    app.pick_item(next(i for i in app.world.need("grok", Hands).items()))
+    # Disarm: chosen in the bar like the others, the weapon being grok's (R-X5).
+    p.button("action", "disarm")
     assert app.view.targeting == "disarm"
     p.hover(grok)
     shown = tip_lines(app)

@@ -147,6 +147,10 @@ def _needs(name: str) -> tuple[str, ...]:
         return ("ability",)
     if name == Prepare.name:
         return ("trigger",)
+    if name == a.Disarm.name:
+        # R-X5: the weapon is the target's, so it is chosen after the target (`App.click_cell`),
+        # and only when the target holds more than one.
+        return ("target",)
     fields = FIELDS.get(name, set())
     # An Assist's two creatures are clicked in turn, the ally first (R-X21).
     return tuple(f for f in ("item", "target", "to", "ally", "enemy") if f in fields)

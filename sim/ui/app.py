@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pygame
 
-from sim.actions import Refusal
+from sim.actions import Disarm, Refusal
 from sim.ai import AI, players
 from sim.components import Policy, Position
 from sim.creature import creatures, team_of
+from sim.disarm import weapons
 from sim.engine import (
     DEFENCES,
     REACTION_POLICIES,
@@ -86,6 +87,7 @@ SCALE_KEYS = {
 }  # fmt: skip
 AI_PAUSE = 0.7  # seconds between the AI's decisions, so a player can follow them
 log = logging.getLogger(__name__)
+DISARM = Disarm.name
 ACTION_KEYS = {pygame.K_a: "attack", pygame.K_c: "cast", pygame.K_u: "use", pygame.K_w: "prepare"}
 HINTS_FILE = ".hints"  # beside the saves: the hints a player has taken up, one a line
 REACTION_HINT_KEY = "reactions"
@@ -564,6 +566,11 @@ class App:
         if view.targeting is not None:
             aim = aim_needs(self.world, view)
             decision: Decision | str | None = None
+            if view.targeting == DISARM and unit is not None and len(weapons(self.world, unit)) > 1:
+                # R-X5: which of the target's weapons; with one, the disarm is after that one.
+                view.mode = Picking(DISARM, target=unit)
+                view.status = f"disarm {unit}: which weapon? (Esc cancels)"
+                return
             if "target" in aim and unit is not None:
                 decision = target_choice(view, unit)
             elif "to" in aim:
@@ -839,11 +846,15 @@ class App:
         name = view.picking
         if name is None or view.selected is None:
             return
+        owner = view.owner
         view.mode = Free()
-        if "target" in needs(name):
+        if owner is not None:  # a Disarm's target was clicked first (R-X5)
+            decision = build(view.selected, name, view.slow, view.quicken, target=owner, item=item)
+        elif "target" in needs(name):
             view.mode = Targeting(name, item=item)
             return
-        decision = build(view.selected, name, view.slow, view.quicken, item=item)
+        else:
+            decision = build(view.selected, name, view.slow, view.quicken, item=item)
         if isinstance(decision, str):
             view.refuse(f"refused: {decision}")
         else:
@@ -1215,6 +1226,8 @@ class App:
         view = self.view
         if view.menu is not None:
             return [line.value for line in self.menu_lines()]
+        if view.picking and view.owner:
+            return list(weapons(self.world, view.owner))
         if view.picking and view.selected:
             return item_choices(self.session.battle, view.selected)
         if view.choosing:

@@ -157,6 +157,14 @@ def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
     if view.picking is None or view.selected is None:
         return Verdict(False, "refused: no action is waiting for an item")
     side = view.eyes
+    if view.owner is not None:  # a Disarm after one of its target's weapons (R-X5)
+        chosen = build(
+            view.selected, view.picking, view.slow, view.quicken, target=view.owner, item=item
+        )
+        result = judge(session.battle, chosen)
+        if isinstance(result, Refusal):
+            return Verdict(False, f"refused: {result.reason}")
+        return Verdict(True, f"costs {cost_label(result)}")
     result = item_verdict(
         session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
     )

@@ -15,9 +15,11 @@ class Free:
 
 @dataclass(frozen=True, slots=True)
 class Picking:
-    """The item list of `action` is open."""
+    """The item list of `action` is open: the acting creature's items, or for a Disarm (R-X5)
+    the weapons of `target`, the creature clicked first."""
 
     action: str
+    target: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -431,13 +431,15 @@ class Prompts(Panel):
     ) -> None:
 
         rows = self.scene.item_rows(session, view)
+        owner = view.owner
+        which = f"which of {owner}'s weapons?" if owner else "which item?"
         self._list_panel(
             surface,
             board,
-            f"{view.picking}: which item? (number key or click; Esc cancels)",
+            f"{view.picking}: {which} (number key or click; Esc cancels)",
             rows,
             "item",
-            "no items held, carried or within reach",
+            f"{owner} holds no weapon" if owner else "no items held, carried or within reach",
         )
 
     def choice_list(

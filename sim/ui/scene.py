@@ -31,6 +31,7 @@ from sim.components import (
 )
 from sim.creature import conditions, incapacitated, team_of
 from sim.decisions import to_json
+from sim.disarm import weapons
 from sim.engine import AwaitingAction, AwaitingReaction
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -521,16 +522,20 @@ class Scene:
         taken now and in words what it would do."""
 
         def make() -> list[Row]:
-            unit = view.selected
+            unit = view.owner or view.selected
             rows = []
-            items = item_choices(session.battle, unit) if unit else []
+            if view.owner is not None:  # a Disarm's target's weapons (R-X5)
+                items = list(weapons(session.battle.world, view.owner))
+            else:
+                items = item_choices(session.battle, unit) if unit else []
             labels = item_choice_labels(session.battle, unit, items) if unit else {}
             for item in items:
                 result = item_verdict_of(session, view, item)
                 rows.append((item, labels[item], result.ok, result.words))
             return rows
 
-        key = (session.version, view.picking, view.selected, view.slow, view.quicken, view.eyes)
+        key = (session.version, view.picking, view.owner, view.selected, view.slow, view.quicken,
+               view.eyes)  # fmt: skip
         return self.memo.get("items", key, make)
 
     def choice_rows(self, session: Session, view: View) -> list[Row]:

@@ -103,6 +103,12 @@ class View:
         return self.mode.action if isinstance(self.mode, Picking) else None
 
     @property
+    def owner(self) -> str | None:
+        """Whose weapons the item list shows (a Disarm's target), or None: the acting
+        creature's own items."""
+        return self.mode.target if isinstance(self.mode, Picking) else None
+
+    @property
     def choosing(self) -> str | None:
         """ "cast" / "use": a spell or ability is being chosen; "prepare": a trigger."""
         return self.mode.action if isinstance(self.mode, Choosing) else None

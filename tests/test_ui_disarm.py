@@ -1,0 +1,108 @@
+"""A Disarm chosen from the action bar (R-X5), as a player makes it: the button, then the
+target; the weapon is the target's, so when it holds more than one the list that opens is of
+its weapons (never the disarmer's own items), and the one picked is the one the disarm is
+after. Scripted dice; the initiative puts ana first."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+from sim import actions as a
+from sim.components import Hands, Position
+from sim.dice import LoadedDice
+from sim.engine import AwaitingReaction
+from sim.reactions import NONE
+from sim.scenario import load
+from sim.ui.app import App
+from sim.ui.mode import Free, Picking
+from sim.ui.session import Session
+from tests import test_ui_client as client
+from tests.test_ui_client import Player, acting, at, fighters, write_scenario
+
+shots = client.shots  # the fixture: where the screenshots go ($SIM_SHOTS keeps them)
+
+OPEN = """
+#########
+#.......#
+#..ab...#
+#.......#
+#########
+"""
+
+
+def opened(tmp_path: Path, grok_holds: str, dice: list[int]) -> App:
+    text = fighters("disarm", OPEN, ana='held = ["longsword"]', grok=f"held = {grok_holds}")
+    scenario = load(write_scenario(tmp_path, "disarm", text))
+    return App(Session(scenario, 3, battle=scenario.begin(LoadedDice(dice))), (1280, 800))
+
+
+def decline_reactions(app: App) -> None:
+    """grok asks about reactions (an Interrupt of the disarm, R-R7): it lets it be."""
+    while isinstance(app.session.battle.pending, AwaitingReaction):
+        app.answer(NONE)
+
+
+def test_a_disarm_of_a_creature_with_two_weapons_lists_its_weapons(
+    tmp_path: Path, shots: Path
+) -> None:
+    # Initiative: ana 8 on her d8, grok 1 on his d6; the disarm: ana's Hit Roll 8 on her d8
+    # against grok's FCS Roll 1 on his d8.
+    app = opened(tmp_path, '["club", "dagger"]', [8, 1, 8, 1])
+    p = Player(app, shots)
+    p.sit_down()
+    assert acting(app) == "ana"
+    grok = at(app, "grok")
+    p.button("action", "disarm")
+    assert app.view.targeting == "disarm"
+    p.click_cell(grok)
+    assert app.view.mode == Picking("disarm", target="grok")
+    held = app.world.need("grok", Hands).items()
+    assert app.listed() == list(held) and len(held) == 2
+    rows = app.scene.item_rows(app.session, app.view)
+    assert [(value, ok) for value, _, ok, _ in rows] == [(held[0], True), (held[1], True)]
+    assert "longsword" not in " ".join(label for _, label, _, _ in rows)
+    p.shot("disarm_which_weapon")
+    p.key(pygame.K_2)  # the dagger
+    decline_reactions(app)
+    taken = app.session.battle.decisions
+    assert any(
+        isinstance(d, a.Disarm) and (d.target, d.item) == ("grok", held[1]) for d in taken
+    ), taken
+    # Won: the dagger lies in grok's cell; the club is still in his hand.
+    assert app.world.need("grok", Hands).items() == (held[0],)
+    assert app.world.need(held[1], Position).cell == grok
+    assert isinstance(app.view.mode, Free)
+
+
+def test_a_disarm_of_a_creature_with_one_weapon_goes_after_it_at_once(
+    tmp_path: Path, shots: Path
+) -> None:
+    app = opened(tmp_path, '["club"]', [8, 1, 8, 1])
+    p = Player(app, shots)
+    p.sit_down()
+    grok = at(app, "grok")
+    (club,) = app.world.need("grok", Hands).items()
+    p.button("action", "disarm")
+    p.click_cell(grok)
+    decline_reactions(app)
+    assert any(isinstance(d, a.Disarm) for d in app.session.battle.decisions)
+    assert app.world.need("grok", Hands).items() == ()
+    assert app.world.need(club, Position).cell == grok
+
+
+def test_a_disarm_of_an_unarmed_creature_is_refused_with_the_reason(
+    tmp_path: Path, shots: Path
+) -> None:
+    app = opened(tmp_path, "[]", [8, 1])
+    p = Player(app, shots)
+    p.sit_down()
+    p.button("action", "disarm")  # greyed: no one in reach holds a weapon
+    assert app.view.targeting is None
+    assert "holds no weapon to disarm (R-X5)" in app.view.status, app.view.status
+    assert not any(isinstance(d, a.Disarm) for d in app.session.battle.decisions)
