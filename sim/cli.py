@@ -35,7 +35,7 @@ from sim.tiled import TiledError
 from sim.ui.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
-    from sim.replay import Unfinished
+    from sim.replay import Save, Unfinished
     from sim.ui.session import Session
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "skirmish.toml"
@@ -601,7 +601,7 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
         return 0
     from sim.ui.session import Session
 
-    levels = _levels(args, scenario)
+    levels = _saved_levels(args, scenario, last.save)
     session = Session(scenario, last.save.seed, battle, autosave=last.path)
     return _window(session, ai=levels, scale=args.ui_scale)
 
@@ -623,7 +623,7 @@ def _resume(args: argparse.Namespace) -> int:
     from sim.ui.session import Session
 
     own = Path(args.load) if is_autosave(args.load) else None
-    levels = _levels(args, scenario)
+    levels = _saved_levels(args, scenario, save)
     return _window(
         Session(scenario, save.seed, battle, autosave=own), ai=levels, scale=args.ui_scale
     )
@@ -654,6 +654,18 @@ def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         return seats(args.ai, sorted({team_of(world, unit) for unit in creatures(world)}))
     except ValueError as error:
         raise UsageError(str(error)) from None
+
+
+def _saved_levels(args: argparse.Namespace, scenario: Scenario, save: Save) -> dict[str, str]:
+    """The sides the AI plays in a game taken up from a save: those `--ai` gives, else those
+    it played when saved (said, so a player knows who plays what)."""
+    given = _levels(args, scenario)
+    if args.ai is not None or not save.ai:
+        return given
+    kept = dict(save.ai)
+    sides = ", ".join(f"{team.upper()} ({level})" for team, level in kept.items())
+    print(f"The AI plays {sides}, as when the game was saved; --ai chooses otherwise.")
+    return kept
 
 
 def _display_ok(command: str = "play") -> bool:

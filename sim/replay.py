@@ -23,11 +23,13 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sim.ai import LEVELS
 from sim.decisions import DecisionError, parse, shown, to_json
 from sim.dice import SeededDice
 from sim.engine import Battle, Decision
@@ -58,6 +60,9 @@ class Save:
     events: int = -1  # length of the event log when saved (-1: unknown, not checked)
     log_digest: str = ""  # sha256 of the event log when saved ("" : not checked)
     over: bool = False  # the battle had ended when saved (False also for older saves)
+    # The sides the AI played when saved, (team, level) by team: a game against the AI goes on
+    # against it when loaded (none in older saves).
+    ai: tuple[tuple[str, str], ...] = ()
 
 
 def log_digest(battle: Battle) -> str:
@@ -69,8 +74,11 @@ def log_digest(battle: Battle) -> str:
     return h.hexdigest()
 
 
-def record(battle: Battle, scenario: Scenario, seed: int) -> Save:
-    """The save of `battle`, begun on `scenario` with `seed`."""
+def record(
+    battle: Battle, scenario: Scenario, seed: int, ai: Mapping[str, str] | None = None
+) -> Save:
+    """The save of `battle`, begun on `scenario` with `seed`; `ai`: the sides the AI plays,
+    with their levels."""
     return Save(
         scenario_path=str(Path(scenario.path).resolve()),
         scenario_digest=scenario.digest,
@@ -81,6 +89,7 @@ def record(battle: Battle, scenario: Scenario, seed: int) -> Save:
         events=len(battle.log),
         log_digest=log_digest(battle),
         over=battle.world.turn.over,
+        ai=tuple(sorted((ai or {}).items())),
     )
 
 
@@ -99,6 +108,7 @@ def dumps(save: Save) -> str:
         "events": save.events,
         "log_sha256": save.log_digest,
         "over": save.over,
+        "ai": dict(save.ai),
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -152,7 +162,20 @@ def loads(text: str, where: str = "<save>") -> Save:
         events=events if isinstance(events, int) else -1,
         log_digest=str(data.get("log_sha256", "")),
         over=data.get("over") is True,
+        ai=_seats(data.get("ai", {}), where),
     )
+
+
+def _seats(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """The saved "ai" object: each side's level (absent in saves before it was kept)."""
+    if not isinstance(value, dict) or not all(
+        isinstance(team, str) and level in LEVELS for team, level in value.items()
+    ):
+        raise ReplayError(
+            f'{where}: damaged save: "ai" must map each side the AI plays to a level '
+            f'({", ".join(LEVELS)}), e.g. {{"red": "hard"}}'
+        )
+    return tuple(sorted(value.items()))
 
 
 # A temporary file of `write`: `.<target name>.<random>` (mkstemp's 8 random characters), with

@@ -558,3 +558,61 @@ def test_a_save_directory_that_cannot_be_looked_into_is_a_failed_write_not_a_cra
     assert unfinished_games(load(SKIRMISH)) == []
     end_turns(session, 1)
     assert session.notice == f"autosave failed: {session.autosave}: cannot save: Permission denied"
+
+
+# --- the sides the AI plays ------------------------------------------------------------------
+
+
+def test_a_game_against_the_ai_goes_on_against_it_when_loaded_or_continued(
+    private_saves: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save records the sides the AI plays when it is written (the window keeps the
+    session's list: `--ai`, and I handing a side over or back); `sim play --load` and
+    `--continue` seat the AI there again and say so, unless `--ai` chooses otherwise."""
+    app = App(Session(load(SKIRMISH), 1), (1280, 800), ai={"red": "hard"})
+    assert app.session.ai == {"red": "hard"}
+    end_turns(app.session, 2)
+    quick = private_saves / "quick.json"
+    app.session.save_to(quick)
+    assert '"ai": {\n  "red": "hard"\n }' in quick.read_text()
+    assert read(quick).ai == (("red", "hard"),)
+    opened: list[tuple[Session, dict[str, str] | None]] = []
+    monkeypatch.setattr(
+        "sim.cli._window",
+        lambda session, offer=None, ai=None, **_: opened.append((session, ai)) or 0,
+    )
+    capsys.readouterr()
+    assert main(["play", "--load", str(quick)]) == 0
+    assert opened[-1][1] == {"red": "hard"}
+    assert "The AI plays RED (hard), as when the game was saved" in capsys.readouterr().out
+    assert main(["play", "--continue"]) == 0  # its autosave, written with the same sides
+    assert opened[-1][1] == {"red": "hard"}
+    assert "The AI plays RED (hard)" in capsys.readouterr().out
+    assert main(["play", "--load", str(quick), "--ai", "blue=easy"]) == 0
+    assert opened[-1][1] == {"blue": "easy"}
+    assert "as when the game was saved" not in capsys.readouterr().out
+    # Handed back to its player (I during its turn), red is no longer the AI's in the saves.
+    app.seated.clear()
+    app._seats_shown()
+    app.session.save_to(quick)
+    assert read(quick).ai == ()
+    assert main(["play", "--load", str(quick)]) == 0
+    assert opened[-1][1] == {}
+
+
+@pytest.mark.parametrize(
+    "ai", ['{"red": "godlike"}', '["red"]', '{"red": 3}'], ids=["level", "list", "number"]
+)
+def test_a_save_with_a_damaged_ai_entry_is_refused_and_says_what(
+    private_saves: Path, ai: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Session(load(SKIRMISH), 1)
+    end_turns(game, 1)
+    path = private_saves / "bad.json"
+    game.save_to(path)
+    text = path.read_text().replace('"ai": {}', f'"ai": {ai}')
+    assert text != path.read_text()
+    path.write_text(text)
+    assert main(["play", "--load", str(path), "--text"]) == 1
+    err = capsys.readouterr().err
+    assert f'sim play: {path}: damaged save: "ai" must map each side the AI plays' in err, err

@@ -172,12 +172,17 @@ class App:
     # --- the AI ------------------------------------------------------------------------------
     def _seat_ai(self) -> None:
         """The AI answers its creatures' reaction windows itself (policy "ask")."""
-        self.view.ai = {team: player.level for team, player in sorted(self.seated.items())}
+        self._seats_shown()
         world = self.world
         for unit in creatures(world):
             policy = world.get(unit, Policy) or Policy()
             if team_of(world, unit) in self.seated and policy.reactions != "ask":
                 self.session.submit(SetPolicy(unit, "ask", policy.defence), setup=True)
+
+    def _seats_shown(self) -> None:
+        """The sides the AI plays, as the sidebar shows them and the saves record them."""
+        self.view.ai = {team: player.level for team, player in sorted(self.seated.items())}
+        self.session.ai = dict(self.view.ai)
 
     def ai_turn(self) -> AI | None:
         """The AI whose decision the battle waits for, if any."""
@@ -223,7 +228,7 @@ class App:
             assert not isinstance(pending, BattleOver)
             team = team_of(self.world, pending.unit)
             del self.seated[team]
-            self.view.ai = {t: p.level for t, p in sorted(self.seated.items())}
+            self._seats_shown()
             self.ai_fast = False
             self.view.status = f"{team.upper()} is played by its player again"
             self.sync()

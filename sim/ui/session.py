@@ -82,6 +82,9 @@ class Session:
         # client's log shows each before the events (issue #12 "the log says why").
         self.notes: dict[int, str] = {}
         self.setup = 0  # decisions at the start that only hand sides to the AI
+        # The sides the AI plays now, with their levels (the client keeps it): saves record
+        # them, so a game against the AI goes on against it when loaded.
+        self.ai: dict[str, str] = {}
         if battle is not None:
             self._remark(tuple(battle.decisions))
 
@@ -210,7 +213,7 @@ class Session:
 
     # --- saving ----------------------------------------------------------------------------
     def save(self) -> Save:
-        return record(self.battle, self.scenario, self.seed)
+        return record(self.battle, self.scenario, self.seed, self.ai)
 
     def save_to(self, path: str | Path) -> None:
         write(path, self.save())
