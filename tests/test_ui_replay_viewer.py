@@ -146,3 +146,34 @@ def test_sim_replay_reports_a_bad_save(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["replay", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"sim replay: {bad}") and "Traceback" not in err
+
+
+def test_f1_in_the_viewer_lists_the_viewers_keys_and_the_status_line_fits(
+    kept: Path, shots: Path
+) -> None:
+    """The help in the replay viewer is its own (stepping, playing, jumping to a turn), not the
+    game's keys that do nothing there (click a cell to move, E, Z, F5...); the status line, at
+    the design size, fits the bar whole: its reminder points to F1 for the rest."""
+    viewer = Viewer(open_save(kept), (1280, 800))
+    p = Player(viewer, shots)
+    fonts = viewer.renderer.fonts
+    plain = fonts.draw
+    drawn: list[str] = []
+
+    def recording(*args: object, **kwargs: object) -> pygame.Rect:
+        drawn.append(str(args[1]))
+        return plain(*args, **kwargs)  # type: ignore[arg-type]
+
+    fonts.draw = recording  # type: ignore[method-assign]
+    try:
+        viewer.frame()
+        assert "F1: all keys" in viewer.view.status
+        assert viewer.view.status in drawn, drawn  # whole, not cut short with "…"
+        p.key(pygame.K_F1)
+        drawn.clear()
+        p.shot("replay_help")
+    finally:
+        fonts.draw = plain  # type: ignore[method-assign]
+    assert "Shift+Right / Left" in drawn and "G, a number, Enter" in drawn
+    assert "[ / ]" in drawn and "one round forward / back" in drawn
+    assert "end the turn" not in drawn and "commit the move shown" not in drawn

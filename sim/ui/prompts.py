@@ -54,6 +54,24 @@ HELP = (
     ("N", "after the battle: play the scenario again (the next seed)"),
     ("F1 or ?", "this help"),
 )
+# The replay viewer's (sim/ui/viewer.py): it moves along the tape and only looks.
+REPLAY_HELP = (
+    ("Right / Left", "one decision forward / back (forward shows its results)"),
+    ("Shift+Right / Left", "one turn forward / back"),
+    ("Down / Up", "one round forward / back"),
+    ("Home / End", "the start / the end of the save"),
+    ("Space", "play / pause, one decision at a time"),
+    ("[ / ]", "slower / faster"),
+    ("G, a number, Enter", "to the start of that turn (Esc forgets the number)"),
+    ("click a creature", "select it: its reach and its lines in the sidebar"),
+    ("hover a cell", "what is there and who can hit a creature there"),
+    ("R / T / Y", "reach map / enemy threats / selected creature's reach"),
+    ("wheel, + / -", "zoom"),
+    ("right or middle drag", "pan"),
+    ("PageUp / PageDown", "scroll the log"),
+    ("Esc", "the menu: back to the game (or close), the UI scale"),
+    ("F1 or ?", "this help"),
+)
 MAP_KEY = (
     "Map: dots = difficult ground, bricks = wall, crossed box = pit, zigzag = fire,",
     "hatching = cover, ripples = water (~depth m), hN = ground height in m, a thick",
@@ -510,23 +528,36 @@ class Prompts(Panel):
         )
         self.hits.add(button, "over", "again")
 
-    def help(self, surface: pygame.Surface, board: pygame.Rect) -> None:
+    def help(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        keys: tuple[tuple[str, str], ...] = HELP,
+    ) -> None:
+        """The keys and the mouse (`keys`: the game's, or the replay viewer's), then the map's
+        key where the window is tall enough."""
         px = self.m.px
-        rows = len(HELP) + len(MAP_KEY) + 1
+        rows = len(keys) + len(MAP_KEY) + 1
         box = self.dialog(surface, board, px(760), px(70) + px(22) * rows)
         with_key = (box.height - px(60)) // rows >= px(13)  # a short window: the keys come first
         if not with_key:
-            rows = len(HELP) + 2
+            rows = len(keys) + 2
         # Rows shrink to fit a short window (to 10 px, the least that reads); lines that still
         # do not fit are left out whole.
         step = max(10, min(px(22), (box.height - px(60)) // rows))
         size = max(10, min(px(pal.FONT + 2), step + 1))
         self.floored(
-            box.bottom - px(6), lambda: self._help_lines(surface, box, step, size, with_key)
+            box.bottom - px(6), lambda: self._help_lines(surface, box, keys, step, size, with_key)
         )
 
     def _help_lines(
-        self, surface: pygame.Surface, box: pygame.Rect, step: int, size: int, with_key: bool
+        self,
+        surface: pygame.Surface,
+        box: pygame.Rect,
+        keys: tuple[tuple[str, str], ...],
+        step: int,
+        size: int,
+        with_key: bool,
     ) -> None:
         px = self.m.px
         f = self.fonts
@@ -540,10 +571,10 @@ class Prompts(Panel):
         )
         y = box.y + px(50)
         split = min(px(270), box.width // 3)
-        for keys, what in HELP:
+        for key, what in keys:
             f.draw(
                 surface,
-                f.fit(keys, size, split - px(24), bold=True),
+                f.fit(key, size, split - px(24), bold=True),
                 (box.x + px(18), y),
                 size,
                 pal.TEXT,

@@ -22,7 +22,7 @@ from sim.ui.menu import Line as MenuLine
 from sim.ui.metrics import Metrics
 from sim.ui.overlay import Overlays
 from sim.ui.panel import Hits
-from sim.ui.prompts import Prompts
+from sim.ui.prompts import HELP, REPLAY_HELP, Prompts
 from sim.ui.scene import Scene
 from sim.ui.session import Session
 from sim.ui.sidebar import Sidebar
@@ -167,7 +167,7 @@ class Renderer:
         if isinstance(pending, BattleOver):
             prompts.battle_over(surface, lay.board, session)
         if view.help:
-            prompts.help(surface, lay.board)
+            prompts.help(surface, lay.board, REPLAY_HELP if view.replaying else HELP)
         return self.hits
 
     def _sidebar(

@@ -20,10 +20,9 @@ from sim.ui.menu import scale_lines
 from sim.ui.session import Session
 from sim.ui.tape import SPEEDS, Tape
 
-KEYS = (
-    "Left/Right: decision · Shift+Left/Right: turn · Up/Down: round · Home/End · "
-    "Space: play/pause · [ ]: speed · G, a number, Enter: to that turn"
-)
+# The status line's reminder, short enough for the bar of the smallest window; F1 has them all
+# (sim/ui/prompts.py REPLAY_HELP).
+KEYS = "Left/Right: decision · Space: play/pause · F1: all keys"
 # The client's keys that only look: overlays, help, zoom, the log; every other key would act.
 LOOKING = {
     pygame.K_r, pygame.K_t, pygame.K_y, pygame.K_F1, pygame.K_PLUS, pygame.K_EQUALS,
