@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.actions import AbilityAction, Action, Cost, EndTurn, Refusal
-from sim.components import Budget
+from sim.components import Budget, ExtendedAction
 from sim.condition import Condition
 from sim.creature import has
 from sim.rules import Rules, Tier
@@ -178,3 +178,15 @@ def several(tier: Tier, times: int) -> str:
 def refilled(rules: Rules) -> Budget:
     """A fresh turn's budget (R-B2): nothing carries over."""
     return Budget(half=rules.half_actions, bonus=rules.bonus_actions)
+
+
+def given_back(world: World, action: Action) -> Budget | None:
+    """R-B5: the budget `action` is paid from when it breaks an Extended Action in progress,
+    the turn's Full Action that the Extended Action had taken given back; None when it is paid
+    from the actor's own (no Extended Action, ending the turn, or a free action that is not
+    slowed)."""
+    if world.get(action.actor, ExtendedAction) is None or isinstance(action, EndTurn):
+        return None
+    if action.tier is Tier.FREE and not action.slow:
+        return None
+    return refilled(world.rules)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from sim import events as ev
 from sim.actions import Action, Cost, Disengage, EndTurn, Prepare, Refusal
 from sim.apply import apply
-from sim.budget import price, refilled
+from sim.budget import given_back, price
 from sim.components import (
     Body,
     Budget,
@@ -34,7 +34,6 @@ from sim.objectives import Objective, outcome
 from sim.prepare import Prepared, due_turns, moved_after, ready, triggered
 from sim.reactions import NONE, Ask, Reply, disengage_lapses, policy_answer, reaction_refusal
 from sim.rulebook import RULEBOOK
-from sim.rules import Tier
 from sim.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
 from sim.world import World
 
@@ -243,11 +242,7 @@ class Battle:
     def _abandoning(self, action: Action) -> Budget | None:
         """R-B5: a non-free action breaks an Extended Action in progress; the turn's Full Action
         that the Extended Action had taken is given back to pay for it."""
-        if self.world.get(action.actor, ExtendedAction) is None or isinstance(action, EndTurn):
-            return None
-        if action.tier is Tier.FREE and not action.slow:
-            return None
-        return refilled(self.world.rules)
+        return given_back(self.world, action)
 
     # --- advancing -------------------------------------------------------------------------
     def submit(self, decision: Decision) -> Outcome:

@@ -23,9 +23,9 @@ from sim import actions as a
 from sim.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.actions import Action, Cost, Refusal
 from sim.attack import AttackPlan, melee_only, plan_attack
-from sim.budget import refilled
+from sim.budget import given_back, refilled
 from sim.casting import known
-from sim.components import Budget, ExtendedAction, Gear, Hands, Item, Position
+from sim.components import Budget, Gear, Hands, Item, Position
 from sim.condition import Condition
 from sim.creature import creatures, has, incapacitated, team_of, unseen_by
 from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
@@ -273,7 +273,7 @@ def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[
     world = battle.world
     quicken = (False, True) in prices.shifts
     # R-B5: a move breaks an Extended Action in progress and is paid from the turn it gives back.
-    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    budget = given_back(world, a.Walk(unit))
     listed: list[tuple[type[a.Movement], list[tuple[Shift, Cost]], Budget | None]] = []
     for kind in ORDER:
         if kind is a.Climb:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from sim import actions as a
 from sim.actions import Cost, Refusal
+from sim.budget import given_back
 from sim.climb import ClimbPlan, plan_climb
 from sim.components import Budget, Conditions, Position, Stats, Team
 from sim.condition import Condition
@@ -147,7 +148,12 @@ class Planner:
             world = battle.world
             try:
                 self._reach = (
-                    reach_map(world, unit, kinds, submerged=dive) if world.has(unit, Budget) else {}
+                    # R-B5: during an Extended Action a move is paid from the turn given back.
+                    reach_map(
+                        world, unit, kinds, submerged=dive, budget=given_back(world, a.Walk(unit))
+                    )
+                    if world.has(unit, Budget)
+                    else {}
                 )
             except Exception:  # a core bug must not take the client down: no overlay instead
                 self._reach = {}
@@ -292,7 +298,7 @@ class Planner:
     ) -> PathPlan:
         """The plan of a move `kind` takes at `cost`; a climb that stops part-way (`hang`)
         leaves its first cell from up the face (R-M7), which is what may provoke."""
-        budget = world.need(unit, Budget)
+        budget = given_back(world, kind(unit)) or world.need(unit, Budget)
         return PathPlan(
             unit,
             cells,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygame
 
 from sim.actions import Refusal
-from sim.components import Health, Position
+from sim.components import ExtendedAction, Health, Position
 from sim.creature import creatures, incapacitated, team_of
 from sim.geometry import Pos
 from sim.reachmap import Hang
@@ -154,6 +154,10 @@ class Tips(Panel):
             rows.append((head, pal.TEXT))
             if plan.hang is not None:
                 rows.append((hang_words(session.battle.world, plan.hang), pal.YELLOW))
+            extended = session.battle.world.get(plan.unit, ExtendedAction)
+            if extended is not None:  # R-B5: the move is paid from the turn it gives back
+                what = extended.action.replace("_", " ")
+                rows.append((f"breaks off its {what} (an Extended Action)", pal.YELLOW))
             bonus_left = plan.bonus_left - (1 if view.disengage else 0)
             rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
             if view.disengage:
