@@ -245,21 +245,18 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     up = world.need(target, Position).elevation  # hanging on a face (R-M7)
+    weapon = None
     if action.weapon is not None:
         weapon = find(world, action.weapon, world.need(actor, Hands).items())
         if weapon is None:
             return Refusal(f"{actor} holds no {action.weapon!r} to attack with")
-        kind = weapon_kind(world, weapon)
-        if kind is None:
+        if weapon_kind(world, weapon) is None:
             return Refusal(f"{weapon} is not a weapon")
-        melee = kind.ranged is None
-    else:
-        melee_weapon = held_weapon(world, actor, melee=True)
-        ranged_weapon = held_weapon(world, actor, melee=False)
-        if reaches(world, actor, here, there, up=up) or ranged_weapon is None:
-            weapon, melee = melee_weapon, True
-        else:
-            weapon, melee = ranged_weapon, False
+    melee = melee_only(world, actor, action.weapon)
+    if action.weapon is None:
+        # Unnamed: in reach, the melee weapon (or fists) strikes; out of it, the ranged one.
+        melee = melee or reaches(world, actor, here, there, up=up)
+        weapon = held_weapon(world, actor, melee=melee)
     if melee:
         if not reaches(world, actor, here, there, up=up):
             return Refusal(out_of_reach(world, actor, target))

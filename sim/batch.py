@@ -178,7 +178,7 @@ def play_game(plan: Plan, index: int) -> GameRecord:
         return _crashed(plan, index, seed, battle, error)
     record_ = read_game(index, seed, battle.log, battle.world, plan, capped=finish == "capped")
     if plan.keep == "all" or (plan.keep == "losses" and plan.first_team not in record_.winners):
-        record_ = replace(record_, save=record(battle, plan.scenario, seed))
+        record_ = replace(record_, save=record(battle, plan.scenario, seed, dict(plan.levels)))
     return record_
 
 
@@ -190,7 +190,7 @@ def _crashed(plan: Plan, index: int, seed: int, battle: Battle, error: Exception
     except Exception:  # the world itself may be what broke
         partial = GameRecord(index, seed, "crashed", (), world.turn.round, "", "", (), ())
     try:
-        save: Save | None = record(battle, plan.scenario, seed)
+        save: Save | None = record(battle, plan.scenario, seed, dict(plan.levels))
     except Exception:
         save = None
     return replace(

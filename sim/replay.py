@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.ai import LEVELS
+from sim.creature import creatures, team_of
 from sim.decisions import DecisionError, parse, shown, to_json
 from sim.dice import SeededDice
 from sim.engine import Battle, Decision
@@ -309,6 +310,13 @@ def replay(
     if save.rules_version != rules:
         raise ReplayError(
             f"{where}: saved under rules version {save.rules_version}, these are version {rules}"
+        )
+    sides = sorted({team_of(scenario.world, unit) for unit in creatures(scenario.world)})
+    strange = [team for team, _ in save.ai if team not in sides]
+    if strange:
+        raise ReplayError(
+            f'{where}: damaged save: "ai" names a side the scenario does not have: '
+            f"{', '.join(strange)} (its sides: {', '.join(sides)})"
         )
     battle = begin(scenario, save.seed)
     for number, decision in enumerate(save.decisions, start=1):

@@ -616,3 +616,37 @@ def test_a_save_with_a_damaged_ai_entry_is_refused_and_says_what(
     assert main(["play", "--load", str(path), "--text"]) == 1
     err = capsys.readouterr().err
     assert f'sim play: {path}: damaged save: "ai" must map each side the AI plays' in err, err
+
+
+def test_continuing_the_offered_game_seats_the_ai_it_was_played_against(
+    private_saves: Path,
+) -> None:
+    """C on the first handover screen takes up the unfinished game with the sides the AI
+    played in it, as `sim play --continue` does."""
+    earlier = App(Session(load(SKIRMISH), 1), (1280, 800), ai={"red": "easy"})
+    end_turns(earlier.session, 3)
+    [offer] = unfinished_games(load(SKIRMISH))
+    assert offer.save.ai == (("red", "easy"),)
+    app = App(Session(load(SKIRMISH), 2), (1280, 800), offer=offer)
+    assert app.view.ai == {}
+    app.frame()
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
+    assert app.session.autosave == offer.path
+    assert app.view.ai == {"red": "easy"} and app.session.ai == {"red": "easy"}
+    assert sorted(app.seated) == ["red"] and app.seated["red"].level == "easy"
+
+
+def test_a_save_naming_a_side_the_scenario_lacks_is_refused(
+    private_saves: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Session(load(SKIRMISH), 1)
+    end_turns(game, 1)
+    path = private_saves / "purple.json"
+    game.save_to(path)
+    path.write_text(path.read_text().replace('"ai": {}', '"ai": {"purple": "hard"}'))
+    assert main(["play", "--load", str(path), "--text"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        f'sim play: {path}: damaged save: "ai" names a side the scenario does not have: purple '
+        "(its sides: blue, red)"
+    ) in err, err

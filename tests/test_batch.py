@@ -392,6 +392,7 @@ def test_kept_games_are_saves_that_sim_play_opens(
         assert f"game{int(row['game']):04d}.seed{row['seed']}" in path.name
         save, _, battle = load_save(path)
         assert save.seed == int(row["seed"]) and save.over
+        assert save.ai == (("blue", "normal"), ("red", "normal"))  # who played: the AI, both
         assert battle.pending.winners == ((row["winner"],) if row["result"] == "won" else ())
         assert main(["play", "--load", str(path), "--text"]) == 0
         assert "decisions replayed" in capsys.readouterr().out

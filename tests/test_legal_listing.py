@@ -6,6 +6,7 @@ Slow variants; an index out of range is an IndexError."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -215,21 +216,99 @@ def test_the_sieve_leaves_out_only_what_the_checks_refuse(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue #15: the candidates the sieve leaves out unmade (targets out of reach or range,
-    items too heavy to toss) are all refused by their checks: listed with every candidate put
-    to the check, every turn's decision of random play lists the same, and some candidates
-    were left out."""
-    sifted = 0
-    for battle in _states(path):
-        pending = battle.pending
-        assert isinstance(pending, AwaitingAction)
-        whole = legal_decisions(battle)
-        made = _candidates(battle, pending.unit)
-        with monkeypatch.context() as patch:
-            patch.setattr(legal_module, "_Sieve", _Open)
-            assert legal_decisions(battle) == whole
-            sifted += _candidates(battle, pending.unit) - made
+    items too heavy to toss) are each refused by its own check, and listed with every
+    candidate put to the check, every turn's decision of random play lists the same."""
+    sifted = sum(_sifted(battle, monkeypatch) for battle in _states(path))
     assert sifted > 0, "some candidates are out of reach"
 
 
-def _candidates(battle: Battle, unit: str) -> int:
-    return sum(1 for _ in legal_module._plain_candidates(battle.world, unit))
+# A reach weapon two cells from its target, a bow far from its, a thrown javelin, and creatures
+# beyond all of them: what the sieve must not drop (R-A4 reach weapons, R-C7 ranges, R-X17).
+REACHES = '''
+name = "reaches"
+seed = 4
+
+[map]
+rows = """
+##############
+#............#
+#.d.g......o.#
+#............#
+#.b..........#
+##############
+"""
+
+[[units]]
+id = "dwarf"
+team = "blue"
+template = "dwarf_guard"
+at = "d"
+held = ["halberd"]
+
+[[units]]
+id = "bow"
+team = "blue"
+template = "human_archer"
+at = "b"
+held = ["shortbow"]
+carried = ["javelin"]
+
+[[units]]
+id = "grok"
+team = "red"
+template = "orc_brute"
+at = "g"
+held = ["javelin"]
+
+[[units]]
+id = "orc"
+team = "red"
+template = "orc_raider"
+at = "o"
+'''
+
+
+def test_the_sieve_keeps_reach_weapons_ranged_attacks_and_throws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At each creature's first turn: the halberd's attack two cells away, the archer's shots,
+    grok's javelin throw are listed, and what the sieve drops is refused by its check."""
+    path = tmp_path / "reaches.toml"
+    path.write_text(REACHES, encoding="utf-8")
+    battle = begin(load(path), 4)
+    listed: list[Action] = []
+    for _ in range(4):
+        pending = battle.pending
+        assert isinstance(pending, AwaitingAction)
+        _sifted(battle, monkeypatch)
+        listed += [d.decision for d in legal_decisions(battle) if isinstance(d.decision, Action)]
+        assert not isinstance(battle.submit(a.EndTurn(pending.unit)), Refusal)
+    assert a.Attack("dwarf", target="grok") in listed  # two cells away, with the halberd
+    assert a.Attack("bow", target="orc") in listed  # with the shortbow
+    assert any(isinstance(d, a.Throw) and d.actor == "grok" for d in listed)
+    assert not any(isinstance(d, a.Trip) and d.target == "orc" for d in listed)
+
+
+def _sifted(battle: Battle, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many candidates the sieve leaves out at this decision; each is refused by its check,
+    and the list is the same with every candidate put to the check."""
+    pending = battle.pending
+    assert isinstance(pending, AwaitingAction)
+    whole = legal_decisions(battle)
+    made = _candidates(battle, pending.unit)
+    with monkeypatch.context() as patch:
+        patch.setattr(legal_module, "_Sieve", _Open)
+        assert legal_decisions(battle) == whole
+        every = _candidates(battle, pending.unit)
+    dropped = every - made
+    for action in dropped:
+        assert RULEBOOK[type(action)].check(battle.world, action) is not None, action
+    assert not made - every
+    return sum(dropped.values())
+
+
+def _candidates(battle: Battle, unit: str) -> Counter[Action]:
+    return Counter(
+        c.action if isinstance(c, legal_module._Unless) else c
+        for c in legal_module._plain_candidates(battle.world, unit)
+    )

@@ -14,7 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim import actions as a
-from sim.components import Hands, Position
+from sim.components import Budget, Hands, Position
 from sim.dice import LoadedDice
 from sim.engine import AwaitingReaction
 from sim.reactions import NONE
@@ -23,6 +23,7 @@ from sim.ui.app import App
 from sim.ui.mode import Free, Picking
 from sim.ui.session import Session
 from tests import test_ui_client as client
+from tests.helpers import unit
 from tests.test_ui_client import Player, acting, at, fighters, write_scenario
 
 shots = client.shots  # the fixture: where the screenshots go ($SIM_SHOTS keeps them)
@@ -106,3 +107,67 @@ def test_a_disarm_of_an_unarmed_creature_is_refused_with_the_reason(
     assert app.view.targeting is None
     assert "holds no weapon to disarm (R-X5)" in app.view.status, app.view.status
     assert not any(isinstance(d, a.Disarm) for d in app.session.battle.decisions)
+
+
+FAR = """
+#########
+#.......#
+#.a...b.#
+#.......#
+#########
+"""
+
+
+def test_a_disarm_held_ready_lists_the_weapons_as_held_ready(tmp_path: Path, shots: Path) -> None:
+    """W, "an enemy comes within 1.5 m", Disarm, then grok 4 m away: out of reach now, the
+    disarm is held ready (checked again when the trigger comes), so each of his weapons may be
+    picked and says so; the one picked is the prepared action's."""
+    text = fighters("disarm", FAR, ana='held = ["longsword"]', grok='held = ["club", "dagger"]')
+    scenario = load(write_scenario(tmp_path, "far", text))
+    app = App(Session(scenario, 3, battle=scenario.begin(LoadedDice([8, 1]))), (1280, 800))
+    p = Player(app, shots)
+    p.sit_down()
+    assert acting(app) == "ana"
+    p.key(pygame.K_w)
+    p.key(pygame.K_1 + app.listed().index("within:1.5"))
+    p.button("action", "disarm")
+    assert app.view.targeting == "disarm" and app.view.preparing is not None
+    p.click_cell(at(app, "grok"))
+    assert app.view.mode == Picking("disarm", target="grok")
+    rows = app.scene.item_rows(app.session, app.view)
+    assert all(ok and words.startswith("held ready (now: ") for _, _, ok, words in rows), rows
+    p.key(pygame.K_2)
+    prepared = [d for d in app.session.battle.decisions if isinstance(d, a.Prepare)]
+    assert len(prepared) == 1 and isinstance(prepared[0].then, a.Disarm)
+    assert prepared[0].then.item == app.world.need("grok", Hands).items()[1]
+
+
+TWO = """
+#########
+#.......#
+#.ab..c.#
+#.......#
+#########
+"""
+
+
+def test_a_disarm_out_of_reach_is_refused_at_the_click_with_the_reason(
+    tmp_path: Path, shots: Path
+) -> None:
+    """Disarm is open (grok is in reach), but vex, 4 m away with two weapons, gets no weapon
+    list: the click says why, as for a target with one weapon."""
+    text = fighters("disarm", TWO, ana='held = ["longsword"]', grok='held = ["club"]')
+    text += "\n" + unit("vex", "red", "orc_raider", "c", held=["club", "dagger"], policy="ask")
+    scenario = load(write_scenario(tmp_path, "two", text))
+    # Initiative: ana 8 on her d8, grok 1 on his d6, vex 1 on his d8.
+    app = App(Session(scenario, 3, battle=scenario.begin(LoadedDice([8, 1, 1]))), (1280, 800))
+    p = Player(app, shots)
+    p.sit_down()
+    assert acting(app) == "ana"
+    p.button("action", "disarm")
+    assert app.view.targeting == "disarm"
+    p.click_cell(at(app, "vex"))
+    assert not isinstance(app.view.mode, Picking)
+    assert "vex at (6,2) is out of ana's reach (R-A4)" in app.view.status, app.view.status
+    assert len(app.world.need("vex", Hands).items()) == 2  # refused: nothing changed
+    assert app.world.need("ana", Budget).half == 2

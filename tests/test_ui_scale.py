@@ -274,3 +274,26 @@ def test_every_action_button_fits_the_bar(size: tuple[int, int], scale: float, s
     assert "need a taller window" not in app.renderer.bar_status
     if scale == 2.0 and size == (1280, 800):
         p.shot("bar_at_2_in_1280x800")
+
+
+@pytest.mark.parametrize("resized", [(1700, 1000), (1600, 1100)], ids=["wider", "taller"])
+def test_a_panel_moved_by_a_resize_keeps_its_clicks_where_it_is_drawn(
+    resized: tuple[int, int], shots: Path
+) -> None:
+    """A window made wider moves the sidebar without changing its width, a taller one moves
+    the action bar down: their kept pictures are drawn where the panels are now, and so are the
+    places a click finds (the initiative's creatures, the bar's buttons)."""
+    app, _ = opened((1600, 1000), 1.25, shots)
+    app.frame()
+    before = app.renderer.layout((1600, 1000))
+    app.surface = pygame.Surface(resized)
+    app.frame()
+    lay = app.renderer.layout(resized)
+    moved = (lay.sidebar, before.sidebar) if resized[0] > 1600 else (lay.bar, before.bar)
+    assert moved[0].size == moved[1].size and moved[0].topleft != moved[1].topleft
+    hits = app.renderer.hits.items
+    units = [r for r, k, _ in hits if k == "unit"]
+    buttons = [r for r, k, _ in hits if k == "action"]
+    assert units and buttons
+    assert all(lay.sidebar.contains(r) for r in units), (lay.sidebar, units)
+    assert all(lay.bar.contains(r) for r in buttons), (lay.bar, buttons[:3])

@@ -41,7 +41,6 @@ from sim.ui.actionbar import (
     aim_of,
     answer_for,
     build,
-    item_choices,
     judge,
     needs,
     prepare_triggers,
@@ -55,8 +54,10 @@ from sim.ui.intent import (
     assist_step,
     cell_choice,
     held_ready,
+    listed_items,
     target_choice,
     target_verdict,
+    weapon_choice,
 )
 from sim.ui.logbook import lines
 from sim.ui.loop import run_window
@@ -571,8 +572,14 @@ class App:
         if view.targeting is not None:
             aim = aim_needs(self.world, view)
             decision: Decision | str | None = None
-            if view.targeting == DISARM and unit is not None and len(weapons(self.world, unit)) > 1:
-                # R-X5: which of the target's weapons; with one, the disarm is after that one.
+            if (
+                view.targeting == DISARM
+                and unit is not None
+                and len(weapons(self.world, unit)) > 1
+                and target_verdict(self.session, view, unit).ok
+            ):
+                # R-X5: which of the target's weapons; with one, the disarm is after that one,
+                # and a target it cannot disarm is refused at once with the reason.
                 view.mode = Picking(DISARM, target=unit)
                 view.status = f"disarm {unit}: which weapon? (Esc cancels)"
                 return
@@ -851,10 +858,10 @@ class App:
         name = view.picking
         if name is None or view.selected is None:
             return
-        owner = view.owner
+        chosen = weapon_choice(view, item)  # a Disarm's target was clicked first (R-X5)
         view.mode = Free()
-        if owner is not None:  # a Disarm's target was clicked first (R-X5)
-            decision = build(view.selected, name, view.slow, view.quicken, target=owner, item=item)
+        if chosen is not None:
+            decision = chosen
         elif "target" in needs(name):
             view.mode = Targeting(name, item=item)
             return
@@ -1158,6 +1165,8 @@ class App:
             self.view.status = str(error)
             return
         self.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
+        if offer.save.ai:  # the sides the AI played in that game, as `sim play --continue`
+            self.seated = players(dict(offer.save.ai), offer.save.seed)
         self.scene.reset()
         self._turn_key = None
         self.view.side = None
@@ -1231,10 +1240,8 @@ class App:
         view = self.view
         if view.menu is not None:
             return [line.value for line in self.menu_lines()]
-        if view.picking and view.owner:
-            return list(weapons(self.world, view.owner))
-        if view.picking and view.selected:
-            return item_choices(self.session.battle, view.selected)
+        if view.picking:
+            return listed_items(self.session, view)
         if view.choosing:
             return [c.value for c in self.choices()]
         return []

@@ -11,6 +11,7 @@ from typing import Any
 from sim.actions import Action, Cost, Refusal
 from sim.creature import team_of
 from sim.decisions import to_json
+from sim.disarm import weapons
 from sim.engine import AwaitingAction, AwaitingReaction, Decision
 from sim.geometry import Pos
 from sim.ui.actionbar import (
@@ -20,6 +21,7 @@ from sim.ui.actionbar import (
     assist_verdict,
     build,
     cost_label,
+    item_choices,
     item_verdict,
     judge,
     needs,
@@ -116,6 +118,12 @@ def target_verdict(session: Session, view: View, target: str) -> Verdict:
     decision = target_choice(view, target)
     if decision is None:
         return Verdict(False, "refused: no action is waiting for a target")
+    return decision_verdict(session, view, decision)
+
+
+def decision_verdict(session: Session, view: View, decision: Decision | str) -> Verdict:
+    """What committing `decision` would do: its cost, or, while a Prepare trigger is chosen,
+    that it is held ready (checked again when the trigger comes)."""
     if view.preparing is not None and not isinstance(decision, str):
         now = judge(session.battle, decision)
         later = judge(session.battle, held_ready(view, decision))
@@ -152,19 +160,30 @@ def cell_choice(view: View, cell: Pos) -> Decision | str | None:
     )
 
 
+def listed_items(session: Session, view: View) -> list[str]:
+    """The item list open over the board: the weapons of a Disarm's target (R-X5), else the
+    items the acting creature could name."""
+    if view.owner is not None:
+        return list(weapons(session.battle.world, view.owner))
+    return item_choices(session.battle, view.selected) if view.selected else []
+
+
+def weapon_choice(view: View, item: str) -> Decision | str | None:
+    """A Disarm after `item`, one of the weapons of its target, clicked first (None: the list
+    open is not a Disarm's)."""
+    if view.owner is None or view.picking is None or view.selected is None:
+        return None
+    return build(view.selected, view.picking, view.slow, view.quicken, target=view.owner, item=item)
+
+
 def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
     """What picking `item` from the list would do (a target may be chosen next)."""
     if view.picking is None or view.selected is None:
         return Verdict(False, "refused: no action is waiting for an item")
     side = view.eyes
-    if view.owner is not None:  # a Disarm after one of its target's weapons (R-X5)
-        chosen = build(
-            view.selected, view.picking, view.slow, view.quicken, target=view.owner, item=item
-        )
-        result = judge(session.battle, chosen)
-        if isinstance(result, Refusal):
-            return Verdict(False, f"refused: {result.reason}")
-        return Verdict(True, f"costs {cost_label(result)}")
+    chosen = weapon_choice(view, item)
+    if chosen is not None:  # a Disarm after one of its target's weapons (R-X5)
+        return decision_verdict(session, view, chosen)
     result = item_verdict(
         session.battle, view.selected, view.picking, item, view.slow, view.quicken, side
     )

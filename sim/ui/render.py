@@ -178,8 +178,9 @@ class Renderer:
         same, the hovered cell's lines drawn every frame, and the log kept while it and its
         place stay the same."""
         panel = self.sidebar
+        # Where it is too: its clickable rectangles are kept in the window's coordinates.
         top_key = (
-            session.version, side.size, view.selected, view.side, view.omniscient,
+            session.version, side.topleft, side.size, view.selected, view.side, view.omniscient,
             view.show_reach, view.move_only, view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
         kept = self._panels.get("sidebar")
@@ -249,7 +250,10 @@ class Renderer:
         draw: Callable[[], object],
     ) -> None:
         """Panels change only with the state: redraw one when its key changes, else blit the
-        picture (and its clickable rectangles) kept from the frame that drew it."""
+        picture (and its clickable rectangles) kept from the frame that drew it. The panel's
+        place is part of the key: a window resized in one direction only may move a panel
+        without changing its size, and the rectangles kept are where it was drawn."""
+        key = (*key, rect.topleft)
         kept = self._panels.get(name)
         if kept is not None and kept[0] == key:
             surface.blit(kept[1], rect)

@@ -31,7 +31,6 @@ from sim.components import (
 )
 from sim.creature import conditions, incapacitated, team_of
 from sim.decisions import to_json
-from sim.disarm import weapons
 from sim.engine import AwaitingAction, AwaitingReaction
 from sim.geometry import Pos
 from sim.grid import Kind
@@ -50,7 +49,6 @@ from sim.ui.actionbar import (
     ability_choices,
     build,
     item_choice_labels,
-    item_choices,
     judge,
     option_label,
     prepare_triggers,
@@ -66,6 +64,7 @@ from sim.ui.intent import (
     aim_needs,
     cell_choice,
     item_verdict_of,
+    listed_items,
     target_choice,
     target_verdict,
     verdict_words,
@@ -522,12 +521,9 @@ class Scene:
         taken now and in words what it would do."""
 
         def make() -> list[Row]:
-            unit = view.owner or view.selected
+            unit = view.owner or view.selected  # whose items: a Disarm's target's (R-X5)
             rows = []
-            if view.owner is not None:  # a Disarm's target's weapons (R-X5)
-                items = list(weapons(session.battle.world, view.owner))
-            else:
-                items = item_choices(session.battle, unit) if unit else []
+            items = listed_items(session, view)
             labels = item_choice_labels(session.battle, unit, items) if unit else {}
             for item in items:
                 result = item_verdict_of(session, view, item)
