@@ -245,17 +245,17 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     up = world.need(target, Position).elevation  # hanging on a face (R-M7)
-    weapon = None
     if action.weapon is not None:
         weapon = find(world, action.weapon, world.need(actor, Hands).items())
         if weapon is None:
             return Refusal(f"{actor} holds no {action.weapon!r} to attack with")
-        if weapon_kind(world, weapon) is None:
+        kind = weapon_kind(world, weapon)
+        if kind is None:
             return Refusal(f"{weapon} is not a weapon")
-    melee = melee_only(world, actor, action.weapon)
-    if action.weapon is None:
+        melee = kind.ranged is None  # what `melee_only` says of a held weapon
+    else:
         # Unnamed: in reach, the melee weapon (or fists) strikes; out of it, the ranged one.
-        melee = melee or reaches(world, actor, here, there, up=up)
+        melee = melee_only(world, actor, None) or reaches(world, actor, here, there, up=up)
         weapon = held_weapon(world, actor, melee=melee)
     if melee:
         if not reaches(world, actor, here, there, up=up):

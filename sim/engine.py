@@ -16,7 +16,6 @@ from sim.apply import apply
 from sim.budget import given_back, price
 from sim.components import (
     Body,
-    Budget,
     Conditions,
     ExtendedAction,
     Position,
@@ -237,12 +236,9 @@ class Battle:
     def priced(self, action: Action) -> Cost | Refusal:
         """The budget's part of `check`: what `action` costs its actor now, or why the budget
         cannot pay it (R-B3, R-B4, R-B5). Pure; it asks nothing of the action's own rules."""
-        return price(self.world, action, self._abandoning(action))
-
-    def _abandoning(self, action: Action) -> Budget | None:
-        """R-B5: a non-free action breaks an Extended Action in progress; the turn's Full Action
-        that the Extended Action had taken is given back to pay for it."""
-        return given_back(self.world, action)
+        # R-B5: an action that breaks an Extended Action in progress is paid from the turn's
+        # Full Action given back.
+        return price(self.world, action, given_back(self.world, action))
 
     # --- advancing -------------------------------------------------------------------------
     def submit(self, decision: Decision) -> Outcome:

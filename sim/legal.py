@@ -365,9 +365,10 @@ def _plain_candidates(world: World, unit: str) -> Iterator[Action | _Unless]:
     yield a.Disengage(unit)
     yield a.BreakFree(unit)
     yield a.Release(unit)
-    yield from _item_actions(world, unit)
+    sieve = _Sieve(world, unit)
+    yield from _item_actions(world, unit, sieve)
     yield from _climbs(world, unit)
-    yield from _targeted(world, unit)
+    yield from _targeted(world, unit, sieve)
     yield from _assists(world, unit)
     yield from _abilities(world, unit)
     yield from _prepared(world, unit)
@@ -392,7 +393,7 @@ def _carried(world: World, unit: str) -> tuple[str, ...]:
     return gear.carried if gear is not None else ()
 
 
-def _item_actions(world: World, unit: str) -> Iterator[Action]:
+def _item_actions(world: World, unit: str, sieve: _Sieve) -> Iterator[Action]:
     held, carried = _held(world, unit), _carried(world, unit)
     for item in held:
         yield a.Stow(unit, item)
@@ -406,15 +407,14 @@ def _item_actions(world: World, unit: str) -> Iterator[Action]:
     for item, pos in world.each(Position):
         if world.has(item, Item) and _chebyshev(pos.cell, here) <= 1:
             yield a.PickUp(unit, item)
-    yield from _tosses(world, unit, here, held)
+    yield from _tosses(world, unit, here, sieve.tossed())
 
 
-def _tosses(world: World, unit: str, here: Pos, held: tuple[str, ...]) -> Iterator[Action]:
+def _tosses(world: World, unit: str, here: Pos, tossed: list[str]) -> Iterator[Action]:
     """R-X18 to a cell: a representative set, for each ally in sight the cell next to it
     nearest the tosser, where the ally can pick the item up (R-X7) without the risk of a
-    failed catch (R-R6). Tossing to the ally itself is listed with the other targets."""
-    sieve = _Sieve(world, unit)
-    tossed = [item for item in held if sieve.tosses(item)]
+    failed catch (R-R6). Tossing to the ally itself is listed with the other targets. `tossed`:
+    the items held that are light enough to toss."""
     if not tossed:
         return
     grid = world.grid
@@ -456,6 +456,7 @@ class _Sieve:
         self.world, self.unit = world, unit
         self._melee: dict[str | None, bool] = {}
         self._range: dict[str, int] = {}
+        self._tossed: list[str] | None = None
 
     def near(self, other: str) -> bool:
         return in_reach(self.world, self.unit, other, "reach") is None
@@ -477,14 +478,19 @@ class _Sieve:
     def tosses(self, item: str) -> bool:
         return too_heavy(self.world, self.unit, item) is None
 
+    def tossed(self) -> list[str]:
+        """The items held light enough to toss, worked out once for all the tosses."""
+        if self._tossed is None:
+            self._tossed = [item for item in _held(self.world, self.unit) if self.tosses(item)]
+        return self._tossed
 
-def _targeted(world: World, unit: str) -> Iterator[Action | _Unless]:
+
+def _targeted(world: World, unit: str, sieve: _Sieve) -> Iterator[Action | _Unless]:
     """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
     the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
     team = team_of(world, unit)
     held = _held(world, unit)
-    sieve = _Sieve(world, unit)
-    tossed = [item for item in held if sieve.tosses(item)]
+    tossed = sieve.tossed()
     for other in _others(world, unit):
         near = sieve.near(other)
         if near and team_of(world, other) == team:

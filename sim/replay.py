@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from sim.ai import LEVELS
-from sim.creature import creatures, team_of
 from sim.decisions import DecisionError, parse, shown, to_json
 from sim.dice import SeededDice
 from sim.engine import Battle, Decision
 from sim.events import to_json as event_json
 from sim.files import mode_for
+from sim.objectives import teams
 from sim.rules import default_rules
 from sim.scenario import MAX_SEED, Scenario, ScenarioError, load
 
@@ -311,7 +311,7 @@ def replay(
         raise ReplayError(
             f"{where}: saved under rules version {save.rules_version}, these are version {rules}"
         )
-    sides = sorted({team_of(scenario.world, unit) for unit in creatures(scenario.world)})
+    sides = sorted(teams(scenario.world))
     strange = [team for team, _ in save.ai if team not in sides]
     if strange:
         raise ReplayError(

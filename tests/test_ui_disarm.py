@@ -37,9 +37,13 @@ OPEN = """
 """
 
 
-def opened(tmp_path: Path, grok_holds: str, dice: list[int]) -> App:
-    text = fighters("disarm", OPEN, ana='held = ["longsword"]', grok=f"held = {grok_holds}")
-    scenario = load(write_scenario(tmp_path, "disarm", text))
+def opened(
+    tmp_path: Path, grok_holds: str, dice: list[int], rows: str = OPEN, more: str = ""
+) -> App:
+    """ana with a longsword against grok holding `grok_holds` on `rows` (`more`: TOML lines
+    after), with loaded `dice`."""
+    text = fighters("disarm", rows, ana='held = ["longsword"]', grok=f"held = {grok_holds}")
+    scenario = load(write_scenario(tmp_path, "disarm", text + more))
     return App(Session(scenario, 3, battle=scenario.begin(LoadedDice(dice))), (1280, 800))
 
 
@@ -122,9 +126,7 @@ def test_a_disarm_held_ready_lists_the_weapons_as_held_ready(tmp_path: Path, sho
     """W, "an enemy comes within 1.5 m", Disarm, then grok 4 m away: out of reach now, the
     disarm is held ready (checked again when the trigger comes), so each of his weapons may be
     picked and says so; the one picked is the prepared action's."""
-    text = fighters("disarm", FAR, ana='held = ["longsword"]', grok='held = ["club", "dagger"]')
-    scenario = load(write_scenario(tmp_path, "far", text))
-    app = App(Session(scenario, 3, battle=scenario.begin(LoadedDice([8, 1]))), (1280, 800))
+    app = opened(tmp_path, '["club", "dagger"]', [8, 1], FAR)
     p = Player(app, shots)
     p.sit_down()
     assert acting(app) == "ana"
@@ -156,11 +158,9 @@ def test_a_disarm_out_of_reach_is_refused_at_the_click_with_the_reason(
 ) -> None:
     """Disarm is open (grok is in reach), but vex, 4 m away with two weapons, gets no weapon
     list: the click says why, as for a target with one weapon."""
-    text = fighters("disarm", TWO, ana='held = ["longsword"]', grok='held = ["club"]')
-    text += "\n" + unit("vex", "red", "orc_raider", "c", held=["club", "dagger"], policy="ask")
-    scenario = load(write_scenario(tmp_path, "two", text))
+    vex = unit("vex", "red", "orc_raider", "c", held=["club", "dagger"], policy="ask")
     # Initiative: ana 8 on her d8, grok 1 on his d6, vex 1 on his d8.
-    app = App(Session(scenario, 3, battle=scenario.begin(LoadedDice([8, 1, 1]))), (1280, 800))
+    app = opened(tmp_path, '["club"]', [8, 1, 1], TWO, "\n" + vex)
     p = Player(app, shots)
     p.sit_down()
     assert acting(app) == "ana"

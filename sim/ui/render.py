@@ -178,16 +178,11 @@ class Renderer:
         same, the hovered cell's lines drawn every frame, and the log kept while it and its
         place stay the same."""
         panel = self.sidebar
-        # Where it is too: its clickable rectangles are kept in the window's coordinates.
         top_key = (
-            session.version, side.topleft, side.size, view.selected, view.side, view.omniscient,
+            session.version, side.size, view.selected, view.side, view.omniscient,
             view.show_reach, view.move_only, view.show_threat, view.show_own, view.hint,
         )  # fmt: skip
-        kept = self._panels.get("sidebar")
-        if kept is not None and kept[0] == top_key:
-            surface.blit(kept[1], side)
-            self.hits.items.extend(self._panel_hits["sidebar"])
-        else:
+        if not self._blit_kept("sidebar", top_key, surface, side):
             self._sidebar_top(surface, side, top_key, session, view)
         y = panel.floored(side.bottom, lambda: panel.cell_section(surface, side, session, view))
         y = max(y, side.y + self.m.px(200))
@@ -232,8 +227,7 @@ class Renderer:
             (rect.move(side.topleft), kind, value) for rect, kind, value in items[start:]
         ]
         surface.blit(picture, side)
-        self._panels["sidebar"] = (key, picture)
-        self._panel_hits["sidebar"] = list(self.hits.items[start:])
+        self._keep("sidebar", key, side, picture, start)
 
     def draw_menu(self, surface: pygame.Surface, title: str, rows: list[MenuLine]) -> None:
         """The Esc menu (or one of its pages) over the board."""
@@ -250,15 +244,10 @@ class Renderer:
         draw: Callable[[], object],
     ) -> None:
         """Panels change only with the state: redraw one when its key changes, else blit the
-        picture (and its clickable rectangles) kept from the frame that drew it. The panel's
-        place is part of the key: a window resized in one direction only may move a panel
-        without changing its size, and the rectangles kept are where it was drawn."""
-        key = (*key, rect.topleft)
-        kept = self._panels.get(name)
-        if kept is not None and kept[0] == key:
-            surface.blit(kept[1], rect)
-            self.hits.items.extend(self._panel_hits[name])
+        picture (and its clickable rectangles) kept from the frame that drew it."""
+        if self._blit_kept(name, key, surface, rect):
             return
+        kept = self._panels.get(name)
         start = len(self.hits.items)
         draw()
         opaque = not surface.get_flags() & pygame.SRCALPHA  # a blit then copies, never blends
@@ -268,5 +257,30 @@ class Renderer:
             picture.blit(surface, (0, 0), rect)
         else:
             picture = surface.subsurface(rect).copy()
-        self._panels[name] = (key, picture)
+        self._keep(name, key, rect, picture, start)
+
+    def _blit_kept(
+        self, name: str, key: tuple[object, ...], surface: pygame.Surface, rect: pygame.Rect
+    ) -> bool:
+        """Blit the panel's kept picture and add its clickable rectangles, if it was kept with
+        this key at this place (a window resized one way only may move a panel without
+        changing its size, and the rectangles kept are where it was drawn); False if not."""
+        kept = self._panels.get(name)
+        if kept is None or kept[0] != (*key, rect.topleft):
+            return False
+        surface.blit(kept[1], rect)
+        self.hits.items.extend(self._panel_hits[name])
+        return True
+
+    def _keep(
+        self,
+        name: str,
+        key: tuple[object, ...],
+        rect: pygame.Rect,
+        picture: pygame.Surface,
+        start: int,
+    ) -> None:
+        """Keep the panel's picture drawn at `rect`, and the clickable rectangles added since
+        `start`, for `_blit_kept`."""
+        self._panels[name] = ((*key, rect.topleft), picture)
         self._panel_hits[name] = list(self.hits.items[start:])
