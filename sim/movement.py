@@ -29,7 +29,7 @@ from sim.geometry import Pos, half_metres, is_diagonal
 from sim.grid import Kind
 from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
-from sim.reach import distance_field
+from sim.reach import field_to
 from sim.reactions import NONE, Ask, Reply, can_react, held_weapon, reaction_spent
 from sim.threat import enemies, reaches
 from sim.world import World
@@ -315,7 +315,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         water = water_problem(world, m, gait, action.to)
         if water is not None:  # over the head: say to swim, as a `path` there would (R-M9)
             return Refusal(water)
-        field = distance_field(world, m, gait, start, limit, jr)
+        field = field_to(world, m, gait, start, limit, jr, action.to)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
             return Refusal(_unreachable(world, action, cost))

@@ -209,7 +209,8 @@ def distance_field(
 
     # One search serves the reach map, the check of a move and its resolution (issue #11), and
     # a search with a larger limit serves every smaller one: a Walk checked after the reach map
-    # searched as far as a Sprint goes reads the Sprint's field (see `within`). The fields
+    # searched as far as a Sprint's least roll goes reads that field (see `within`; and `field_to`
+    # for a larger limit the kept field already reaches the cell of). The fields
     # kept for one start are dropped together when a creature or the terrain changes.
     kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
     found = kept.get(limit)
@@ -218,6 +219,29 @@ def distance_field(
         found = within(kept[min(wider)], limit) if wider else search()
         kept[limit] = found
     return found
+
+
+def field_to(
+    world: World,
+    m: Mover,
+    gait: Gait,
+    start: Pos,
+    limit: int,
+    jr: JumpReach | None,
+    target: Pos,
+) -> Field:
+    """`distance_field(world, m, gait, start, limit, jr)` as far as `target` is concerned: its
+    cost, whether a move may end there and the path to it. A kept search with a smaller limit
+    that reaches `target` gives the same three (a least cost within the smaller limit is the
+    least cost, and the states at or below it are the same states: see `within`), so a move
+    to a cell the reach map offered is checked on the reach map's own search instead of a
+    larger one (issue #11: a Sprint's check plans with the most its roll could give, and the
+    reach map searches only as far as the least roll goes)."""
+    kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
+    for smaller in sorted(k for k in kept if k < limit):
+        if kept[smaller].cost(target) is not None:
+            return kept[smaller]
+    return distance_field(world, m, gait, start, limit, jr)
 
 
 def within(field: Field, limit: int) -> Field:

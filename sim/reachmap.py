@@ -332,11 +332,11 @@ def _found_ends(found: Found) -> Ends | None:
 
 
 def _searched(world: World, unit: str, kinds: Iterable[type[Movement]]) -> int:
-    """The limit of the search the usable strides share: the most any of them allows, for a
-    Sprint the most its roll can give, though it offers only what the least roll gives. A
-    Sprint's check plans with the most (the roll comes after), and reads this same search
-    (`reach.within`) instead of making a larger one (issue #11)."""
-    return max(allowance(world, unit, kind) for kind in kinds if kind in STRIDES)
+    """The limit of the search the usable strides share: the most any of them offers, for a
+    Sprint what its least roll gives. A Sprint's check plans with the most its roll could give
+    (the roll comes after), and reads this smaller search for a cell it reaches
+    (`reach.field_to`): half the cells searched of one as far as the most (issue #11)."""
+    return max(_limit(world, unit, kind) for kind in kinds if kind in STRIDES)
 
 
 def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:

@@ -34,7 +34,7 @@ from sim.grid import Kind
 from sim.jump import jump_reach, plan_jump
 from sim.movement import plan_move
 from sim.pathfinder import BLOCKED, step_costs
-from sim.reach import Window, distance_field, ground
+from sim.reach import Window, distance_field, field_to, ground
 from sim.reachmap import reach_map
 from sim.scenario import loads
 from sim.world import World
@@ -239,6 +239,39 @@ def test_the_reach_map_finds_every_path_the_scalar_rules_allow(case: Case) -> No
     limit = 12
     field = distance_field(world, m, Gait.STRIDE, start, limit, jump_reach(world, "ana", m))
     assert dict(field.ends()) == _reference_costs(world, limit)
+
+
+@FAST
+@given(cases(), st.integers(2, 14), st.integers(1, 16))
+def test_a_smaller_search_reads_as_the_larger_one_where_it_reaches(
+    case: Case, small: int, more: int
+) -> None:
+    """Issue #11 (`reach.field_to`): a Sprint's check plans with the most its roll could give,
+    and reads the reach map's search of the least roll instead where that reaches the cell. So
+    every cell a search with the smaller limit reaches must have there the cost, the may-end
+    and the path that a fresh search with the larger limit gives it; and `field_to` serves the
+    larger limit from the smaller search only for those cells."""
+    world = case.world
+    m = mover(world, "ana")
+    jr = jump_reach(world, "ana", m)
+    start = world.need("ana", Position).cell
+    larger = distance_field(world.copy(), m, Gait.STRIDE, start, small + more, jr)
+    kept = world.copy()
+    smaller = distance_field(kept, m, Gait.STRIDE, start, small, jr)
+    compared = 0
+    for cell in world.grid.cells():
+        cost = smaller.cost(cell)
+        served = field_to(kept, m, Gait.STRIDE, start, small + more, jr, cell)
+        if cost is None:
+            assert served.limit == small + more, cell
+            assert served.cost(cell) == larger.cost(cell), cell
+            continue
+        assert served is smaller
+        assert larger.cost(cell) == cost, cell
+        assert larger.can_end(cell) == smaller.can_end(cell), cell
+        assert larger.path_to(cell) == smaller.path_to(cell), cell
+        compared += 1
+    assert compared >= 1  # the start itself at least
 
 
 def test_the_compiled_constants_are_the_python_ones() -> None:
