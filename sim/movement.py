@@ -31,7 +31,7 @@ from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
 from sim.reach import field_to
 from sim.reactions import NONE, Ask, Reply, can_react, held_weapon, reaction_spent
-from sim.threat import enemies, reaches
+from sim.threat import enemies, reach_cells, reaches
 from sim.world import World
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
@@ -497,11 +497,14 @@ def opportunities(
     cost = world.rules.integer("reactions", "opportunity_bonus")
     hidden_from = unseen_by(world, unit)
     for enemy in enemies(world, unit):
+        at = world.need(enemy, Position).cell
+        # Beyond any reach of `here` (most enemies, most legs): the rest is not asked.
+        if max(abs(at.x - here.x), abs(at.y - here.y)) > reach_cells(world, enemy):
+            continue
         if enemy in hidden_from or not can_react(world, enemy, cost):
             continue
         if apart(world, unit, enemy):
             continue  # R-M8 Decision: water between them, neither sees the other
-        at = world.need(enemy, Position).cell
         if not reaches(world, enemy, at, here, up=up_here) or reaches(
             world, enemy, at, there, up=up_there
         ):
