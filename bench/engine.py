@@ -33,6 +33,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -92,41 +93,45 @@ def choose(battle: Battle, unit: str) -> Action:
     ]
     if not enemies:
         return EndTurn(unit)
-    for enemy in sorted(enemies, key=lambda u: _chebyshev(me, world.need(u, Position))):
+    gap = {u: _chebyshev(me, world.need(u, Position)) for u in enemies}
+    for enemy in sorted(enemies, key=gap.__getitem__):
         attack = Attack(unit, target=enemy)
         if not isinstance(battle.check(attack), Refusal):
             return attack
-    spots = np.array([(c.x, c.y) for c in (world.need(u, Position).cell for u in enemies)])
-    here = int(np.abs(spots - (me.cell.x, me.cell.y)).max(axis=1).min())
+    here = min(gap.values())  # a few enemies: plain Python beats numpy's per-call cost
     if here > 1:
         found = _reachable(world, unit)
         if found is not None:
-            xy, costs, actions = found
+            spots = np.array([(c.x, c.y) for c in (world.need(u, Position).cell for u in enemies)])
+            xy, costs, action_of = found
             # The gap of each reachable cell to its nearest enemy (Chebyshev), in one array op.
             gaps = np.abs(xy[:, None, :] - spots[None, :, :]).max(axis=2).min(axis=1)
             best = int(np.lexsort((costs, gaps))[0])  # the first least (gap, cost)
             if gaps.min() < here:
                 to = [int(xy[best, 0]), int(xy[best, 1])]
-                move = PARSERS[actions[best]](unit, {"to": to}, False, False)
+                move = PARSERS[action_of(best)](unit, {"to": to}, False, False)
                 assert isinstance(move, Action)
                 if not isinstance(battle.check(move), Refusal):
                     return move
     return EndTurn(unit)
 
 
-def _reachable(world: World, unit: str) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
-    """The reach map's cells (x, y), costs and action names in row order; None if empty. An
-    engine whose reach map has arrays (issue #11) gives them; an older one, objects."""
+def _reachable(
+    world: World, unit: str
+) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]] | None:
+    """The reach map's cells (x, y) and costs in row order, and the action name of the i-th
+    (asked only of the cell chosen); None if empty. An engine whose reach map has arrays
+    (issue #11) gives them; an older one, objects."""
     cells = reach_map(world, unit)
     if not cells:
         return None
     if hasattr(cells, "arrays"):
         xs, ys, costs, codes = cells.arrays()
-        names = [cells.offers[i].name for i in codes.tolist()]
-        return np.stack([xs, ys], axis=1), costs, names
+        offers = cells.offers
+        return np.stack([xs, ys], axis=1), costs, lambda i: str(offers[codes[i]].name)
     listed = list(cells.values())
     xy = np.array([(c.cell.x, c.cell.y) for c in listed])
-    return xy, np.array([c.cost for c in listed]), [c.action for c in listed]
+    return xy, np.array([c.cost for c in listed]), lambda i: listed[i].action
 
 
 def play(scenario: Scenario, seed: int) -> tuple[int, int]:

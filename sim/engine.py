@@ -131,6 +131,8 @@ class Battle:
         self._origin: tuple[World, Dice] | None = None
         # The world's stamp (FOLLOWUP_READS) when the follow-ups last found nothing to do.
         self._settled: tuple[int, ...] | None = None
+        # The last AwaitingAction `pending` gave (frozen): a policy asks it for every check.
+        self._awaiting: AwaitingAction | None = None
 
     @classmethod
     def begin(
@@ -194,7 +196,10 @@ class Battle:
             return AwaitingReaction(ask.unit, ask.trigger, ask.options, ask.kind)
         current = turn.current
         assert current is not None
-        return AwaitingAction(current)
+        awaiting = self._awaiting
+        if awaiting is None or awaiting.unit != current:
+            awaiting = self._awaiting = AwaitingAction(current)
+        return awaiting
 
     @property
     def resolving(self) -> Action | None:

@@ -494,13 +494,18 @@ def opportunities(
     dimensions)."""
     if has(world, unit, Condition.DISENGAGED):
         return
-    cost = world.rules.integer("reactions", "opportunity_bonus")
-    hidden_from = unseen_by(world, unit)
+    # Enemies whose reach `here` is in, by distance alone: on most legs none, and then
+    # nothing else is asked (issue #11: this runs before every step of every move).
+    near: list[tuple[str, Pos]] = []
     for enemy in enemies(world, unit):
         at = world.need(enemy, Position).cell
-        # Beyond any reach of `here` (most enemies, most legs): the rest is not asked.
-        if max(abs(at.x - here.x), abs(at.y - here.y)) > reach_cells(world, enemy):
-            continue
+        if max(abs(at.x - here.x), abs(at.y - here.y)) <= reach_cells(world, enemy):
+            near.append((enemy, at))
+    if not near:
+        return
+    cost = world.rules.integer("reactions", "opportunity_bonus")
+    hidden_from = unseen_by(world, unit)
+    for enemy, at in near:
         if enemy in hidden_from or not can_react(world, enemy, cost):
             continue
         if apart(world, unit, enemy):
