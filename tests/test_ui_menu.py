@@ -17,7 +17,7 @@ import pygame
 from sim.components import Policy
 from sim.engine import AwaitingAction
 from sim.scenario import load
-from sim.ui.app import App
+from sim.ui.app import NO_QUICK_SAVE, App
 from sim.ui.session import Session
 from sim.ui.viewer import Viewer, nested
 from tests import test_ui_client as client
@@ -81,6 +81,28 @@ def test_save_load_and_new_game(tmp_path: Path, shots: Path, save_dir: Path) -> 
     p.key(pygame.K_ESCAPE)
     p.key(pygame.K_3)  # Save and quit
     assert not app.running and app.closing is not None
+
+
+def test_no_quick_save_yet_is_said_before_loading(tmp_path: Path, shots: Path) -> None:
+    """Before the first save the menu's Load line is greyed with the reason, and Load and F9
+    say it instead of failing to read a file; nothing changes. After a save it loads."""
+    app, p = opened(tmp_path, shots)
+    assert not app.quicksave.exists()
+    load_line = next(line for line in app.menu_lines() if line.value == "load")
+    assert not load_line.ok and load_line.detail == NO_QUICK_SAVE
+    before = (app.session.seed, len(app.session.battle.log))
+    p.key(pygame.K_4)  # Load, greyed: its line says why
+    assert app.view.status == f"Load the quick save: {NO_QUICK_SAVE}"
+    p.key(pygame.K_ESCAPE)
+    p.key(pygame.K_F9)
+    assert app.view.status == f"cannot load: {NO_QUICK_SAVE}"
+    assert (app.session.seed, len(app.session.battle.log)) == before
+    p.key(pygame.K_F5)
+    assert app.quicksave.exists()
+    p.key(pygame.K_ESCAPE)  # the menu again
+    assert next(line for line in app.menu_lines() if line.value == "load").ok
+    p.key(pygame.K_4)
+    assert app.view.status == f"loaded {app.quicksave}"
 
 
 def test_settings_ask_reactions_and_the_ai_pause(tmp_path: Path, shots: Path) -> None:

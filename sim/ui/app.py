@@ -81,6 +81,7 @@ TOGGLE_KEYS = {
     pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
 }  # fmt: skip
 FILE_KEYS = {pygame.K_F5: "save", pygame.K_F9: "load"}  # the quick save
+NO_QUICK_SAVE = "no quick save of this scenario yet: Save (F5) makes one"
 # The Settings page's + and - (the main keyboard's = is + without Shift).
 SCALE_KEYS = {
     pygame.K_PLUS: "ui_larger", pygame.K_EQUALS: "ui_larger", pygame.K_KP_PLUS: "ui_larger",
@@ -901,7 +902,9 @@ class App:
             between_turns = view.handover is not None and not isinstance(
                 self.session.battle.pending, AwaitingReaction
             )
-            if between_turns or self._may_rewind("load"):
+            if not self.quicksave.is_file():
+                self.view.status = f"cannot load: {NO_QUICK_SAVE}"
+            elif between_turns or self._may_rewind("load"):
                 self.load(self.quicksave)
 
     def cancel(self) -> None:
@@ -940,7 +943,7 @@ class App:
         asked = self.side_asked()
         return menu_lines(
             settings=view.menu == "settings",
-            may_load=self.rewind_refusal(),
+            may_load=self.rewind_refusal() or (None if self.quicksave.is_file() else NO_QUICK_SAVE),
             asked=asked,
             pause=self.ai_pause,
             seated=view.side is not None,
