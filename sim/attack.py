@@ -253,13 +253,17 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         if kind is None:
             return Refusal(f"{weapon} is not a weapon")
         melee = kind.ranged is None  # what `melee_only` says of a held weapon
+        if melee and not reaches(world, actor, here, there, up=up):
+            return Refusal(out_of_reach(world, actor, target))
     else:
         # Unnamed: in reach, the melee weapon (or fists) strikes; out of it, the ranged one.
-        melee = melee_only(world, actor, None) or reaches(world, actor, here, there, up=up)
+        # Reach is asked once, first: a policy asks this of every foe, most out of reach.
+        in_reach = reaches(world, actor, here, there, up=up)
+        melee = in_reach or melee_only(world, actor, None)
+        if melee and not in_reach:
+            return Refusal(out_of_reach(world, actor, target))
         weapon = held_weapon(world, actor, melee=melee)
     if melee:
-        if not reaches(world, actor, here, there, up=up):
-            return Refusal(out_of_reach(world, actor, target))
         return AttackPlan(weapon, True)
     kind = weapon_kind(world, weapon)
     assert kind is not None and kind.ranged is not None
