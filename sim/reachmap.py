@@ -4,7 +4,7 @@ a face it can start up (or down) with a Climb that stops part-way, where it woul
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -197,13 +197,12 @@ def reach_map(
             usable.append((kind, left))
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
     # with the largest of their allowances serves all three (its costs are least costs).
-    strides = [_limit(world, unit, kind) for kind, _ in usable if kind in STRIDES]
+    limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in STRIDES}
     shared = None
-    if strides:
+    most = max(limits.values(), default=0)
+    if limits:
         jr = jump_reach(world, unit, m)
-        searched = _searched(world, unit, (kind for kind, _ in usable))
-        shared = distance_field(world, m, Gait.STRIDE, start, searched, jr)
-    most = max(strides, default=0)
+        shared = distance_field(world, m, Gait.STRIDE, start, most, jr)
     win = window_around(
         world, start, max((_radius(world, unit, k, m, most) for k, _ in usable), default=1)
     )
@@ -222,7 +221,7 @@ def reach_map(
         limit = INF - 1
         if kind in STRIDES:
             assert shared is not None
-            reached, limit = shared, _limit(world, unit, kind)
+            reached, limit = shared, limits[kind]
         elif kind is Climb:
             reached, partial = _climbs(world, unit, start)
             climb = index
@@ -280,12 +279,11 @@ def ends_by_kind(
         if _affordable(world, kind(unit, quicken=quicken), budget) is not None
         and condition_problem(world, unit, kind) is None
     ]
-    strides = [_limit(world, unit, kind) for kind in usable if kind in STRIDES]
+    limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
     shared = None
-    if strides:
+    if limits:
         jr = jump_reach(world, unit, m)
-        searched = _searched(world, unit, usable)
-        shared = distance_field(world, m, Gait.STRIDE, start, searched, jr)
+        shared = distance_field(world, m, Gait.STRIDE, start, max(limits.values()), jr)
     out: dict[type[Movement], Ends] = {}
     for kind in usable:
         assert kind is not Climb, "a Climb's cells are its check's (sim/legal.py _climbs)"
@@ -293,7 +291,7 @@ def ends_by_kind(
         limit = INF - 1
         if kind in STRIDES:
             assert shared is not None
-            reached, limit = shared, _limit(world, unit, kind)
+            reached, limit = shared, limits[kind]
         else:
             # A Jump skips cells an earlier action offers: here none.
             win = window_around(world, start, _radius(world, unit, kind, m, 0))
@@ -329,14 +327,6 @@ def _found_ends(found: Found) -> Ends | None:
     cells = sorted(first, key=lambda c: (c.y, c.x))
     near = min(cells, key=lambda c: first[c][0])  # the first in row order that costs least
     return Ends(tuple(c.x for c in cells), tuple(c.y for c in cells), first[near][1])
-
-
-def _searched(world: World, unit: str, kinds: Iterable[type[Movement]]) -> int:
-    """The limit of the search the usable strides share: the most any of them offers, for a
-    Sprint what its least roll gives. A Sprint's check plans with the most its roll could give
-    (the roll comes after), and reads this smaller search for a cell it reaches
-    (`reach.field_to`): half the cells searched of one as far as the most (issue #11)."""
-    return max(_limit(world, unit, kind) for kind in kinds if kind in STRIDES)
 
 
 def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:
@@ -405,7 +395,10 @@ STRIDES = (Walk, Run, Sprint)
 
 
 def _limit(world: World, unit: str, kind: type[Movement]) -> int:
-    """The metres an action allows; for Sprint the least its roll can give."""
+    """The metres an action offers; for Sprint what its least roll gives. The strides share
+    one search as far as the most of theirs; a Sprint's check plans with the most its roll
+    could give (the roll comes after) and reads this smaller search for a cell it reaches
+    (`reach.field_to`): half the cells of a search as far as the most (issue #11)."""
     return allowance(world, unit, kind, roll=1) if kind is Sprint else allowance(world, unit, kind)
 
 
