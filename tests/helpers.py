@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
 
 from sim.actions import Refusal
 from sim.apply import apply
@@ -15,6 +19,21 @@ from sim.dice import LoadedDice, SeededDice
 from sim.engine import Accepted, Battle, Decision
 from sim.events import ConditionGained, Event, to_json
 from sim.scenario import loads
+
+
+def random_play(examples: int) -> settings:
+    """Hypothesis settings of a random-play test: `examples` draws, the same every run (CI
+    plays the same battles each time, so a tally check is not luck); with SIM_LONG_PLAY=N in
+    the environment, N times as many, drawn afresh each run (a long hunt for rare states)."""
+    raw = os.environ.get("SIM_LONG_PLAY")
+    if raw is not None and not (raw.isdigit() and int(raw) >= 1):
+        raise pytest.UsageError(f"SIM_LONG_PLAY must be a whole number of at least 1, not {raw!r}")
+    return settings(
+        max_examples=examples * (int(raw) if raw is not None else 1),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+        derandomize=raw is None,
+    )
 
 
 def scenario_text(rows: str, units: str, extra: str = "") -> str:

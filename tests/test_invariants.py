@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.actions import Action, Refusal
@@ -32,7 +32,7 @@ from sim.geometry import Pos
 from sim.legal import legal_decisions
 from sim.scenario import Scenario, load, loads
 from sim.state import Passing, passing
-from tests.helpers import give, scenario_text, seeded_battle, unit
+from tests.helpers import give, random_play, scenario_text, seeded_battle, unit
 from tests.legal_play import RULE_KINDS, Tally, draw, shown
 
 # The shipped skirmish's ford, with a medic and an elf who carries a quickening draught, and
@@ -316,12 +316,7 @@ def replayed(cast: Cast, seed: int, gives: list[Gift], script: list[dict[str, An
     return again
 
 
-@settings(
-    max_examples=75,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,  # CI runs the same battles every time: a tally check must not be luck
-)
+@random_play(75)
 @given(seed=st.integers(0, 2**16), gives=setup, choices=decisions)
 def test_random_play_keeps_budgets_whole_and_refusals_change_nothing(
     seed: int, gives: list[Gift], choices: list[Choice]
@@ -334,12 +329,7 @@ def test_random_play_keeps_budgets_whole_and_refusals_change_nothing(
     play(seed, gives, choices)
 
 
-@settings(
-    max_examples=50,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,  # CI runs the same battles every time: a tally check must not be luck
-)
+@random_play(50)
 @given(seed=st.integers(0, 2**16), gives=setup, choices=decisions)
 def test_the_same_seed_and_decisions_give_the_same_log(
     seed: int, gives: list[Gift], choices: list[Choice]
@@ -358,12 +348,7 @@ CASTS = {path.name: Cast.of(load(path)) for path in SHIPPED}
 @pytest.mark.parametrize("name", sorted(CASTS))
 # Fewer examples than the test map's: most decisions are legal and play on, so each example
 # goes farther (and costs more) than one of mostly refused decisions.
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,  # CI runs the same battles every time: a tally check must not be luck
-)
+@random_play(25)
 @given(seed=st.integers(0, 2**16), gives=setup, choices=moving_decisions, reactions=policies)
 def test_random_play_on_every_shipped_scenario_keeps_the_invariants(
     name: str, seed: int, gives: list[Gift], choices: list[Choice], reactions: list[str]
