@@ -236,6 +236,37 @@ def _explicit(
     return tuple(legs)
 
 
+def traced(
+    world: World,
+    m: Mover,
+    jr: JumpReach | None,
+    start: Pos,
+    route: tuple[tuple[Pos, bool, int], ...],
+) -> tuple[Leg, ...]:
+    """The legs of a path the search found (`Field.route_to`), without putting each step to
+    the rules again as a written path is (`_explicit`): the search allowed every step and
+    priced it, and never steps off a drop higher than the mover, so none is a fall (R-M4).
+    Each jump is planned as a written one is, for its length and ledge. The same legs as
+    `_explicit` gives the same path (tests/test_reach_property.py compares them on random
+    maps); issue #11: the check of a move to a cell was mostly this second look."""
+    legs: list[Leg] = []
+    here = start
+    covered = 0  # R-M6: run-up is metres covered, as `_explicit` counts it
+    for cell, jumped, cost in route:
+        if jumped:
+            assert jr is not None, "a search without jumps found a jump"
+            plan = plan_jump(world, m, jr, here, cell, covered)
+            assert not isinstance(plan, str), plan
+            cost = _jump_cost(world, m, here, cell, plan)
+            legs.append(Leg(here, cell, cost, "jump", plan.grabs_ledge))
+        else:
+            legs.append(Leg(here, cell, cost, "step"))
+        per = m.diagonal if is_diagonal(here, cell) else m.orthogonal
+        covered += per * max(abs(cell.x - here.x), abs(cell.y - here.y))
+        here = cell
+    return tuple(legs)
+
+
 def _jump_cost(world: World, m: Mover, a: Pos, b: Pos, plan: JumpPlan) -> int:
     """A jump costs its length, doubled from or onto difficult ground (R-M2, R-M6)."""
     rough = is_difficult(world, m, a) or is_difficult(world, m, b)
@@ -319,13 +350,9 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
             return Refusal(_unreachable(world, action, cost))
-        steps = field.path_to(action.to)
-        explicit = Movement(
-            unit,
-            tuple(c for c, _ in steps),
-            jumps=tuple(i for i, (_, jumped) in enumerate(steps) if jumped),
+        legs_or_problem: tuple[Leg, ...] | str = traced(
+            world, m, jr, start, field.route_to(action.to)
         )
-        legs_or_problem = _explicit(world, explicit, m, gait, jr, start, word)
     else:
         if not action.path:
             return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to"')

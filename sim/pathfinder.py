@@ -500,15 +500,15 @@ def trace(
     ty: int,
     tx: int,
 ) -> npt.NDArray[np.int64]:
-    """The cheapest path back from (ty, tx) to the start, as rows (y, x, jumped) from the
-    target backwards. Each cell goes back to a cell reached at its own least cost where it can
-    (see `_back`), so a path is always the same for the same field and takes no detour it does
-    not need for run-up."""
+    """The cheapest path back from (ty, tx) to the start, as rows (y, x, jumped, cost of the
+    leg into (y, x)) from the target backwards. Each cell goes back to a cell reached at its
+    own least cost where it can (see `_back`), so a path is always the same for the same field
+    and takes no detour it does not need for run-up."""
     hh, ww = flags.shape
     # A path back never meets a search state twice, and every leg costs 1 or more.
     levels = runup_levels(params, hh, ww)
     rows = min(int(params[M_LIMIT]), hh * ww * levels) + 1
-    out = np.empty((rows, 3), dtype=np.int64)
+    out = np.empty((rows, 4), dtype=np.int64)
     costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
     runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     y, x = ty, tx
@@ -538,6 +538,7 @@ def trace(
         if py < 0:
             return out[:0]  # unreachable: the field is not one `search` made
         out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
+        out[count, 3] = here - before
         y, x, level, here = py, px, pl, before
         count += 1
     return out[:count]

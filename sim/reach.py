@@ -172,6 +172,11 @@ class Field:
 
     def path_to(self, target: Pos) -> tuple[tuple[Pos, bool], ...]:
         """The cheapest path from the start (excluded) to `target`: (cell, entered by a jump)."""
+        return tuple((cell, jumped) for cell, jumped, _ in self.route_to(target))
+
+    def route_to(self, target: Pos) -> tuple[tuple[Pos, bool, int], ...]:
+        """`path_to` with what each leg into its cell costs (half-metres), as the search
+        priced it: a move to `target` is planned from it without pricing each leg again."""
         if self.cost(target) is None:
             raise ValueError(f"{target} is not reachable")
         y, x = self.window.local(target)
@@ -180,7 +185,9 @@ class Field:
         if not rows and target != self.start:  # pragma: no cover - a search made this field
             raise AssertionError(f"no path back from {target}")
         x0, y0 = self.window.x0, self.window.y0
-        return tuple((Pos(x + x0, y + y0), bool(jumped)) for y, x, jumped in reversed(rows))
+        return tuple(
+            (Pos(x + x0, y + y0), bool(jumped), cost) for y, x, jumped, cost in reversed(rows)
+        )
 
 
 def field_radius(m: Mover, limit: int) -> int:

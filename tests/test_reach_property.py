@@ -27,12 +27,21 @@ from sim import pathfinder as pf
 from sim.actions import Movement, Refusal, Run, Walk
 from sim.components import Position
 from sim.creature import conditions, creatures
-from sim.footing import DIRECTIONS, Gait, Mover, is_difficult, mover, standing_at, step_cost
+from sim.footing import (
+    DIRECTIONS,
+    Gait,
+    Mover,
+    gait_word,
+    is_difficult,
+    mover,
+    standing_at,
+    step_cost,
+)
 from sim.footing import step_problem as scalar_problem
 from sim.geometry import Pos
 from sim.grid import Kind
 from sim.jump import jump_reach, plan_jump
-from sim.movement import plan_move
+from sim.movement import _explicit, plan_move, traced
 from sim.pathfinder import BLOCKED, step_costs
 from sim.reach import Window, distance_field, field_to, ground
 from sim.reachmap import reach_map
@@ -272,6 +281,39 @@ def test_a_smaller_search_reads_as_the_larger_one_where_it_reaches(
         assert larger.path_to(cell) == smaller.path_to(cell), cell
         compared += 1
     assert compared >= 1  # the start itself at least
+
+
+@FAST
+@given(cases())
+def test_a_searched_path_gives_the_legs_a_written_path_would(case: Case) -> None:
+    """Issue #11 (`movement.traced`): a move to a cell takes its legs from the search, priced
+    as the search priced them, instead of putting each step to the scalar rules again. For
+    every cell each gait's search reaches, those legs are the ones `_explicit` makes of the
+    same path written out: same cells, costs, falls (none), jumps and ledges grabbed."""
+    world = case.world
+    m = mover(world, "ana")
+    jr = jump_reach(world, "ana", m)
+    start = world.need("ana", Position).cell
+    compared = with_jump = 0
+    for gait, jumps in (
+        (Gait.STRIDE, jr),
+        (Gait.STEP, None),
+        (Gait.CRAWL, None),
+        (Gait.SWIM, None),
+    ):
+        field = distance_field(world, m, gait, start, 20, jumps)
+        for cell, _ in field.ends():
+            route = field.route_to(cell)
+            written = Movement(
+                "ana",
+                tuple(c for c, _, _ in route),
+                jumps=tuple(i for i, (_, jumped, _) in enumerate(route) if jumped),
+            )
+            slow = _explicit(world, written, m, gait, jumps, start, gait_word(gait))
+            assert traced(world, m, jumps, start, route) == slow, (gait, cell)
+            compared += 1
+            with_jump += any(j for _, j, _ in route)
+    print(f"paths compared: {compared}, with a jump: {with_jump}")
 
 
 def test_the_compiled_constants_are_the_python_ones() -> None:
