@@ -92,11 +92,10 @@ def ground(
     planes = np.empty((pf.PLANES, hh, ww), dtype=np.int32)
     planes[: len(TERRAIN)] = grid.stacked(TERRAIN)[(slice(None), *box)]
     planes[len(TERRAIN) :] = 0
-    for cell, other in standing_at(world, m.unit).items():
-        if win.holds(cell):
-            y, x = win.local(cell)
-            planes[pf.P_STANDING, y, x] = 1
-            planes[pf.P_ENEMY, y, x] = world.need(other, Team).name != m.team
+    for x, y, enemy in _standing(world, m):
+        if win.x0 <= x < win.x1 and win.y0 <= y < win.y1:
+            planes[pf.P_STANDING, y - win.y0, x - win.x0] = 1
+            planes[pf.P_ENEMY, y - win.y0, x - win.x0] = enemy
     # The M_* numbers in index order (a reach map makes several grounds: no per-index loop).
     jumps = (
         (0, 0, 0, 0, 0, 0, 0)
@@ -132,6 +131,19 @@ def ground(
         # R-M5: a move cannot end on a standing creature; a crawler is prone and may share.
         can_end &= planes[pf.P_STANDING] == 0
     return Ground(win, planes, params, flags, can_end)
+
+
+def _standing(world: World, m: Mover) -> tuple[tuple[int, int, bool], ...]:
+    """(x, y, an enemy of the mover) of each cell another standing creature holds (R-M5), kept
+    as `standing_at` is: every search's ground reads it (issue #11: several a reach map)."""
+
+    def found() -> tuple[tuple[int, int, bool], ...]:
+        return tuple(
+            (cell.x, cell.y, world.need(other, Team).name != m.team)
+            for cell, other in standing_at(world, m.unit).items()
+        )
+
+    return world.memo(("standing", m.unit, m.team), found, reads=STANDING)
 
 
 @dataclass(frozen=True, slots=True)
