@@ -102,10 +102,14 @@ def choose(battle: Battle, unit: str) -> Action:
     if here > 1:
         found = _reachable(world, unit)
         if found is not None:
-            spots = np.array([(c.x, c.y) for c in (world.need(u, Position).cell for u in enemies)])
             xy, costs, action_of = found
-            # The gap of each reachable cell to its nearest enemy (Chebyshev), in one array op.
-            gaps = np.abs(xy[:, None, :] - spots[None, :, :]).max(axis=2).min(axis=1)
+            xs, ys = xy[:, 0], xy[:, 1]
+            # The gap of each reachable cell to its nearest enemy (Chebyshev), an enemy at a time.
+            gaps = None
+            for cell in (world.need(u, Position).cell for u in enemies):
+                gap = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
+                gaps = gap if gaps is None else np.minimum(gaps, gap)
+            assert gaps is not None
             best = int(np.lexsort((costs, gaps))[0])  # the first least (gap, cost)
             if gaps.min() < here:
                 to = [int(xy[best, 0]), int(xy[best, 1])]
