@@ -31,7 +31,7 @@ from sim.health import damage
 from sim.jump import JumpPlan, JumpReach, jump_reach, plan_jump
 from sim.reach import field_to
 from sim.reactions import NONE, Ask, Reply, can_react, held_weapon, reaction_spent
-from sim.threat import enemies, reach_cells, reaches
+from sim.threat import enemies, reach_bound, reaches
 from sim.world import World
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
@@ -521,12 +521,13 @@ def opportunities(
     dimensions)."""
     if has(world, unit, Condition.DISENGAGED):
         return
-    # Enemies whose reach `here` is in, by distance alone: on most legs none, and then
+    # Enemies near enough for the longest reach to get `here`: on most legs none, and then
     # nothing else is asked (issue #11: this runs before every step of every move).
+    bound = reach_bound(world)
     near: list[tuple[str, Pos]] = []
     for enemy in enemies(world, unit):
         at = world.need(enemy, Position).cell
-        if max(abs(at.x - here.x), abs(at.y - here.y)) <= reach_cells(world, enemy):
+        if max(abs(at.x - here.x), abs(at.y - here.y)) <= bound:
             near.append((enemy, at))
     if not near:
         return

@@ -27,6 +27,17 @@ def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
     )
 
 
+def reach_bound(world: World) -> int:
+    """The most cells any melee reach spans (R-A4): a reach weapon's, or a bare one's if the
+    rules make that longer. No creature strikes a cell farther away."""
+    rules = world.rules
+    longest = max(
+        rules.integer("attack", "melee_reach_half_metres"),
+        rules.integer("attack", "reach_weapon_half_metres"),
+    )
+    return longest // rules.integer("grid", "diagonal_half_metres")
+
+
 def _reach_cells(world: World, unit: str, armed: bool) -> int:
     rules = world.rules
     reach = rules.integer("attack", "melee_reach_half_metres")
