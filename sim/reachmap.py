@@ -14,7 +14,7 @@ from sim import pathfinder as pf
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
 from sim.climb import ClimbPlan, plan_climb
-from sim.components import Budget, Position
+from sim.components import Budget, Conditions, Position
 from sim.condition import Condition
 from sim.creature import has
 from sim.footing import Gait, Mover, mover
@@ -190,11 +190,8 @@ def reach_map(
     the turn's budget an Extended Action in progress gives back (R-B5)."""
     start = world.need(unit, Position).cell
     m = mover(world, unit)
-    usable: list[tuple[type[Movement], tuple[int, int]]] = []
-    for kind in only:
-        left = _affordable(world, kind(unit, quicken=quicken), budget)
-        if left is not None and condition_problem(world, unit, kind) is None:
-            usable.append((kind, left))
+    own = budget if budget is not None else world.need(unit, Budget)
+    usable = _usable(world, unit, only, quicken, own)
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
     # with the largest of their allowances serves all three (its costs are least costs).
     limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in STRIDES}
@@ -244,6 +241,25 @@ def reach_map(
         if _offer(win, code, cost, paths, climb, cell, spent, route):
             hangs[cell] = hang
     return ReachMap(win, code, cost, tuple(offers), paths, hangs)
+
+
+def _usable(
+    world: World, unit: str, only: tuple[type[Movement], ...], quicken: bool, budget: Budget
+) -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
+    """The kinds of `only` that `unit` can pay for from `budget` and its state allows, each
+    with the budget left after it. Kept by the world while the creatures' conditions stand
+    (which Slowed, Quickened and what forbids a move are): a creature starts most of its
+    turns with the same budget, and prices eight actions for each reach map (issue #11)."""
+
+    def found() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
+        out = []
+        for kind in only:
+            left = _affordable(world, kind(unit, quicken=quicken), budget)
+            if left is not None and condition_problem(world, unit, kind) is None:
+                out.append((kind, left))
+        return tuple(out)
+
+    return world.memo(("usable", unit, only, quicken, budget), found, reads=(Conditions,))
 
 
 @dataclass(frozen=True, slots=True)
