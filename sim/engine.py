@@ -131,6 +131,8 @@ class Battle:
         self._origin: tuple[World, Dice] | None = None
         # The world's stamp (FOLLOWUP_READS) when the follow-ups last found nothing to do.
         self._settled: tuple[int, ...] | None = None
+        # The world's mark (anything written) when they were last found settled.
+        self._settled_mark: tuple[int, int, int] | None = None
         # The last AwaitingAction `pending` gave (frozen): a policy asks it for every check.
         self._awaiting: AwaitingAction | None = None
 
@@ -419,8 +421,12 @@ class Battle:
         nothing, looking again would find nothing either (issue #11: most event batches are
         rolls and spending)."""
         world = self.world
+        mark = world.mark
+        if mark == self._settled_mark:
+            return  # nothing at all written since they were last found settled
         stamp = world.stamp(FOLLOWUP_READS)
         if stamp == self._settled:
+            self._settled_mark = mark
             return
         before = len(self.log)
         self._record(loosened(world))  # R-G4: moved apart, or the grappler is Incapacitated
@@ -436,6 +442,7 @@ class Battle:
             self._record([ev.BattleEnded(*decided)])
         if len(self.log) == before:
             self._settled = stamp
+            self._settled_mark = mark
 
     def _start_turn(self, unit: str) -> None:
         """Start `unit`'s turn (R-T2), passing over creatures that cannot act."""

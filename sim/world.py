@@ -85,6 +85,12 @@ class World:
         self._written += 1
 
     # --- answers kept while what they read is unchanged -----------------------------------
+    @property
+    def mark(self) -> tuple[int, int, int]:
+        """A mark that stays the same while nothing at all is written: no component, no
+        entity, no cell of the terrain, no rules or catalogue swapped."""
+        return (self._written, self._grid.version, self._generation)
+
     def stamp(self, kinds: tuple[type[Any], ...]) -> tuple[int, ...]:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
         no entity and no cell of the terrain is written."""
