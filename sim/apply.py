@@ -25,7 +25,11 @@ from sim.world import World
 
 def apply(world: World, event: ev.Event) -> None:
     """Write what `event` says happened. Events are facts: this never refuses."""
+    # Each event class is its own (no event subclasses another), so the order of the cases
+    # only decides how soon one is found: the most frequent come first (issue #11).
     match event:
+        case ev.Moved(unit=unit, end=end) | ev.Jumped(unit=unit, end=end):
+            world.set(unit, Position(end))
         case ev.BattleStarted() | ev.Rolled():
             pass
         case ev.TurnSkipped(unit=unit):
@@ -57,6 +61,10 @@ def apply(world: World, event: ev.Event) -> None:
                 ),
             )
         case ev.TurnEnded():
+            pass
+        case ev.AttackCounted(unit=unit, count=count):
+            world.set(unit, AttackWindow(count))
+        case ev.ReactionAnswered() | ev.AttackResolved() | ev.ActionLost():
             pass
         case ev.ConditionGained(unit=unit, condition=name, value=value):
             conditions = world.get(unit, Conditions) or Conditions()
@@ -102,8 +110,6 @@ def apply(world: World, event: ev.Event) -> None:
             world.remove(unit, ExtendedAction)
         case ev.PolicySet(unit=unit, reactions=reactions, defence=defence):
             world.set(unit, Policy(reactions, defence))
-        case ev.Moved(unit=unit, end=end) | ev.Jumped(unit=unit, end=end):
-            world.set(unit, Position(end))
         case ev.Pushed(unit=unit, end=end):
             world.set(unit, Position(end))
         case ev.Climbed(unit=unit, end=end, elevation=elevation):
@@ -112,12 +118,8 @@ def apply(world: World, event: ev.Event) -> None:
             world.set(unit, Position(at))  # on the ground of `at`, off any face (R-M4)
         case ev.MoveCutShort():
             pass
-        case ev.AttackCounted(unit=unit, count=count):
-            world.set(unit, AttackWindow(count))
         case ev.AttackWindowReset(unit=unit):
             world.remove(unit, AttackWindow)
-        case ev.ReactionAnswered() | ev.AttackResolved() | ev.ActionLost():
-            pass
         case ev.AbilityUsed():
             pass
         case ev.ContestResolved() | ev.CheckResolved():

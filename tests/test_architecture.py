@@ -75,3 +75,15 @@ def test_no_client_logic_branches_on_display_text() -> None:
         if "decision(" in line and '.startswith("refused")' in line
     ]
     assert offenders == []
+
+
+def test_no_event_class_is_a_kind_of_another() -> None:
+    """`apply` matches events by class, the most frequent first: that order is free only while
+    no event class subclasses another (a subclass would be caught by its parent's case)."""
+    from sim import events as ev
+
+    kinds = [k for k in vars(ev).values() if isinstance(k, type) and issubclass(k, ev.Event)]
+    assert len(kinds) > 40
+    for kind in kinds:
+        if kind is not ev.Event:
+            assert kind.__bases__ == (ev.Event,), kind.__name__
