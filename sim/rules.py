@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -80,6 +80,10 @@ class Rules:
     sprint_extra_bonus: int
 
     source: str = RULES_FILE
+    # Each number looked up once: the engine asks the same few hundreds of times a battle.
+    _leaves: dict[tuple[str, str], object] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def integer(self, section: str, key: str) -> int:
         """A whole number by its section (dotted for a sub-table, "extended.don_turns") and key,
@@ -99,12 +103,17 @@ class Rules:
         return float(value)
 
     def _leaf(self, section: str, key: str) -> object:
+        try:
+            return self._leaves[section, key]
+        except KeyError:
+            pass
         table: Any = self.raw
         for part in section.split("."):
             table = table.get(part) if isinstance(table, dict) else None
         if not isinstance(table, dict) or key not in table:
             raise RulesError(f"{self.source}: [{section}] has no {key}")
         value: object = table[key]
+        self._leaves[section, key] = value
         return value
 
 
