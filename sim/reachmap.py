@@ -14,9 +14,9 @@ from sim import pathfinder as pf
 from sim.actions import Action, Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.budget import price
 from sim.climb import ClimbPlan, plan_climb
-from sim.components import Budget, Conditions, Position
+from sim.components import Budget, Position
 from sim.condition import Condition
-from sim.creature import has
+from sim.creature import conditions, has
 from sim.footing import Gait, Mover, mover
 from sim.geometry import Pos
 from sim.jump import jump_reach
@@ -247,9 +247,10 @@ def _usable(
     world: World, unit: str, only: tuple[type[Movement], ...], quicken: bool, budget: Budget
 ) -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
     """The kinds of `only` that `unit` can pay for from `budget` and its state allows, each
-    with the budget left after it. Kept by the world while the creatures' conditions stand
-    (which Slowed, Quickened and what forbids a move are): a creature starts most of its
-    turns with the same budget, and prices eight actions for each reach map (issue #11)."""
+    with the budget left after it. That depends on the unit only through its conditions
+    (Slowed, Quickened, and what forbids a move), so the world keeps it by those and the
+    budget: most creatures, most turns, have the same, and eight actions were priced for
+    every reach map (issue #11)."""
 
     def found() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
         out = []
@@ -259,7 +260,8 @@ def _usable(
                 out.append((kind, left))
         return tuple(out)
 
-    return world.memo(("usable", unit, only, quicken, budget), found, reads=(Conditions,))
+    key = ("usable", conditions(world, unit), only, quicken, budget)
+    return world.memo(key, found, reads=())
 
 
 @dataclass(frozen=True, slots=True)
