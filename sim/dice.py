@@ -34,6 +34,16 @@ class SeededDice:
     def describe(self) -> str:
         return f"seed {self.seed}"
 
+    def __deepcopy__(self, memo: dict[int, object]) -> SeededDice:
+        """The same dice at the same point of their sequence. The generator's own state is
+        copied whole, not element by element as `copy.deepcopy` would (every battle keeps a
+        copy of its dice to be forked from, issue #11)."""
+        clone = SeededDice.__new__(SeededDice)
+        clone.seed = self.seed
+        clone._rng = random.Random()
+        clone._rng.setstate(self._rng.getstate())
+        return clone
+
 
 class LoadedDice:
     """Dice that give a scripted list of results, in order, and fail loudly when they run out."""
