@@ -102,17 +102,17 @@ def choose(battle: Battle, unit: str) -> Action:
     if here > 1:
         found = _reachable(world, unit)
         if found is not None:
-            xy, costs, action_of = found
-            xs, ys = xy[:, 0], xy[:, 1]
+            xs, ys, costs, action_of = found
             # The gap of each reachable cell to its nearest enemy (Chebyshev), an enemy at a time.
             gaps = None
             for cell in (world.need(u, Position).cell for u in enemies):
-                gap = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
-                gaps = gap if gaps is None else np.minimum(gaps, gap)
+                apart = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
+                gaps = apart if gaps is None else np.minimum(gaps, apart)
             assert gaps is not None
-            best = int(np.lexsort((costs, gaps))[0])  # the first least (gap, cost)
-            if gaps.min() < here:
-                to = [int(xy[best, 0]), int(xy[best, 1])]
+            # The first least (gap, cost) in row order: gaps and costs are small whole numbers.
+            best = int(np.argmin(gaps * (int(costs.max()) + 1) + costs))
+            if gaps[best] < here:
+                to = [int(xs[best]), int(ys[best])]
                 move = PARSERS[action_of(best)](unit, {"to": to}, False, False)
                 assert isinstance(move, Action)
                 if not isinstance(battle.check(move), Refusal):
@@ -122,20 +122,22 @@ def choose(battle: Battle, unit: str) -> Action:
 
 def _reachable(
     world: World, unit: str
-) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]] | None:
-    """The reach map's cells (x, y) and costs in row order, and the action name of the i-th
-    (asked only of the cell chosen); None if empty. An engine whose reach map has arrays
-    (issue #11) gives them; an older one, objects."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, Callable[[int], str]] | None:
+    """The reach map's cells (x and y apart) and costs in row order, and the action name of
+    the i-th (asked only of the cell chosen); None if empty. An engine whose reach map has
+    arrays (issue #11) gives them; an older one, objects."""
     cells = reach_map(world, unit)
     if not cells:
         return None
     if hasattr(cells, "arrays"):
         xs, ys, costs, codes = cells.arrays()
         offers = cells.offers
-        return np.stack([xs, ys], axis=1), costs, lambda i: str(offers[codes[i]].name)
+        return xs, ys, costs.astype(np.int64), lambda i: str(offers[codes[i]].name)
     listed = list(cells.values())
-    xy = np.array([(c.cell.x, c.cell.y) for c in listed])
-    return xy, np.array([c.cost for c in listed]), lambda i: listed[i].action
+    xs = np.array([c.cell.x for c in listed])
+    ys = np.array([c.cell.y for c in listed])
+    costs = np.array([c.cost for c in listed], dtype=np.int64)
+    return xs, ys, costs, lambda i: listed[i].action
 
 
 def play(scenario: Scenario, seed: int) -> tuple[int, int]:
