@@ -38,7 +38,8 @@ class SeededDice:
         """The same dice at the same point of their sequence. The generator's own state is
         copied whole, not element by element as `copy.deepcopy` would (every battle keeps a
         copy of its dice to be forked from, issue #11)."""
-        clone = SeededDice.__new__(SeededDice)
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
         clone.seed = self.seed
         clone._rng = random.Random()
         clone._rng.setstate(self._rng.getstate())

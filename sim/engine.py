@@ -133,7 +133,8 @@ class Battle:
         self._settled: tuple[int, ...] | None = None
         # The world's mark (anything written) when they were last found settled.
         self._settled_mark: tuple[int, int, int] | None = None
-        # The last AwaitingAction `pending` gave (frozen): a policy asks it for every check.
+        # The last AwaitingAction `pending` gave (frozen; it holds only the unit to act), given
+        # again while that unit is to act: a policy asks it for every check.
         self._awaiting: AwaitingAction | None = None
 
     @classmethod

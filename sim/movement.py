@@ -245,8 +245,9 @@ def traced(
 ) -> tuple[Leg, ...]:
     """The legs of a path the search found (`Field.route_to`), without putting each step to
     the rules again as a written path is (`_explicit`): the search allowed every step and
-    priced it, and never steps off a drop higher than the mover, so none is a fall (R-M4).
-    Each jump is planned as a written one is, for its length and ledge. The same legs as
+    priced it, and never steps off a drop higher than the mover, so none is a fall (R-M4; a
+    swimmer's step never is one either). Each jump is planned and priced as a written one is,
+    for its length, cost and ledge. The same legs as
     `_explicit` gives the same path (tests/test_reach_property.py compares them on random
     maps); issue #11: the check of a move to a cell was mostly this second look."""
     legs: list[Leg] = []
@@ -254,9 +255,11 @@ def traced(
     covered = 0  # R-M6: run-up is metres covered, as `_explicit` counts it
     for cell, jumped, cost in route:
         if jumped:
-            assert jr is not None, "a search without jumps found a jump"
+            if jr is None:  # pragma: no cover - a search without jumps finds none
+                raise AssertionError(f"{here} to {cell}: a jump where jumps are not allowed")
             plan = plan_jump(world, m, jr, here, cell, covered)
-            assert not isinstance(plan, str), plan
+            if isinstance(plan, str):  # pragma: no cover - the search and the rules agree
+                raise AssertionError(f"{here} to {cell}: {plan}")
             cost = _jump_cost(world, m, here, cell, plan)
             legs.append(Leg(here, cell, cost, "jump", plan.grabs_ledge))
         else:

@@ -188,7 +188,8 @@ class Field:
 
     def route_to(self, target: Pos) -> tuple[tuple[Pos, bool, int], ...]:
         """`path_to` with what each leg into its cell costs (half-metres), as the search
-        priced it: a move to `target` is planned from it without pricing each leg again."""
+        priced it: a move to `target` is planned from it without putting each step to the
+        rules again (`movement.traced`; a jump is still planned, for its ledge)."""
         if self.cost(target) is None:
             raise ValueError(f"{target} is not reachable")
         y, x = self.window.local(target)

@@ -190,10 +190,16 @@ def reach_map(
     the turn's budget an Extended Action in progress gives back (R-B5)."""
     start = world.need(unit, Position).cell
     m = mover(world, unit)
-    own = budget if budget is not None else world.need(unit, Budget)
-    usable = _usable(world, unit, only, quicken, own)
+    # No kinds asked, no budget read: a creature before its first turn has none.
+    usable = (
+        _usable(
+            world, unit, only, quicken, budget if budget is not None else world.need(unit, Budget)
+        )
+        if only
+        else ()
+    )
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
-    # with the largest of their allowances serves all three (its costs are least costs).
+    # as far as the largest of their limits serves all three (its costs are least costs).
     limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in STRIDES}
     shared = None
     most = max(limits.values(), default=0)
@@ -285,7 +291,7 @@ def ends_by_kind(
 ) -> dict[type[Movement], Ends]:
     """For each (kind, budget) but Climb, the cells of `reach_map(world, unit, (kind,),
     submerged=, quicken=, budget=)`, by kind (none where that map is empty), worked out without
-    the maps: Walk, Run and Sprint share one search, the largest of their allowances (its costs
+    the maps: Walk, Run and Sprint share one search, the largest of their limits (its costs
     are least costs within each smaller one), and only the cells are read off it. `first`: of
     a Jump, whose landings are each put to the check, only the first in row order, with its
     path as `nearest` (what the action bar needs: whether it goes anywhere, and where first)."""
@@ -294,8 +300,13 @@ def ends_by_kind(
     usable = [
         kind
         for kind, budget in kinds
-        if _affordable(world, kind(unit, quicken=quicken), budget) is not None
-        and condition_problem(world, unit, kind) is None
+        if _usable(
+            world,
+            unit,
+            (kind,),
+            quicken,
+            budget if budget is not None else world.need(unit, Budget),
+        )
     ]
     limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
     shared = None

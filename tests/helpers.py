@@ -26,7 +26,7 @@ def random_play(examples: int) -> settings:
     plays the same battles each time, so a tally check is not luck); with SIM_LONG_PLAY=N in
     the environment, N times as many, drawn afresh each run (a long hunt for rare states)."""
     raw = os.environ.get("SIM_LONG_PLAY")
-    if raw is not None and not (raw.isdigit() and int(raw) >= 1):
+    if raw is not None and not (raw.isdecimal() and raw.isascii() and int(raw) >= 1):
         raise pytest.UsageError(f"SIM_LONG_PLAY must be a whole number of at least 1, not {raw!r}")
     return settings(
         max_examples=examples * (int(raw) if raw is not None else 1),

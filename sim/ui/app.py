@@ -902,10 +902,11 @@ class App:
             between_turns = view.handover is not None and not isinstance(
                 self.session.battle.pending, AwaitingReaction
             )
-            if not self.quicksave.is_file():
-                self.view.status = f"cannot load: {NO_QUICK_SAVE}"
-            elif between_turns or self._may_rewind("load"):
-                self.load(self.quicksave)
+            if between_turns or self._may_rewind("load"):  # as the menu's Load line says
+                if self.quicksave.is_file():
+                    self.load(self.quicksave)
+                else:
+                    self.view.status = f"cannot load: {NO_QUICK_SAVE}"
 
     def cancel(self) -> None:
         """Esc: close what is open, else drop the plan, else the selection; with nothing
