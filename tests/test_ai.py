@@ -16,7 +16,18 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, _Luck, play, prospect, rank, standing, take_seats
+from sim.ai import (
+    AI,
+    LEVELS,
+    Choice,
+    _Luck,
+    _play_out,
+    play,
+    prospect,
+    rank,
+    standing,
+    take_seats,
+)
 from sim.apply import apply
 from sim.casting import affected
 from sim.cli import main
@@ -33,7 +44,14 @@ from sim.engine import (
     Outcome,
     ReactionChoice,
 )
-from sim.events import ConditionGained, Damaged, ReactionAnswered, to_json
+from sim.events import (
+    ConditionGained,
+    Damaged,
+    ReactionAnswered,
+    TurnEnded,
+    TurnStarted,
+    to_json,
+)
 from sim.geometry import Pos
 from sim.legal import legal_decisions
 from sim.replay import begin
@@ -700,6 +718,31 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     assert down > wounded
     # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
     assert down - wounded >= 2
+
+
+@pytest.mark.parametrize(
+    ("seed", "unit", "foes", "ally"),
+    [(3, "ana", ["vex"], "bram"), (5, "bram", ["vex", "grok"], "ana")],
+)
+def test_hard_plays_the_foes_turns_out_up_to_its_sides_next_turn(
+    seed: int, unit: str, foes: list[str], ally: str
+) -> None:
+    """hard's look-ahead does not stop at the end of the creature's own turn: `normal`, whom
+    hard meets, plays the turns of the foes that come after it, and the fork stops when the
+    next creature of its side is to act (seed 3's order: ana, vex, bram, grok; seed 5's:
+    bram, vex, grok, ana). The battle itself is not touched."""
+    b = seeded_battle(CORNERED, seed)
+    while b.world.turn.current != unit:
+        end_turns(b, b.world.turn.current or "")
+    before = len(b.log)
+    fork, _ = _play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
+    assert len(b.log) == before and b.pending == AwaitingAction(unit)
+    events = fork.log[before:]
+    started = [e.unit for e in events if isinstance(e, TurnStarted)]
+    ended = [e.unit for e in events if isinstance(e, TurnEnded)]
+    assert fork.pending == AwaitingAction(ally)
+    assert started == [*foes, ally]
+    assert ended == [unit, *foes]
 
 
 PRONE_ARCHER = scenario_text(
