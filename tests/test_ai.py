@@ -34,7 +34,7 @@ from sim.cli import main
 from sim.components import Position
 from sim.condition import Condition
 from sim.creature import creatures, team_of
-from sim.dice import SeededDice
+from sim.dice import LoadedDice, SeededDice
 from sim.engine import (
     AwaitingAction,
     AwaitingReaction,
@@ -48,6 +48,7 @@ from sim.events import (
     ConditionGained,
     Damaged,
     ReactionAnswered,
+    Rolled,
     TurnEnded,
     TurnStarted,
     to_json,
@@ -191,6 +192,29 @@ def test_a_fork_at_a_reaction_window_is_the_same_battle_and_leaves_it_untouched(
     fork.submit(AI("normal").decide(fork))
     assert len(fork.log) > len(log)
     assert [to_json(e) for e in b.log] == log and isinstance(b.pending, AwaitingReaction)
+
+
+def test_a_fork_at_an_interrupt_window_rolls_its_own_dice_for_the_interrupt() -> None:
+    """The Interrupt window's resolution, which the fork plays again, held the battle's own
+    dice: the Interrupt's Hit Roll and its defence rolled what the battle was about to roll,
+    and a look-ahead from the window read them (the same on every seed). The fork rolls the
+    dice it is given from the window on."""
+    b = seeded_battle(ROW, 5)
+    attacker = b.world.turn.current or ""
+    target = "grok" if attacker == "ana" else "ana"
+    b.submit(a.Attack(attacker, target=target))
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "interrupt"
+
+    def rolls(fork: Battle) -> list[int]:
+        mark = len(fork.log)
+        fork.submit(ReactionChoice(target, "interrupt"))
+        while isinstance(fork.pending, AwaitingReaction):
+            fork.submit(ReactionChoice(fork.pending.unit, "none"))
+        return [e.result for e in fork.log[mark:] if isinstance(e, Rolled)]
+
+    interrupts = {rolls(b.fork(SeededDice(seed)))[0] for seed in range(6)}
+    assert len(interrupts) > 1, interrupts
+    assert set(rolls(b.fork(LoadedDice([1] * 20)))) == {1}
 
 
 # --- what it chooses ---------------------------------------------------------------------------
