@@ -106,6 +106,19 @@ BREAKS_EXTENDED = (Condition.INCAPACITATED, Condition.GRAPPLED, Condition.PRONE)
 FOLLOWUP_READS = (Conditions, Position, Body, Team, Stats, ExtendedAction, TurnState)
 
 
+class _Relay:
+    """Dice that roll with `inner`, which `Battle.fork` turns over to the fork's own dice."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+
+    def roll(self, sides: int) -> int:
+        return self.inner.roll(sides)
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+
 class Battle:
     """One battle: a world, its dice, its log, and what it waits for."""
 
@@ -176,15 +189,21 @@ class Battle:
         if self._origin is None:
             raise ValueError("this battle was not begun with Battle.begin; it cannot be forked")
         world, origin_dice = self._origin
+        # The paused resolution holds the dice it began with (an Interrupt window's, its
+        # strike): a relay, turned over to `dice` once the decisions are played again, so
+        # that the rest of it rolls the fork's dice too, not the battle's own; else a
+        # look-ahead from the window reads the rolls the battle is about to make.
+        relay = _Relay(copy.deepcopy(origin_dice))
         clone = Battle.begin(
             world.copy(),
-            copy.deepcopy(origin_dice),
+            relay,
             scenario=self.scenario,
             seed=self.seed,
             objectives=self.objectives,
         )
         for decision in self.decisions:
             clone.submit(decision)
+        relay.inner = dice
         clone.dice = dice
         return clone
 

@@ -16,14 +16,25 @@ import pytest
 
 from sim import actions as a
 from sim.actions import Refusal
-from sim.ai import AI, LEVELS, Choice, _Luck, play, prospect, rank, standing, take_seats
+from sim.ai import (
+    AI,
+    LEVELS,
+    Choice,
+    _Luck,
+    _play_out,
+    play,
+    prospect,
+    rank,
+    standing,
+    take_seats,
+)
 from sim.apply import apply
 from sim.casting import affected
 from sim.cli import main
 from sim.components import Position
 from sim.condition import Condition
 from sim.creature import creatures, team_of
-from sim.dice import SeededDice
+from sim.dice import LoadedDice, SeededDice
 from sim.engine import (
     AwaitingAction,
     AwaitingReaction,
@@ -33,7 +44,15 @@ from sim.engine import (
     Outcome,
     ReactionChoice,
 )
-from sim.events import ConditionGained, Damaged, ReactionAnswered, to_json
+from sim.events import (
+    ConditionGained,
+    Damaged,
+    ReactionAnswered,
+    Rolled,
+    TurnEnded,
+    TurnStarted,
+    to_json,
+)
 from sim.geometry import Pos
 from sim.legal import legal_decisions
 from sim.replay import begin
@@ -173,6 +192,29 @@ def test_a_fork_at_a_reaction_window_is_the_same_battle_and_leaves_it_untouched(
     fork.submit(AI("normal").decide(fork))
     assert len(fork.log) > len(log)
     assert [to_json(e) for e in b.log] == log and isinstance(b.pending, AwaitingReaction)
+
+
+def test_a_fork_at_an_interrupt_window_rolls_its_own_dice_for_the_interrupt() -> None:
+    """The Interrupt window's resolution, which the fork plays again, held the battle's own
+    dice: the Interrupt's Hit Roll and its defence rolled what the battle was about to roll,
+    and a look-ahead from the window read them (the same on every seed). The fork rolls the
+    dice it is given from the window on."""
+    b = seeded_battle(ROW, 5)
+    attacker = b.world.turn.current or ""
+    target = "grok" if attacker == "ana" else "ana"
+    b.submit(a.Attack(attacker, target=target))
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "interrupt"
+
+    def rolls(fork: Battle) -> list[int]:
+        mark = len(fork.log)
+        fork.submit(ReactionChoice(target, "interrupt"))
+        while isinstance(fork.pending, AwaitingReaction):
+            fork.submit(ReactionChoice(fork.pending.unit, "none"))
+        return [e.result for e in fork.log[mark:] if isinstance(e, Rolled)]
+
+    interrupts = {rolls(b.fork(SeededDice(seed)))[0] for seed in range(6)}
+    assert len(interrupts) > 1, interrupts
+    assert set(rolls(b.fork(LoadedDice([1] * 20)))) == {1}
 
 
 # --- what it chooses ---------------------------------------------------------------------------
@@ -700,6 +742,31 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     assert down > wounded
     # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
     assert down - wounded >= 2
+
+
+@pytest.mark.parametrize(
+    ("seed", "unit", "foes", "ally"),
+    [(3, "ana", ["vex"], "bram"), (5, "bram", ["vex", "grok"], "ana")],
+)
+def test_hard_plays_the_foes_turns_out_up_to_its_sides_next_turn(
+    seed: int, unit: str, foes: list[str], ally: str
+) -> None:
+    """hard's look-ahead does not stop at the end of the creature's own turn: `normal`, whom
+    hard meets, plays the turns of the foes that come after it, and the fork stops when the
+    next creature of its side is to act (seed 3's order: ana, vex, bram, grok; seed 5's:
+    bram, vex, grok, ana). The battle itself is not touched."""
+    b = seeded_battle(CORNERED, seed)
+    while b.world.turn.current != unit:
+        end_turns(b, b.world.turn.current or "")
+    before = len(b.log)
+    fork, _ = _play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
+    assert len(b.log) == before and b.pending == AwaitingAction(unit)
+    events = fork.log[before:]
+    started = [e.unit for e in events if isinstance(e, TurnStarted)]
+    ended = [e.unit for e in events if isinstance(e, TurnEnded)]
+    assert fork.pending == AwaitingAction(ally)
+    assert started == [*foes, ally]
+    assert ended == [unit, *foes]
 
 
 PRONE_ARCHER = scenario_text(
