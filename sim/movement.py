@@ -230,8 +230,7 @@ def _explicit(
                 Leg(here, cell, _jump_cost(world, m, here, cell, plan), "jump", plan.grabs_ledge)
             )
         spent += legs[-1].cost
-        per = m.diagonal if is_diagonal(here, cell) else m.orthogonal
-        covered += per * max(abs(cell.x - here.x), abs(cell.y - here.y))
+        covered += _covers(m, here, cell)
         here = cell
     return tuple(legs)
 
@@ -264,10 +263,16 @@ def traced(
             legs.append(Leg(here, cell, cost, "jump", plan.grabs_ledge))
         else:
             legs.append(Leg(here, cell, cost, "step"))
-        per = m.diagonal if is_diagonal(here, cell) else m.orthogonal
-        covered += per * max(abs(cell.x - here.x), abs(cell.y - here.y))
+        covered += _covers(m, here, cell)
         here = cell
     return tuple(legs)
+
+
+def _covers(m: Mover, a: Pos, b: Pos) -> int:
+    """Half-metres of ground a leg from `a` to `b` in a straight line covers (R-M6's run-up):
+    its length, whatever difficult ground made it cost."""
+    per = m.diagonal if is_diagonal(a, b) else m.orthogonal
+    return per * max(abs(b.x - a.x), abs(b.y - a.y))
 
 
 def _jump_cost(world: World, m: Mover, a: Pos, b: Pos, plan: JumpPlan) -> int:

@@ -229,16 +229,24 @@ def distance_field(
 
     # One search serves the reach map, the check of a move and its resolution (issue #11), and
     # a search with a larger limit serves every smaller one: a Walk checked after the reach map
-    # searched as far as a Sprint's least roll goes reads that field (see `within`; and `field_to`
-    # for a larger limit the kept field already reaches the cell of). The fields
-    # kept for one start are dropped together when a creature or the terrain changes.
-    kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
+    # searched as far as a Sprint's least roll goes reads that field (see `within`; `field_to`
+    # serves a larger limit from a smaller search that reaches the cell asked about).
+    kept = _fields(world, m, gait, start, jr)
     found = kept.get(limit)
     if found is None:
         wider = [k for k in kept if k > limit]
         found = within(kept[min(wider)], limit) if wider else search()
         kept[limit] = found
     return found
+
+
+def _fields(
+    world: World, m: Mover, gait: Gait, start: Pos, jr: JumpReach | None
+) -> dict[int, Field]:
+    """The searches kept for one mover, gait and start, by limit; dropped together when a
+    creature or the terrain changes."""
+    kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
+    return kept
 
 
 def field_to(
@@ -257,7 +265,7 @@ def field_to(
     to a cell the reach map offered is checked on the reach map's own search instead of a
     larger one (issue #11: a Sprint's check plans with the most its roll could give, and the
     reach map searches only as far as the least roll goes)."""
-    kept: dict[int, Field] = world.memo(("fields", m, gait, start, jr), dict, reads=STANDING)
+    kept = _fields(world, m, gait, start, jr)
     for smaller in sorted(k for k in kept if k < limit):
         if kept[smaller].cost(target) is not None:
             return kept[smaller]

@@ -83,12 +83,10 @@ class ReachCell:
         return self.route
 
 
-def _affordable(world: World, action: Action, budget: Budget | None) -> tuple[int, int] | None:
+def _affordable(world: World, action: Action, budget: Budget) -> tuple[int, int] | None:
     cost = price(world, action, budget)
     if isinstance(cost, Refusal):
         return None
-    if budget is None:
-        budget = world.need(action.actor, Budget)
     return budget.half - cost.half, budget.bonus - cost.bonus
 
 
@@ -191,13 +189,7 @@ def reach_map(
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     # No kinds asked, no budget read: a creature before its first turn has none.
-    usable = (
-        _usable(
-            world, unit, only, quicken, budget if budget is not None else world.need(unit, Budget)
-        )
-        if only
-        else ()
-    )
+    usable = _usable(world, unit, only, quicken, budget) if only else ()
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
     # as far as the largest of their limits serves all three (its costs are least costs).
     limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in STRIDES}
@@ -250,23 +242,30 @@ def reach_map(
 
 
 def _usable(
-    world: World, unit: str, only: tuple[type[Movement], ...], quicken: bool, budget: Budget
+    world: World,
+    unit: str,
+    only: tuple[type[Movement], ...],
+    quicken: bool,
+    budget: Budget | None,
 ) -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
-    """The kinds of `only` that `unit` can pay for from `budget` and its state allows, each
+    """The kinds of `only` that `unit` can pay for from `budget` (None: its own) and its state
+    allows, each
     with the budget left after it. That depends on the unit only through its conditions
     (Slowed, Quickened, and what forbids a move), so the world keeps it by those and the
     budget: most creatures, most turns, have the same, and eight actions were priced for
     every reach map (issue #11)."""
 
+    own = budget if budget is not None else world.need(unit, Budget)
+
     def found() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
         out = []
         for kind in only:
-            left = _affordable(world, kind(unit, quicken=quicken), budget)
+            left = _affordable(world, kind(unit, quicken=quicken), own)
             if left is not None and condition_problem(world, unit, kind) is None:
                 out.append((kind, left))
         return tuple(out)
 
-    key = ("usable", conditions(world, unit), only, quicken, budget)
+    key = ("usable", conditions(world, unit), only, quicken, own)
     return world.memo(key, found, reads=())
 
 
@@ -297,17 +296,7 @@ def ends_by_kind(
     path as `nearest` (what the action bar needs: whether it goes anywhere, and where first)."""
     start = world.need(unit, Position).cell
     m = mover(world, unit)
-    usable = [
-        kind
-        for kind, budget in kinds
-        if _usable(
-            world,
-            unit,
-            (kind,),
-            quicken,
-            budget if budget is not None else world.need(unit, Budget),
-        )
-    ]
+    usable = [kind for kind, budget in kinds if _usable(world, unit, (kind,), quicken, budget)]
     limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
     shared = None
     if limits:
