@@ -25,11 +25,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.ai import AI, Choice, play, players, take_seats
-from sim.batch import wilson
-from sim.engine import Battle, BattleOver, Decision
-from sim.replay import begin
-from sim.scenario import load
+from sim.ai.player import AI, Choice, play, players, take_seats
+from sim.content.scenario import load
+from sim.formats.replay import begin
+from sim.play.engine import Battle, BattleOver, Decision
+from sim.tools.batch import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRINGS = (("normal", "random", 0.95), ("hard", "normal", 0.60))

@@ -4,7 +4,7 @@
                             [--out docs/balance.md]
 
 Plays every shipped scenario, and a 1-vs-1 duel between every pair of the templates that
-bench/balance.toml lists (on a small open map made here), through sim.batch with the AI at
+bench/balance.toml lists (on a small open map made here), through sim.tools.batch with the AI at
 `normal` on both sides. For each it writes the first-attack hit rate by the defence the target
 chose (the plain ones, with no Aim, Feint or Assist, and the boosted ones apart), mean and median
 rounds, win rates with 95 % Wilson intervals, and the share of games stopped by the round cap,
@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.batch import DEFENCES, Z95, Plan, run, summarize, wilson
-from sim.catalog import default_catalog
-from sim.reactions import NONE
-from sim.scenario import Scenario, load, loads
+from sim.content.scenario import Scenario, load, loads
+from sim.core.catalog import default_catalog
+from sim.rules.combat.reactions import NONE
+from sim.tools.batch import DEFENCES, Z95, Plan, run, summarize, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).with_suffix(".toml")

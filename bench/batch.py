@@ -3,7 +3,7 @@
     python bench/batch.py [--games N] [--maps M]
 
 For each of M generated maps (walls, difficult ground, ponds; bench/engine.py's generator) it
-plays N games through sim.batch, as `sim batch` does, and prints battles per second per core
+plays N games through sim.tools.batch, as `sim batch` does, and prints battles per second per core
 at the levels `random`, `easy` and `normal` (medians over the maps; CPU time of one worker),
 names the cheapest (the most battles a second: `easy`, which checks a few decisions a turn;
 `random` draws from every legal one and plays to the round cap), and the speed-up of 2
@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import generated_map  # bench/engine.py, beside this file
 
-from sim.batch import Plan, run
-from sim.scenario import loads
+from sim.content.scenario import loads
+from sim.tools.batch import Plan, run
 
 GOAL_RATE = 20.0
 GOAL_SPEEDUP = 1.8

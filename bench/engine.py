@@ -38,15 +38,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.actions import Action, Attack, EndTurn, Refusal
-from sim.components import Position
-from sim.creature import creatures, incapacitated, team_of
-from sim.decisions import PARSERS
-from sim.engine import AwaitingAction, Battle, BattleOver
-from sim.reachmap import reach_map
-from sim.replay import begin
-from sim.scenario import Scenario, load, loads
-from sim.world import World
+from sim.content.scenario import Scenario, load, loads
+from sim.core.actions import Action, Attack, EndTurn, Refusal
+from sim.core.components import Position
+from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.world import World
+from sim.formats.replay import begin
+from sim.play.decisions import PARSERS
+from sim.play.engine import AwaitingAction, Battle, BattleOver
+from sim.rules.reach.reachmap import reach_map
 
 ROOT = Path(__file__).resolve().parent.parent
 BLUE = ("human_fighter", "dwarf_guard", "elf_skirmisher", "human_fighter")

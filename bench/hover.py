@@ -1,7 +1,7 @@
 """Time per hover of an attack or shove target in the client (issue #12: the hover tip shows the
 exact odds): a fighter on a 64x64 map ringed by eight enemies, at 1920x1080 under the dummy
 video driver. "first" is the frame after the mouse lands on a target whose odds this battle
-version has not asked yet (the check, sim.odds and the tip's text); "again" is the same hover
+version has not asked yet (the check, sim.play.odds and the tip's text); "again" is the same hover
 once cached; an empty cell's hover is the baseline. Prints medians and the worst.
 
     python bench/hover.py [--rounds 20]
@@ -21,11 +21,11 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim.actions import EndTurn
-from sim.geometry import Pos
-from sim.scenario import load
-from sim.ui.app import App
-from sim.ui.session import Session
+from sim.content.scenario import load
+from sim.core.actions import EndTurn
+from sim.core.geometry import Pos
+from sim.ui.input.app import App
+from sim.ui.model.session import Session
 
 SIZE = (1920, 1080)
 RING = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]

@@ -1,9 +1,9 @@
 """How long `legal_decisions` takes on the shipped scenarios: the figure an AI pays every
-decision (sim/legal.py).
+decision (sim/play/legal.py).
 
 The states are those of battles on every map of scenarios/ played by a seeded random policy
 that chooses among `legal_decisions` itself (an action kind first, then one of its decisions,
-as tests/test_legal.py does), every creature's reactions asked of it so that windows open too.
+as tests/play/test_legal.py does), every creature's reactions asked of it so that windows open too.
 Each call's CPU time is measured (the process's, so other work on a shared machine does not
 count); the median and the 99th percentile are printed per scenario and overall, for every call
 and for the calls at a turn's start, whole budget left, where the lists are longest.
@@ -20,13 +20,13 @@ import sys
 import time
 from pathlib import Path
 
-from sim.budget import refilled
-from sim.components import Budget
-from sim.creature import creatures
-from sim.engine import AwaitingAction, Battle, BattleOver, ReactionChoice, SetPolicy
-from sim.legal import Legal, legal_decisions
-from sim.replay import begin
-from sim.scenario import load
+from sim.content.scenario import load
+from sim.core.components import Budget
+from sim.core.creature import creatures
+from sim.formats.replay import begin
+from sim.play.engine import AwaitingAction, Battle, BattleOver, ReactionChoice, SetPolicy
+from sim.play.legal import Legal, legal_decisions
+from sim.rules.budget import refilled
 
 ROOT = Path(__file__).resolve().parent.parent
 

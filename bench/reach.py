@@ -23,18 +23,18 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim import pathfinder
-from sim import reach as reach_module
-from sim.creature import creatures
-from sim.footing import DIRECTIONS, Gait, mover
-from sim.geometry import Pos
-from sim.jump import jump_reach
-from sim.pathfinder import step_costs
-from sim.reach import INF, distance_field, ground
-from sim.reachmap import reach_map
-from sim.replay import begin
-from sim.scenario import loads
-from sim.world import World
+from sim.content.scenario import loads
+from sim.core.creature import creatures
+from sim.core.geometry import Pos
+from sim.core.world import World
+from sim.formats.replay import begin
+from sim.rules.movement.footing import DIRECTIONS, Gait, mover
+from sim.rules.movement.jump import jump_reach
+from sim.rules.reach import fields as reach_module
+from sim.rules.reach import pathfinder
+from sim.rules.reach.fields import INF, distance_field, ground
+from sim.rules.reach.pathfinder import step_costs
+from sim.rules.reach.reachmap import reach_map
 
 REPEATS = 15
 

@@ -32,13 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
 
-from sim.actions import Refusal
-from sim.components import Position
-from sim.geometry import Pos
-from sim.scenario import loads
-from sim.ui.app import App
-from sim.ui.planner import MOVES
-from sim.ui.session import Session
+from sim.content.scenario import loads
+from sim.core.actions import Refusal
+from sim.core.components import Position
+from sim.core.geometry import Pos
+from sim.ui.input.app import App
+from sim.ui.model.planner import MOVES
+from sim.ui.model.session import Session
 
 SIZE = (1920, 1080)
 
@@ -95,7 +95,7 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, f
     path = tmp / f"bench{n}.toml"
     path.write_text(scenario_text(n), encoding="utf-8")
     os.environ["SIM_SAVE_DIR"] = str(tmp)
-    from sim.scenario import load
+    from sim.content.scenario import load
 
     loads(path.read_text(encoding="utf-8"), str(path))  # check it loads
     session = Session(load(path), 1)

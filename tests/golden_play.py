@@ -7,11 +7,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from sim import ai
-from sim.engine import AwaitingAction, Battle, BattleOver
-from sim.events import to_json
-from sim.replay import begin
-from sim.scenario import Scenario, load, loads
+from sim.ai import player as ai
+from sim.content.scenario import Scenario, load, loads
+from sim.core.events import to_json
+from sim.formats.replay import begin
+from sim.play.engine import AwaitingAction, Battle, BattleOver
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -54,7 +54,7 @@ def _shipped(name: str) -> Scenario:
 
 
 def _teams(scenario: Scenario) -> list[str]:
-    from sim.creature import creatures, team_of
+    from sim.core.creature import creatures, team_of
 
     return sorted({team_of(scenario.world, u) for u in creatures(scenario.world)})
 

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from sim.actions import Refusal
-from sim.apply import apply
-from sim.components import Budget, Conditions, Health
-from sim.condition import Condition, Value, written
-from sim.decisions import parse
-from sim.dice import LoadedDice, SeededDice
-from sim.engine import Accepted, Battle, Decision
-from sim.events import ConditionGained, Event, to_json
-from sim.scenario import loads
+from sim.content.scenario import loads
+from sim.core.actions import Refusal
+from sim.core.components import Budget, Conditions, Health
+from sim.core.condition import Condition, Value, written
+from sim.core.dice import LoadedDice, SeededDice
+from sim.core.events import ConditionGained, Event, to_json
+from sim.play.apply import apply
+from sim.play.decisions import parse
+from sim.play.engine import Accepted, Battle, Decision
 
 
 def random_play(examples: int) -> settings:
@@ -186,7 +186,7 @@ def end_turns(b: Battle, *uids: str) -> None:
 def shipped(template: str, attribute: str) -> tuple[int, int]:
     """(die, Bonus) of a shipped template's attribute, read from the catalog's raw text
     ("d8+6"): tests whose numbers come from the templates follow the data (issue 16)."""
-    from sim.catalog import default_catalog
+    from sim.core.catalog import default_catalog
 
     die, bonus = str(default_catalog().templates[template][attribute]).removeprefix("d").split("+")
     return int(die), int(bonus)
@@ -194,7 +194,7 @@ def shipped(template: str, attribute: str) -> tuple[int, int]:
 
 def wd(weapon: str) -> int:
     """A shipped weapon's WD, from the catalog (issue 16: tests follow the data)."""
-    from sim.catalog import Weapon, default_catalog
+    from sim.core.catalog import Weapon, default_catalog
 
     kind = default_catalog().get(weapon)
     assert isinstance(kind, Weapon)
@@ -203,7 +203,7 @@ def wd(weapon: str) -> int:
 
 def rating(item: str) -> int:
     """A shipped weapon's Parry Rating, shield's Block Rating or armour's Armour Rating."""
-    from sim.catalog import Armour, Shield, Weapon, default_catalog
+    from sim.core.catalog import Armour, Shield, Weapon, default_catalog
 
     kind = default_catalog().get(item)
     if isinstance(kind, Weapon):

@@ -1,9 +1,10 @@
-"""Random play drawn from `legal_decisions` (sim/legal.py), shared by the random-play tests: how a
-decision is picked from the list, what kind of the rules it is, and the tally of what play took.
+"""Random play drawn from `legal_decisions` (sim/play/legal.py), shared by the random-play tests:
+how a decision is picked from the list, what kind of the rules it is, and the tally of what play
+took.
 
-Every action of the rules (sim/decisions.py's ALL_ACTION_NAMES) and every reaction (the spends
-sim/prepare.py counts as reactions, and declining) is a kind; Slow, Quicken and diving are
-variants of a kind, tallied beside it.
+Every action of the rules (sim/play/decisions.py's ALL_ACTION_NAMES) and every reaction (the spends
+sim/rules/combat/prepare.py counts as reactions, and declining) is a kind; Slow, Quicken and diving
+are variants of a kind, tallied beside it.
 """
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.components import Budget, ExtendedAction, Item, Position
-from sim.creature import creatures, team_of
-from sim.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, to_json
-from sim.engine import AwaitingAction, AwaitingReaction, Battle, Decision, Pending, ReactionChoice
-from sim.geometry import Pos
-from sim.legal import Legal
-from sim.prepare import REACTION_SPENDS, TRIGGERS
-from sim.reactions import NONE, reaction_name
+from sim.core.components import Budget, ExtendedAction, Item, Position
+from sim.core.creature import creatures, team_of
+from sim.core.geometry import Pos
+from sim.play.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, to_json
+from sim.play.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    Decision,
+    Pending,
+    ReactionChoice,
+)
+from sim.play.legal import Legal
+from sim.rules.combat.prepare import REACTION_SPENDS, TRIGGERS
+from sim.rules.combat.reactions import NONE, reaction_name
 
 # Every kind of decision the rules have: each action, each reaction, and declining one.
 RULE_KINDS: tuple[str, ...] = (

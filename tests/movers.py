@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.components import Position
-from sim.engine import Battle
-from sim.geometry import Pos
+from sim.core.components import Position
+from sim.core.geometry import Pos
+from sim.play.engine import Battle
 from tests.helpers import _toml, battle, scenario_text
 
 BASE: dict[str, Any] = {

@@ -10,11 +10,11 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from sim.components import Position
-from sim.condition import Condition
-from sim.engine import AwaitingAction, Battle
-from sim.geometry import Pos
-from sim.threat import provocations
+from sim.core.components import Position
+from sim.core.condition import Condition
+from sim.core.geometry import Pos
+from sim.play.engine import AwaitingAction, Battle
+from sim.rules.reach.threat import provocations
 from tests.helpers import (
     accepted,
     battle,
@@ -218,8 +218,8 @@ def test_R_R8_R_R4_provocations_count_the_opportunity_cost_from_the_rules_data()
 def test_R_M5_R_K2_an_incapacitated_creature_holds_no_cell_for_itself() -> None:
     """R-M5, R-K2: an Incapacitated creature is down: others may pass and stop in its cell,
     and a prone creature there may stand up."""
-    from sim.apply import apply
-    from sim.events import ConditionGained
+    from sim.core.events import ConditionGained
+    from sim.play.apply import apply
 
     text = scenario_text(
         "....\n.ab.\n...c",

@@ -1,0 +1,55 @@
+"""A plain-text picture of a battle, for terminals and for `sim play` without a window."""
+
+from __future__ import annotations
+
+from sim.core.components import Budget, Health, Position
+from sim.core.creature import conditions, creatures, team_of
+from sim.core.geometry import Pos
+from sim.core.grid import Kind
+from sim.core.world import World
+
+_GLYPH = {
+    Kind.OPEN: ".",
+    Kind.DIFFICULT: ",",
+    Kind.WALL: "#",
+    Kind.PIT: "_",
+    Kind.FIRE: "^",
+    Kind.COVER: "%",
+}
+
+
+def render(world: World) -> str:
+    grid = world.grid
+    at: dict[Pos, str] = {}
+    for index, unit in enumerate(creatures(world)):
+        at.setdefault(world.need(unit, Position).cell, str(index % 10))
+    lines = []
+    for y in range(grid.height):
+        row = []
+        for x in range(grid.width):
+            pos = Pos(x, y)
+            if pos in at:
+                row.append(at[pos])
+            elif grid.water_half(pos) and grid.kind(pos) is Kind.OPEN:
+                row.append("~")
+            else:
+                row.append(_GLYPH[grid.kind(pos)])
+        lines.append("".join(row))
+    lines.append("")
+    turn = world.turn
+    lines.append(
+        f"Round {turn.round}; {turn.current or 'nobody'} to act"
+        if not turn.over
+        else f"Battle over; winners: {', '.join(turn.winners) or 'none'}"
+    )
+    for index, unit in enumerate(creatures(world)):
+        health = world.need(unit, Health)
+        budget = world.need(unit, Budget)
+        pos = world.need(unit, Position).cell
+        marks = ", ".join(conditions(world, unit).names())
+        lines.append(
+            f"  {index % 10} {unit:<10} {team_of(world, unit):<6} {pos!s:<8} "
+            f"HP {health.hp}/{health.max_hp}  H{budget.half} B{budget.bonus}"
+            + (f"  [{marks}]" if marks else "")
+        )
+    return "\n".join(lines)

@@ -1,0 +1,939 @@
+"""Scenario files: a TOML map of ASCII rows with a legend, units, items and objectives.
+
+Every problem is collected with its line, so `sim check` can list them all at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.content.tomlspan import Path as KeyPath
+from sim.content.tomlspan import Spans
+from sim.core.catalog import Armour, Catalog, Weapon, default_catalog
+from sim.core.components import (
+    Attribute,
+    Body,
+    Conditions,
+    Gear,
+    Hands,
+    Health,
+    Item,
+    Policy,
+    Position,
+    Repertoire,
+    Stats,
+    Team,
+)
+from sim.core.condition import Condition
+from sim.core.dice import Dice
+from sim.core.geometry import Pos
+from sim.core.grid import KIND_NAMES, Grid, Kind
+from sim.core.numbers import Rules, default_rules
+from sim.core.world import World
+from sim.play.engine import DEFENCES, REACTION_POLICIES, Battle
+from sim.rules.budget import refilled
+from sim.rules.objectives import Objective, Reach, Survive
+
+# Characters every map may use without declaring them; a scenario's [legend] adds or overrides.
+DEFAULT_LEGEND: dict[str, Any] = {
+    ".": "open",
+    "#": "wall",
+    ",": "difficult",
+    "_": "pit",
+    "^": "fire",
+    "%": "cover",
+    "~": {"kind": "open", "water": 1.0},
+}
+UNIT_KEYS = {
+    "id",
+    "team",
+    "template",
+    "at",
+    "race",
+    "str",
+    "agi",
+    "fcs",
+    "res",
+    "skills",
+    "held",
+    "carried",
+    "armour",
+    "hp",
+    "policy",
+    "defence",
+    "prone",
+    "abilities",
+}
+TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
+LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
+TOP_KEYS = {"name", "description", "seed", "map", "legend", "units", "items", "objectives"}
+ITEM_KEYS = {"kind", "at", "id"}
+OBJECTIVE_KEYS = {
+    "defeat": {"kind", "team"},
+    "reach": {"kind", "team", "at"},
+    "survive": {"kind", "team", "rounds"},
+}
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+ATTRIBUTE = re.compile(r"^d([0-9]+)\+([0-9]+)$")
+# The documented range of every number a scenario or template sets (docs/scenarios.md,
+# "Ranges"). These are not rules: they are bounds beyond which a number can only be a typo, kept
+# so that no number in a file can make the engine slow, huge or overflow.
+# Heights, depths and obstacles are stored as int16 half-metres: the loader stops well below that.
+MAX_METRES = 1000
+MAX_BONUS = 50  # an attribute's Bonus; the shipped templates use up to 7
+MAX_HP = 1000
+MAX_MAP_SIDE = 1024  # cells across and down
+MAX_ROUNDS = 10_000  # a survive objective
+MAX_SEED = 2**63 - 1
+MAX_EQUIPMENT = 100  # names in a unit's `held` or `carried`; the shipped templates use up to 3
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    line: int
+    message: str
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot be played, with every problem found and its line."""
+
+    def __init__(self, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}:{p.line}: {p.message}" for p in problems))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: a fresh world to play, and what it was made from."""
+
+    name: str
+    description: str
+    path: str
+    digest: str
+    world: World
+    objectives: tuple[Objective, ...] = ()
+    seed: int | None = None
+    markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
+
+    def begin(self, dice: Dice, seed: int | None = None) -> Battle:
+        """The one way a battle begins (the command line, the client, batches, the AI's tests):
+        on a copy of this scenario's world, which stays as loaded so it can begin again."""
+        return Battle.begin(
+            self.world.copy(),
+            dice,
+            scenario=self.name,
+            seed=seed,
+            objectives=self.objectives,
+        )
+
+
+@dataclass
+class _Loader:
+    path: str
+    text: str
+    rules: Rules
+    catalog: Catalog
+    spans: Spans = field(init=False)
+    problems: list[Problem] = field(default_factory=list)
+    # The last number given to an item id made from each name ("ana.dagger3"): a new id of
+    # that name starts its search there, so naming n daggers takes n steps, not n squared.
+    numbered: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.spans = Spans(self.text)
+
+    def unknown_keys(
+        self, base: KeyPath, table: dict[str, Any], allowed: set[str], what: str = "key"
+    ) -> None:
+        """A problem for each key of `table` not in `allowed`, at that key."""
+        for key in table:
+            if key not in allowed:
+                self.problem(
+                    (*base, key),
+                    f"unknown {what} {key!r} (expected one of {', '.join(sorted(allowed))})",
+                )
+
+    def problem(self, where: KeyPath | int, message: str) -> None:
+        line = where if isinstance(where, int) else self.spans.line(where)
+        self.problems.append(Problem(line, message))
+
+
+def load(path: str | Path, rules: Rules | None = None, catalog: Catalog | None = None) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem."""
+    name = str(path)
+    try:
+        raw_bytes = Path(path).read_bytes()
+    except OSError as error:
+        raise ScenarioError(name, [Problem(1, f"cannot read the file: {error.strerror}")]) from None
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError(name, [Problem(1, f"not UTF-8 text ({error.reason})")]) from None
+    return loads(text, name, rules, catalog)
+
+
+def loads(
+    text: str, path: str = "<scenario>", rules: Rules | None = None, catalog: Catalog | None = None
+) -> Scenario:
+    loader = _Loader(path, text, rules or default_rules(), catalog or default_catalog())
+    try:
+        raw = _parse(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables by recursion (issue #10).
+        raise ScenarioError(
+            path, [Problem(_deepest_line(text), "not valid TOML: arrays or tables nested too deep")]
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+        # Without a line, "(at end of document)": something unclosed runs to the end.
+        line = int(found.group(1)) if found else len(text.rstrip().split("\n"))
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(error))
+        if not found and "end of document" in str(error):
+            message += " (at the end of the file)"
+        raise ScenarioError(path, [Problem(line, f"not valid TOML: {message}")]) from None
+    scenario = _build(loader, raw)
+    if loader.problems or scenario is None:
+        raise ScenarioError(path, sorted(loader.problems, key=lambda p: p.line))
+    return scenario
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with a number too long for int() reported as a TOML error."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        # int() refuses numbers of thousands of digits (sys.get_int_max_str_digits()).
+        long = re.search(r"[0-9][0-9_]{4299,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise tomllib.TOMLDecodeError(
+            f"a number has too many digits (at line {line}, column 1)"
+        ) from None
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (outside strings, roughly): where a
+    too-deep nesting is."""
+    depth, deepest, line, at = 0, -1, 1, 1
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif char in "]}":
+            depth -= 1
+    return at
+
+
+def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
+    ld.unknown_keys((), raw, TOP_KEYS)
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        ld.problem(("name",), "the scenario needs a `name` (a string)")
+        name = ""
+    seed = raw.get("seed")
+    if seed is not None and not (
+        isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED
+    ):
+        ld.problem(("seed",), f"`seed` must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        seed = None
+    legend = _legend(ld, raw.get("legend", {}))
+    rows = _rows(ld, raw.get("map"))
+    if rows is None:
+        return None
+    units = raw.get("units", [])
+    if not isinstance(units, list) or not units:
+        ld.problem(("units",), "the scenario needs at least one [[units]] table")
+        units = []
+    used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
+    grid, markers = _grid(ld, rows, legend, used)
+    if isinstance(raw.get("map"), dict):
+        _layer_rows(ld, grid, raw["map"])
+    world = World(grid, ld.rules, ld.catalog)
+    _units(ld, world, units, markers)
+    _ground_items(ld, world, raw.get("items", []), markers)
+    declared = {u["team"] for u in units if isinstance(u, dict) and isinstance(u.get("team"), str)}
+    objectives = _objectives(ld, world, raw.get("objectives", []), markers, declared)
+    if ld.problems:
+        return None
+    return Scenario(
+        name=name,
+        description=str(raw.get("description", "")),
+        path=ld.path,
+        digest=hashlib.sha256(ld.text.encode("utf-8")).hexdigest(),
+        world=world,
+        objectives=objectives,
+        seed=seed,
+        markers=markers,
+    )
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Terrain:
+    kind: Kind
+    height_half: int = 0
+    water_half: int = 0
+    obstacle_half: int = 0
+    climbable: bool = False
+
+
+def _half(ld: _Loader, where: KeyPath, what: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        ld.problem(where, f"{what} must be a number of metres, not {value!r}")
+        return 0
+    # The range before the steps: `int(value * 2)` overflows for 1e308 (issue #10).
+    if not math.isfinite(value) or value < 0:
+        ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
+        return 0
+    if value > MAX_METRES:
+        ld.problem(where, f"{what} must be at most {MAX_METRES} m, not {value}")
+        return 0
+    if (value * 2) != int(value * 2):
+        ld.problem(where, f"{what} must be 0 or more in half-metre steps, not {value}")
+        return 0
+    return int(value * 2)
+
+
+def _legend(ld: _Loader, raw: Any) -> dict[str, _Terrain]:
+    entries = dict(DEFAULT_LEGEND)
+    if not isinstance(raw, dict):
+        ld.problem(("legend",), "[legend] must be a table of character = terrain")
+        raw = {}
+    entries.update(raw)
+    legend: dict[str, _Terrain] = {}
+    for char, entry in entries.items():
+        where: KeyPath = ("legend", char)
+        if len(char) != 1:
+            ld.problem(where, f"legend key {char!r} must be a single character")
+            continue
+        if isinstance(entry, str):
+            entry = {"kind": entry}
+        if not isinstance(entry, dict):
+            ld.problem(where, f"legend entry {char!r} must be a terrain name or a table")
+            continue
+        for key in entry:
+            if key not in LEGEND_KEYS:
+                ld.problem(
+                    where,
+                    f"legend {char!r}: unknown key {key!r} "
+                    f"(expected {', '.join(sorted(LEGEND_KEYS))})",
+                )
+        kind_name = entry.get("kind", "open")
+        if kind_name not in KIND_NAMES:
+            ld.problem(
+                where,
+                f"legend {char!r}: unknown terrain {kind_name!r} "
+                f"(expected one of {', '.join(KIND_NAMES)})",
+            )
+            continue
+        climbable = entry.get("climbable", False)
+        if not isinstance(climbable, bool):
+            ld.problem(where, f"legend {char!r}: climbable must be true or false")
+            climbable = False
+        legend[char] = _Terrain(
+            kind=Kind.named(kind_name),
+            height_half=_half(ld, where, f"legend {char!r}: height", entry.get("height", 0)),
+            water_half=_half(ld, where, f"legend {char!r}: water", entry.get("water", 0)),
+            obstacle_half=_half(ld, where, f"legend {char!r}: obstacle", entry.get("obstacle", 0)),
+            climbable=climbable,
+        )
+    return legend
+
+
+MAP_KEYS = ("rows", "heights", "depths", "levels")
+
+
+def _rows(ld: _Loader, raw: Any) -> list[tuple[int, str]] | None:
+    """The map's rows with their file lines."""
+    if not isinstance(raw, dict) or "rows" not in raw:
+        ld.problem(("map",), 'the scenario needs [map] with rows = """...""" (one line per row)')
+        return None
+    for key in raw:
+        if key not in MAP_KEYS:
+            ld.problem(
+                ("map", key), f"unknown key {key!r} in [map] (expected {', '.join(MAP_KEYS)})"
+            )
+    return _block(ld, raw["rows"], "rows")
+
+
+def _block(ld: _Loader, rows: Any, key: str) -> list[tuple[int, str]] | None:
+    """A block of rows under [map] (`rows`, `heights`, `depths`) with their file lines."""
+    first = ld.spans.line(("map", key))
+    text_lines = ld.text.split("\n")
+    if isinstance(rows, str):
+        key_line = text_lines[first - 1] if first - 1 < len(text_lines) else ""
+        # A newline right after an opening """ or ''' is not part of the string (TOML), so the
+        # first row is on the next line; otherwise it starts on the key's own line.
+        opener = re.search(r"=\s*(\"\"\"|''')(.*)$", key_line)
+        offset = 1 if opener is not None and not opener.group(2).strip() else 0
+        lines = rows.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        numbered = [(first + offset + i, row) for i, row in enumerate(lines)]
+    elif isinstance(rows, list) and all(isinstance(r, str) for r in rows):
+        # Each row's line: where its quoted text next appears after the previous row.
+        numbered = []
+        offset = sum(len(line) + 1 for line in text_lines[: first - 1])
+        for row in rows:
+            at = min(
+                (
+                    i
+                    for i in (ld.text.find(f'"{row}"', offset), ld.text.find(f"'{row}'", offset))
+                    if i >= 0
+                ),
+                default=-1,
+            )
+            if at >= 0:
+                offset = at + len(row) + 2
+            numbered.append((ld.text.count("\n", 0, offset) + 1, row))
+    else:
+        ld.problem(("map", key), f"map {key} must be a multi-line string or a list of strings")
+        return None
+    if not numbered or all(not row for _, row in numbered):
+        ld.problem(("map", key), f"the map has no {key}")
+        return None
+    if key == "rows":  # heights and depths rows are measured against the map instead
+        width = len(numbered[0][1])
+        if len(numbered) > MAX_MAP_SIDE or max(len(row) for _, row in numbered) > MAX_MAP_SIDE:
+            ld.problem(
+                ("map", key),
+                f"the map is {max(len(row) for _, row in numbered)} cells across and "
+                f"{len(numbered)} down; at most {MAX_MAP_SIDE} each way",
+            )
+            return None
+        for line, row in numbered:
+            if len(row) != width:
+                ld.problem(line, f"map row has {len(row)} cells; the first row has {width}")
+    return numbered
+
+
+def _grid(
+    ld: _Loader, rows: list[tuple[int, str]], legend: dict[str, _Terrain], markers_used: set[str]
+) -> tuple[Grid, dict[str, tuple[Pos, ...]]]:
+    width = max(len(row) for _, row in rows)
+    grid = Grid(width, len(rows))
+    markers: dict[str, list[Pos]] = {}
+    for y, (line, row) in enumerate(rows):
+        for x, char in enumerate(row):
+            pos = Pos(x, y)
+            if char in markers_used:
+                markers.setdefault(char, []).append(pos)
+            terrain = legend.get(char)
+            if terrain is None:
+                if char in markers_used:
+                    terrain = _Terrain(Kind.OPEN)
+                else:
+                    ld.problem(
+                        line,
+                        f"row {y}, column {x}: {char!r} is not in the legend "
+                        "and no unit, item or objective uses it as a marker",
+                    )
+                    continue
+            grid.set_cell(
+                pos,
+                kind=terrain.kind,
+                height_half=terrain.height_half,
+                water_half=terrain.water_half,
+                obstacle_half=terrain.obstacle_half,
+                climbable=terrain.climbable,
+            )
+    return grid, {char: tuple(cells) for char, cells in markers.items()}
+
+
+def _layer_rows(ld: _Loader, grid: Grid, raw: dict[str, Any]) -> None:
+    """`heights` and `depths`: one character a cell giving the ground height or water depth in
+    metres, where a legend alone would be clumsy. Digits are whole metres, "." keeps what the
+    legend says, and [map.levels] names other characters (e.g. "h" = 1.5)."""
+    levels: dict[str, int] = {str(d): 2 * d for d in range(10)}
+    extra = raw.get("levels", {})
+    if not isinstance(extra, dict):
+        ld.problem(("map", "levels"), "[map.levels] must be a table like { h = 1.5 }")
+        extra = {}
+    for char, metres in extra.items():
+        if len(char) != 1 or char == ".":
+            ld.problem(
+                ("map", "levels", char), f"level key {char!r} must be one character, not '.'"
+            )
+            continue
+        levels[char] = _half(ld, ("map", "levels", char), f"level {char!r}", metres)
+    for key, layer in (("heights", "height"), ("depths", "water")):
+        if key not in raw:
+            continue
+        block = _block(ld, raw[key], key)
+        if block is None:
+            continue
+        if len(block) != grid.height:
+            ld.problem(("map", key), f"{key} has {len(block)} rows; the map has {grid.height}")
+        for y, (line, row) in enumerate(block[: grid.height]):
+            if len(row) != grid.width:
+                ld.problem(line, f"{key} row has {len(row)} cells; the map has {grid.width}")
+                continue
+            for x, char in enumerate(row):
+                if char == ".":
+                    continue
+                if char not in levels:
+                    ld.problem(
+                        line,
+                        f"{key} row {y}, column {x}: {char!r} is not a digit, '.' or a "
+                        "character of [map.levels]",
+                    )
+                    continue
+                grid.layers[layer][y, x] = levels[char]
+
+
+# --- units -------------------------------------------------------------------------------------
+
+
+def _cell(
+    ld: _Loader, where: KeyPath, value: Any, world: World, markers: dict[str, tuple[Pos, ...]]
+) -> Pos | None:
+    if isinstance(value, str):
+        cells = markers.get(value, ())
+        if not cells:
+            ld.problem(where, f"marker {value!r} does not appear in the map")
+            return None
+        if len(cells) > 1:
+            ld.problem(
+                where,
+                f"marker {value!r} appears {len(cells)} times in the map; it must mark one cell",
+            )
+            return None
+        return cells[0]
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        pos = Pos(value[0], value[1])
+        if not world.grid.inside(pos):
+            ld.problem(where, f"{pos} is outside the {world.grid.width}x{world.grid.height} map")
+            return None
+        return pos
+    ld.problem(where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {value!r}')
+    return None
+
+
+def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute | None:
+    match = ATTRIBUTE.match(value) if isinstance(value, str) else None
+    if match is None:
+        ld.problem(where, f'{name} must look like "d8+6" (die and Bonus), not {value!r}')
+        return None
+    # Past a few digits a number is out of range anyway, and int() refuses very long digit
+    # strings outright: so those are read as "too large" without converting them.
+    die, bonus = (int(g) if len(g) <= 9 else 10**9 for g in match.groups())
+    if die not in ld.rules.attribute_dice:
+        dice = ", ".join(f"d{d}" for d in ld.rules.attribute_dice)
+        ld.problem(where, f"{name} die d{die} is not one of {dice} (R-C1)")
+        return None
+    if bonus > MAX_BONUS:
+        digits = match.group(2)
+        shown = digits if len(digits) <= 12 else f"a number of {len(digits)} digits"
+        ld.problem(where, f"{name} Bonus must be at most {MAX_BONUS}, not {shown}")
+        return None
+    return Attribute(die, bonus)
+
+
+def _units(
+    ld: _Loader, world: World, units: list[Any], markers: dict[str, tuple[Pos, ...]]
+) -> None:
+    standing: dict[Pos, str] = {}
+    seen: set[str] = set()  # ids declared so far, also by units that had problems
+    for index, unit in enumerate(units):
+        base: KeyPath = ("units", index)
+        if not isinstance(unit, dict):
+            ld.problem(base, "each [[units]] entry must be a table")
+            continue
+        ld.unknown_keys(base, unit, UNIT_KEYS, "unit key")
+        uid = unit.get("id")
+        if not isinstance(uid, str) or not ID.match(uid):
+            ld.problem(
+                (*base, "id"),
+                "each unit needs an `id` of lower-case letters, digits "
+                f"and _ starting with a letter, not {uid!r}",
+            )
+            continue
+        if uid in seen:
+            ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
+            continue
+        seen.add(uid)
+        team = unit.get("team")
+        if not isinstance(team, str) or not team:
+            ld.problem((*base, "team"), f"unit {uid!r} needs a `team` (a name)")
+            continue
+        merged: dict[str, Any] = {}
+        template = unit.get("template")
+        if template is not None:
+            if not isinstance(template, str) or template not in ld.catalog.templates:
+                known = ", ".join(sorted(ld.catalog.templates))
+                ld.problem((*base, "template"), f"unknown template {template!r} (known: {known})")
+                continue
+            merged.update(ld.catalog.templates[template])
+        merged.update({k: v for k, v in unit.items() if k in TEMPLATE_KEYS})
+        _unit(ld, world, base, uid, team, merged, unit, markers, standing)
+
+
+def _unit(
+    ld: _Loader,
+    world: World,
+    base: KeyPath,
+    uid: str,
+    team: str,
+    stats: dict[str, Any],
+    unit: dict[str, Any],
+    markers: dict[str, tuple[Pos, ...]],
+    standing: dict[Pos, str],
+) -> None:
+    # Every key is checked, so one unit's problems are all listed together; the unit is added
+    # only when it has none.
+    before = len(ld.problems)
+    missing = [k for k in ("race", *ld.rules.attribute_names) if k not in stats]
+    if missing:
+        ld.problem(base, f"unit {uid!r} needs a template or {', '.join(missing)}")
+    race = None
+    if "race" in stats:
+        name = stats["race"]
+        race = ld.rules.races.get(name) if isinstance(name, str) else None
+        if race is None:
+            ld.problem(
+                (*base, "race"), f"unknown race {name!r} (known: {', '.join(ld.rules.races)})"
+            )
+    attrs: list[tuple[str, Attribute]] = []
+    for name in ld.rules.attribute_names:
+        if name in stats:
+            attribute = _attribute(ld, (*base, name), name.upper(), stats[name])
+            if attribute is not None:
+                attrs.append((name, attribute))
+    skills_raw = stats.get("skills", {})
+    skills: list[tuple[str, int]] = []
+    if not isinstance(skills_raw, dict):
+        ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
+        skills_raw = {}
+    low = ld.rules.integer("skill_levels", "min")
+    high = ld.rules.integer("skill_levels", "max")
+    for skill, level in skills_raw.items():
+        if skill not in ld.rules.skills:
+            ld.problem(
+                (*base, "skills"), f"unknown skill {skill!r} (known: {', '.join(ld.rules.skills)})"
+            )
+        elif not isinstance(level, int) or isinstance(level, bool) or not low <= level <= high:
+            ld.problem(
+                (*base, "skills"),
+                f"skill {skill} must be a level {low}-{high}, not {level!r} (R-C3)",
+            )
+        else:
+            skills.append((skill, level))
+    abilities = _abilities(ld, (*base, "abilities"), stats.get("abilities", []))
+    res = dict(attrs).get("res")
+    max_hp = res.die + res.bonus if res is not None else 1  # R-C6
+    hp = stats.get("hp", max_hp)
+    if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
+        ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
+    pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
+    if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
+        ld.problem(
+            (*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} at {pos}"
+        )
+        pos = None
+    prone = unit.get("prone", False)
+    if not isinstance(prone, bool):
+        ld.problem((*base, "prone"), "prone must be true or false")
+        prone = False
+    swims = race is not None and pos is not None and _swims(ld, world, pos, race.height, prone)
+    prone = prone and not swims
+    if pos is not None and not prone:
+        if pos in standing:
+            ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
+        else:
+            standing[pos] = uid
+    policy = unit.get("policy", "always")
+    defence = unit.get("defence", "best")
+    if policy not in REACTION_POLICIES:
+        ld.problem(
+            (*base, "policy"),
+            f"policy must be one of {', '.join(REACTION_POLICIES)}, not {policy!r}",
+        )
+    if defence not in DEFENCES:
+        ld.problem(
+            (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
+        )
+    if len(ld.problems) > before or race is None or pos is None:
+        _equipment(ld, world, base, uid, stats)  # for its problems
+        return
+    world.add_entity(
+        uid,
+        Team(team),
+        Position(pos),
+        Body(race.name, race.speed, race.height),
+        Stats(tuple(attrs), tuple(skills)),
+        Health(min(hp, max_hp), max_hp),
+        refilled(ld.rules),
+        Conditions(
+            ((Condition.PRONE, 1),) if prone else ((Condition.SWIMMING, 1),) if swims else ()
+        ),
+        Policy(policy, defence),
+    )
+    hands, gear = _equipment(ld, world, base, uid, stats)
+    world.set(uid, hands)
+    world.set(uid, gear)
+    if abilities:
+        world.set(uid, Repertoire(abilities))
+
+
+def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> bool:
+    """Whether a unit placed in `cell` begins the battle swimming, at the surface: in water
+    deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
+    waist-deep, where a creature that falls prone swims instead (R-M10)."""
+    depth = world.grid.water_half(cell)  # half-metres
+    waist = height * ld.rules.decimal("movement", "waist_fraction")
+    return depth > height * 2 or (prone and depth >= waist * 2)
+
+
+def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
+    """R-X20: the spells and abilities a unit knows, by their names in the rules data."""
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        ld.problem(where, 'abilities must be a list of names like ["firebolt", "mend"]')
+        return ()
+    names: list[str] = []
+    said: set[str] = set()  # each wrong name is one problem, however often it is listed
+    for name in raw:
+        if name in said:
+            continue
+        if name not in ld.catalog.abilities:
+            said.add(name)
+            known = ", ".join(ld.catalog.abilities)
+            ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
+        elif name in names:
+            said.add(name)
+            ld.problem(where, f"ability {name!r} is listed twice")
+        else:
+            names.append(name)
+    return tuple(names)
+
+
+def _new_item(ld: _Loader, world: World, owner: str, kind: str) -> str:
+    """`owner.kind`, else `owner.kindN` with the smallest N from 2 that is free."""
+    stem = f"{owner}.{kind}"
+    n = ld.numbered.get(stem, 1)
+    item = stem
+    while world.exists(item):
+        n += 1
+        item = f"{stem}{n}"
+    ld.numbered[stem] = n
+    world.add_entity(item, Item(kind))
+    return item
+
+
+def _equipment(
+    ld: _Loader, world: World, base: KeyPath, uid: str, stats: dict[str, Any]
+) -> tuple[Hands, Gear]:
+    hands = Hands()
+    carried: list[str] = []
+    armour_item: str | None = None
+    for key in ("held", "carried"):
+        names = stats.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            ld.problem((*base, key), f"{key} must be a list of equipment names")
+            continue
+        if len(names) > MAX_EQUIPMENT:
+            ld.problem(
+                (*base, key),
+                f"{key} must name at most {MAX_EQUIPMENT} items, not {len(names)}",
+            )
+            continue
+        for name in names:
+            kind = ld.catalog.equipment.get(name)
+            if kind is None:
+                ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
+                continue
+            item = _new_item(ld, world, uid, name)
+            if key == "carried":
+                carried.append(item)
+                continue
+            need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
+            if hands.free < need:
+                # One line for the hands, not one per item that follows the first misfit.
+                ld.problem(
+                    (*base, key),
+                    f"{uid!r} cannot hold {name}: only {hands.free} hand(s) free (R-C7)",
+                )
+                break
+            hands = hands.put(item, need)
+    armour = stats.get("armour")
+    if armour is not None:
+        kind = ld.catalog.equipment.get(armour) if isinstance(armour, str) else None
+        if not isinstance(kind, Armour):
+            ld.problem((*base, "armour"), f"{armour!r} is not a known armour")
+        else:
+            armour_item = _new_item(ld, world, uid, armour)
+    return hands, Gear(armour_item, tuple(carried))
+
+
+def _ground_items(
+    ld: _Loader, world: World, items: Any, markers: dict[str, tuple[Pos, ...]]
+) -> None:
+    if not isinstance(items, list):
+        ld.problem(("items",), "items must be [[items]] tables")
+        return
+    for index, entry in enumerate(items):
+        base: KeyPath = ("items", index)
+        if not isinstance(entry, dict):
+            ld.problem(base, "each [[items]] entry must be a table")
+            continue
+        ld.unknown_keys(base, entry, ITEM_KEYS, "item key")
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or kind not in ld.catalog.equipment:
+            ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
+            continue
+        pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
+        if pos is None:
+            continue
+        if world.grid.kind(pos) is Kind.WALL:
+            ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
+            continue
+        item = entry["id"] if "id" in entry else _new_item_id(ld, world, kind)
+        if not isinstance(item, str) or not item or world.exists(item):
+            ld.problem((*base, "id"), f"item id {item!r} is not a new name")
+            continue
+        world.add_entity(item, Item(kind), Position(pos))
+
+
+def _new_item_id(ld: _Loader, world: World, kind: str) -> str:
+    """`kindN` with the smallest N from 1 that is free (found in linear time, as `_new_item`)."""
+    n = ld.numbered.get(kind, 0) + 1
+    while world.exists(f"{kind}{n}"):
+        n += 1
+    ld.numbered[kind] = n - 1
+    return f"{kind}{n}"
+
+
+# --- objectives --------------------------------------------------------------------------------
+
+
+def _markers(raw: Any) -> set[str]:
+    """The map markers that a list of [[units]], [[items]] or [[objectives]] names in `at`."""
+    found: set[str] = set()
+    if isinstance(raw, list):
+        for entry in raw:
+            if isinstance(entry, dict) and isinstance(entry.get("at"), str):
+                found.add(entry["at"])
+    return found
+
+
+def _objectives(
+    ld: _Loader,
+    world: World,
+    raw: Any,
+    markers: dict[str, tuple[Pos, ...]],
+    teams: set[str],
+) -> tuple[Objective, ...]:
+    """`teams` are the teams the [[units]] declare (also units with problems of their own)."""
+    if not isinstance(raw, list):
+        ld.problem(("objectives",), "objectives must be [[objectives]] tables")
+        return ()
+    found: list[Objective] = []
+    for index, entry in enumerate(raw):
+        base: KeyPath = ("objectives", index)
+        if not isinstance(entry, dict):
+            ld.problem(base, "each [[objectives]] entry must be a table")
+            continue
+        kind = entry.get("kind")
+        team = entry.get("team")
+        allowed = OBJECTIVE_KEYS.get(kind) if isinstance(kind, str) else None
+        for key in entry:
+            if allowed is not None and key not in allowed:
+                ld.problem(
+                    (*base, key),
+                    f"unknown key {key!r} for a {kind} objective "
+                    f"(expected {', '.join(sorted(allowed))})",
+                )
+        if kind == "defeat":
+            continue  # R-C6 always applies; naming it is allowed for clarity
+        if allowed is None:
+            ld.problem(
+                (*base, "kind"), f"objective kind must be defeat, reach or survive, not {kind!r}"
+            )
+            continue
+        if not isinstance(team, str) or team not in teams:
+            ld.problem((*base, "team"), f"objective team {team!r} has no units")
+            continue
+        if kind == "reach":
+            at = entry.get("at")
+            if isinstance(at, str):
+                cells = markers.get(at, ())
+                if not cells:
+                    ld.problem((*base, "at"), f"marker {at!r} does not appear in the map")
+                    continue
+                found.append(Reach(team, cells))
+            else:
+                cell = _cell(ld, (*base, "at"), at, world, markers)
+                if cell is not None:
+                    found.append(Reach(team, (cell,)))
+        else:  # survive
+            rounds = entry.get("rounds")
+            if (
+                not isinstance(rounds, int)
+                or isinstance(rounds, bool)
+                or not 1 <= rounds <= MAX_ROUNDS
+            ):
+                ld.problem(
+                    (*base, "rounds"),
+                    f"survive needs `rounds`, a whole number from 1 to {MAX_ROUNDS}",
+                )
+                continue
+            found.append(Survive(team, rounds))
+    return tuple(found)
+
+
+def read_terrain(
+    raw: dict[str, Any], text: str, path: str = "<scenario>", rules: Rules | None = None
+) -> tuple[Grid | None, dict[str, tuple[Pos, ...]], list[Problem]]:
+    """The map of a parsed scenario exactly as `load` builds it, with its markers and the
+    problems of the map alone: the map editor opens files whose units still have problems."""
+    ld = _Loader(path, text, rules or default_rules(), default_catalog())
+    legend = _legend(ld, raw.get("legend", {}))
+    rows = _rows(ld, raw.get("map"))
+    if rows is None:
+        return None, {}, ld.problems
+    used = set()
+    for key in ("units", "items", "objectives"):
+        used |= _markers(raw.get(key, []))
+    grid, markers = _grid(ld, rows, legend, used)
+    if isinstance(raw.get("map"), dict):
+        _layer_rows(ld, grid, raw["map"])
+    return grid, markers, ld.problems
+
+
+def legend_terrain(raw: dict[str, Any]) -> dict[str, tuple[Kind, int, int, int, bool]]:
+    """Each legend character (built-in and the file's) as kind, height, water, obstacle (all
+    but kind in half-metres) and climbable; entries with problems are left out."""
+    ld = _Loader("<scenario>", "", default_rules(), default_catalog())
+    return {
+        char: (t.kind, t.height_half, t.water_half, t.obstacle_half, t.climbable)
+        for char, t in _legend(ld, raw.get("legend", {})).items()
+    }
+
+
+def map_levels(raw: dict[str, Any]) -> dict[str, int]:
+    """The characters of `heights` and `depths` rows and their half-metres (digits and
+    [map.levels]), as `load` reads them."""
+    levels = {str(d): 2 * d for d in range(10)}
+    extra = raw.get("map", {}).get("levels", {}) if isinstance(raw.get("map"), dict) else {}
+    ld = _Loader("<scenario>", "", default_rules(), default_catalog())
+    if isinstance(extra, dict):
+        for char, metres in extra.items():
+            if len(char) == 1 and char != ".":
+                levels[char] = _half(ld, ("map", "levels", char), "level", metres)
+    return levels

@@ -1,0 +1,293 @@
+"""Spells and abilities as rules data (R-X20), loaded from sim/data/abilities.toml.
+
+Each entry names its cost tier, what it targets and how far, how its targets are decided (a Hit
+Roll, a save, or neither) and its effects, built from the engine's own: damage, healing and
+conditions with their stacks or turns (R-K3, R-K4, R-K5, R-M10).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from sim.core import condition
+from sim.core.numbers import Tier
+
+KINDS = ("spell", "ability")
+# R-X20: "Quick Spell ½, Complex Spell 1½, Very Complex Spell Full".
+SPELL_TIERS = (Tier.HALF, Tier.ONE_AND_HALF, Tier.FULL)
+ABILITY_TIERS = (Tier.BONUS, Tier.HALF, Tier.ONE, Tier.ONE_AND_HALF, Tier.FULL)
+SELF, ALLY, ENEMY, CREATURE, CELL, AREA = "self", "ally", "enemy", "creature", "cell", "area"
+TARGETS = (SELF, ALLY, ENEMY, CREATURE, CELL, AREA)
+ONE_CREATURE = (ALLY, ENEMY, CREATURE)
+ATTRIBUTES = ("str", "agi", "fcs", "res")
+# R-C7's four damage types, and cold for frost.
+DAMAGE_TYPES = ("crushing", "slashing", "piercing", "fire", "cold")
+# The conditions an effect may give, and what its number counts ("" for none).
+CONDITIONS: dict[str, str] = {
+    condition.Condition.BURNING: "stacks",
+    condition.Condition.BLEEDING: "stacks",
+    condition.Condition.QUICKENED: "turns",
+    condition.Condition.SLOWED: "turns",
+    condition.Condition.PRONE: "",
+}
+ENTRY_KEYS = {
+    "kind",
+    "tier",
+    "description",
+    "target",
+    "range",
+    "radius",
+    "attack",
+    "save",
+    "effects",
+}
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+AMOUNT = re.compile(r"^(?:(\d+)d(\d+))?(?:([+-]?)(\d+))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A number of points: `count` dice of `die` sides plus `flat`.
+
+    >>> str(Amount(2, 4, 1)), str(Amount(0, 0, 3)), str(Amount(1, 6))
+    ('2d4+1', '3', '1d6')
+    """
+
+    count: int = 0
+    die: int = 0
+    flat: int = 0
+
+    def __str__(self) -> str:
+        if not self.count:
+            return str(self.flat)
+        dice = f"{self.count}d{self.die}"
+        return dice if not self.flat else f"{dice}{self.flat:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Damage of a type; armour does not reduce it (R-A3 speaks of weapons)."""
+
+    amount: Amount
+    damage_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heal:
+    """Healing, never above the maximum (R-C6)."""
+
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition given or added to: Burning and Bleeding stacks (R-K4, R-K5), Quickened or
+    Slowed turns (R-K3), Prone (R-M10; `value` 1)."""
+
+    name: condition.Condition
+    value: int = 1
+
+
+Effect = Damage | Heal | Condition
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """One spell or ability of the rules data (R-X20); distances in half-metres (R-U2)."""
+
+    name: str
+    kind: str
+    tier: Tier
+    target: str
+    range_half: int = 0
+    radius_half: int = 0
+    attack: bool = False
+    save: str | None = None
+    effects: tuple[Effect, ...] = ()
+    description: str = ""
+
+    @property
+    def verb(self) -> str:
+        """How a log says it starts: "casting firebolt", "using battle_focus"."""
+        return f"{'casting' if self.kind == 'spell' else 'using'} {self.name}"
+
+
+class AbilityError(ValueError):
+    """Rules data for abilities that cannot be used, with every problem found."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(f"{source}: {p}" for p in problems))
+
+
+def parse_amount(value: Any) -> Amount | None:
+    """A whole number of points (0 or more), or dice like "2d4+1"; None when it is neither.
+
+    >>> [str(parse_amount(v)) for v in (3, "1d6+1", "2d4", "1d4-1")]
+    ['3', '1d6+1', '2d4', '1d4-1']
+    >>> parse_amount("d4"), parse_amount("+3"), parse_amount(-1), parse_amount(True)
+    (None, None, None, None)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Amount(flat=value) if value >= 0 else None
+    if not isinstance(value, str):
+        return None
+    found = AMOUNT.match(value.replace(" ", ""))
+    if found is None or not value or (found.group(1) is None and found.group(3)):
+        return None
+    count, die = int(found.group(1) or 0), int(found.group(2) or 0)
+    if found.group(1) is not None and (count < 1 or die < 1):
+        return None
+    flat = int(found.group(4) or 0) * (-1 if found.group(3) == "-" else 1)
+    return Amount(count, die, flat)
+
+
+def _metres(problems: list[str], where: str, value: Any) -> int:
+    """Metres in half-metre steps, as half-metres (R-U2)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        problems.append(f"{where} must be a number of metres, not {value!r}")
+        return 0
+    if value < 0 or value * 2 != int(value * 2):
+        problems.append(f"{where} must be 0 or more in half-metre steps, not {value}")
+        return 0
+    return int(value * 2)
+
+
+def _effect(problems: list[str], where: str, raw: Any) -> Effect | None:
+    if not isinstance(raw, dict):
+        problems.append(f'{where} must be a table like {{ damage = 3, type = "fire" }}')
+        return None
+    heads = [key for key in ("damage", "heal", "condition") if key in raw]
+    if len(heads) != 1:
+        problems.append(f"{where} needs exactly one of damage, heal or condition")
+        return None
+    head = heads[0]
+    allowed = {"damage": {"damage", "type"}, "heal": {"heal"}}.get(head)
+    if head == "condition":
+        counts = CONDITIONS.get(str(raw["condition"]), "")
+        allowed = {"condition", counts} - {""}
+    assert allowed is not None
+    for key in sorted(set(raw) - allowed):
+        problems.append(f"{where}: unknown key {key!r} (expected {', '.join(sorted(allowed))})")
+    if head == "condition":
+        name = raw["condition"]
+        if name not in CONDITIONS:
+            problems.append(
+                f"{where}: condition must be one of {', '.join(CONDITIONS)}, not {name!r}"
+            )
+            return None
+        counts = CONDITIONS[name]
+        if not counts:
+            return Condition(condition.Condition(name))
+        value = raw.get(counts)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            problems.append(f"{where}: {name} needs {counts}, a whole number of at least 1")
+            return None
+        return Condition(condition.Condition(name), value)
+    amount = parse_amount(raw[head])
+    if amount is None:
+        problems.append(f'{where}: {head} must be a number or dice like "1d6+1", not {raw[head]!r}')
+        return None
+    if head == "heal":
+        return Heal(amount)
+    damage_type = raw.get("type")
+    if damage_type not in DAMAGE_TYPES:
+        problems.append(
+            f"{where}: damage type must be one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}"
+        )
+        return None
+    return Damage(amount, str(damage_type))
+
+
+def _entry(problems: list[str], name: str, raw: Any) -> Ability | None:
+    where = f"[{name}]"
+    if not NAME.match(name):
+        problems.append(f"{where}: a name is lower-case letters, digits and _, from a letter")
+    if not isinstance(raw, dict):
+        problems.append(f"{where} must be a table")
+        return None
+    before = len(problems)
+    for key in sorted(set(raw) - ENTRY_KEYS):
+        problems.append(f"{where}: unknown key {key!r} (expected {', '.join(sorted(ENTRY_KEYS))})")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        problems.append(f"{where} kind must be spell or ability, not {kind!r}")
+    allowed = SPELL_TIERS if kind == "spell" else ABILITY_TIERS
+    tier_name = raw.get("tier")
+    tier = next((t for t in allowed if t.value == tier_name), None)
+    if tier is None:
+        names = ", ".join(t.value for t in allowed)
+        rule = " (R-X20: Quick ½, Complex 1½, Very Complex Full)" if kind == "spell" else ""
+        problems.append(f"{where} tier must be one of {names}{rule}, not {tier_name!r}")
+    target = raw.get("target")
+    if target not in TARGETS:
+        problems.append(f"{where} target must be one of {', '.join(TARGETS)}, not {target!r}")
+    if target == SELF:
+        if "range" in raw:
+            problems.append(f"{where} targets itself and takes no range")
+        range_half = 0
+    else:
+        range_half = _metres(problems, f"{where} range", raw.get("range"))
+    radius_half = 0
+    if target == AREA:
+        radius_half = _metres(problems, f"{where} radius", raw.get("radius"))
+    elif "radius" in raw:
+        problems.append(f"{where}: only an area target has a radius")
+    attack = raw.get("attack", False)
+    if not isinstance(attack, bool):
+        problems.append(f"{where} attack must be true or false")
+        attack = False
+    if attack and target not in (ENEMY, CREATURE):
+        problems.append(f"{where}: an attack needs one creature as its target (enemy, creature)")
+    save = raw.get("save")
+    if save is not None and save not in ATTRIBUTES:
+        problems.append(f"{where} save must be one of {', '.join(ATTRIBUTES)}, not {save!r}")
+    if attack and save is not None:
+        problems.append(f"{where}: a Hit Roll or a save decides who is affected, not both")
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        problems.append(f"{where} description must be a string")
+    effects_raw = raw.get("effects")
+    if not isinstance(effects_raw, list) or not effects_raw:
+        problems.append(f"{where} needs effects, a list of tables")
+        effects_raw = []
+    effects = [_effect(problems, f"{where} effect {i + 1}", e) for i, e in enumerate(effects_raw)]
+    if len(problems) > before or tier is None:
+        return None
+    return Ability(
+        name=name,
+        kind=str(kind),
+        tier=tier,
+        target=str(target),
+        range_half=range_half,
+        radius_half=radius_half,
+        attack=attack,
+        save=save,
+        effects=tuple(e for e in effects if e is not None),
+        description=str(description),
+    )
+
+
+def parse_abilities(raw: dict[str, Any], source: str = "abilities.toml") -> dict[str, Ability]:
+    """Every ability of the TOML tables; raises AbilityError listing every problem."""
+    problems: list[str] = []
+    found: dict[str, Ability] = {}
+    for name, entry in raw.items():
+        ability = _entry(problems, name, entry)
+        if ability is not None:
+            found[name] = ability
+    if problems:
+        raise AbilityError(source, problems)
+    return found
+
+
+@cache
+def default_abilities() -> dict[str, Ability]:
+    """The shipped spells and abilities (read once; treated as immutable)."""
+    text = resources.files("sim").joinpath("data/abilities.toml").read_text(encoding="utf-8")
+    return parse_abilities(tomllib.loads(text), "sim/data/abilities.toml")

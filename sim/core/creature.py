@@ -1,0 +1,81 @@
+"""Read-only questions about a creature that many rules ask (Speed, attributes, conditions)."""
+
+from __future__ import annotations
+
+from sim.core.catalog import Armour
+from sim.core.components import Body, Conditions, Gear, Health, Item, Stats, Team
+from sim.core.condition import Condition
+from sim.core.world import World
+
+
+def is_creature(world: World, entity: str) -> bool:
+    return world.has(entity, Team) and world.has(entity, Stats)
+
+
+def creatures(world: World) -> tuple[str, ...]:
+    """Every creature, in scenario order."""
+    return world.memo(
+        "creatures",
+        lambda: tuple(entity for entity, _ in world.each(Team) if world.has(entity, Stats)),
+        reads=(Team, Stats),
+    )
+
+
+def team_of(world: World, unit: str) -> str:
+    return world.need(unit, Team).name
+
+
+_NO_CONDITIONS = Conditions()  # shared: `has` is asked often (issue #11)
+
+
+def conditions(world: World, unit: str) -> Conditions:
+    return world.get(unit, Conditions) or _NO_CONDITIONS
+
+
+def has(world: World, unit: str, condition: Condition) -> bool:
+    return conditions(world, unit).has(condition)
+
+
+def incapacitated(world: World, unit: str) -> bool:
+    """R-C6, R-K2."""
+    return has(world, unit, Condition.INCAPACITATED)
+
+
+def hp(world: World, unit: str) -> int:
+    return world.need(unit, Health).hp
+
+
+def item_kind(world: World, item: str) -> str:
+    return world.need(item, Item).kind
+
+
+def worn_armour(world: World, unit: str) -> Armour | None:
+    gear = world.get(unit, Gear)
+    if gear is None or gear.armour is None:
+        return None
+    found = world.catalog.get(item_kind(world, gear.armour))
+    return found if isinstance(found, Armour) else None
+
+
+def after_armour(world: World, unit: str, amount: int) -> int:
+    """Damage less the worn armour's Armour Rating, at least 0 (R-A3)."""
+    armour = worn_armour(world, unit)
+    return max(0, amount - (armour.rating if armour else 0))
+
+
+def speed(world: World, unit: str) -> int:
+    """Race Speed less the worn armour's penalty (R-C5, R-C7), never below 0."""
+    base = world.need(unit, Body).speed
+    armour = worn_armour(world, unit)
+    return max(0, base - (armour.speed_penalty if armour else 0))
+
+
+def unseen_by(world: World, unit: str) -> tuple[str, ...]:
+    """The opponents that do not see `unit` (R-X8): the "unseen" condition's creatures."""
+    return conditions(world, unit).creatures(Condition.UNSEEN)
+
+
+def lying(world: World, unit: str) -> bool:
+    """Down on the ground: Prone, or Incapacitated (R-K2), so it holds no cell for itself and
+    others may share its cell (R-M5)."""
+    return has(world, unit, Condition.PRONE) or incapacitated(world, unit)

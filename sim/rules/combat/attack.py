@@ -1,0 +1,347 @@
+"""Attacks (R-A1..R-A5, R-X2): the Hit Roll in its window, the Defense Roll with the defender's
+reaction (R-R1..R-R3, R-X14), damage after armour, and the Attack action, melee or ranged."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from sim.core import events as ev
+from sim.core.actions import Attack, Refusal
+from sim.core.catalog import Weapon
+from sim.core.components import AttackWindow, Hands, Position, Stats
+from sim.core.condition import Condition
+from sim.core.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
+from sim.core.dice import Dice
+from sim.core.world import World
+from sim.rules.combat.assist import assist_bonus
+from sim.rules.combat.health import damage
+from sim.rules.combat.items import find
+from sim.rules.combat.reactions import (
+    NONE,
+    Ask,
+    Reply,
+    block_rating,
+    can_react,
+    defence_options,
+    held_weapon,
+    parry_attribute,
+    parry_rating,
+    reaction_spent,
+)
+from sim.rules.reach.sight import blocked_line, creature_distance_half
+from sim.rules.reach.target import singled_out
+from sim.rules.reach.threat import enemies, out_of_reach, reaches
+
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """How an attack went."""
+
+    hit: bool
+    hit_roll: int
+    defense_roll: int
+    defence: str = NONE  # the defence reaction the target used (R-R1..R-R3), or "none"
+
+
+def weapon_kind(world: World, item: str | None) -> Weapon | None:
+    if item is None:
+        return None
+    kind = world.catalog.get(item_kind(world, item))
+    return kind if isinstance(kind, Weapon) else None
+
+
+def hit_bonus(world: World, attacker: str, count: int, factor: int = 1) -> int:
+    """R-A1: the FCS Bonus (times `factor`, e.g. a trip weapon's 2) on the first attack of a
+    window, half of it (rounded down) on the second, none on the third and later."""
+    bonus = world.need(attacker, Stats).attribute("fcs").bonus * factor
+    if count == 1:
+        return bonus
+    if count == 2:
+        return bonus // world.rules.integer("attack", "second_attack_fcs_divisor")
+    return 0
+
+
+def hit_roll(
+    world: World,
+    dice: Dice,
+    attacker: str,
+    target: str,
+    *,
+    melee: bool,
+    purpose: str,
+    factor: int = 1,
+) -> Generator[ev.Event | Ask, Reply | None, int]:
+    """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
+    Feint against this target (R-X10, melee) and an Assist against it (R-X21) used up;
+    attacking ends Unseen (R-X8)."""
+    count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
+    yield ev.AttackCounted(attacker, count)
+    modifier = 0
+    held = conditions(world, attacker)
+    if not melee and held.has(Condition.AIMING):
+        modifier += held.count(Condition.AIMING)  # R-X1
+        yield ev.ConditionLost(attacker, Condition.AIMING, "used on this ranged attack")
+    if melee and held.creature(Condition.FEINTED) == target:
+        modifier += world.rules.integer("actions", "feint_bonus")  # R-X10
+        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee attack")
+    helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
+    modifier += helped
+    yield from used
+    fcs = world.need(attacker, Stats).attribute("fcs")
+    bonus = hit_bonus(world, attacker, count, factor) + modifier
+    roll = dice.roll(fcs.die)
+    total = roll + bonus
+    yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, total)
+    if held.has(Condition.UNSEEN):
+        yield ev.ConditionLost(attacker, Condition.UNSEEN, "attacked (R-X8)")
+    return total
+
+
+def strike(
+    world: World,
+    dice: Dice,
+    attacker: str,
+    target: str,
+    *,
+    weapon: str | None,
+    melee: bool,
+    purpose: str,
+    factor: int = 1,
+    dodge_only: bool = False,
+    deal_damage: bool = True,
+) -> Generator[ev.Event | Ask, Reply | None, Strike]:
+    """One attack roll against one defender, with its reaction window and its damage.
+    `deal_damage=False` leaves the damage of a hit to the caller (a thrown item can still be
+    caught after the hit is resolved, R-R6)."""
+    # R-X8: a target that does not see its attacker cannot react to the attack.
+    unseen = target in unseen_by(world, attacker)
+    hit_total = yield from hit_roll(
+        world, dice, attacker, target, melee=melee, purpose=purpose, factor=factor
+    )
+    defense = 0
+    choice = NONE
+    if not incapacitated(world, target):  # R-A2: an Incapacitated defender's roll is 0
+        options = (
+            () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
+        )
+        slow = False
+        if options:
+            trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
+            answer = yield Ask(target, "defence", trigger, (*options, NONE))
+            if answer is not None and answer.choice in options:
+                choice, slow = answer.choice, answer.slow
+        defense = yield from defense_roll(
+            world, dice, target, choice, f"{attacker}'s {purpose}", slow=slow
+        )
+    hit = hit_total > defense  # R-A3
+    yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
+    if hit and deal_damage:
+        yield from weapon_damage(world, attacker, target, weapon)
+    return Strike(hit, hit_total, defense, choice)
+
+
+def defense_roll(
+    world: World, dice: Dice, unit: str, choice: str, against: str, *, slow: bool = False
+) -> Generator[ev.Event | Ask, Reply | None, int]:
+    """R-A2: RES Roll plus the chosen reaction; Brace doubles every RES term (R-X3). `against`
+    names the attack in the log ("ana's attack"), as the Hit Roll names its target. `slow`:
+    the reaction is paid one step slower (R-B7)."""
+    stats = world.need(unit, Stats)
+    braced = 2 if has(world, unit, Condition.BRACED) else 1
+    res = stats.attribute("res")
+    roll = dice.roll(res.die)
+    total = roll * braced
+    yield ev.Rolled(
+        unit,
+        f"defense roll: {against} (RES Roll" + (", braced)" if braced > 1 else ")"),
+        res.die,
+        roll,
+        total - roll,
+        total,
+    )
+    if choice == NONE:
+        return total
+    paid = reaction_spent(world, unit, "defence", choice, slow=slow)
+    guarded = choice in ("parry", "block") and has(world, unit, Condition.GUARDING)
+    if guarded:
+        yield ev.ConditionLost(unit, Condition.GUARDING, f"its free {choice} (R-X14)")
+        # R-X14: once a round, also when the free one is used before the next turn.
+        yield ev.ConditionGained(unit, Condition.GUARD_USED, world.turn.round)
+    if paid.half or paid.bonus:
+        yield paid
+    if choice == "dodge":
+        agi = stats.attribute("agi")
+        bonus = agi.bonus
+        if has(world, unit, Condition.EVADING):
+            bonus *= 2  # R-X9
+            yield ev.ConditionLost(unit, Condition.EVADING, "its first Dodge (R-X9)")
+        result = dice.roll(agi.die)
+        yield ev.Rolled(unit, "dodge (AGI Roll + Bonus)", agi.die, result, bonus, result + bonus)
+        return total + result + bonus
+    if choice == "parry":
+        best = parry_attribute(stats)
+        attribute = stats.attribute(best)
+        rating = parry_rating(world, unit)
+        result = dice.roll(attribute.die)
+        added = attribute.bonus + rating
+        yield ev.Rolled(
+            unit,
+            f"parry ({best.upper()} Roll + Bonus + Parry Rating {rating})",
+            attribute.die,
+            result,
+            added,
+            result + added,
+        )
+        return total + result + added
+    # block
+    rating = block_rating(world, unit)
+    result = dice.roll(res.die)
+    added = res.bonus * braced + result * (braced - 1) + rating
+    yield ev.Rolled(
+        unit,
+        f"block (RES Roll + Bonus + Block Rating {rating})",
+        res.die,
+        result,
+        added,
+        result + added,
+    )
+    return total + result + added
+
+
+def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) -> list[ev.Event]:
+    """R-A3: the weapon's WD less the target's Armour Rating, at least 0; unarmed WD 1
+    crushing; a `bleed(N)` weapon adds N Bleeding stacks on a hit (R-K5)."""
+    kind = weapon_kind(world, weapon)
+    wd = kind.wd if kind else world.rules.integer("attack", "unarmed_wd")
+    damage_type = kind.damage if kind else "crushing"
+    amount = after_armour(world, target, wd)
+    out = damage(
+        world, target, amount, damage_type, f"{attacker}'s {kind.name if kind else 'fist'}"
+    )
+    if kind is not None and kind.bleed:
+        stacks = conditions(world, target).count(Condition.BLEEDING) + kind.bleed
+        out.append(ev.ConditionGained(target, Condition.BLEEDING, stacks))
+    return out
+
+
+# --- the Attack action -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    weapon: str | None
+    melee: bool
+
+
+def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
+    """Which weapon attacks and how, or why the attack cannot be made (R-A4, R-A5)."""
+    actor, target = action.actor, action.target
+    problem = singled_out(world, actor, target, "attack")
+    if problem is not None:
+        return problem
+    here = world.need(actor, Position).cell
+    there = world.need(target, Position).cell
+    up = world.need(target, Position).elevation  # hanging on a face (R-M7)
+    if action.weapon is not None:
+        weapon = find(world, action.weapon, world.need(actor, Hands).items())
+        if weapon is None:
+            return Refusal(f"{actor} holds no {action.weapon!r} to attack with")
+        kind = weapon_kind(world, weapon)
+        if kind is None:
+            return Refusal(f"{weapon} is not a weapon")
+        melee = kind.ranged is None  # what `melee_only` says of a held weapon
+        if melee and not reaches(world, actor, here, there, up=up):
+            return Refusal(out_of_reach(world, actor, target))
+    else:
+        # Unnamed: in reach, the melee weapon (or fists) strikes; out of it, the ranged one.
+        # Reach is asked once, first: a policy asks this of every foe, most out of reach.
+        in_reach = reaches(world, actor, here, there, up=up)
+        melee = in_reach or melee_only(world, actor, None)
+        if melee and not in_reach:
+            return Refusal(out_of_reach(world, actor, target))
+        weapon = held_weapon(world, actor, melee=melee)
+    if melee:
+        return AttackPlan(weapon, True)
+    kind = weapon_kind(world, weapon)
+    assert kind is not None and kind.ranged is not None
+    distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
+    if distance > kind.ranged * 2:
+        return Refusal(
+            f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
+        )
+    blocked = blocked_line(world.grid, here, there, target)
+    return blocked if blocked is not None else AttackPlan(weapon, False)
+
+
+def melee_only(world: World, actor: str, weapon: str | None) -> bool:
+    """Whether `plan_attack` makes every attack of `actor` with `weapon` (None: the weapon it
+    chooses) a melee attack, or refuses it at any target: then a target out of melee reach is
+    refused (R-A4). Fists, a melee weapon, or, unnamed, no ranged weapon held; named, one not
+    held or no weapon at all."""
+    if weapon is None:
+        return held_weapon(world, actor, melee=False) is None
+    found = find(world, weapon, world.need(actor, Hands).items())
+    kind = weapon_kind(world, found) if found is not None else None
+    return kind is None or kind.ranged is None
+
+
+def check_attack(world: World, action: Attack) -> Refusal | None:
+    plan = plan_attack(world, action)
+    return plan if isinstance(plan, Refusal) else None
+
+
+def interrupts(
+    world: World, dice: Dice, actor: str, what: str
+) -> Generator[ev.Event | Ask, Reply | None, bool]:
+    """R-R7: adjacent enemies with 2 Bonus Actions may Interrupt an action that is not movement
+    (sim/rules/combat/interrupt.py says which; the engine opens these windows). True when it is
+    lost."""
+    here = world.need(actor, Position).cell
+    cost = world.rules.integer("reactions", "interrupt_bonus")
+    hidden_from = unseen_by(world, actor)
+    for enemy in enemies(world, actor):
+        there = world.need(enemy, Position).cell
+        # Adjacent, and within its melee reach: a foe on a ledge above cannot strike (R-A4).
+        if not there.is_adjacent(here) or not reaches(world, enemy, there, here):
+            continue
+        if not can_react(world, enemy, cost) or enemy in hidden_from:
+            continue
+        answer = yield Ask(
+            enemy, "interrupt", f"{actor} starts {what} next to {enemy}", ("interrupt", NONE)
+        )
+        if answer is None or answer.choice != "interrupt":
+            continue
+        yield reaction_spent(world, enemy, "interrupt", "interrupt", slow=answer.slow)
+        weapon = held_weapon(world, enemy, melee=True)
+        result = yield from strike(
+            world,
+            dice,
+            enemy,
+            actor,
+            weapon=weapon,
+            melee=True,
+            purpose="interrupt",
+            dodge_only=True,
+        )
+        if result.hit:
+            yield ev.ActionLost(actor, what, f"interrupted by {enemy} (R-R7)")
+            return True
+    return False
+
+
+def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
+    plan = plan_attack(world, action)
+    assert isinstance(plan, AttackPlan)
+    purpose = "melee attack" if plan.melee else "ranged attack"
+    yield from strike(
+        world,
+        dice,
+        action.actor,
+        action.target,
+        weapon=plan.weapon,
+        melee=plan.melee,
+        purpose=purpose,
+    )

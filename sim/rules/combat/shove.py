@@ -1,0 +1,147 @@
+"""Shove (R-X15), a Bonus Action: a STR Contest against a creature in reach (R-C4: a tie goes to
+the one shoved). A loser is pushed straight away from the shover by half the shover's STR Roll
+(the die alone, rounded down, minimum 1) metres, cell by cell (R-U2), stopping at walls and
+creatures, falling off ledges (R-M4), into water (R-M9) and through fire (R-K4); being pushed
+never provokes (R-R4); a grapple it pulls apart ends (R-G4, grapple.loosened after each
+cell). Then it makes a STR Save against the
+shover's winning total or falls Prone, or starts swimming in waist-deep water (R-M10)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+
+from sim.core import events as ev
+from sim.core.actions import Refusal, Shove
+from sim.core.components import Position
+from sim.core.condition import Condition
+from sim.core.creature import conditions, creatures, has, incapacitated
+from sim.core.dice import Dice
+from sim.core.geometry import Pos, half_metres, is_diagonal
+from sim.core.grid import Kind
+from sim.core.world import World
+from sim.rules.combat.checks import acting_wins, roll_check, saved
+from sim.rules.combat.hide import reveal
+from sim.rules.combat.reactions import Ask, Reply
+from sim.rules.movement.footing import Mover, mover
+from sim.rules.movement.movement import fall
+from sim.rules.movement.prone import knocked_down, knocked_off
+from sim.rules.reach.target import in_reach
+
+Resolution = Generator[ev.Event | Ask, Reply | None, None]
+
+# The 8 directions of R-U1, counter-clockwise from "right" as y grows downwards.
+_COMPASS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+
+def away(a: Pos, b: Pos) -> tuple[int, int]:
+    """The one of the 8 directions nearest to the line from `a` through `b`.
+
+    >>> away(Pos(0, 0), Pos(1, 0)), away(Pos(2, 2), Pos(1, 1)), away(Pos(0, 0), Pos(2, 1))
+    ((1, 0), (-1, -1), (1, 1))
+    >>> away(Pos(0, 0), Pos(1, 2)), away(Pos(0, 0), Pos(0, -2))
+    ((1, 1), (0, -1))
+    """
+    octant = round(math.atan2(b.y - a.y, b.x - a.x) / (math.pi / 4)) % 8
+    return _COMPASS[octant]
+
+
+def check_shove(world: World, action: Shove) -> Refusal | None:
+    refusal = in_reach(world, action.actor, action.target, "shove")
+    if refusal is not None:
+        return refusal
+    return None
+
+
+def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
+    actor, target = action.actor, action.target
+    yield from reveal(world, actor, "shoved")
+    mine = roll_check(world, dice, actor, "str", f"shove {target}: STR Contest")
+    yield mine.rolled
+    theirs = roll_check(world, dice, target, "str", f"resist {actor}'s shove: STR Contest")
+    yield theirs.rolled
+    if not acting_wins(mine.total, theirs.total):
+        return
+    if has(world, target, Condition.HANGING):
+        # R-M4: shoved off the face it hangs on, it falls from there; no push, no save.
+        yield from knocked_off(world, target, f"shoved off the face by {actor} (R-M4)")
+        return
+    rules = world.rules
+    metres = max(
+        rules.integer("actions", "shove_min_push_metres"),
+        mine.rolled.result // rules.integer("actions", "shove_push_divisor"),
+    )
+    yield from push(world, actor, target, metres)
+    if (
+        incapacitated(world, target)
+        or has(world, target, Condition.PRONE)
+        or has(world, target, Condition.SWIMMING)
+    ):
+        return  # a fall already put it down, or it is in the water: nothing left to keep
+    keep = roll_check(world, dice, target, "str", f"keep its feet: STR Save against {mine.total}")
+    yield keep.rolled
+    if not saved(keep.total, mine.total):
+        yield from knocked_down(world, target)
+
+
+def push(world: World, shover: str, unit: str, metres: int) -> Resolution:
+    """Move `unit` straight away from `shover`, one cell at a time. A diagonal cell is 1.5 m
+    (R-U2); the first cell is always entered when nothing stops it (the minimum push)."""
+    dx, dy = away(world.need(shover, Position).cell, world.need(unit, Position).cell)
+    m = mover(world, unit)
+    allowed = half_metres(metres)
+    spent = 0
+    fire = world.rules.integer("conditions", "fire_terrain_stacks")
+    while True:
+        here = world.need(unit, Position).cell
+        there = Pos(here.x + dx, here.y + dy)
+        cost = m.diagonal if is_diagonal(here, there) else m.orthogonal
+        if spent and spent + cost > allowed:
+            break
+        stop = _stopped_by(world, m, here, there)
+        if stop is not None:
+            yield ev.MoveCutShort(unit, here, f"the push stopped at {stop}")
+            break
+        yield ev.Pushed(unit, here, there, shover)
+        spent += cost
+        if world.grid.kind(there) is Kind.FIRE:
+            yield ev.ConditionGained(
+                unit, Condition.BURNING, conditions(world, unit).count(Condition.BURNING) + fire
+            )
+        drop = world.grid.ground_half(here) - world.grid.ground_half(there)
+        if drop > m.height_half:
+            yield from fall(world, m, unit, here, there)  # R-M4
+            break
+        if world.grid.water_half(there) > m.height_half and not has(
+            world, unit, Condition.SWIMMING
+        ):
+            yield ev.ConditionGained(unit, Condition.SWIMMING, 1)  # R-M9: over its head, it swims
+            break
+
+
+def _stopped_by(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
+    """What stops a push from `a` into its neighbour `b`, or None. **Decision** a wall, a pit's
+    edge, a wall corner cut diagonally (R-U3), any creature, a rise of ground or an obstacle
+    (a push lifts no one); a swimmer stops at water too shallow to swim."""
+    grid = world.grid
+    if not grid.inside(b):
+        return f"the edge of the map at {b}"
+    if grid.kind(b) in (Kind.WALL, Kind.PIT):
+        return f"the {grid.kind(b).name.lower()} at {b}"
+    if is_diagonal(a, b):
+        for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
+            if grid.kind(corner) in (Kind.WALL, Kind.PIT):
+                return f"the corner of the {grid.kind(corner).name.lower()} at {corner}"
+    for other in creatures(world):
+        if other != m.unit and world.need(other, Position).cell == b:
+            return f"{other} at {b}"
+    if has(world, m.unit, Condition.SWIMMING):
+        if grid.water_half(b) < m.waist_half:
+            return f"the bank at {b}"
+        return None
+    rise = grid.ground_half(b) - grid.ground_half(a)
+    if rise > 0:
+        return f"a rise of {rise / 2:g} m at {b}"
+    if grid.obstacle_half(b) > 0:
+        return f"an obstacle {grid.obstacle_half(b) / 2:g} m high at {b}"
+    return None

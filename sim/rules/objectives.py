@@ -1,0 +1,82 @@
+"""How a battle is won: a side defeated (R-C6), or a scenario's own objectives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.core.components import Conditions, Position, Stats, Team
+from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.geometry import Pos
+from sim.core.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A team wins when one of its standing creatures stands on one of these cells."""
+
+    team: str
+    cells: tuple[Pos, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Survive:
+    """A team wins when round `rounds + 1` begins and it is not defeated."""
+
+    team: str
+    rounds: int
+
+
+Objective = Reach | Survive
+
+
+# Who is on which side and who is down: the battle's end is asked after every change, and
+# most changes (a step, a spent action) touch none of these (World.memo keeps the answers).
+SIDES = (Conditions, Team, Stats)
+
+
+def teams(world: World) -> tuple[str, ...]:
+    def seen() -> tuple[str, ...]:
+        return tuple(dict.fromkeys(team_of(world, unit) for unit in creatures(world)))
+
+    return world.memo("teams", seen, reads=SIDES)
+
+
+def standing_teams(world: World) -> tuple[str, ...]:
+    """Teams with at least one creature not Incapacitated (R-C6)."""
+
+    def alive() -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(
+                team_of(world, unit) for unit in creatures(world) if not incapacitated(world, unit)
+            )
+        )
+
+    return world.memo("standing_teams", alive, reads=SIDES)
+
+
+def reached_by(world: World, objective: Reach) -> str | None:
+    """The first creature of the objective's team, not Incapacitated, that stands on one of
+    its cells, or None."""
+    for unit in creatures(world):
+        if team_of(world, unit) != objective.team or incapacitated(world, unit):
+            continue
+        if world.need(unit, Position).cell in objective.cells:
+            return unit
+    return None
+
+
+def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str, ...], str] | None:
+    """The winners and why, once the battle is decided; None while it goes on."""
+    alive = standing_teams(world)
+    for objective in objectives:
+        if objective.team not in alive:
+            continue
+        if isinstance(objective, Reach):
+            unit = reached_by(world, objective)
+            if unit is not None:
+                return (objective.team,), f"{unit} reached the objective"
+        elif world.turn.round > objective.rounds:
+            return (objective.team,), f"{objective.team} held out for {objective.rounds} rounds"
+    if len(alive) <= 1 and len(teams(world)) > 1:
+        return alive, "every other side is incapacitated (R-C6)"
+    return None

@@ -1,0 +1,672 @@
+"""The compiled search behind reach maps: the ground rules of one step and one jump, and a
+Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-M9).
+
+These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
+scalar code that numba compiles, because one reach map asks them thousands of times.
+tests/rules/reach/test_reach_property.py checks on random maps that the two forms of the step rules
+agree, that an exhaustive search with the scalar rules finds the same cells at the same least costs,
+and that every cell a reach map offers is accepted by the move check at the cost it showed.
+
+Inputs are plain arrays so that the compiled code needs no Python objects:
+`planes[p, y, x]` holds the window's layers (the P_* indices) and `params` the mover's numbers
+(the M_* indices), both made by `reach.py`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
+
+# Planes of the window (int32 each).
+P_KIND, P_HEIGHT, P_WATER, P_OBSTACLE, P_STANDING, P_ENEMY = range(6)
+PLANES = 6
+
+# The mover's numbers (float64 each), in half-metres unless said.
+M_HEIGHT, M_LEAP, M_WAIST, M_ORTHOGONAL, M_DIAGONAL, M_DIFFICULT = range(6)
+M_GAIT, M_JUMPS, M_LIMIT = 6, 7, 8
+M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 12
+M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
+PARAMS = 16
+
+# numba compiles module globals into the code as constants, and its cache on disk knows only
+# this file's text: so the constants below are written out here, not imported, and
+# tests/rules/reach/test_reach_property.py checks them against footing.DIRECTIONS and grid.Kind.
+
+# Gait codes (reach.GAIT_CODES gives them to footing.Gait) and the terrain kinds the rules test.
+STRIDE, STEP, CRAWL, SWIM = range(4)
+DIFFICULT, WALL, PIT = 1, 2, 3  # grid.Kind
+
+# (dx, dy) of the 8 neighbours, direction d as in footing.DIRECTIONS.
+DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
+
+Int32 = npt.NDArray[np.int32]
+Flags = npt.NDArray[np.uint8]
+Float = npt.NDArray[np.float64]
+
+# What each window cell is to this mover, worked out once per search (`cell_flags`).
+F_ENTER = 1  # this gait may step in: no wall or pit, water right for it, no standing enemy
+F_SOLID = 2  # a wall or a pit: no diagonal step past its corner (R-U3)
+F_WALL = 4  # a wall: no jump over it or past its corner
+F_DIFFICULT = 8  # difficult ground, or water from waist-deep to the mover's height (R-M2, R-M9)
+F_LAND = 16  # a jump may land: no wall or pit, not over its head, nobody standing (R-M5, R-M6)
+F_ENEMY = 32  # a standing enemy: no jumping over it (R-M5)
+F_PIT = 64  # a pit: nothing to clear when jumped over
+
+
+@njit(cache=True)
+def cell_flags(planes: Int32, params: Float) -> Flags:
+    """The F_* flags of every window cell for the mover and gait in `params`."""
+    hh, ww = planes.shape[1], planes.shape[2]
+    gait = int(params[M_GAIT])
+    height, waist = params[M_HEIGHT], params[M_WAIST]
+    out = np.zeros((hh, ww), dtype=np.uint8)
+    for y in range(hh):
+        for x in range(ww):
+            kind = planes[P_KIND, y, x]
+            water = planes[P_WATER, y, x]
+            flags = 0
+            solid = kind in (WALL, PIT)
+            if solid:
+                flags |= F_SOLID
+            if kind == WALL:
+                flags |= F_WALL
+            if kind == PIT:
+                flags |= F_PIT
+            if kind == DIFFICULT or (waist <= water and water <= height):
+                flags |= F_DIFFICULT
+            if planes[P_ENEMY, y, x]:
+                flags |= F_ENEMY
+            if gait == SWIM:
+                water_ok = water >= waist
+            elif gait == CRAWL:
+                water_ok = water < waist
+            else:
+                water_ok = water <= height
+            if not solid and water_ok and not planes[P_ENEMY, y, x]:
+                flags |= F_ENTER
+            if not solid and water <= height and not planes[P_STANDING, y, x]:
+                flags |= F_LAND
+            out[y, x] = flags
+    return out
+
+
+@njit(cache=True, inline="always")
+def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: int) -> int:
+    """Half-metres to step from window cell (ay, ax) to its neighbour in direction d, or
+    BLOCKED (the compiled `footing.step_problem` and `footing.step_cost`)."""
+    hh, ww = flags.shape
+    dx, dy = DX[d], DY[d]
+    by, bx = ay + dy, ax + dx
+    if by < 0 or by >= hh or bx < 0 or bx >= ww or not flags[by, bx] & F_ENTER:
+        return BLOCKED
+    if dx != 0 and dy != 0:
+        # R-U3: a diagonal may not cut the corner of a wall or a pit.
+        if (flags[ay, bx] | flags[by, ax]) & F_SOLID:
+            return BLOCKED
+        base = int(params[M_DIAGONAL])
+    else:
+        base = int(params[M_ORTHOGONAL])
+    gait = int(params[M_GAIT])
+    if gait == SWIM:
+        return base  # swimming ignores the ground below (R-M8)
+    rise = planes[P_HEIGHT, by, bx] - planes[P_HEIGHT, ay, ax]
+    climb = max(rise, 0) + planes[P_OBSTACLE, by, bx]
+    if gait == STRIDE:
+        if climb > params[M_LEAP]:
+            return BLOCKED
+        if planes[P_OBSTACLE, ay, ax] > 0 and planes[P_OBSTACLE, by, bx] > 0:
+            return BLOCKED  # R-M3: two obstacle cells in a row are more than 1 m across
+    elif climb > 0:
+        return BLOCKED
+    if -rise > params[M_HEIGHT]:
+        return BLOCKED
+    if (flags[ay, ax] | flags[by, bx]) & F_DIFFICULT:
+        return base * int(params[M_DIFFICULT])
+    return base
+
+
+@njit(cache=True, inline="always")
+def _jump_length(params: Float, runup: int) -> int:
+    """JumpReach.length: the longest jump with `runup` half-metres of run-up."""
+    standing = int(params[M_STANDING_LENGTH])
+    cap = max(int(params[M_LENGTH_CAP]), standing)
+    return min(standing + runup, cap) + int(params[M_SKILL_LENGTH])
+
+
+@njit(cache=True, inline="always")
+def _runup_for_length(params: Float, needed: int) -> int:
+    """JumpReach.runup_for_length, BLOCKED for None."""
+    if needed <= _jump_length(params, 0):
+        return 0
+    if needed > _jump_length(params, 1 << 30):
+        return BLOCKED
+    return needed - int(params[M_SKILL_LENGTH]) - int(params[M_STANDING_LENGTH])
+
+
+@njit(cache=True, inline="always")
+def _runup_for_height(params: Float, needed: int) -> int:
+    """JumpReach.runup_for_height for whole half-metres, BLOCKED for None."""
+    extra = max(needed - int(params[M_STANDING_HEIGHT]), 0)
+    steps = -(-extra // 2)
+    if steps * 2 > int(params[M_EXTRA_HEIGHT_CAP]):
+        return BLOCKED
+    return steps * int(params[M_HEIGHT_PER_RUNUP])
+
+
+@njit(cache=True, inline="always")
+def jump_line(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    ay: int,
+    ax: int,
+    d: int,
+    runup_made: int,
+    max_cost: int,
+    costs: Int32,
+    runups: Int32,
+) -> int:
+    """The jumps from (ay, ax) in direction d that beat walking the same line (R-M6, R-U3),
+    for a jumper that has made `runup_made` of run-up and may spend `max_cost` more: for k
+    cells, `costs[k]` (BLOCKED if none) and the run-up it needs `runups[k]`. Returns the
+    largest k filled (the compiled `jump.plan_jump`, searched along one line)."""
+    hh, ww = flags.shape
+    dx, dy = DX[d], DY[d]
+    diagonal = dx != 0 and dy != 0
+    per = int(params[M_DIAGONAL]) if diagonal else int(params[M_ORTHOGONAL])
+    max_cells = min(_jump_length(params, runup_made) // per, max_cost // per, len(costs) - 1)
+    base = planes[P_HEIGHT, ay, ax]
+    height = params[M_HEIGHT]
+    factor_a = (flags[ay, ax] & F_DIFFICULT) != 0
+    clearance = 0  # the most the jump must rise above its take-off to pass over (R-M6)
+    blocked_between = False
+    walk = 0
+    last = 0
+    for k in range(1, max_cells + 1):
+        by, bx = ay + dy * k, ax + dx * k
+        if by < 0 or by >= hh or bx < 0 or bx >= ww:
+            break
+        costs[k] = BLOCKED
+        last = k
+        length = per * k
+        walk_k = walk + step_cost(planes, flags, params, by - dy, bx - dx, d)
+        walk = min(walk_k, BLOCKED)
+        if k > 1:
+            cy, cx = by - dy, bx - dx  # the cell before the landing is now passed over
+            if flags[cy, cx] & (F_WALL | F_ENEMY):
+                blocked_between = True
+            if not flags[cy, cx] & F_PIT:
+                rise_c = planes[P_HEIGHT, cy, cx] - base + planes[P_OBSTACLE, cy, cx]
+                clearance = max(clearance, rise_c)
+        if diagonal and (flags[by - dy, bx] | flags[by, bx - dx]) & F_WALL:
+            blocked_between = True  # R-U3: no cutting a wall's corner in the air either
+        if blocked_between:
+            break  # every longer jump on this line passes the same obstacle
+        if length >= walk_k:
+            continue  # walking the line costs no more than the shortest such jump could
+        if not flags[by, bx] & F_LAND:
+            continue
+        rise = planes[P_HEIGHT, by, bx] - base
+        if -rise > height:
+            continue
+        cost = length
+        if factor_a or flags[by, bx] & F_DIFFICULT:
+            cost *= int(params[M_DIFFICULT])
+        if cost >= walk_k or cost > max_cost:
+            continue  # walking the line is as cheap, or the jump is out of budget
+        landing = max(rise, 0) + planes[P_OBSTACLE, by, bx]
+        need_clear = _runup_for_height(params, clearance)
+        need_land = _runup_for_height(params, landing)
+        if rise > 0:
+            grab = _runup_for_height(params, int(np.ceil(landing - params[M_GRAB_HEIGHT])))
+            need_land = min(need_land, grab)
+        runup = max(need_clear, need_land, _runup_for_length(params, length))
+        if runup <= runup_made:
+            costs[k] = cost
+            runups[k] = runup
+    return last
+
+
+@njit(cache=True, inline="always")
+def runup_levels(params: Float, hh: int, ww: int) -> int:
+    """How many amounts of run-up (metres covered) a search tells apart: 0, 1, ... up to the
+    most run-up any jump can need (R-M6), beyond which more metres covered make no difference.
+    A jump in an hh x ww window is at most its longest line long, so neither a long jump cap (a
+    large AGI Bonus) nor a large budget makes the search bigger than the window needs."""
+    if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
+        return 1
+    standing = int(params[M_STANDING_LENGTH])
+    longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
+    for_length = min(max(int(params[M_LENGTH_CAP]), standing) - standing, longest)
+    for_height = (int(params[M_EXTRA_HEIGHT_CAP]) // 2) * int(params[M_HEIGHT_PER_RUNUP])
+    return min(max(for_length, for_height), int(params[M_LIMIT])) + 1
+
+
+@njit(cache=True, inline="always")
+def _covered(params: Float, d: int, cells: int) -> int:
+    """Half-metres of ground a move of `cells` cells in direction d covers: its length, not
+    what it costs (R-M6: crossing difficult ground adds no run-up)."""
+    per = int(params[M_DIAGONAL]) if DX[d] != 0 and DY[d] != 0 else int(params[M_ORTHOGONAL])
+    return per * cells
+
+
+@njit(cache=True, inline="always")
+def _push(cell: Int32, after: Int32, head: Int32, entries: int, state: int, bucket: int) -> int:
+    cell[entries], after[entries], head[bucket] = state, head[bucket], entries
+    return entries + 1
+
+
+@njit(cache=True, inline="always")
+def _bucket(bucket: int, ahead: int, span: int) -> int:
+    """The bucket `ahead` costs after `bucket`, round the ring of `span` (0 < ahead < span)."""
+    later = bucket + ahead
+    return later - span if later >= span else later
+
+
+@njit(cache=True)
+def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tuple[Int32, Int32]:
+    """The least cost from (sy, sx) to every window cell within the limit (BLOCKED elsewhere),
+    and the cost of every search state.
+
+    A jump needs run-up, the metres covered so far in the action (R-M6): not the metres spent,
+    since difficult ground costs double but covers no more. A path may come back over its
+    cells to build run-up up. So the search runs over states (cell, metres covered so far,
+    counted up to `runup_levels` - 1 and no further), each reached at the least metres spent:
+    a cell reached having covered 1 m and again having covered 3 m are different states when a
+    jump needs 3 m. Costs are small whole numbers, so states wait in one bucket per cost
+    (Dial's form of Dijkstra, the buckets reused round-robin) and are settled cheapest first.
+    Returns `(least, states)`: `least[y, x]`, and `states[cell * levels + covered]`."""
+    hh, ww = flags.shape
+    n = hh * ww
+    levels = runup_levels(params, hh, ww)
+    # Room for two queue entries a state is plenty in practice; a search that needs more
+    # starts again with twice the room. Memory follows the window, never the budget.
+    capacity = 2 * n * levels + 1
+    while True:
+        dist, finished = _settle(planes, flags, params, sy, sx, levels, capacity)
+        if finished:
+            break
+        capacity *= 2
+    least = np.full(n, BLOCKED, dtype=np.int32)
+    for i in range(n):
+        for level in range(levels):
+            least[i] = min(least[i], dist[i * levels + level])
+    return least.reshape(hh, ww), dist
+
+
+@njit(cache=True)
+def _plain_runs(planes: Int32, flags: Flags) -> Int32:
+    """`runs[d, y, x]`: how many steps in a row from (y, x) in direction d cost exactly a
+    step's length, each into open, level ground: enterable, not difficult, no obstacle, as
+    high as the cell before, past no solid corner. A jump along such a run never costs less
+    than walking it (R-M6 prices a jump by its length), so `_settle` does not look for one
+    there. The cell the run starts from must itself be plain for that (`_settle` checks)."""
+    hh, ww = flags.shape
+    runs = np.zeros((8, hh, ww), dtype=np.int32)
+    for d in range(8):
+        dy, dx = DY[d], DX[d]
+        # Each cell's run reads its neighbour's in direction d, so that one comes first.
+        for i in range(hh):
+            y = hh - 1 - i if dy > 0 else i
+            for j in range(ww):
+                x = ww - 1 - j if dx > 0 else j
+                by, bx = y + dy, x + dx
+                if by < 0 or by >= hh or bx < 0 or bx >= ww:
+                    continue
+                f = flags[by, bx]
+                if not f & F_ENTER or f & F_DIFFICULT or planes[P_OBSTACLE, by, bx] != 0:
+                    continue
+                if planes[P_HEIGHT, by, bx] != planes[P_HEIGHT, y, x]:
+                    continue
+                if dx != 0 and dy != 0 and (flags[y, bx] | flags[by, x]) & F_SOLID:
+                    continue
+                runs[d, y, x] = 1 + runs[d, by, bx]
+    return runs
+
+
+@njit(cache=True)
+def _settle(
+    planes: Int32, flags: Flags, params: Float, sy: int, sx: int, levels: int, capacity: int
+) -> tuple[Int32, bool]:
+    """`search`'s states and their least costs, with room for `capacity` queue entries;
+    False if that was not enough."""
+    hh, ww = flags.shape
+    n = hh * ww
+    limit = int(params[M_LIMIT])
+    jumps = params[M_JUMPS] != 0 and int(params[M_GAIT]) == STRIDE
+    top = levels - 1
+    dist = np.full(n * levels, BLOCKED, dtype=np.int32)
+    done = np.zeros(n * levels, dtype=np.bool_)
+    # Every leg costs less than `span` (a step, or a jump along the window's longest line,
+    # doubled on difficult ground), so the states waiting at any time fit in `span` buckets.
+    longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
+    span = longest * max(int(params[M_DIFFICULT]), 1) + 1
+    head = np.full(span, -1, dtype=np.int32)  # bucket c % span: a linked list of states
+    cell = np.empty(capacity, dtype=np.int32)
+    after = np.empty(capacity, dtype=np.int32)
+    costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runs = _plain_runs(planes, flags) if jumps else np.zeros((8, 1, 1), dtype=np.int32)
+    orthogonal, diagonal = int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL])
+    # Per cell: the most run-up of a state settled at a lower cost (`ahead`), and of those
+    # settled at the cost `ahead_at` last seen there (`level_at`); see `done` below.
+    ahead = np.full(n, -1, dtype=np.int32)
+    level_at = np.full(n, -1, dtype=np.int32)
+    ahead_at = np.full(n, -1, dtype=np.int32)
+    start = (sy * ww + sx) * levels
+    dist[start] = 0
+    entries = _push(cell, after, head, 0, start, 0)
+    waiting = 1  # entries queued and not yet taken: the search ends when none are left
+    spent = 0
+    bucket = 0  # spent % span, kept without a division
+    while waiting > 0 and spent <= limit:
+        e = head[bucket]
+        head[bucket] = -1  # every state queued from here costs more, so lands elsewhere
+        while e != -1:
+            state = cell[e]
+            e = after[e]
+            waiting -= 1
+            if done[state] or dist[state] != spent:
+                continue
+            done[state] = True
+            here = state // levels
+            covered = state % levels
+            # A state with no more run-up than one settled at a lower cost in the same cell
+            # leads nowhere that one does not lead at a lower cost, so its moves are not
+            # taken (issue #11: this halves a search with jumps). Its own cost is kept. No
+            # cell's least cost changes, and a state only such a one leads to is never at its
+            # cell's least cost, which is where `trace` goes back through: paths come out the
+            # same (compared on 1.1 million paths of the shipped and bench maps).
+            if ahead_at[here] < spent:
+                ahead[here] = max(ahead[here], level_at[here])
+                level_at[here] = -1
+                ahead_at[here] = spent
+            if ahead[here] >= covered:
+                continue
+            level_at[here] = max(level_at[here], covered)
+            ay, ax = here // ww, here % ww
+            if entries + 8 * (max(hh, ww) + 1) >= capacity:
+                return dist, False  # no room for this state's moves and jumps
+            for d in range(8):
+                total = spent + step_cost(planes, flags, params, ay, ax, d)
+                if total <= limit:
+                    level = min(covered + _covered(params, d, 1), top)
+                    b = ((ay + DY[d]) * ww + ax + DX[d]) * levels + level
+                    if total < dist[b]:
+                        dist[b] = total
+                        entries = _push(
+                            cell, after, head, entries, b, _bucket(bucket, total - spent, span)
+                        )
+                        waiting += 1
+            if not jumps:
+                continue
+            plain = not flags[ay, ax] & F_DIFFICULT and planes[P_OBSTACLE, ay, ax] == 0
+            longest_jump = _jump_length(params, covered)
+            for d in range(8):
+                if plain:
+                    per = diagonal if DX[d] != 0 and DY[d] != 0 else orthogonal
+                    # No jump from here in d beats walking (see `_plain_runs`): `jump_line`
+                    # would give none, so it is not asked (issue #11: most lines of most maps).
+                    if runs[d, ay, ax] >= min(longest_jump, limit - spent) // per:
+                        continue
+                last = jump_line(
+                    planes, flags, params, ay, ax, d, covered, limit - spent, costs, runups
+                )
+                for k in range(1, last + 1):
+                    if costs[k] >= BLOCKED:
+                        continue
+                    total = spent + costs[k]
+                    level = min(covered + _covered(params, d, k), top)
+                    b = ((ay + DY[d] * k) * ww + ax + DX[d] * k) * levels + level
+                    if total < dist[b]:
+                        dist[b] = total
+                        entries = _push(
+                            cell, after, head, entries, b, _bucket(bucket, total - spent, span)
+                        )
+                        waiting += 1
+        spent += 1
+        bucket = bucket + 1 if bucket + 1 < span else 0
+    return dist, True
+
+
+@njit(cache=True)
+def _back(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    y: int,
+    x: int,
+    level: int,
+    here: int,
+    strict: bool,
+    costs: Int32,
+    runups: Int32,
+) -> tuple[int, int, int, int, int]:
+    """A state the search reached (y, x) having covered `level` from, at cost `here`: (y, x,
+    its level, its cost, 1 if by a jump), or y = -1. A step before a jump, directions in
+    DIRECTIONS order; with `strict`, only a cell at its own least cost (not one passed on a
+    detour that builds run-up)."""
+    hh, ww = flags.shape
+    levels = runup_levels(params, hh, ww)
+    top = levels - 1
+    for d in range(8):
+        py, px = y - DY[d], x - DX[d]
+        if py < 0 or py >= hh or px < 0 or px >= ww:
+            continue
+        before = here - step_cost(planes, flags, params, py, px, d)
+        if before < 0 or (strict and least[py, px] != before):
+            continue
+        for pl in range(levels):
+            if min(pl + _covered(params, d, 1), top) != level:
+                continue
+            if states[(py * ww + px) * levels + pl] == before:
+                return py, px, pl, before, 0
+    if params[M_JUMPS] == 0 or int(params[M_GAIT]) != STRIDE:
+        return -1, -1, -1, -1, 0
+    limit = int(params[M_LIMIT])
+    for d in range(8):
+        per = int(params[M_DIAGONAL]) if DX[d] and DY[d] else int(params[M_ORTHOGONAL])
+        for k in range(1, min(_jump_length(params, 1 << 30) // per, max(hh, ww)) + 1):
+            py, px = y - DY[d] * k, x - DX[d] * k
+            if py < 0 or py >= hh or px < 0 or px >= ww:
+                break
+            last = jump_line(planes, flags, params, py, px, d, limit, here, costs, runups)
+            if k > last or costs[k] >= BLOCKED:
+                continue
+            before = here - costs[k]
+            if before < 0 or (strict and least[py, px] != before):
+                continue
+            for pl in range(levels):
+                if pl < runups[k] or min(pl + _covered(params, d, k), top) != level:
+                    continue  # not enough run-up made by then (R-M6), or another state
+                if states[(py * ww + px) * levels + pl] == before:
+                    return py, px, pl, before, 1
+    return -1, -1, -1, -1, 0
+
+
+@njit(cache=True)
+def trace(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    ty: int,
+    tx: int,
+) -> npt.NDArray[np.int64]:
+    """The cheapest path back from (ty, tx) to the start, as rows (y, x, jumped, cost of the
+    leg into (y, x)) from the target backwards. Each cell goes back to a cell reached at its
+    own least cost where it can (see `_back`), so a path is always the same for the same field
+    and takes no detour it does not need for run-up."""
+    hh, ww = flags.shape
+    # A path back never meets a search state twice, and every leg costs 1 or more.
+    levels = runup_levels(params, hh, ww)
+    rows = min(int(params[M_LIMIT]), hh * ww * levels) + 1
+    out = np.empty((rows, 4), dtype=np.int64)
+    costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    y, x = ty, tx
+    here = least[y, x] + 0  # widened to int64 by the literal: `_back` compiles for one type
+    level = 0
+    while states[(y * ww + x) * levels + level] != here:
+        level += 1  # the least-covered state the least cost reached the target in
+    count = 0
+    while here != 0:
+        for strict in range(1, -1, -1):  # a variable, not a literal: again, one compile
+            py, px, pl, before, jumped = _back(
+                planes,
+                flags,
+                params,
+                least,
+                states,
+                y,
+                x,
+                level,
+                here,
+                strict == 1,
+                costs,
+                runups,
+            )
+            if py >= 0:
+                break
+        if py < 0:
+            return out[:0]  # unreachable: the field is not one `search` made
+        out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
+        out[count, 3] = here - before
+        y, x, level, here = py, px, pl, before
+        count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
+    """`out[d, y, x]`: the cost to step into window cell (y, x) from its neighbour in direction
+    -d, BLOCKED where not allowed: the whole window's step rules as one array (for tests and
+    for the benchmark's like-for-like graph)."""
+    hh, ww = flags.shape
+    out = np.full((8, hh, ww), BLOCKED, dtype=np.int32)
+    for d in range(8):
+        for y in range(hh):
+            for x in range(ww):
+                ay, ax = y - DY[d], x - DX[d]
+                if 0 <= ay < hh and 0 <= ax < ww:
+                    out[d, y, x] = step_cost(planes, flags, params, ay, ax, d)
+    return out
+
+
+@njit(cache=True)
+def offer(
+    code: npt.NDArray[np.int8],
+    cost: Int32,
+    dist: Int32,
+    can_end: npt.NDArray[np.bool_],
+    oy: int,
+    ox: int,
+    limit: int,
+    index: int,
+    sy: int,
+    sx: int,
+) -> None:
+    """Give offer `index` every cell of a search's window (at (oy, ox) in the reach map's
+    arrays) that a move may end in within `limit`, unless an earlier offer has it; never the
+    start (sy, sx), in the search's window."""
+    hh, ww = dist.shape
+    for y in range(hh):
+        for x in range(ww):
+            d = dist[y, x]
+            if d > limit or not can_end[y, x] or (y == sy and x == sx):
+                continue
+            if code[y + oy, x + ox] < 0:
+                code[y + oy, x + ox] = index
+                cost[y + oy, x + ox] = d
+
+
+def warm_up() -> None:
+    """Compile the search (or load it from numba's cache) now, on a small open window, so that
+    the first reach map a player asks for does not pause."""
+    planes = np.zeros((PLANES, 3, 3), dtype=np.int32)
+    params = np.zeros(PARAMS, dtype=np.float64)
+    for index, value in (
+        (M_HEIGHT, 3.6),
+        (M_LEAP, 1.8),
+        (M_WAIST, 1.8),
+        (M_ORTHOGONAL, 2),
+        (M_DIAGONAL, 3),
+        (M_DIFFICULT, 2),
+        (M_JUMPS, 1),
+        (M_LIMIT, 4),
+        (M_STANDING_LENGTH, 2),
+        (M_LENGTH_CAP, 4),
+        (M_HEIGHT_PER_RUNUP, 6),
+        (M_EXTRA_HEIGHT_CAP, 2),
+        (M_GRAB_HEIGHT, 3.6),
+    ):
+        params[index] = value
+    flags = cell_flags(planes, params)
+    least, states = search(planes, flags, params, 1, 1)
+    trace(planes, flags, params, least, states, 0, 0)
+    code = np.full((3, 3), -1, dtype=np.int8)
+    offer(code, np.zeros((3, 3), dtype=np.int32), least, flags > 0, 0, 0, 4, 0, 1, 1)
+    zones = np.zeros((1, 3, 3), dtype=np.uint8)
+    paths_provoked(planes, flags, params, least, states, 1, 1, flags > 0, zones, np.ones(1))
+
+
+@njit(cache=True)
+def path_provoked(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    sy: int,
+    sx: int,
+    ty: int,
+    tx: int,
+    zones: Flags,
+    weights: Float,
+) -> float:
+    """The sum, over the legs of the path `trace` gives from (sy, sx) to (ty, tx) in order, of
+    `weights[e]` for every zone `e` (a plane of the window) the leg leaves: its start in the
+    zone, its end not (R-R4 on the ground: a policy weighs the Attacks of Opportunity of a
+    move without building the path in Python, threat.provocations' legs and order)."""
+    rows = trace(planes, flags, params, least, states, ty, tx)
+    total = 0.0
+    py, px = sy, sx
+    for i in range(rows.shape[0] - 1, -1, -1):
+        cy, cx = rows[i, 0], rows[i, 1]
+        for e in range(weights.shape[0]):
+            if zones[e, py, px] and not zones[e, cy, cx]:
+                total += weights[e]
+        py, px = cy, cx
+    return total
+
+
+@njit(cache=True)
+def paths_provoked(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    sy: int,
+    sx: int,
+    asked: npt.NDArray[np.bool_],
+    zones: Flags,
+    weights: Float,
+) -> Float:
+    """`path_provoked` of every window cell marked in `asked` (0 elsewhere), in one call."""
+    hh, ww = flags.shape
+    out = np.zeros((hh, ww), dtype=np.float64)
+    for ty in range(hh):
+        for tx in range(ww):
+            if asked[ty, tx] and least[ty, tx] < BLOCKED and not (ty == sy and tx == sx):
+                out[ty, tx] = path_provoked(
+                    planes, flags, params, least, states, sy, sx, ty, tx, zones, weights
+                )
+    return out

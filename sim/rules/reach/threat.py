@@ -1,0 +1,339 @@
+"""Who threatens which cells (R-A4) and where a path would provoke an Attack of Opportunity
+(R-R4): the geometry the combat rules and the UI share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sim.core.catalog import Weapon
+from sim.core.components import Body, Budget, Conditions, Hands, Item, Position, Stats, Team
+from sim.core.creature import creatures, incapacitated, item_kind, team_of
+from sim.core.geometry import Pos
+from sim.core.world import World
+from sim.rules.movement.diving import water_body
+from sim.rules.reach import pathfinder as pf
+from sim.rules.reach.fields import Field, Window
+
+
+def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
+    """R-A4: a melee attack reaches the 8 neighbours (1.5 m); a `reach` weapon two cells.
+    `armed=False`: a hands-on reach (a grapple, R-G), which no weapon lengthens. Kept by the
+    world until something held changes: threat and provocation maps ask it per cell."""
+    return world.memo(
+        ("reach_cells", unit, armed), lambda: _reach_cells(world, unit, armed), reads=(Hands, Item)
+    )
+
+
+def reach_bound(world: World) -> int:
+    """The most cells any melee reach spans (R-A4): a reach weapon's, or a bare one's if the
+    rules make that longer. No creature strikes a cell farther away."""
+    rules = world.rules
+    longest = max(
+        rules.integer("attack", "melee_reach_half_metres"),
+        rules.integer("attack", "reach_weapon_half_metres"),
+    )
+    return longest // rules.integer("grid", "diagonal_half_metres")
+
+
+def _reach_cells(world: World, unit: str, armed: bool) -> int:
+    rules = world.rules
+    reach = rules.integer("attack", "melee_reach_half_metres")
+    for item in world.need(unit, Hands).items() if armed else ():
+        kind = world.catalog.get(item_kind(world, item))
+        if isinstance(kind, Weapon) and kind.reach:
+            reach = rules.integer("attack", "reach_weapon_half_metres")
+    return reach // rules.integer("grid", "diagonal_half_metres")
+
+
+def up_in(world: World, cell: Pos, besides: str = "") -> float:
+    """Metres above `cell`'s ground of a creature hanging on a face there (R-M7), else 0: a
+    creature hanging in a cell holds it, as one standing does (R-M5)."""
+    for unit, elevation in hanging(world).get(cell, ()):
+        if unit != besides:
+            return elevation
+    return 0.0
+
+
+def hanging(world: World) -> dict[Pos, tuple[tuple[str, float], ...]]:
+    """The creatures hanging on a face (R-M7), by cell, in scenario order, with their height
+    above the cell's ground; kept by the world until a creature moves (most maps: none, and
+    reach is asked for every cell a policy weighs)."""
+
+    def found() -> dict[Pos, tuple[tuple[str, float], ...]]:
+        out: dict[Pos, tuple[tuple[str, float], ...]] = {}
+        for unit in creatures(world):
+            pos = world.need(unit, Position)
+            if pos.elevation:
+                out[pos.cell] = (*out.get(pos.cell, ()), (unit, pos.elevation))
+        return out
+
+    return world.memo("hanging", found, reads=(Position, Team, Stats))
+
+
+def reaches(
+    world: World,
+    attacker: str,
+    at: Pos,
+    target: Pos,
+    *,
+    armed: bool = True,
+    up: float | None = None,
+) -> bool:
+    """Whether `attacker` in `at` reaches `target` (R-A4, heights included). **Decision** R-M7:
+    heights are measured in three dimensions, a creature hanging on a face being as high as it
+    has climbed: the attacker's own height above its cell's ground when `at` is where it is,
+    and `up` metres above `target`'s ground (None: the creature hanging there, if any)."""
+    cells = reach_cells(world, attacker, armed=armed)
+    if at == target or max(abs(at.x - target.x), abs(at.y - target.y)) > cells:
+        return False
+    grid = world.grid
+    if not (grid.inside(at) and grid.inside(target)):
+        return False
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    theirs = up_in(world, target, attacker) if up is None else up
+    rise = _rise(grid.ground_half(at), mine, grid.ground_half(target), theirs)
+    return rise <= world.need(attacker, Body).height
+
+
+def _rise(at_half: int, mine: float, target_half: int, theirs: float) -> float:
+    """Metres between striker and struck (R-A4 with heights, R-M7): grounds in half-metres,
+    each creature's height above its ground in metres."""
+    return abs(at_half / 2 + mine - target_half / 2 - theirs)
+
+
+def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
+    """Every cell of the map from which `attacker` reaches `target` (`reaches`, with the
+    creature hanging at `target` if any), in row order: where it could strike from. One pass
+    over the few cells around instead of asking `reaches` of each (issue #13: the easy AI asks
+    it for every foe on every decision)."""
+    grid = world.grid
+    if not grid.inside(target):
+        return []
+    cells = reach_cells(world, attacker)
+    own = world.need(attacker, Position)
+    height = world.need(attacker, Body).height
+    theirs = up_in(world, target, attacker)
+    ground = grid.ground_half
+    low = ground(target)
+    out = []
+    for y in range(max(0, target.y - cells), min(grid.height, target.y + cells + 1)):
+        for x in range(max(0, target.x - cells), min(grid.width, target.x + cells + 1)):
+            at = Pos(x, y)
+            if at == target:
+                continue
+            mine = own.elevation if own.cell == at else 0.0
+            if _rise(ground(at), mine, low, theirs) <= height:
+                out.append(at)
+    return out
+
+
+def out_of_reach(world: World, attacker: str, target: str) -> str:
+    """Why `attacker` cannot reach `target` with a melee attack, in a player's words."""
+    where = world.need(target, Position)
+    if where.elevation:
+        return (
+            f"{target} hangs {where.elevation:g} m up a face at {where.cell}, out of "
+            f"{attacker}'s reach (R-A4, R-M7)"
+        )
+    own = world.need(attacker, Position)
+    if own.elevation:
+        return (
+            f"{attacker} hangs {own.elevation:g} m up a face at {own.cell}; {target} at "
+            f"{where.cell} is out of its reach (R-A4, R-M7)"
+        )
+    return f"{target} at {where.cell} is out of {attacker}'s reach (R-A4)"
+
+
+def zone(world: World, attacker: str) -> frozenset[Pos]:
+    """`threatened` as a set, kept by the world until a creature moves or what it holds
+    changes: a provocation check asks it for every leg of every candidate path."""
+    return world.memo(
+        ("zone", attacker),
+        lambda: frozenset(threatened(world, attacker)),
+        reads=(Position, Hands, Item, Body),
+    )
+
+
+def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
+    """Every cell the attacker reaches from where it stands, in row order."""
+    at = world.need(attacker, Position).cell
+    cells = reach_cells(world, attacker)
+    out = []
+    for y in range(at.y - cells, at.y + cells + 1):
+        for x in range(at.x - cells, at.x + cells + 1):
+            pos = Pos(x, y)
+            if reaches(world, attacker, at, pos, up=0.0):  # a creature on the ground there
+                out.append(pos)
+    return tuple(out)
+
+
+def enemies(world: World, unit: str) -> tuple[str, ...]:
+    """Creatures of other teams that can still act (R-K2)."""
+
+    def found() -> tuple[str, ...]:
+        team = team_of(world, unit)
+        return tuple(
+            other
+            for other in creatures(world)
+            if team_of(world, other) != team and not incapacitated(world, other)
+        )
+
+    return world.memo(("enemies", unit), found, reads=(Team, Stats, Conditions))
+
+
+@dataclass(frozen=True, slots=True)
+class Provocation:
+    """Leaving `cell` (index `leg` of the path) leaves `enemy`'s reach (R-R4)."""
+
+    leg: int
+    cell: Pos
+    enemy: str
+    can_react: bool  # the enemy still has a Bonus Action to pay for it (R-R8)
+
+
+def provocations(
+    world: World,
+    unit: str,
+    path: tuple[Pos, ...],
+    *,
+    submerged: bool = False,
+    end_up: float = 0.0,
+) -> tuple[Provocation, ...]:
+    """Where moving along `path` (cells after the start) would provoke, in order. `submerged`:
+    the move is a dive, which only enemies in the same water see (R-M8 Decision). `end_up`:
+    metres above the last cell's ground the move ends at (a Climb that hangs part-way, R-M7:
+    reach is measured with the height)."""
+    start = world.need(unit, Position)
+    here = start.cell
+    up = start.elevation  # a move that leaves a face (a Jump) leaves from where it hangs
+    out = []
+    foes = enemies(world, unit)
+    if submerged:
+        body = water_body(world.grid, here)
+        foes = tuple(f for f in foes if world.need(f, Position).cell in body)
+    # On the ground (no height either end) a reach is membership of the foe's zone.
+    placed = [(enemy, world.need(enemy, Position).cell, zone(world, enemy)) for enemy in foes]
+    for leg, cell in enumerate(path):
+        there_up = end_up if leg == len(path) - 1 else 0.0
+        for enemy, at, cells in placed:
+            left = here in cells if up == 0.0 else reaches(world, enemy, at, here, up=up)
+            if not left:
+                continue
+            if there_up == 0.0:
+                kept = cell in cells
+            else:
+                kept = reaches(world, enemy, at, cell, up=there_up)
+            if not kept:
+                budget = world.get(enemy, Budget)
+                cost = world.rules.integer("reactions", "opportunity_bonus")  # R-R8
+                out.append(
+                    Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
+                )
+        here, up = cell, 0.0
+    return tuple(out)
+
+
+def zone_planes(
+    world: World, unit: str, window: Window
+) -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
+    """`unit`'s enemies (in `enemies` order) and, for each, a plane of `window` marking the
+    cells of its `zone`, kept by the world until a creature moves or what it holds changes."""
+
+    def planes() -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
+        foes = enemies(world, unit)
+        out = np.zeros((len(foes), *window.shape), dtype=np.uint8)
+        for index, foe in enumerate(foes):
+            for cell in zone(world, foe):
+                if window.holds(cell):
+                    out[(index, *window.local(cell))] = 1
+        return foes, out
+
+    return world.memo(
+        ("zone_planes", unit, window),
+        planes,
+        reads=(Position, Hands, Item, Body, Team, Stats, Conditions),
+    )
+
+
+def provoked_along(
+    world: World,
+    unit: str,
+    field: Field,
+    weights: npt.NDArray[np.float64],
+    asked: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.float64]:
+    """What the Attacks of Opportunity provoked on the way to each cell of `field`'s window
+    marked in `asked` by the field's path are worth (0 elsewhere): the sum of `weights[i]` for
+    the `i`th of `zone_planes`' enemies over every provocation, as `provocations` lists them
+    for that path from a creature on the ground (not hanging on a face), added up in the same
+    order; worked out in compiled code (issue #11: a policy weighs hundreds of moves a
+    decision)."""
+    _, zones = zone_planes(world, unit, field.window)
+    g = field.ground
+    sy, sx = field.window.local(field.start)
+    return pf.paths_provoked(
+        g.planes, g.flags, g.params, field.dist, field.states, sy, sx, asked, zones, weights
+    )
+
+
+def gaps(window: Window, cell: Pos) -> npt.NDArray[np.int64]:
+    """Cells (Chebyshev) from `cell` to every cell of `window`, as a plane."""
+    ys, xs = np.ogrid[window.y0 : window.y1, window.x0 : window.x1]
+    out: npt.NDArray[np.int64] = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
+    return out
+
+
+def _hung(world: World, window: Window, besides: str) -> npt.NDArray[np.float64]:
+    """`up_in(world, cell, besides)` for every cell of `window`, as a plane."""
+    out = np.zeros(window.shape, dtype=np.float64)
+    for cell, hangers in hanging(world).items():
+        if window.holds(cell):
+            out[window.local(cell)] = next((up for u, up in hangers if u != besides), 0.0)
+    return out
+
+
+def _ground(world: World, window: Window) -> npt.NDArray[np.int32]:
+    """The ground's height (half-metres) of every cell of `window`."""
+    return world.grid.stacked(("height",))[0, window.y0 : window.y1, window.x0 : window.x1]
+
+
+def reached_plane(world: World, attacker: str, at: Pos, window: Window) -> npt.NDArray[np.bool_]:
+    """`reaches(world, attacker, at, cell)` (R-A4, heights included) for every cell of
+    `window`, as a plane, with the same arithmetic (issue #11: a policy weighs the threat of
+    every cell it could move to)."""
+    grid = world.grid
+    if not grid.inside(at):
+        return np.zeros(window.shape, dtype=np.bool_)
+    gap = gaps(window, at)
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    ground = _ground(world, window)
+    rise = np.abs(grid.ground_half(at) / 2 + mine - ground / 2 - _hung(world, window, attacker))
+    near = (gap > 0) & (gap <= reach_cells(world, attacker))
+    out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    return out
+
+
+def reaching_plane(
+    world: World, attacker: str, target: Pos, window: Window
+) -> npt.NDArray[np.bool_]:
+    """`reaches(world, attacker, cell, target)` (R-A4, heights included) for every cell of
+    `window`, as a plane, with the same arithmetic."""
+    grid = world.grid
+    if not grid.inside(target):
+        return np.zeros(window.shape, dtype=np.bool_)
+    gap = gaps(window, target)
+    own = world.need(attacker, Position)
+    mine = np.zeros(window.shape, dtype=np.float64)
+    if window.holds(own.cell):
+        mine[window.local(own.cell)] = own.elevation
+    ground = _ground(world, window)
+    theirs = up_in(world, target, attacker)
+    rise = np.abs(ground / 2 + mine - grid.ground_half(target) / 2 - theirs)
+    near = (gap > 0) & (gap <= reach_cells(world, attacker))
+    out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    return out

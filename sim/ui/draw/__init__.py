@@ -1,0 +1,4 @@
+"""Drawing, by panel: the frame put together (`render`) from the board, terrain, tokens, overlays,
+sidebar, action bar panel, prompts and tips, the board's camera and cached text. It reads what
+`model` answers and draws it; it decides nothing.
+"""

@@ -1,0 +1,844 @@
+"""The AI (issue #12): it plays any side through pending/submit, reactions included, from the
+legal decisions only; the same seed gives the same game; a fork looks ahead without touching
+the battle; and its choices follow the odds (focus, terrain, Interrupt, Aid)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Collection
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sim.ai.player import (
+    AI,
+    LEVELS,
+    Choice,
+    _Luck,
+    _play_out,
+    play,
+    prospect,
+    rank,
+    standing,
+    take_seats,
+)
+from sim.cli.main import main
+from sim.content.scenario import load
+from sim.core import actions as a
+from sim.core.actions import Refusal
+from sim.core.components import Position
+from sim.core.condition import Condition
+from sim.core.creature import creatures, team_of
+from sim.core.dice import LoadedDice, SeededDice
+from sim.core.events import (
+    ConditionGained,
+    Damaged,
+    ReactionAnswered,
+    Rolled,
+    TurnEnded,
+    TurnStarted,
+    to_json,
+)
+from sim.core.geometry import Pos
+from sim.formats.replay import begin
+from sim.play.apply import apply
+from sim.play.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    BattleOver,
+    Decision,
+    Outcome,
+    ReactionChoice,
+)
+from sim.play.legal import legal_decisions
+from sim.rules.combat.casting import affected
+from tests.helpers import (
+    accept,
+    accepted,
+    conditions_of,
+    end_turns,
+    give,
+    hp,
+    refused,
+    scenario_text,
+    seeded_battle,
+    unit,
+)
+from tests.movers import begin as begin_on
+from tests.movers import creature as movers_creature
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
+
+
+def kind(decision: Decision) -> str:
+    return decision.name if isinstance(decision, a.Action) else type(decision).__name__
+
+
+def ai_game(path: Path, seed: int, blue: str, red: str, cap: int) -> tuple[Battle, Counter[str]]:
+    b = begin(load(path), seed)
+    take_seats(b, ("blue", "red"))
+    kinds: Counter[str] = Counter()
+    players = {"blue": AI(blue, seed), "red": AI(red, seed + 1)}
+    play(b, players, round_cap=cap, report=lambda _, c, __: kinds.update([kind(c.decision)]))
+    return b, kinds
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    """DESIGN determinism: the AI's only dice are its own seeded ones."""
+    first, _ = ai_game(ROOT / "scenarios/skirmish.toml", 4, "normal", "hard", cap=4)
+    second, _ = ai_game(ROOT / "scenarios/skirmish.toml", 4, "normal", "hard", cap=4)
+    assert first.decisions == second.decisions
+    assert [to_json(e) for e in first.log] == [to_json(e) for e in second.log]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
+    path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every decision it submits is accepted (a refusal would be logged as a fault of
+    legal_decisions); it attacks, moves and reacts, not only ends turns."""
+    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    b, kinds = ai_game(path, 1, "normal", "easy", cap=6)
+    print(f"{path.stem}: {dict(sorted(kinds.items()))}")
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    assert kinds["end_turn"] < sum(kinds.values())
+    assert isinstance(b.pending, BattleOver) or b.world.turn.round > 6
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_a_game_to_its_end(level: str) -> None:
+    """random, easy, normal and hard all finish a skirmish against normal within the cap."""
+    b, kinds = ai_game(ROOT / "scenarios/skirmish.toml", 2, level, "normal", cap=30)
+    print(f"{level}: {dict(sorted(kinds.items()))}")
+    assert isinstance(b.pending, BattleOver) or b.world.turn.round > 30
+
+
+def test_an_unknown_level_is_refused_with_the_levels() -> None:
+    with pytest.raises(ValueError, match="AI level must be one of random, easy, normal, hard"):
+        AI("brutal")
+
+
+class Stubborn(AI):
+    """An AI whose first choice in every state is one the battle refuses (a stand-in for a
+    fault in legal_decisions)."""
+
+    def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
+        bad = a.Attack(battle.pending.unit, target="nobody")  # type: ignore[union-attr]
+        if bad not in avoid:
+            return Choice(bad, 99.0, "attacks nobody")
+        return super().choose(battle, avoid)
+
+
+def test_a_refused_decision_is_logged_and_not_submitted_twice_in_a_row(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
+    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    submitted: list[str] = []
+    outcome = play(
+        b,
+        {"blue": Stubborn("normal"), "red": AI("normal")},
+        round_cap=1,
+        report=lambda unit, c, _: submitted.append(c.why),
+    )
+    assert outcome == "capped"
+    assert "listed a refused decision" in caplog.records[0].getMessage()
+    assert "nobody" in caplog.records[0].getMessage()
+    pairs = list(pairwise(submitted))
+    assert ("attacks nobody", "attacks nobody") not in pairs
+
+
+def test_play_stops_for_a_side_without_a_player() -> None:
+    b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
+    waiting_for = {team_of(b.world, u) for u in creatures(b.world)} - {"red"}
+    assert play(b, {"red": AI("normal")}) == "waiting"
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction | AwaitingReaction)
+    assert team_of(b.world, pending.unit) in waiting_for
+
+
+# --- a fork for looking ahead -------------------------------------------------------------------
+
+ROW = scenario_text(
+    """
+    ######
+    #ab..#
+    ######
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def test_a_fork_at_a_reaction_window_is_the_same_battle_and_leaves_it_untouched() -> None:
+    """A paused resolution cannot be copied, so the fork replays the decisions: same world,
+    same window; deciding in the fork changes nothing in the battle."""
+    b = seeded_battle(ROW, 5)
+    attacker = b.world.turn.current
+    target = "grok" if attacker == "ana" else "ana"
+    b.submit(a.Attack(attacker or "", target=target))
+    assert isinstance(b.pending, AwaitingReaction)
+    log = [to_json(e) for e in b.log]
+    fork = b.fork(SeededDice(99))
+    assert fork.pending == b.pending
+    assert [to_json(e) for e in fork.log] == log
+    fork.submit(AI("normal").decide(fork))
+    assert len(fork.log) > len(log)
+    assert [to_json(e) for e in b.log] == log and isinstance(b.pending, AwaitingReaction)
+
+
+def test_a_fork_at_an_interrupt_window_rolls_its_own_dice_for_the_interrupt() -> None:
+    """The Interrupt window's resolution, which the fork plays again, held the battle's own
+    dice: the Interrupt's Hit Roll and its defence rolled what the battle was about to roll,
+    and a look-ahead from the window read them (the same on every seed). The fork rolls the
+    dice it is given from the window on."""
+    b = seeded_battle(ROW, 5)
+    attacker = b.world.turn.current or ""
+    target = "grok" if attacker == "ana" else "ana"
+    b.submit(a.Attack(attacker, target=target))
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "interrupt"
+
+    def rolls(fork: Battle) -> list[int]:
+        mark = len(fork.log)
+        fork.submit(ReactionChoice(target, "interrupt"))
+        while isinstance(fork.pending, AwaitingReaction):
+            fork.submit(ReactionChoice(fork.pending.unit, "none"))
+        return [e.result for e in fork.log[mark:] if isinstance(e, Rolled)]
+
+    interrupts = {rolls(b.fork(SeededDice(seed)))[0] for seed in range(6)}
+    assert len(interrupts) > 1, interrupts
+    assert set(rolls(b.fork(LoadedDice([1] * 20)))) == {1}
+
+
+# --- what it chooses ---------------------------------------------------------------------------
+
+PAIR = scenario_text(
+    """
+    #####
+    #b..#
+    #ac.#
+    #####
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask")
+    + "\n"
+    + unit("mog", "red", "orc_brute", "c", policy="ask", hp=2),
+)
+
+
+def to_ana(b: Battle) -> None:
+    while b.world.turn.current != "ana":
+        end_turns(b, b.world.turn.current or "")
+
+
+def test_it_attacks_the_foe_it_can_take_down() -> None:
+    """Two orcs in reach; mog has 2 hit points left: the attack goes to mog, and the reason
+    gives the odds in words."""
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Attack("ana", target="mog")
+    assert choice.why.startswith("attacks mog: ")
+    assert "% to hit" in choice.why and "damage expected" in choice.why
+
+
+def test_it_never_beats_a_foe_that_is_already_down() -> None:
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    give(b, "mog", "incapacitated")
+    assert AI("normal").decide(b) != a.Attack("ana", target="mog")
+
+
+HARBOUR = scenario_text(
+    """
+    ######
+    #.abW#
+    #...W#
+    ######
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask", held=[])
+    + "\n"
+    + unit("pip", "red", "halfling_medic", "b", policy="ask"),
+    extra='[legend]\nW = { kind = "open", water = 3.0 }\n',
+)
+
+
+def test_unarmed_at_a_quay_it_shoves_the_foe_into_deep_water() -> None:
+    """A terrain trick: with nothing in hand and deep water behind the halfling, the Shove's
+    landing (R-X15, R-M8) is worth more than a punch."""
+    b = seeded_battle(HARBOUR, 2)
+    to_ana(b)
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Shove) and choice.decision.target == "pip", choice
+    assert choice.why.startswith("shoves pip: ")
+
+
+def test_reactions_defend_with_the_best_defence_and_refuse_a_costly_interrupt() -> None:
+    """In every window the AI answers one of the options offered: the defence that adds
+    most; an Interrupt that would leave it without a defence against the adjacent orc is
+    refused, with the reason."""
+    b = seeded_battle(ROW, 5)
+    answered: list[tuple[str, str]] = []
+    players = {"blue": AI("normal"), "red": AI("normal")}
+    take_seats(b, ("blue", "red"))
+
+    def report(unit: str, choice: Choice, outcome: Outcome) -> None:
+        if isinstance(choice.decision, ReactionChoice):
+            assert not isinstance(outcome, Refusal)
+            kind = next(e for e in outcome.events if isinstance(e, ReactionAnswered)).window
+            answered.append((kind, choice.why))
+
+    play(b, players, round_cap=3, report=report)
+    kinds = Counter(k for k, _ in answered)
+    print(kinds)
+    assert kinds["defence"] > 0 and kinds["interrupt"] > 0
+    assert any(why.endswith("the best defence it has") for k, why in answered if k == "defence")
+    assert all(why.startswith(("interrupts ", "lets ")) for k, why in answered if k == "interrupt")
+
+
+# --- sim run --ai -------------------------------------------------------------------------------
+
+
+def sim_run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[Any], str]:
+    status = main(["run", *argv])
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_sim_run_with_both_sides_to_the_ai_plays_to_the_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each AI decision is printed with its reason before its events, and the game goes on
+    to a winner or the round cap; the same seed prints the same game."""
+    args = ("scenarios/skirmish.toml", "--seed", "5", "--ai", "blue=normal,red=easy")
+    status, lines, err = sim_run(capsys, *map(str, (ROOT / args[0], *args[1:])))
+    assert status == 0 and err == ""
+    decided = [line for line in lines if line["type"] == "decided"]
+    assert {line["ai"] for line in decided} == {"normal", "easy"}
+    assert all(line["why"] for line in decided)
+    following = [lines[i + 1]["type"] for i, line in enumerate(lines) if line["type"] == "decided"]
+    assert "refused" not in following
+    assert lines[-1]["type"] in ("battle_ended", "stopped")
+    again = sim_run(capsys, *map(str, (ROOT / args[0], *args[1:])))
+    assert again == (status, lines, err)
+
+
+def test_sim_run_with_one_side_to_the_ai_plays_the_script_for_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The script's decisions are blue's; red's come from the AI in between. ana (who never
+    reacts) is given hit points enough (R-C6: RES die size + Bonus) to outlast three of grok's
+    turns, whatever the shipped greataxe deals through her armour (issue 16 tunes both), so
+    all three of her lines play."""
+    text = ROW.replace('policy = "ask"', 'policy = "never"').replace(
+        'res = "d10+5"', 'res = "d10+40"', 1
+    )
+    scenario = tmp_path / "row.toml"
+    scenario.write_text(text, encoding="utf-8")
+    script = tmp_path / "blue.jsonl"
+    script.write_text('{"unit": "ana", "action": "end_turn"}\n' * 3, encoding="utf-8")
+    status, lines, _ = sim_run(
+        capsys, str(scenario), "--seed", "1", "--ai", "red", "--script", str(script)
+    )
+    assert status == 0
+    decided = {line["unit"] for line in lines if line["type"] == "decided"}
+    assert decided == {"grok"}
+    assert not [line for line in lines if line["type"] == "refused"]
+    ended = [line for line in lines if line["type"] == "turn_ended" and line["unit"] == "ana"]
+    assert len(ended) == 3
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("green", "sim run: --ai: no team 'green' in this scenario (teams: blue, red)"),
+        (
+            "red=brutal",
+            "sim run: --ai: level must be one of random, easy, normal, hard, not 'brutal'",
+        ),
+        ("red,red=hard", "sim run: --ai names team 'red' twice"),
+        ("=hard", "sim run: --ai wants TEAM or TEAM=LEVEL, e.g. red=hard, not '=hard'"),
+    ],
+)
+def test_a_wrong_ai_option_is_refused_with_what_is_wrong(
+    spec: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines, err = sim_run(capsys, str(ROOT / "scenarios/skirmish.toml"), "--ai", spec)
+    assert (status, lines, err.strip()) == (2, [], message)
+
+
+# --- stalls: creatures that can act toward winning do so (issue #16) ---------------------------
+
+# The harbour's stall, in small: grok (orc) holds the slipway (s, 2 m high, level with the
+# surface); ana swims below it in 2 m of water (w), next to him but out of his reach and he
+# out of hers (R-A4: the two cells' ground differs by 2 m, more than either is tall). The quay
+# (Q) is where a swimmer climbs out (R-M8).
+QUAY = scenario_text(
+    """
+    #####
+    #oQQ#
+    #s~~#
+    #w~~#
+    #####
+    """,
+    unit("ana", "blue", "human_fighter", "w", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "s", policy="ask"),
+    extra="""
+    [legend]
+    Q = { kind = "open", height = 2 }
+    o = { kind = "open", height = 2 }
+    s = { kind = "open", height = 2 }
+    w = { kind = "open", water = 2 }
+    "~" = { kind = "open", water = 2 }
+    """,
+)
+
+
+def stalled_quay() -> Battle:
+    b = seeded_battle(QUAY, 1)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+    assert refused(b, unit="grok", action="attack", target="ana") == (
+        "ana at (1,3) is out of grok's reach (R-A4)"
+    )
+    return b
+
+
+def test_a_swimmer_beside_a_held_slipway_swims_to_the_quay_climbs_out_and_strikes() -> None:
+    """The harbour stall (issue #16): ana used to end every turn, for grok's cell was one
+    step away and no strike counted for a move. Now she swims along to the quay (a Swim is
+    her whole turn), then Steps out beside grok and attacks him, each with its reason."""
+    b = stalled_quay()
+    end_turns(b, "grok")
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Swim("ana", to=Pos(2, 2))
+    assert choice.why == "swims to 2,2, closing in"
+    accept(b, choice.decision)
+    end_turns(b, "ana", "grok")
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Step("ana", to=Pos(2, 1))
+    assert choice.why == "steps to 2,1 to attack grok"
+    accept(b, choice.decision)
+    assert conditions_of(b, "ana") == {}
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Attack("ana", target="grok")
+    assert choice.why.startswith("attacks grok: ")
+
+
+def test_an_orc_on_the_slipway_goes_into_the_water_after_the_swimmer() -> None:
+    """The other side of the same stall: grok, who cannot reach ana from the slipway, used to
+    end his turn beside her; now he goes in after her, to a cell he can strike her from."""
+    b = stalled_quay()
+    choice = AI("normal").choose(b)
+    assert choice.decision == a.Swim("grok", to=Pos(2, 2))
+    assert choice.why == "swims to 2,2, closing in"
+
+
+# The brawl's stall: grok stands in the cell where mira lies Prone (R-M5 lets them share it).
+# He cannot strike her there (R-A4 reaches the 8 neighbours) and she cannot stand up under him
+# (R-M10).
+PRONE = scenario_text(
+    """
+    #####
+    #gm.#
+    #...#
+    #####
+    """,
+    unit("grok", "red", "orc_brute", "g", policy="ask")
+    + "\n"
+    + unit("mira", "blue", "halfling_medic", "m", policy="ask"),
+)
+
+
+def test_standing_over_a_prone_foe_it_steps_off_and_strikes_with_its_axe() -> None:
+    """A move's strike from its end cell was valued unarmed (nothing through armour), so grok
+    never stepped off mira to strike her; now the greataxe's damage is counted."""
+    b = seeded_battle(PRONE, 2)
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    give(b, "mira", "prone")
+    accepted(b, unit="grok", action="walk", to=[2, 1])
+    accepted(b, unit="mira", reaction="none")  # no Attack of Opportunity from the ground
+    end_turns(b, "grok", "mira")
+    assert refused(b, unit="grok", action="attack", target="mira") == (
+        "mira at (2,1) is out of grok's reach (R-A4)"
+    )
+    turn = ai_turn(b, "grok")
+    first = turn[0]
+    assert isinstance(first.decision, a.Movement), first
+    assert first.why.endswith(" to attack mira"), first.why
+    assert any(c.decision == a.Attack("grok", target="mira") for c in turn), turn
+
+
+def ai_turn(b: Battle, uid: str) -> list[Choice]:
+    """`uid`'s turn played by the AI at `normal` (the reactions it asks of others too): the
+    choices `uid` made on its turn, in order."""
+    ai, made = AI("normal"), []
+    while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+        acting = isinstance(b.pending, AwaitingAction) and b.pending.unit == uid
+        if isinstance(b.pending, AwaitingAction) and not acting:
+            break
+        choice = ai.choose(b)
+        if acting:
+            made.append(choice)
+        accept(b, choice.decision)
+    return made
+
+
+# The spells' stall: two casters burnt the fallen every turn while the last standing foe waited.
+CASTERS = scenario_text(
+    """
+    ########
+    #m....v#
+    #......#
+    #..g...#
+    ########
+    """,
+    unit("mara", "blue", "human_mage", "m", policy="ask")
+    + "\n"
+    + unit("vela", "red", "human_mage", "v", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_a_caster_spends_no_spell_on_a_foe_that_is_down() -> None:
+    """R-K2, R-C6: burning grok, who is down, wins nothing; mara aims at vela, who stands."""
+    b = seeded_battle(CASTERS, 3)
+    while b.world.turn.current != "mara":
+        end_turns(b, b.world.turn.current or "")
+    give(b, "grok", "incapacitated")
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Cast), choice
+    assert set(affected(b.world, choice.decision)) == {"vela"}, choice
+    assert choice.why == "casting inferno on (6,1)"
+
+
+# A halfling medic and an orc brute, three cells apart: the orc's greataxe outweighs anything
+# the halfling deals back.
+MISMATCH = scenario_text(
+    """
+    #######
+    #p...g#
+    #.....#
+    #######
+    """,
+    unit("pip", "blue", "halfling_medic", "p", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_closing_in_it_does_not_run_into_a_stronger_foes_reach_with_nothing_left() -> None:
+    """Moves are trades, and the foe's side of the trade counts the weapon in its hands: the
+    orc's threat at a cell it reaches was counted unarmed (nothing through the halfling's
+    armour) while he stood out of reach, and pip ran up beside him with no Action left to
+    strike. Now she closes in only to a cell the orc does not reach."""
+    b = seeded_battle(MISMATCH, 2)
+    while b.world.turn.current != "pip":
+        end_turns(b, b.world.turn.current or "")
+    choice = AI("normal").choose(b)
+    assert isinstance(choice.decision, a.Movement) and choice.decision.to is not None, choice
+    assert choice.why.endswith(", closing in"), choice.why
+    assert max(abs(choice.decision.to.x - 5), abs(choice.decision.to.y - 1)) > 1, choice
+
+
+def test_it_never_strikes_an_ally_it_could_take_down() -> None:
+    """The rules let grok attack mog, his own side with 2 hit points left (the attack is in
+    the legal decisions); the kill it would be is a loss, and the reason says so."""
+    b = seeded_battle(PAIR, 3)
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    listed = [d.decision for d in legal_decisions(b)]
+    assert a.Attack("grok", target="mog") in listed
+    ranked = rank(b.world, "grok", tuple(legal_decisions(b)))
+    assert ranked[0].decision != a.Attack("grok", target="mog")
+    mine = next(c for c in ranked if c.decision == a.Attack("grok", target="mog"))
+    assert (mine.score, mine.why) == (-1.0, "attack: mog is on its own side")
+
+
+BANNER = """
+..........
+.a......B.
+.......g..
+.....s....
+"""
+BANNER_OBJECTIVE = '\n[[objectives]]\nkind = "reach"\nteam = "blue"\nat = "B"\n'
+
+
+def banner(level: str) -> Battle:
+    """snik (red) acts first, then ana (blue), who wins by standing on the banner (8,1), then
+    gob, the red nearest the banner. snik's turn is played by `level`."""
+    b = begin_on(
+        BANNER,
+        movers_creature("snik", "red", "s"),
+        movers_creature("ana", "blue", "a"),
+        movers_creature("gob", "red", "g"),
+        extra=BANNER_OBJECTIVE,
+        dice=(8,),
+    )
+    play(b, {"red": AI(level, 3)}, round_cap=1)
+    return b
+
+
+def test_hard_looks_ahead_to_the_foes_reply_and_bars_the_objective() -> None:
+    """R-M5: no move ends in a cell another creature stands in. `normal` leaves the banner to
+    gob, the red nearest it (its warden), and snik hunts; but ana moves before gob, and
+    sprints onto the banner: blue wins. `hard` plays snik's moves out and weighs the end of
+    its turn by what the foes can do next: it runs onto the banner, and ana's sprint there
+    is refused (no path ends in a cell taken)."""
+    b = banner("normal")
+    assert b.world.turn.current == "ana"
+    assert b.world.need("snik", Position).cell != Pos(8, 1)
+    accepted(b, unit="ana", action="sprint", to=[8, 1])
+    assert b.pending == BattleOver(("blue",), "ana reached the objective")
+
+    b = banner("hard")
+    assert b.world.need("snik", Position).cell == Pos(8, 1)
+    assert refused(b, unit="ana", action="sprint", to=[8, 1]) == (
+        "(8,1): no path a Sprint can take gets there this action"
+    )
+
+
+# --- easy: greedy and cheap (issue #13) ----------------------------------------------------------
+
+OPEN = scenario_text(
+    """
+    ##########
+    #a.......#
+    #........#
+    #......g.#
+    ##########
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_easy_attacks_the_foe_it_deals_most_to() -> None:
+    """Two orcs in reach, one with 2 hit points left: easy's attack goes to the one it can take
+    down, with the odds in words."""
+    b = seeded_battle(PAIR, 3)
+    to_ana(b)
+    choice = AI("easy").choose(b)
+    assert choice.decision == a.Attack("ana", target="mog")
+    assert choice.why.startswith("attacks mog: ") and "% to hit" in choice.why
+
+
+def test_easy_closes_in_on_a_foe_out_of_reach_then_strikes() -> None:
+    """No foe in reach: the cheapest move to a cell as near the foe as it can get this action;
+    once there, the attack."""
+    b = seeded_battle(OPEN, 1)
+    to_ana(b)
+    assert refused(b, unit="ana", action="attack", target="grok").startswith("grok at (7,3)")
+    first = AI("easy").choose(b)
+    assert isinstance(first.decision, a.Movement), first
+    assert first.why.endswith(", closing in"), first.why
+    before = max(abs(1 - 7), abs(1 - 3))
+    to = first.decision.path[-1]
+    assert max(abs(to.x - 7), abs(to.y - 3)) < before
+    ai, made = AI("easy"), []
+    for _ in range(3):  # ana's turns; grok waits where it stands
+        while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+            if isinstance(b.pending, AwaitingAction) and b.pending.unit != "ana":
+                break
+            choice = first if not made else ai.choose(b)
+            made.append(choice)
+            accept(b, choice.decision)
+        to_ana(b)
+    attacks = [c for c in made if c.decision == a.Attack("ana", target="grok")]
+    assert attacks, [kind(c.decision) for c in made]
+    assert all(kind(c.decision) != "attack" for c in made[: made.index(attacks[0])])
+
+
+def test_easy_gets_up_when_prone_and_no_foe_is_in_reach() -> None:
+    b = seeded_battle(OPEN, 1)
+    to_ana(b)
+    give(b, "ana", "prone")
+    choice = AI("easy").choose(b)
+    assert choice.decision == a.StandUp("ana"), choice
+
+
+def test_easy_heads_for_its_sides_objective_before_a_foe() -> None:
+    """With a cell to reach, easy moves toward it, not toward the orc."""
+    text = OPEN + '\n[[objectives]]\nkind = "reach"\nteam = "blue"\nat = [1, 3]\n'
+    b = seeded_battle(text, 1)
+    to_ana(b)
+    choice = AI("easy").choose(b)
+    assert isinstance(choice.decision, a.Movement), choice
+    assert choice.decision.path[-1] == Pos(1, 3), choice
+    assert choice.why.endswith(", toward the objective"), choice.why
+
+
+FIELD = scenario_text(
+    """
+    ##############################
+    #b...........................#
+    #............................#
+    #...........................g#
+    ##############################
+    """,
+    unit("bram", "blue", "human_archer", "b", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "g", policy="ask"),
+)
+
+
+def test_easy_with_a_bow_comes_only_as_near_as_its_range() -> None:
+    """bram's shortbow reaches 24 m (R-C7), 16 cells whichever way they lie: out of range,
+    easy takes him to the cheapest cell within 16 cells of grok, not up to grok's axe."""
+    b = seeded_battle(FIELD, 1)
+    while b.world.turn.current != "bram":
+        end_turns(b, b.world.turn.current or "")
+    assert refused(b, unit="bram", action="attack", target="grok").startswith("grok is ")
+    choice = AI("easy").choose(b)
+    assert isinstance(choice.decision, a.Movement), choice
+    end = choice.decision.path[-1]
+    assert max(abs(end.x - 28), abs(end.y - 3)) == 16, end
+
+
+# --- how hard weighs a look-ahead ---------------------------------------------------------------
+
+CORNERED = scenario_text(
+    """
+    #######
+    #gbv..#
+    #.....#
+    #....a#
+    #######
+    """,
+    unit("grok", "red", "orc_brute", "g", policy="ask")
+    + "\n"
+    + unit("bram", "blue", "human_archer", "b", policy="ask", hp=2)
+    + "\n"
+    + unit("vex", "red", "orc_raider", "v", policy="ask")
+    + "\n"
+    + unit("ana", "blue", "human_fighter", "a", policy="ask"),
+)
+
+
+def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
+    """bram has 2 hit points left, Prone between two orcs: he cannot Dodge (R-B3), and an
+    archer has no weapon to parry with. What red can still win from him is no more than he has
+    to lose (his hit points and the worth of a creature down): summed orc by orc, each
+    counting its chance to take him down, he was worth more to red standing than down
+    (31.5 against 22.9), and hard's look-ahead preferred to wound a foe rather than take it
+    down."""
+    b = seeded_battle(CORNERED, 1)
+    give(b, "bram", "prone")
+    wounded = prospect(b, "red")
+    apply(b.world, Damaged("bram", 2, "slashing", "grok's greataxe", 0))
+    apply(b.world, ConditionGained("bram", Condition.INCAPACITATED, 1))
+    down = prospect(b, "red")
+    assert down > wounded
+    # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
+    assert down - wounded >= 2
+
+
+@pytest.mark.parametrize(
+    ("seed", "unit", "foes", "ally"),
+    [(3, "ana", ["vex"], "bram"), (5, "bram", ["vex", "grok"], "ana")],
+)
+def test_hard_plays_the_foes_turns_out_up_to_its_sides_next_turn(
+    seed: int, unit: str, foes: list[str], ally: str
+) -> None:
+    """hard's look-ahead does not stop at the end of the creature's own turn: `normal`, whom
+    hard meets, plays the turns of the foes that come after it, and the fork stops when the
+    next creature of its side is to act (seed 3's order: ana, vex, bram, grok; seed 5's:
+    bram, vex, grok, ana). The battle itself is not touched."""
+    b = seeded_battle(CORNERED, seed)
+    while b.world.turn.current != unit:
+        end_turns(b, b.world.turn.current or "")
+    before = len(b.log)
+    fork, _ = _play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
+    assert len(b.log) == before and b.pending == AwaitingAction(unit)
+    events = fork.log[before:]
+    started = [e.unit for e in events if isinstance(e, TurnStarted)]
+    ended = [e.unit for e in events if isinstance(e, TurnEnded)]
+    assert fork.pending == AwaitingAction(ally)
+    assert started == [*foes, ally]
+    assert ended == [unit, *foes]
+
+
+PRONE_ARCHER = scenario_text(
+    """
+    ######
+    #ab..#
+    ######
+    """,
+    unit("bram", "blue", "human_archer", "a", policy="never", prone=True)
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -> None:
+    """grok strikes bram, who is Prone (no Dodge, R-B3) with no weapon to parry with and
+    does not react (no Interrupt, whose luck is not taken out: what it stops is no luck): on
+    different dice seeds the second Hit Roll hits or misses (R-A3) and bram is left with
+    different hit points, or down. hard's look-ahead takes that luck out: each attack counts
+    the damage and the kill it was expected to make, so what red has is the same on every
+    seed, and candidates are told apart by what they do rather than by a few rolls."""
+    b = seeded_battle(PRONE_ARCHER, 5)
+    if b.world.turn.current == "bram":
+        end_turns(b, "bram")
+    guide = AI("normal", 0)
+    left, worth = set(), set()
+    for seed in range(1, 9):
+        fork = b.fork(SeededDice(seed))
+        luck = _Luck(fork, "red")
+        for _ in range(2):  # the second adds half grok's FCS Bonus (R-A1)
+            luck.submit(a.Attack("grok", target="bram"))
+            while isinstance(fork.pending, AwaitingReaction):
+                luck.submit(guide.decide(fork))
+        assert not luck.open
+        left.add(hp(fork, "bram"))
+        worth.add(round(standing(fork.world, "red") - luck.total, 9))
+    # A hit deals 6 through his armour, a miss nothing; two hits take him down (R-K2).
+    assert left == {0, 6}
+    assert len(worth) == 1
+
+
+TOWER_SIDE = scenario_text(
+    """
+    .......
+    .aT....
+    .......
+    ...o...
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "o", policy="ask"),
+    "[legend.T]\nheight = 10\nclimbable = true\n",
+)
+
+
+def test_easy_hanging_on_a_face_draws_and_climbs_down_rather_than_falling() -> None:
+    """ana hangs 8 m up the tower's face (her Climb stowed her sword and shield, R-M7), grok
+    two cells off on the ground: easy draws the sword, and goes on by climbing, never by a
+    Jump off the face that would be a fall (R-M4)."""
+    b = seeded_battle(TOWER_SIDE, 1)
+    to_ana(b)
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    end_turns(b, "ana")
+    to_ana(b)
+    assert b.world.need("ana", Position).elevation == 8.0
+    ai, made = AI("easy"), []
+    while isinstance(b.pending, AwaitingAction | AwaitingReaction):
+        if isinstance(b.pending, AwaitingAction) and b.pending.unit != "ana":
+            break
+        choice = ai.choose(b)
+        made.append(choice)
+        accept(b, choice.decision)
+    assert kind(made[0].decision) == "draw", made[0]
+    assert not any(kind(c.decision) == "jump" for c in made), [c.why for c in made]
+    assert any(kind(c.decision) == "climb" for c in made), [c.why for c in made]

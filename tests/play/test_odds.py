@@ -1,0 +1,476 @@
+"""Exact odds (sim/play/odds.py) against the engine itself: each figure is compared with 10,000
+resolutions of the engine's own roll code with fair seeded dice, within 1.5 percentage points.
+
+The duel is the shipped human_fighter (longsword and heater, mail) against the orc_brute
+(greataxe, hide), side by side; setups give conditions (Brace, Evade, Guard, a Feint, a second
+attack in the window, Incapacitated) as some other rule would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from sim.core import events as ev
+from sim.core.actions import Disarm, Feint, Hide, Shove, Toss, Trip
+from sim.core.components import AttackWindow, Hands, Position
+from sim.core.condition import written
+from sim.core.creature import has
+from sim.core.dice import SeededDice
+from sim.core.geometry import Pos
+from sim.core.world import World
+from sim.play.apply import apply
+from sim.play.odds import (
+    Distribution,
+    attack_odds,
+    break_free_chance,
+    catch_thrown_chance,
+    catch_toss_chance,
+    defences,
+    disarm_chance,
+    feint_chance,
+    grapple_chance,
+    hide_chance,
+    hide_odds,
+    shove_landings,
+    shove_odds,
+    trip_factor,
+    trip_odds,
+)
+from sim.rules.combat.attack import strike, weapon_damage
+from sim.rules.combat.disarm import resolve_disarm
+from sim.rules.combat.feint import resolve_feint
+from sim.rules.combat.grapple import contest
+from sim.rules.combat.hide import resolve_hide
+from sim.rules.combat.reactions import Ask, Reply, held_weapon
+from sim.rules.combat.shove import resolve_shove
+from sim.rules.combat.throw import catch_thrown, resolve_toss
+from sim.rules.combat.trip import resolve_trip
+from tests.helpers import give, scenario_text, seeded_battle, unit
+
+SAMPLES = 10_000
+TOLERANCE = 0.015
+
+DUEL = scenario_text(
+    """
+    #####
+    #ab.#
+    #####
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("grok", "red", "orc_brute", "b", policy="ask"),
+)
+
+
+def _drive(
+    resolution: Generator[ev.Event | Ask, Reply | None, Any] | list[ev.Event],
+    answer: str,
+    world: World | None = None,
+) -> tuple[Any, list[ev.Event]]:
+    """Run a resolution to its end, answering every window with `answer`; its result and
+    events. With `world` (a copy) each event is applied as the engine would, for mechanics
+    that read what they have just done (a push moves cell by cell)."""
+    if isinstance(resolution, list):
+        return None, resolution
+    events: list[ev.Event] = []
+    reply: Reply | None = None
+    while True:
+        try:
+            item = resolution.send(reply)
+        except StopIteration as stop:
+            return stop.value, events
+        reply = None
+        if isinstance(item, Ask):
+            # An answer names an option or how one begins ("catch" for "catch, dropping x").
+            found = [o for o in item.options if o == answer] or [
+                o for o in item.options if answer and o.startswith(answer)
+            ]
+            reply = Reply(found[0] if found else "none")
+        else:
+            events.append(item)
+            if world is not None:
+                apply(world, item)
+
+
+def sampled_strike(world: World, attacker: str, target: str, choice: str) -> tuple[float, float]:
+    """Hit rate and mean damage over SAMPLES engine strikes with fair dice."""
+    dice = SeededDice(2026)
+    weapon = held_weapon(world, attacker, melee=True)
+    hits = damage = 0
+    for _ in range(SAMPLES):
+        result, events = _drive(
+            strike(world, dice, attacker, target, weapon=weapon, melee=True, purpose="test"),
+            choice,
+        )
+        hits += result.hit
+        damage += sum(e.amount for e in events if isinstance(e, ev.Damaged))
+    return hits / SAMPLES, damage / SAMPLES
+
+
+SETUPS: dict[str, list[tuple[str, str, Any]]] = {
+    "plain": [],
+    "braced": [("grok", "braced", 1)],
+    "evading": [("grok", "evading", 1)],
+    "feinted": [("ana", "feinted", "grok")],
+    "assisted": [("ana", "assisted", "grok")],
+    "incapacitated": [("grok", "incapacitated", 1)],
+}
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
+    """R-A1..R-A3, R-R1..R-R3, R-X3, R-X9, R-X10, R-X21: every defence grok can choose."""
+    b = seeded_battle(DUEL, 1)
+    for who, condition, value in SETUPS[setup]:
+        give(b, who, condition, value)
+    world = b.world
+    weapon = held_weapon(world, "ana", melee=True)
+    odds = attack_odds(world, "ana", "grok", weapon=weapon, melee=True)
+    assert [o.defence for o in odds] == list(defences(world, "ana", "grok", melee=True))
+    if setup == "incapacitated":
+        assert [o.defence for o in odds] == ["none"]
+    else:
+        assert {o.defence for o in odds} == {"dodge", "parry", "none"}  # a greataxe, no shield
+    for o in odds:
+        hit, damage = sampled_strike(world, "ana", "grok", o.defence)
+        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
+        assert o.damage == pytest.approx(damage, abs=TOLERANCE * max(1, o.per_hit)), o
+
+
+def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
+    """R-R3 (Block with the heater) and R-A1 (the second attack adds half the FCS Bonus)."""
+    b = seeded_battle(DUEL, 1)
+    world = b.world
+    world.set("grok", AttackWindow(1))
+    weapon = held_weapon(world, "grok", melee=True)
+    odds = {o.defence: o for o in attack_odds(world, "grok", "ana", weapon=weapon, melee=True)}
+    assert set(odds) == {"dodge", "parry", "block", "none"}
+    for choice, o in odds.items():
+        hit, _ = sampled_strike(world, "grok", "ana", choice)
+        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
+
+
+def test_damage_is_after_armour() -> None:
+    """R-A3: WD less the Armour Rating, as the engine's weapon_damage deals it."""
+    b = seeded_battle(DUEL, 1)
+    world = b.world
+    weapon = held_weapon(world, "ana", melee=True)
+    odds = attack_odds(world, "ana", "grok", weapon=weapon, melee=True)
+    dealt = [e for e in weapon_damage(world, "ana", "grok", weapon) if isinstance(e, ev.Damaged)]
+    assert {o.per_hit for o in odds} == {dealt[0].amount}
+    assert all(o.damage == pytest.approx(o.hit * o.per_hit) for o in odds)
+
+
+def test_distribution_sums() -> None:
+    """2d6 by convolution: 7 is the likeliest total; a d10 doubled covers 2..20 evenly."""
+    two = Distribution.die(6) + Distribution.die(6)
+    assert two.low == 2 and two.high == 12
+    assert two.probs[5] == pytest.approx(6 / 36)
+    doubled = Distribution.die(10, 2)
+    assert doubled.low == 2 and doubled.high == 20 and doubled.mean() == pytest.approx(11)
+    assert Distribution.constant(5).beats(Distribution.constant(5)) == 0.0  # R-C4: ties lose
+
+
+def rate(trials: Any) -> float:
+    """The share of SAMPLES trials (a function of the dice) that come out true."""
+    dice = SeededDice(7)
+    return sum(bool(trials(dice)) for _ in range(SAMPLES)) / SAMPLES
+
+
+def test_grapple_and_break_free_match_the_engine() -> None:
+    """R-G1, R-G2: STR + Athletics against STR + the better of Athletics and Acrobatics."""
+    world = seeded_battle(DUEL, 1).world
+    won = rate(lambda d: contest(world, d, "grok", "ana", "grapple", acting_holds=True)[0])
+    assert grapple_chance(world, "grok", "ana") == pytest.approx(won, abs=TOLERANCE)
+    freed = rate(lambda d: contest(world, d, "ana", "grok", "break", acting_holds=False)[0])
+    assert break_free_chance(world, "ana", "grok") == pytest.approx(freed, abs=TOLERANCE)
+
+
+def test_feint_and_disarm_match_the_engine() -> None:
+    """R-X10 (Deception against an FCS Save) and R-X5 (Hit Roll against the target's)."""
+    world = seeded_battle(DUEL, 1).world
+
+    def feinted(dice: SeededDice) -> bool:
+        events = resolve_feint(world, Feint("ana", target="grok"), dice)
+        return any(isinstance(e, ev.ConditionGained) and e.condition == "feinted" for e in events)
+
+    assert feint_chance(world, "ana", "grok") == pytest.approx(rate(feinted), abs=TOLERANCE)
+    item = held_weapon(world, "grok", melee=True)
+    assert item is not None
+
+    def disarmed(dice: SeededDice) -> bool:
+        _, events = _drive(resolve_disarm(world, Disarm("ana", target="grok", item=item), dice), "")
+        return any(isinstance(e, ev.ItemDropped) for e in events)
+
+    assert disarm_chance(world, "ana", "grok") == pytest.approx(rate(disarmed), abs=TOLERANCE)
+
+
+HIDING = scenario_text(
+    """
+    ######
+    #a%..#
+    #...b#
+    ######
+    """,
+    unit("gob", "red", "goblin_sneak", "a") + "\n" + unit("ana", "blue", "human_archer", "b"),
+)
+
+
+def test_hide_matches_the_engine() -> None:
+    """R-X8: a Stealth check against the watcher's Perception check; a tie goes to the watcher."""
+    world = seeded_battle(HIDING, 1).world
+    world.set("gob", Position(Pos(2, 1)))  # in the cover cell
+
+    def hidden(dice: SeededDice) -> bool:
+        events = resolve_hide(world, Hide("gob"), dice)
+        return any(isinstance(e, ev.ConditionGained) and e.condition == "unseen" for e in events)
+
+    assert hide_chance(world, "gob", "ana") == pytest.approx(rate(hidden), abs=TOLERANCE)
+
+
+def test_hiding_from_several_watchers_matches_the_engine() -> None:
+    """R-X8: one Stealth check against each watcher's Perception check; the chance of beating
+    each, and every one of them at once (the same Stealth total for all)."""
+    text = scenario_text(
+        """
+        ######
+        #a%..#
+        #..cb#
+        ######
+        """,
+        unit("gob", "red", "goblin_sneak", "a")
+        + "\n"
+        + unit("ana", "blue", "human_archer", "b")
+        + "\n"
+        + unit("bo", "blue", "human_fighter", "c"),
+    )
+    b = seeded_battle(text, 1)
+    world = b.world
+    world.set("gob", Position(Pos(2, 1)))
+    odds = hide_odds(world, "gob")
+    assert [w for w, _ in odds.each] == ["ana", "bo"]
+    dice = SeededDice(21)
+    beaten = {"ana": 0, "bo": 0}
+    every = 0
+    for _ in range(SAMPLES):
+        events = resolve_hide(world, Hide("gob"), dice)
+        unseen = [e for e in events if isinstance(e, ev.ConditionGained)]
+        hidden = set(written(unseen[0].value).split(",")) if unseen else set()
+        for watcher in beaten:
+            beaten[watcher] += watcher in hidden
+        every += hidden == {"ana", "bo"}
+    for watcher, chance in odds.each:
+        assert chance == pytest.approx(beaten[watcher] / SAMPLES, abs=TOLERANCE), watcher
+        assert chance == hide_chance(world, "gob", watcher)
+    assert odds.every == pytest.approx(every / SAMPLES, abs=TOLERANCE)
+    assert 0 < odds.every < min(c for _, c in odds.each)
+
+
+OPEN_FIELD = scenario_text(
+    """
+    ##########
+    #.ab.....#
+    ##########
+    """,
+    unit("grok", "red", "orc_brute", "a", policy="never")
+    + "\n"
+    + unit("ana", "blue", "human_fighter", "b", policy="never"),
+)
+
+
+def test_shove_matches_the_engine() -> None:
+    """R-X15: the STR Contest, the push of half the shover's STR Roll, the STR Save."""
+    world = seeded_battle(OPEN_FIELD, 1).world
+    odds = shove_odds(world, "grok", "ana")
+    dice = SeededDice(11)
+    wins = prone = 0
+    pushed: dict[int, int] = {}
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        _, events = _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)
+        steps = sum(isinstance(e, ev.Pushed) for e in events)
+        if steps:
+            wins += 1
+            pushed[steps] = pushed.get(steps, 0) + 1
+        prone += any(isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events)
+    assert odds.win == pytest.approx(wins / SAMPLES, abs=TOLERANCE)
+    assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE)
+    for metres, chance in odds.pushed:
+        assert chance == pytest.approx(pushed.get(metres, 0) / SAMPLES, abs=TOLERANCE), metres
+
+
+# Where a push can end (R-X15): grok shoves ana east along row 1 from [1, 1]; "H" is ground
+# 3 m up, so ana falls off its edge (R-M4) into open ground or deep water (R-M9), or a wall
+# stops the push (a d10 STR die pushes 1 to 5 m).
+LANDING_ROWS = {
+    "ledge": "#HHHH.....#",
+    "water": "#HHHHDDDDD#",
+    "wall": "#....#####",
+}
+
+
+@pytest.mark.parametrize("ground", sorted(LANDING_ROWS))
+def test_shove_landings_match_the_engine(ground: str) -> None:
+    """R-X15 with R-M4 (a fall lands Prone), R-M9 (deep water: it swims, no save) and a wall
+    that stops the push: the chance of each end cell, and of ending Prone there."""
+    row = LANDING_ROWS[ground]
+    text = (
+        f'name = "test"\n[map]\nrows = """\n{"#" * len(row)}\n{row}\n{"#" * len(row)}\n"""\n'
+        '[legend]\n"H" = { kind = "open", height = 3 }\n"D" = { kind = "open", water = 2 }\n'
+    )
+    for uid, team, template, x in (
+        ("grok", "red", "orc_brute", 1),
+        ("ana", "blue", "human_fighter", 2),
+    ):
+        text += (
+            f'[[units]]\nid = "{uid}"\nteam = "{team}"\ntemplate = "{template}"\n'
+            f'at = [{x}, 1]\npolicy = "never"\n'
+        )
+    world = seeded_battle(text, 1).world
+    landings = shove_landings(world, "grok", "ana")
+    odds = shove_odds(world, "grok", "ana")
+    assert sum(x.chance for x in landings) == pytest.approx(odds.win)
+    assert sorted(m for x in landings for m in x.metres) == [m for m, _ in odds.pushed]
+    start = world.need("ana", Position).cell
+    ends = {(x.cells[-1] if x.cells else start): x for x in landings}
+    assert len(ends) == len(landings)
+    dice = SeededDice(13)
+    landed: dict[Pos, int] = {}
+    prone: dict[Pos, int] = {}
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        _, events = _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)
+        if not any(isinstance(e, ev.Pushed) for e in events):
+            continue
+        end = copy.need("ana", Position).cell
+        landed[end] = landed.get(end, 0) + 1
+        prone[end] = prone.get(end, 0) + has(copy, "ana", "prone")
+    assert set(landed) <= set(ends)
+    for end, x in ends.items():
+        assert x.chance == pytest.approx(landed.get(end, 0) / SAMPLES, abs=TOLERANCE), x
+        assert x.prone == pytest.approx(prone.get(end, 0) / SAMPLES, abs=TOLERANCE), x
+    farthest = max(landings, key=lambda x: len(x.cells))
+    if ground == "ledge":
+        assert farthest.cells[-1] == Pos(5, 1) and farthest.prone == farthest.chance
+        assert "falls 3 m" in farthest.happens and farthest.metres == (3, 4, 5)
+    elif ground == "water":
+        assert farthest.prone == 0 and "swimming" in farthest.happens
+    else:
+        assert farthest.metres == (2, 3, 4, 5)
+        assert farthest.cells[-1] == Pos(4, 1) and "wall at (5,1)" in farthest.happens
+        assert 0 < farthest.prone < farthest.chance  # the STR Save on open ground
+
+
+@pytest.mark.parametrize("evading", [False, True])
+def test_trip_matches_the_engine(evading: bool) -> None:
+    """R-X19: a hit, then an AGI Save against the Hit Roll (Evade doubles its Bonus, R-X9,
+    unless a Dodge used it first)."""
+    b = seeded_battle(DUEL, 1)
+    if evading:
+        give(b, "grok", "evading")
+    world = b.world
+    for odds in trip_odds(world, "ana", "grok"):
+        dice = SeededDice(5)
+        hits = prone = 0
+        for _ in range(SAMPLES):
+            copy = world.copy()
+            _, events = _drive(
+                resolve_trip(copy, Trip("ana", target="grok"), dice), odds.defence, copy
+            )
+            hits += any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
+            prone += any(
+                isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events
+            )
+        assert odds.hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE), odds
+        assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE), odds
+
+
+def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
+    """R-X19: the factor `resolve_trip` gives a weapon marked `trip` (a club), 1 for any other
+    and unarmed; the trip's odds with it match the engine."""
+    text = scenario_text(
+        """
+        #####
+        #ab.#
+        #####
+        """,
+        unit("ana", "blue", "human_fighter", "a", held=["club"], policy="ask")
+        + "\n"
+        + unit("grok", "red", "orc_brute", "b", policy="ask"),
+    )
+    world = seeded_battle(text, 1).world
+    club = held_weapon(world, "ana", melee=True)
+    axe = held_weapon(world, "grok", melee=True)
+    factor = world.rules.integer("actions", "trip_weapon_fcs_factor")
+    assert (trip_factor(world, club), trip_factor(world, axe), trip_factor(world, None)) == (
+        factor,
+        1,
+        1,
+    )
+    odds = {o.defence: o for o in trip_odds(world, "ana", "grok", factor=factor)}
+    dice = SeededDice(17)
+    hits = 0
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        _, events = _drive(resolve_trip(copy, Trip("ana", target="grok"), dice), "none", copy)
+        hits += any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
+    assert odds["none"].hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE)
+
+
+def test_catches_match_the_engine() -> None:
+    """R-R6: a thrown weapon that hit is caught on an AGI + FCS Save against its Hit Roll; a
+    tossed item on an FCS Check against 15 + its weight."""
+    b = seeded_battle(DUEL, 1)
+    world = b.world
+    dice = SeededDice(3)
+    hits = caught = 0
+    for _ in range(SAMPLES):
+        result, _ = _drive(
+            strike(
+                world,
+                dice,
+                "grok",
+                "ana",
+                weapon=None,
+                melee=False,
+                purpose="throw",
+                deal_damage=False,
+            ),
+            "none",
+        )
+        if result.hit:
+            hits += 1
+            got, _ = _drive(catch_thrown(world, dice, "ana", "grok", "x", result.hit_roll), "catch")
+            caught += got
+    assert catch_thrown_chance(world, "grok", "ana") == pytest.approx(caught / hits, abs=TOLERANCE)
+
+
+TOSSING = scenario_text(
+    """
+    #####
+    #ab.#
+    #####
+    """,
+    unit("bram", "blue", "human_fighter", "a", held=["dagger"])
+    + "\n"
+    + unit("ana", "blue", "human_fighter", "b", held=[], fcs="d12+8"),
+)
+
+
+def test_catching_a_toss_matches_the_engine() -> None:
+    """R-R6: an FCS Check against 15 + the item's weight; a tie succeeds."""
+    world = seeded_battle(TOSSING, 1).world
+    (dagger,) = world.need("bram", Hands).items()
+    dice = SeededDice(9)
+    caught = 0
+    for _ in range(SAMPLES):
+        copy = world.copy()
+        toss = Toss("bram", item=dagger, target="ana")
+        _, events = _drive(resolve_toss(copy, toss, dice), "catch", copy)
+        caught += any(isinstance(e, ev.ItemCaught) for e in events)
+    weight = world.catalog.get("dagger").weight
+    assert 0 < caught < SAMPLES
+    assert catch_toss_chance(world, "ana", weight) == pytest.approx(caught / SAMPLES, abs=TOLERANCE)

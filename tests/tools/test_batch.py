@@ -1,0 +1,594 @@
+"""`sim batch` (issue #13): AI games in bulk, one seed per game, records read from the event
+log, a summary that is the same for any number of workers, kept games that replay, and every
+bad argument refused before a game is played."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sim.ai.player import play as ai_play
+from sim.cli.main import main
+from sim.content.scenario import Scenario, load, loads
+from sim.core.condition import Condition
+from sim.core.dice import LoadedDice
+from sim.core.events import ConditionGained
+from sim.formats.replay import load_save
+from sim.play.apply import apply
+from sim.play.engine import Battle
+from sim.tools import batch
+from sim.tools.batch import GameRecord, Plan, UnitRecord, game_seed
+from tests.helpers import accepted, end_turns, rating, scenario_text, wd
+from tests.movers import begin, creature
+
+# Two goblins 3 m apart: a game of normal against normal lasts a few rounds (~0.2 s).
+DUEL = """name = "Goblin duel"
+[map]
+rows = \"\"\"
+######
+#a..b#
+######
+\"\"\"
+[[units]]
+id = "ana"
+team = "blue"
+template = "goblin_sneak"
+at = "a"
+[[units]]
+id = "grok"
+team = "red"
+template = "goblin_sneak"
+at = "b"
+"""
+
+OPEN = """
+.........
+.ab......
+.........
+"""
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL, encoding="utf-8")
+    return path
+
+
+def plan(scenario: Scenario, **keys: Any) -> Plan:
+    return Plan(scenario, (("blue", "normal"), ("red", "normal")), **keys)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main(["batch", *(str(a) for a in argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- records read from the event log -----------------------------------------------------------
+
+
+def scripted_duel() -> tuple[Scenario, Battle]:
+    """ana (unarmed, no reactions) and bob (a longsword, answers his own windows) side by side;
+    initiative 8 and 7, so ana acts first."""
+    units = [
+        creature("ana", "blue", "a"),
+        creature("bob", "red", "b", policy="ask", held=["longsword"]),
+    ]
+    scenario = loads(scenario_text(OPEN, "\n".join(units)), "duel.toml")
+    dice = [8, 7]
+    # ana's first attack: Hit Roll 8+6; bob parries: RES 1 + AGI (roll + 8) + the longsword's
+    # Parry Rating, the AGI roll chosen so that the Defense Roll is 14 too (a tie: a miss).
+    dice += [8, 1, 5 - rating("longsword")]
+    dice += [1, 1]  # her second: 1+3 against bob's RES 1, undefended: a hit, 1 damage
+    dice += [
+        5,
+        3,
+    ]  # bob's first: 5+6 against ana's RES 3 (she has no reactions): the longsword's WD
+    dice += [1, 10]  # his second: 1+3 against RES 10: a miss
+    battle = scenario.begin(LoadedDice(dice))
+    return scenario, battle
+
+
+def test_first_attack_of_each_turn_is_counted_by_the_defence_its_target_chose() -> None:
+    """R-A1's window resets at the start of a creature's turn, so the first Attack of a turn
+    is the one counted 1 while it acts: ana's (bob parries: 14 against 14, a miss) and bob's
+    (ana has no defence: a hit). The second attacks of both turns are not counted."""
+    scenario, b = scripted_duel()
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")  # no Interrupt (R-R7)
+    accepted(b, unit="bob", reaction="parry")
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")  # no defence this time: hit
+    end_turns(b, "ana")
+    accepted(b, unit="bob", action="attack", target="ana")
+    accepted(b, unit="bob", action="attack", target="ana")
+    assert list(batch.first_attacks(b.log)) == [("parry", False, False), ("none", True, False)]
+
+    game = batch.read_game(0, 7, b.log, b.world, plan(scenario), capped=True)
+    counts = {f.defence: (f.attacks, f.hits) for f in game.first_attacks}
+    assert counts == {"none": (1, 1), "dodge": (0, 0), "parry": (1, 0), "block": (0, 0)}
+    plain = {f.defence: (f.plain_attacks, f.plain_hits) for f in game.first_attacks}
+    assert plain == counts  # neither used an Aim, a Feint or an Assist
+    ana, bob = game.units
+    # R-A3: unarmed WD 1 and a longsword's WD, neither wears armour.
+    sword = wd("longsword")
+    assert (ana.unit, ana.dealt, ana.taken, ana.hp_left, ana.survived) == (
+        "ana", 1, sword, 15 - sword, True
+    )  # fmt: skip
+    assert (bob.unit, bob.dealt, bob.taken, bob.hp_left) == ("bob", sword, 1, 14)
+    assert not ana.downed_first and not bob.downed_first
+    # Still going when the round cap stopped it: capped, no winner, the cap as its length.
+    assert (game.result, game.winners, game.rounds, game.ended_by) == (
+        "capped",
+        (),
+        30,
+        "round cap",
+    )
+
+
+def test_a_first_attack_with_an_aim_is_counted_but_not_plain() -> None:
+    """R-X1: ana Aims, then shoots bob (a Hit Roll of 1+6+2 against his RES 10: a miss). The
+    first attack of her turn is counted, and marked boosted, so it is left out of the plain
+    first attacks (no Aim, Feint or Assist) that R-A2's bands are judged on."""
+    rows = """
+    ........
+    .a....b.
+    ........
+    """
+    b = begin(
+        rows,
+        creature("ana", "blue", "a", held=["shortbow"]),
+        creature("bob", "red", "b"),
+        dice=(1, 10),
+    )
+    accepted(b, unit="ana", action="aim")
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert list(batch.first_attacks(b.log)) == [("none", False, True)]
+
+
+def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
+    """R-A2: its Defense Roll is 0; such an attack is left out of the hit rates."""
+    _, b = scripted_duel()
+    apply(b.world, ConditionGained("bob", Condition.INCAPACITATED))
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert list(batch.first_attacks(b.log)) == []
+
+
+def test_damage_is_dealt_by_the_creature_its_source_names() -> None:
+    assert batch.dealer_of("ana's longsword", ("an", "ana", "bob")) == "ana"
+    assert batch.dealer_of("bob's firebolt", ("ana", "bob")) == "bob"
+    assert batch.dealer_of("fall", ("ana", "bob")) is None
+    assert batch.dealer_of("bleeding", ("ana", "bob")) is None
+
+
+def test_a_reach_objective_names_the_game_it_ended() -> None:
+    """ana walks onto the cell her side must reach: the battle ends, "reach (blue)"."""
+    extra = '[[objectives]]\nkind = "reach"\nteam = "blue"\nat = "X"\n'
+    rows = """
+    .........
+    .a.X....b
+    .........
+    """
+    units = [creature("ana", "blue", "a"), creature("bob", "red", "b")]
+    scenario = loads(scenario_text(rows, "\n".join(units), extra), "reach.toml")
+    b = scenario.begin(LoadedDice([8, 7]))
+    accepted(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
+    game = batch.read_game(0, 1, b.log, b.world, plan(scenario), capped=False)
+    assert (game.result, game.winners, game.ended_by) == ("won", ("blue",), "reach (blue)")
+
+
+# --- the summary -------------------------------------------------------------------------------
+
+
+def record(
+    index: int, result: str, winners: tuple[str, ...], rounds: int, ana_hp: int
+) -> GameRecord:
+    units = (
+        UnitRecord("ana", "blue", 9, ana_hp, ana_hp > 0, ana_hp == 0, 9 - ana_hp, 3),
+        UnitRecord("grok", "red", 9, 3, True, False, 3, 9 - ana_hp),
+    )
+    ended = {"won": "defeat", "draw": "draw", "capped": "round cap"}[result]
+    attacks = (batch.FirstAttacks("none", 2, 1, 1, 1), batch.FirstAttacks("dodge", 1, 0, 0, 0))
+    return GameRecord(index, index, result, winners, rounds, "", ended, units, attacks)
+
+
+def test_the_summary_counts_a_capped_game_as_no_win(duel: Path) -> None:
+    """Four games: red wins two, one is drawn, one stopped by the round cap."""
+    games = [
+        record(0, "won", ("red",), 4, 0),
+        record(1, "won", ("red",), 8, 0),
+        record(2, "draw", (), 6, 0),
+        record(3, "capped", (), 30, 5),
+    ]
+    summary = batch.summarize(plan(load(duel)), games)
+    assert summary["sides"]["red"]["wins"] == 2
+    assert summary["sides"]["red"]["win_rate"] == 0.5
+    assert summary["sides"]["blue"]["wins"] == 0
+    assert summary["sides"]["red"]["wilson_95"] == list(batch.wilson(2, 4))
+    assert (summary["draws"], summary["capped"], summary["crashed"]) == (1, 1, 0)
+    assert summary["rounds"] == {"mean": 12.0, "median": 7.0, "p90": 30}
+    ana = summary["units"]["ana"]
+    assert ana["survival_rate"] == 0.25 and ana["downed_first_rate"] == 0.75
+    assert ana["mean_hp_left"] == 1.25 and ana["mean_damage_dealt"] == 7.75
+    assert summary["ended_by"] == {"defeat": 2, "draw": 1, "round cap": 1}
+    assert summary["first_attack_hit_rate"] == {
+        "none": 0.5,
+        "dodge": 0.0,
+        "parry": None,
+        "block": None,
+    }
+    assert summary["first_attack_counts"]["none"] == {
+        "attacks": 8,
+        "hits": 4,
+        "plain_attacks": 4,
+        "plain_hits": 4,
+    }
+    # The plain first attacks (no Aim, Feint or Assist) are a rate of their own.
+    assert summary["plain_first_attack_hit_rate"] == {
+        "none": 1.0,
+        "dodge": None,
+        "parry": None,
+        "block": None,
+    }
+
+
+def test_wilson_interval_and_percentile() -> None:
+    low, high = batch.wilson(10, 10)
+    assert high == pytest.approx(1.0) and 0.72 < low < 0.73
+    assert batch.percentile([3, 1, 2], 90) == 3
+    assert batch.percentile([5], 90) == 5
+
+
+# --- many games --------------------------------------------------------------------------------
+
+
+def test_every_game_has_its_own_seed_from_the_base_seed_and_its_number() -> None:
+    seeds = {game_seed(0, i) for i in range(1000)}
+    assert len(seeds) == 1000
+    assert game_seed(1, 0) not in {game_seed(0, i) for i in range(1000)}
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
+    the_plan = plan(load(duel), seed=3, round_cap=12)
+    alone = batch.run(the_plan, 5, workers=1)
+    shared = batch.run(the_plan, 5, workers=2)
+    assert [g.index for g in shared] == list(range(5))
+    assert alone == shared
+    assert batch.summarize(the_plan, alone) == batch.summarize(the_plan, shared)
+    assert batch.summarize(the_plan, alone)["played"] == 5
+
+
+def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs(
+    duel: Path,
+) -> None:
+    """Issue #13: a batch's workers start at once, forked from this process with the search
+    loaded, but only while that is safe (no other thread, which could hold a lock, and no
+    SDL); from a thread they come from a fresh server process, and play the same games."""
+    assert batch._fork_is_safe() == (threading.active_count() == 1 and "pygame" not in sys.modules)
+    the_plan = plan(load(duel), seed=3, round_cap=12)
+    out: dict[str, object] = {}
+
+    def from_a_thread() -> None:
+        out["safe"] = batch._fork_is_safe()
+        out["games"] = batch.run(the_plan, 4, workers=2)
+
+    thread = threading.Thread(target=from_a_thread, daemon=True)
+    thread.start()
+    thread.join(300)
+    assert out["safe"] is False
+    assert out["games"] == batch.run(the_plan, 4, workers=2) == batch.run(the_plan, 4, workers=1)
+
+
+def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
+    """A worker process killed mid-game (as by a segfault) must not hang the batch or lose the
+    games it shared a pool with: game 1 is recorded as crashed with its seed, the others are
+    the games a healthy batch plays."""
+    from tests import batch_crash
+
+    the_plan = plan(load(duel), seed=3, round_cap=12)
+    healthy = batch.run(the_plan, 5, workers=2)
+    out: dict[str, list[GameRecord]] = {}
+    thread = threading.Thread(
+        target=lambda: out.update(hurt=batch.run(the_plan, 5, workers=2, game=batch_crash.game)),
+        daemon=True,
+    )
+    thread.start()
+    thread.join(300)
+    assert not thread.is_alive(), "the batch waits for ever for the dead worker's game"
+    hurt = out["hurt"]
+    assert [g.index for g in hurt] == list(range(5))
+    doomed = hurt[batch_crash.DOOMED]
+    assert doomed.result == "crashed" and doomed.seed == game_seed(3, batch_crash.DOOMED)
+    assert "died without a Python error" in doomed.error
+    assert f"--seed {doomed.seed}" in doomed.error
+    assert [g for g in hurt if g.index != 1] == [g for g in healthy if g.index != 1]
+    summary = batch.summarize(the_plan, hurt)
+    assert summary["played"] == 4 and summary["crashed"] == 1
+    assert "crashed: the process playing it died" in batch.describe(summary)
+
+
+def test_a_game_is_the_one_sim_run_plays_with_its_seed(
+    duel: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The documented replay of one game: `sim run SCENARIO --seed SEED --ai ... --round-cap R`
+    plays the same game, to the same end."""
+    game = batch.run(plan(load(duel), seed=9), 2, workers=1)[1]
+    code = main(
+        ["run", str(duel), "--seed", str(game.seed), "--ai", "blue,red", "--round-cap", "30"]
+    )
+    assert code == 0
+    log = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    ended = [e for e in log if e["type"] == "battle_ended"]
+    assert [tuple(e["winners"]) for e in ended] == [game.winners]
+    assert [e["round"] for e in log if e["type"] == "round_started"][-1] == game.rounds
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def test_sim_batch_prints_the_summary_and_writes_json_csv_and_a_chart(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, table, chart = tmp_path / "r.json", tmp_path / "g.csv", tmp_path / "s.png"
+    code, printed, err = run(
+        capsys, duel, "--games", "4", "--workers", "2", "--seed", "5",
+        "--out", out, "--csv", table, "--plot", chart,
+    )  # fmt: skip
+    assert code == 0
+    assert err == ""  # no progress bar when standard error is not a terminal
+    summary = json.loads(out.read_text(encoding="utf-8"))
+    assert summary["games"] == summary["played"] == 4
+    assert summary["seed"] == 5 and summary["round_cap"] == 30
+    assert set(summary["sides"]) == {"blue", "red"}
+    wins = summary["sides"]["blue"]["wins"] + summary["sides"]["red"]["wins"]
+    assert wins + summary["draws"] + summary["capped"] == 4
+    assert set(summary["units"]) == {"ana", "grok"}
+    assert set(summary["first_attack_hit_rate"]) == {"none", "dodge", "parry", "block"}
+    assert "Goblin duel: 4 games (seed 5, round cap 30; blue normal, red normal)" in printed
+    assert f"blue  wins {summary['sides']['blue']['wins']:>4} of 4" in printed
+    rows = list(csv.DictReader(table.open(encoding="utf-8")))
+    assert [int(r["game"]) for r in rows] == [0, 1, 2, 3]
+    assert [int(r["seed"]) for r in rows] == [game_seed(5, i) for i in range(4)]
+    assert sum(r["winner"] == "blue" for r in rows) == summary["sides"]["blue"]["wins"]
+    assert set(rows[0]) >= {"rounds", "reason", "hp_left_ana", "hp_left_grok"}
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_progress_bar_shows_on_a_terminal(
+    duel: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = run(capsys, duel, "--games", "2", "--workers", "1")
+    assert code == 0
+    assert "2/2" in err and "game/s" in err
+
+
+def test_kept_games_are_saves_that_sim_play_opens(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--keep-only losses keeps the games blue (the scenario's first side) did not win; each
+    replays to the same end with `sim play --load`."""
+    kept, table = tmp_path / "kept", tmp_path / "g.csv"
+    code, printed, _ = run(
+        capsys, duel, "--games", "4", "--workers", "1", "--keep", kept, "--csv", table
+    )
+    assert code == 0
+    rows = list(csv.DictReader(table.open(encoding="utf-8")))
+    lost = [r for r in rows if r["winner"] != "blue"]
+    files = sorted(kept.iterdir())
+    assert len(files) == len(lost) > 0
+    assert f"kept {len(lost)} game" in printed
+    for path, row in zip(files, lost, strict=True):
+        assert f"game{int(row['game']):04d}.seed{row['seed']}" in path.name
+        save, _, battle = load_save(path)
+        assert save.seed == int(row["seed"]) and save.over
+        assert save.ai == (("blue", "normal"), ("red", "normal"))  # who played: the AI, both
+        assert battle.pending.winners == ((row["winner"],) if row["result"] == "won" else ())
+        assert main(["play", "--load", str(path), "--text"]) == 0
+        assert "decisions replayed" in capsys.readouterr().out
+
+
+def test_keep_only_all_keeps_every_game(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = run(
+        capsys, duel, "--games", "3", "--workers", "2", "--keep", tmp_path / "k",
+        "--keep-only", "all",
+    )  # fmt: skip
+    assert code == 0
+    assert len(list((tmp_path / "k").iterdir())) == 3
+
+
+def test_a_crash_in_one_game_is_reported_with_its_seed_and_replay_and_the_rest_go_on(
+    duel: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    broken = game_seed(0, 1)
+
+    def faulty(battle: Battle, players: Any, **keys: Any) -> str:
+        if battle.seed == broken:  # a fault in the second round of game 1
+            ai_play(battle, players, round_cap=1)
+            raise RuntimeError("the AI lost its way")
+        return ai_play(battle, players, **keys)
+
+    monkeypatch.setattr(batch, "play", faulty)
+    monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path / "saves"))
+    code, printed, _ = run(
+        capsys, duel, "--games", "3", "--workers", "1", "--out", tmp_path / "r.json"
+    )
+    assert code == 1
+    summary = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (summary["games"], summary["played"], summary["crashed"]) == (3, 2, 1)
+    [crash] = summary["crashes"]
+    assert (crash["game"], crash["seed"]) == (1, broken)
+    assert crash["error"] == "RuntimeError: the AI lost its way"
+    assert f"game 1 (seed {broken}) crashed: RuntimeError: the AI lost its way" in printed
+    assert crash["save"] in printed
+    assert Path(crash["save"]).parent == tmp_path / "saves"
+    save, _, replayed = load_save(crash["save"])
+    assert save.seed == broken and len(save.decisions) > 0 and not save.over
+    assert replayed.world.turn.round == 2  # the game as it stood when it crashed
+
+
+# --- bad arguments -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "--games must be 1 or more, not 0"),
+        (["--games", "many"], "--games must be a whole number, 1 or more, not 'many'"),
+        (["--workers", "0"], "--workers must be 1 or more, not 0"),
+        (["--round-cap", "-2"], "--round-cap must be 1 or more, not -2"),
+        (["--seed", "-1"], "must be a whole number from 0 to"),
+        (["--keep-only", "wins"], "invalid choice: 'wins'"),
+    ],
+)
+def test_bad_numbers_are_argument_errors(
+    duel: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["batch", str(duel), *argv])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--ai", "green=hard"], "--ai: no team 'green' in this scenario (teams: blue, red)"),
+        (["--ai", "red=genius"], "--ai: level must be one of random, easy, normal, hard"),
+        (["--keep-only", "all"], "--keep-only says which games --keep saves; give --keep DIR too"),
+        (["--out", "nowhere/r.json"], "--out nowhere/r.json: there is no directory nowhere"),
+        (["--out", "r.txt"], "--out r.txt: give a file name ending in .json"),
+        (["--plot", "s.jpg"], "--plot s.jpg: give a file name ending in .png"),
+        (["--csv", "."], "--csv .: give a file name ending in .csv"),
+        (["--ray"], "--ray needs the address of a Ray cluster"),
+    ],
+)
+def test_bad_arguments_are_refused_before_a_game_is_played(
+    duel: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(batch, "play_game", lambda *_: pytest.fail("a game was played"))
+    code, out, err = run(capsys, duel, "--games", "2", *argv)
+    assert code == 2
+    assert message in err
+    assert err.startswith("sim batch: ")  # one line, no traceback
+    assert out == ""
+
+
+def test_a_directory_given_for_an_output_file_is_refused(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "r.json").mkdir()
+    code, _, err = run(capsys, duel, "--out", tmp_path / "r.json")
+    assert code == 2
+    assert f"--out {tmp_path / 'r.json'} is a directory; give the file to write" in err
+
+
+def test_a_missing_or_broken_scenario_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, tmp_path / "nope.toml", "--games", "2")
+    assert (code, err.strip()) == (2, f"sim batch: no scenario file at {tmp_path / 'nope.toml'}")
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "x"\n[map]\nrows = 3\n', encoding="utf-8")
+    code, _, err = run(capsys, broken, "--games", "2")
+    assert code == 1
+    assert err.startswith(f"{broken}:3: ")
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(
+    duel: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "ray.util", None)
+    monkeypatch.setitem(sys.modules, "ray.util.multiprocessing", None)
+    code, _, err = run(capsys, duel, "--ray", "local", "--games", "2")
+    assert code == 2
+    assert (
+        "--ray runs the games on Ray, which is not installed here: pip install -e '.[cluster]'"
+        in err
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "head"),
+    [
+        ("local", None),
+        ("auto", None),
+        ("10.0.0.5:6379", ("10.0.0.5", 6379)),
+        ("ray://head.example:10001", ("head.example", 10001)),
+        ("[::1]:6379", ("::1", 6379)),
+    ],
+)
+def test_a_cluster_address_names_the_head_to_ask(
+    address: str, head: tuple[str, int] | None
+) -> None:
+    from sim.tools.cluster import head_of
+
+    assert head_of(address) == head
+
+
+@pytest.mark.parametrize("address", ["nonsense", "host:", "host:99999", ":6379"])
+def test_a_cluster_address_that_is_no_address_is_refused(address: str) -> None:
+    from sim.tools.cluster import ClusterError, head_of
+
+    with pytest.raises(ClusterError, match="not a cluster address; give HOST:PORT"):
+        head_of(address)
+
+
+def test_a_cluster_that_does_not_answer_is_refused_at_once(
+    duel: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ray itself retries an address nobody answers at for minutes; a closed port is refused
+    before Ray is started, in words, and no game is played."""
+    pytest.importorskip("ray.util.multiprocessing")
+    code, out, err = run(capsys, duel, "--ray", "127.0.0.1:1", "--games", "2")
+    assert code == 2 and out == ""
+    assert "--ray 127.0.0.1:1: cannot reach a Ray cluster there" in err
+    assert "ray start --head" in err
+
+
+def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
+    pytest.importorskip("ray.util.multiprocessing")
+    from sim.tools.cluster import ray_pool
+
+    the_plan = plan(load(duel), seed=2)
+    local = batch.run(the_plan, 4, workers=2)
+    on_ray = batch.run(the_plan, 4, workers=2, pool=ray_pool("local"))
+    assert batch.summarize(the_plan, on_ray) == batch.summarize(the_plan, local)
+
+
+def test_a_chart_draws_a_side_that_never_won(
+    duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A side with no wins has its interval start at exactly 0 (not a rounding error below
+    its rate), which the chart's error bars need; one game is enough for one side to win all."""
+    out, chart = tmp_path / "r.json", tmp_path / "s.png"
+    code, _, _ = run(capsys, duel, "--games", "1", "--workers", "1", "--out", out, "--plot", chart)
+    assert code == 0
+    sides = json.loads(out.read_text(encoding="utf-8"))["sides"]
+    assert any(side["wins"] == 0 and side["wilson_95"][0] == 0.0 for side in sides.values())
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
