@@ -56,3 +56,15 @@ def test_no_event_class_is_a_kind_of_another() -> None:
     for kind in kinds:
         if kind is not ev.Event:
             assert kind.__bases__ == (ev.Event,), kind.__name__
+
+
+def test_the_layers_diagram_is_drawn_from_the_code() -> None:
+    """docs/architecture.md's diagram is what docs/layers.py draws from the imports today."""
+    out = subprocess.run(
+        [sys.executable, str(TOP / "docs" / "layers.py"), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=TOP,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
