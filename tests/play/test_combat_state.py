@@ -23,7 +23,7 @@ from sim.play.decisions import FIELDS, PARSERS, DecisionError, parse
 from sim.play.engine import AwaitingReaction, Battle
 from tests.play.test_invariants import assert_invariants
 
-BRAWL = Path(__file__).resolve().parents[3] / "scenarios" / "brawl.toml"
+BRAWL = Path(__file__).resolve().parents[2] / "scenarios" / "brawl.toml"
 _SCENARIO = load(BRAWL)
 UNITS = creatures(_SCENARIO.world)
 ITEMS = (*(item for item, _ in _SCENARIO.world.each(Item)), "dagger", "javelin", "nothing")
