@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
 import json
 import os
@@ -35,18 +36,44 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
-from sim.content.scenario import Scenario, load, loads
-from sim.core.actions import Action, Attack, EndTurn, Refusal
-from sim.core.components import Position
-from sim.core.creature import creatures, incapacitated, team_of
-from sim.core.world import World
-from sim.formats.replay import begin
-from sim.play.decisions import PARSERS
-from sim.play.engine import AwaitingAction, Battle, BattleOver
-from sim.rules.reach.reachmap import reach_map
+# The tree under measure is the `sim` on the path; the layered modules of this tree must not be
+# taken for a baseline's flat ones (the editable install would find sim.core in this tree).
+_LAYERED = (Path(importlib.import_module("sim").__file__ or "").parent / "core").is_dir()
+
+
+def _either(layered: str, flat: str) -> ModuleType:
+    """A module by its place in the layers of sim/ (issue #28), or by its flat name in a baseline
+    tree from before them: the bench plays both trees with this one script."""
+    return importlib.import_module(layered if _LAYERED else flat)
+
+
+_actions = _either("sim.core.actions", "sim.actions")
+_components = _either("sim.core.components", "sim.components")
+_creature = _either("sim.core.creature", "sim.creature")
+_engine = _either("sim.play.engine", "sim.engine")
+_scenario = _either("sim.content.scenario", "sim.scenario")
+Scenario, load, loads = _scenario.Scenario, _scenario.load, _scenario.loads
+Action, Attack, EndTurn, Refusal = (
+    _actions.Action,
+    _actions.Attack,
+    _actions.EndTurn,
+    _actions.Refusal,
+)
+Position = _components.Position
+creatures, incapacitated, team_of = (
+    _creature.creatures,
+    _creature.incapacitated,
+    _creature.team_of,
+)
+World = _either("sim.core.world", "sim.world").World
+begin = _either("sim.formats.replay", "sim.replay").begin
+PARSERS = _either("sim.play.decisions", "sim.decisions").PARSERS
+AwaitingAction, Battle, BattleOver = _engine.AwaitingAction, _engine.Battle, _engine.BattleOver
+reach_map = _either("sim.rules.reach.reachmap", "sim.reachmap").reach_map
 
 ROOT = Path(__file__).resolve().parent.parent
 BLUE = ("human_fighter", "dwarf_guard", "elf_skirmisher", "human_fighter")
