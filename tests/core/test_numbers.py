@@ -1,18 +1,22 @@
 """Every number of the rules is read typed (R-U1..R-G4 and the rest, sim/data/rules.toml): one
 frozen dataclass a section, checked once when the rules load, with the file and the key named
-when a number is missing, of the wrong kind or unknown."""
+when a number is missing, of the wrong kind or unknown; and no code asks for one by its name."""
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from dataclasses import FrozenInstanceError, fields, is_dataclass, replace
 from importlib import resources
+from pathlib import Path
 from typing import Any, get_origin, get_type_hints
 
 import pytest
 
 from sim.core.catalog import ARMOUR_CLASSES
 from sim.core.numbers import Rules, RulesError, default_rules, parse_rules
+
+SIM = Path(__file__).resolve().parents[2] / "sim"
 
 
 def _shipped() -> dict[str, Any]:
@@ -107,3 +111,74 @@ def test_a_house_rule_is_a_copy_with_one_section_replaced() -> None:
     house = replace(rules, reactions=replace(rules.reactions, interrupt_bonus=3))
     assert house.reactions.interrupt_bonus == 3 and house != rules
     assert rules.reactions.interrupt_bonus == 2 and house.attack is rules.attack
+
+
+# --- no code asks for a number by its name ---------------------------------------------------
+
+
+def _number_names() -> set[str]:
+    """The keys of the sections of numbers, as string literals only a lookup would write them:
+    not the one-word ones (min, max, count, seconds), common words elsewhere, nor the keys of
+    tables keyed by data (races, the armour classes of don_turns)."""
+    rules = default_rules()
+    names = {f.name for s in _sections(rules).values() for f in fields(s)}
+    return {name for name in names if "_" in name}
+
+
+def _on_rules(node: ast.expr) -> bool:
+    """`rules`, `world.rules`, `world.rules.extended`...: an expression reaching the rules."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        if isinstance(node, ast.Attribute) and node.attr == "rules":
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and node.id == "rules"
+
+
+def _string_lookups(source: str) -> dict[int, str]:
+    """Where `source` names a number of the rules by a string, by line: a literal that is a
+    key of a section of numbers (however it is then used), a string subscript or call on the
+    rules, or a getattr of them."""
+    names = _number_names()
+    found = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and node.value in names:
+            found[node.lineno] = repr(node.value)
+        elif isinstance(node, ast.Subscript) and _on_rules(node.value):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                found[node.lineno] = ast.unparse(node)
+        elif isinstance(node, ast.Call):
+            args = node.args
+            texts = [a for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if isinstance(node.func, ast.Name) and node.func.id == "getattr" and args:
+                if _on_rules(args[0]):
+                    found[node.lineno] = ast.unparse(node)
+            elif isinstance(node.func, ast.Attribute) and _on_rules(node.func) and texts:
+                found[node.lineno] = ast.unparse(node)
+    return found
+
+
+def test_the_search_finds_each_way_of_asking_by_name() -> None:
+    """The check below, shown the ways code asked for numbers before they were typed."""
+    asked = """
+world.rules.integer("reactions", "interrupt_bonus")
+num = rules.integer
+share("standing_jump_length_divisor")
+per_kg = "throw_item_damage_per_kg"
+rules.raw["attack"]
+world.rules.races.get("human")
+getattr(world.rules.movement, name)
+"""
+    assert sorted(_string_lookups(asked)) == [2, 4, 5, 6, 7, 8]
+    typed = "world.rules.reactions.interrupt_bonus\nworld.rules.extended.don_turns[kind]"
+    assert _string_lookups(typed) == {}
+
+
+def test_no_module_under_sim_asks_for_a_rules_number_by_a_string() -> None:
+    """Every number is reached as a typed field (`world.rules.reactions.interrupt_bonus`), so
+    mypy catches a misspelt name and nothing is looked up by string while a battle runs."""
+    found = {
+        str(path.relative_to(SIM)): lookups
+        for path in sorted(SIM.rglob("*.py"))
+        if (lookups := _string_lookups(path.read_text("utf-8")))
+    }
+    assert found == {}
