@@ -142,7 +142,8 @@ def draw(
                 kind_of(pending, legal.decision)
                 for legal in listed
                 if legal.cost is not None
-                and (legal.cost.half, legal.cost.bonus) == (rules.half_actions, rules.bonus_actions)
+                and (legal.cost.half, legal.cost.bonus)
+                == (rules.budget.half_actions, rules.budget.bonus_actions)
             }
         )
         if world.has(pending.unit, ExtendedAction) and rng.random() < 0.9:

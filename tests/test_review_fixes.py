@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
 from sim.core.components import Position
 from sim.core.condition import Condition
@@ -171,7 +170,8 @@ def test_R_B3_sprint_extra_bonus_comes_from_the_rules_data() -> None:
     number lives in rules.toml ([sprint] extra_bonus): a table that changes it changes Sprint."""
     rows = "..........\n.a........\n.........."
     b = battle(scenario_text(rows, creature("ana", "blue", "a")), [4, 8])
-    b.world.rules = replace(b.world.rules, sprint_extra_bonus=0)
+    rules = b.world.rules
+    b.world.rules = replace(rules, sprint=replace(rules.sprint, extra_bonus=0))
     events = accepted(b, unit="ana", action="sprint", to=[5, 1])
     assert (events[0]["half"], events[0]["bonus"]) == (2, 0)
     assert budget(b, "ana") == (0, 2)
@@ -182,8 +182,7 @@ def test_R_B3_sprint_extra_bonus_comes_from_the_rules_data() -> None:
 
 def _with_reaction_costs(b: Battle, **costs: int) -> None:
     rules = b.world.rules
-    raw: dict[str, Any] = {**rules.raw, "reactions": {**rules.raw["reactions"], **costs}}
-    b.world.rules = replace(rules, raw=raw)
+    b.world.rules = replace(rules, reactions=replace(rules.reactions, **costs))
 
 
 def test_R_R8_a_defence_is_not_offered_without_the_bonus_actions_it_costs() -> None:

@@ -709,9 +709,9 @@ def _interrupt_value(world: World, unit: str, acting: Action) -> tuple[float, st
         prevented = KILL  # a foe back in the fight
     elif isinstance(acting, a.AbilityAction):
         prevented = 4.0
-    left = bonus_left(world, unit) - world.rules.integer("reactions", "interrupt_bonus")
+    left = bonus_left(world, unit) - world.rules.reactions.interrupt_bonus
     exposed = 0.0
-    if left < world.rules.integer("reactions", "defence_bonus"):
+    if left < world.rules.reactions.defence_bonus:
         # No defence until its next turn: each foe that reaches it strikes harder.
         here = world.need(unit, Position).cell
         for foe in enemies(world, unit):
@@ -1324,7 +1324,7 @@ def _assist(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
         attack_odds(world, d.ally, d.enemy, weapon=weapon, melee=True), key=lambda o: o.hit
     )
     hit = hit_total(world, d.ally, d.enemy, melee=True)
-    helped = (hit + world.rules.integer("actions", "assist_bonus")).beats(
+    helped = (hit + world.rules.actions.assist_bonus).beats(
         defense_total(world, d.enemy, defence.defence)
     )
     value = (helped - defence.hit) * defence.per_hit
@@ -1480,7 +1480,7 @@ def _closing(
     # there already.
     bow = weapon_kind(world, held_weapon(world, unit, melee=False))
     if bow is not None and bow.ranged is not None and not goals and not hanging:
-        far = bow.ranged * 2 // world.rules.integer("grid", "diagonal_half_metres")
+        far = bow.ranged * 2 // world.rules.grid.diagonal_half_metres
         apart, away = _apart(xs, ys, here.cell, foe_cells)
         if away > far and (apart <= far).any():
             order = np.lexsort((apart, costs, apart > far))

@@ -621,8 +621,8 @@ def _unit(
     if not isinstance(skills_raw, dict):
         ld.problem((*base, "skills"), "skills must be a table like { athletics = 2 }")
         skills_raw = {}
-    low = ld.rules.integer("skill_levels", "min")
-    high = ld.rules.integer("skill_levels", "max")
+    low = ld.rules.skill_levels.min
+    high = ld.rules.skill_levels.max
     for skill, level in skills_raw.items():
         if skill not in ld.rules.skills:
             ld.problem(
@@ -697,7 +697,7 @@ def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> 
     deeper than it is tall, which can only be swum (R-M9), or lying down in water at least
     waist-deep, where a creature that falls prone swims instead (R-M10)."""
     depth = world.grid.water_half(cell)  # half-metres
-    waist = height * ld.rules.decimal("movement", "waist_fraction")
+    waist = height * ld.rules.movement.waist_fraction
     return depth > height * 2 or (prone and depth >= waist * 2)
 
 

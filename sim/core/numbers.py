@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Section = TypeVar("Section", bound="DataclassInstance")
 
 
 class Tier(enum.Enum):
@@ -53,6 +58,11 @@ class RulesError(ValueError):
     """Rules data that cannot be used: the message names the file, the section and the key."""
 
 
+# --- the sections of rules.toml: one frozen dataclass each, a field a number ----------------
+# The field names are the keys of the data file, so a misspelt name is mypy's error, not a
+# lookup that fails mid-battle; the numbers themselves live only in sim/data/rules.toml.
+
+
 @dataclass(frozen=True, slots=True)
 class Race:
     """A race's Speed and height (R-C5)."""
@@ -63,11 +73,172 @@ class Race:
 
 
 @dataclass(frozen=True, slots=True)
+class GridRules:
+    """[grid]: the board's measures."""
+
+    cell_metres: int  # R-U1
+    orthogonal_half_metres: int  # R-U2: 1 m
+    diagonal_half_metres: int  # R-U2: 1.5 m
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRules:
+    """[round]: how long a round lasts."""
+
+    seconds: int  # R-U5
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLevels:
+    """[skill_levels]: the range of a skill's level (R-C3)."""
+
+    min: int  # R-C3
+    max: int  # R-C3
+
+
+@dataclass(frozen=True, slots=True)
+class HandRules:
+    """[hands]: what a creature holds with."""
+
+    count: int  # R-C7
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetRules:
+    """[budget]: what a turn starts with (R-B2)."""
+
+    half_actions: int  # R-B2
+    bonus_actions: int  # R-B2
+
+
+@dataclass(frozen=True, slots=True)
+class SprintRules:
+    """[sprint]: what Sprint costs beyond its tier."""
+
+    extra_bonus: int  # R-B3: Sprint is 1 Action + 1 Bonus Action
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedRules:
+    """[extended]: Extended Actions' turns (R-B5)."""
+
+    slowed_extra_turns: int  # Decision: a slowed Extended Action takes one more turn
+    doff_divisor: int  # R-B5: doffing takes half (rounded up)
+    # R-B5 Decision: turns to don armour, by its class (the catalogue's armour classes).
+    don_turns: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRules:
+    """[initiative]: breaking ties of initiative (R-T1)."""
+
+    tie_break_die: int  # R-T1: the seeded draw among exact ties
+    max_redraws: int  # R-T1: then scenario order
+
+
+@dataclass(frozen=True, slots=True)
+class HitPointRules:
+    """[hit_points]: when hit points take a creature down (R-C6)."""
+
+    incapacitated_at: int  # R-C6: at or below this a creature is Incapacitated
+
+
+@dataclass(frozen=True, slots=True)
+class MovementRules:
+    """[movement]: distances and divisors of moving (R-M)."""
+
+    step_metres: int  # R-M1
+    walk_speed_divisor: int  # R-M1: Walk is Speed/3
+    swim_speed_divisor: int  # R-M8
+    crawl_die_divisor: int  # R-M8
+    difficult_multiplier: int  # R-M2
+    leap_height_fraction: float  # R-M3: half the creature's height
+    leap_width_metres: int  # R-M3
+    fall_damage_per_metre: int  # R-M4: crushing, per full metre above height
+    standing_jump_length_divisor: int  # R-M6: AGI Bonus / 4
+    standing_jump_height_divisor: int  # R-M6: AGI Bonus / 10
+    running_jump_max_length_divisor: int  # R-M6: at most AGI Bonus / 2
+    running_jump_height_per_metres: int  # R-M6: +1 m height per 3 m run-up
+    running_jump_max_extra_height: int  # R-M6 Decision
+    jump_skill_levels_per_metre: int  # R-M6
+    swim_exit_get_up_metres: int  # R-M8
+    swim_exit_move_metres: int  # R-M8
+    waist_fraction: float  # R-M9
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRules:
+    """[attack]: the numbers of attacking (R-A)."""
+
+    second_attack_fcs_divisor: int  # R-A1
+    unarmed_wd: int  # R-A3
+    melee_reach_half_metres: int  # R-A4: 1.5 m
+    reach_weapon_half_metres: int  # R-A4: 3 m
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionRules:
+    """[reactions]: what each reaction costs in Bonus Actions (R-R8)."""
+
+    defence_bonus: int  # R-R1, R-R2, R-R3: Dodge, Parry, Block
+    opportunity_bonus: int  # R-R4
+    disengage_bonus: int  # R-R5
+    catch_bonus: int  # R-R6
+    interrupt_bonus: int  # R-R7
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionRules:
+    """[conditions]: stacks and damage of conditions (R-K)."""
+
+    burning_damage_per_stack: int  # R-K4
+    burning_fade_per_turn: int  # R-K4
+    fire_terrain_stacks: int  # R-K4
+    bleeding_damage_per_stack: int  # R-K5
+    aid_burning_stacks: int  # R-X11
+    aid_bleeding_threshold: int  # R-X11
+    incapacitated_revive_hp: int  # R-K2
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRules:
+    """[actions]: the numbers of the other actions (R-X), and of catching a tossed item."""
+
+    aim_bonus: int  # R-X1
+    assist_bonus: int  # R-X21 Decision: as Aim's +2
+    feint_bonus: int  # R-X10
+    feint_turn_ends: int  # R-X10 Decision: lasts to the end of the feinter's next turn
+    shove_push_divisor: int  # R-X15: half the shover's STR Roll, rounded down
+    shove_min_push_metres: int  # R-X15: minimum 1
+    trip_weapon_fcs_factor: int  # R-X19: a `trip` weapon doubles the FCS Bonus
+    # The next three go with an item's weight in kg, a decimal: read as decimals.
+    throw_item_damage_per_kg: float  # R-X17
+    catch_toss_base: float  # R-R6
+    catch_toss_damage_per_kg: float  # R-R6
+
+
+@dataclass(frozen=True, slots=True)
+class GrappleRules:
+    """[grapple]: what a grapple needs and costs (R-G)."""
+
+    free_hands: int  # R-G1: beginning a grapple needs a free hand
+    sustain_bonus: int  # R-G3, R-X13: sustaining costs 2 Bonus Actions
+
+
+@dataclass(frozen=True, slots=True)
+class TossRules:
+    """[toss]: what can be tossed."""
+
+    max_weight_divisor: int  # R-X18: at most half the STR Bonus in kg
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
-    """All numbers of the rules, as one immutable value."""
+    """All numbers of the rules, as one immutable value: a section of rules.toml a field,
+    e.g. `rules.reactions.interrupt_bonus`. A house rule is a copy with a section replaced:
+    `dataclasses.replace(rules, budget=replace(rules.budget, bonus_actions=1))`."""
 
     version: str
-    raw: dict[str, Any]
     races: dict[str, Race]
     skills: dict[str, str]
     attribute_names: tuple[str, ...]
@@ -75,46 +246,23 @@ class Rules:
     costs: dict[Tier, TierCost]
     slow: dict[Tier, Tier]
     quicken: dict[Tier, Tier]
-    half_actions: int
-    bonus_actions: int
-    sprint_extra_bonus: int
-
+    grid: GridRules
+    round: RoundRules
+    skill_levels: SkillLevels
+    hands: HandRules
+    budget: BudgetRules
+    sprint: SprintRules
+    extended: ExtendedRules
+    initiative: InitiativeRules
+    hit_points: HitPointRules
+    movement: MovementRules
+    attack: AttackRules
+    reactions: ReactionRules
+    conditions: ConditionRules
+    actions: ActionRules
+    grapple: GrappleRules
+    toss: TossRules
     source: str = RULES_FILE
-    # Each number looked up once: the engine asks the same few hundreds of times a battle.
-    _leaves: dict[tuple[str, str], object] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-
-    def integer(self, section: str, key: str) -> int:
-        """A whole number by its section (dotted for a sub-table, "extended.don_turns") and key,
-        e.g. `integer("movement", "step_metres")`."""
-        value = self._leaf(section, key)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(
-                f"{self.source}: [{section}] {key} must be a whole number, not {value!r}"
-            )
-        return value
-
-    def decimal(self, section: str, key: str) -> float:
-        """A number that may have a fraction, e.g. `decimal("movement", "waist_fraction")`."""
-        value = self._leaf(section, key)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise RulesError(f"{self.source}: [{section}] {key} must be a number, not {value!r}")
-        return float(value)
-
-    def _leaf(self, section: str, key: str) -> object:
-        try:
-            return self._leaves[section, key]
-        except KeyError:
-            pass
-        table: Any = self.raw
-        for part in section.split("."):
-            table = table.get(part) if isinstance(table, dict) else None
-        if not isinstance(table, dict) or key not in table:
-            raise RulesError(f"{self.source}: [{section}] has no {key}")
-        value: object = table[key]
-        self._leaves[section, key] = value
-        return value
 
 
 def _cost(entry: dict[str, Any]) -> TierCost:
@@ -128,47 +276,77 @@ def _cost(entry: dict[str, Any]) -> TierCost:
     )
 
 
-# The sections that hold numbers only (a sub-table's numbers too): checked when the rules load.
-NUMBER_SECTIONS = (
-    "grid",
-    "round",
-    "skill_levels",
-    "races",
-    "hands",
-    "budget",
-    "sprint",
-    "extended",
-    "initiative",
-    "hit_points",
-    "movement",
-    "attack",
-    "reactions",
-    "conditions",
-    "actions",
-    "grapple",
-    "toss",
+def _whole(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{where} must be a whole number, not {value!r}")
+    return value
+
+
+def _decimal(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RulesError(f"{where} must be a number, not {value!r}")
+    return float(value)
+
+
+def _table(value: object, where: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise RulesError(f"{where} must be a table, not {value!r}")
+    return value
+
+
+def _section(
+    kind: type[Section], raw: object, section: str, source: str, **given: object
+) -> Section:
+    """The dataclass `kind` from one table of the data: each field its key's value of the
+    field's type (int, float, or a sub-table of whole numbers), no key missing and none
+    unknown, or RulesError naming the file, the section and the key."""
+    if raw is None:
+        raise RulesError(f"{source}: [{section}] is missing")
+    table = _table(raw, f"{source}: [{section}]")
+    hints = get_type_hints(kind)
+    names = [f.name for f in fields(kind) if f.name not in given]
+    unknown = sorted(set(table) - set(names))
+    if unknown:
+        raise RulesError(f"{source}: [{section}] {unknown[0]} is not a number of the rules")
+    values = dict(given)
+    for name in names:
+        if name not in table:
+            raise RulesError(f"{source}: [{section}] has no {name}")
+        where, value, hint = f"{source}: [{section}] {name}", table[name], hints[name]
+        if hint is int:
+            values[name] = _whole(value, where)
+        elif hint is float:
+            values[name] = _decimal(value, where)
+        elif get_origin(hint) is dict:  # a sub-table of whole numbers, e.g. [extended.don_turns]
+            sub = f"{source}: [{section}.{name}]"
+            values[name] = {k: _whole(v, f"{sub} {k}") for k, v in _table(value, sub).items()}
+        else:
+            raise TypeError(f"{kind.__name__}.{name}: no reading for a field of type {hint}")
+    return kind(**values)
+
+
+# What the data file may hold besides the sections of numbers: a key unknown here is a typo.
+_TOP_LEVEL = {"attributes"} | (
+    {f.name for f in fields(Rules)} - {"source", "attribute_names", "attribute_dice"}
 )
 
 
-def _check_numbers(table: dict[str, Any], section: str, source: str) -> None:
-    for key, value in table.items():
-        if isinstance(value, dict):
-            _check_numbers(value, f"{section}.{key}", source)
-        elif isinstance(value, bool) or not isinstance(value, int | float):
-            raise RulesError(f"{source}: [{section}] {key} must be a number, not {value!r}")
-
-
 def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
-    """The rules from their TOML data; RulesError names the file, section and key of a value
-    that is no number where a number belongs."""
-    for section in NUMBER_SECTIONS:
-        _check_numbers(raw.get(section, {}), section, source)
+    """The rules from their TOML data, checked once: RulesError names the file, section and key
+    of a number that is missing, of the wrong kind, or not a number of the rules at all."""
+
+    def section(kind: type[Section], name: str) -> Section:
+        return _section(kind, raw.get(name), name, source)
+
+    unknown = sorted(set(raw) - _TOP_LEVEL)
+    if unknown:
+        raise RulesError(f"{source}: [{unknown[0]}] is not a section of the rules")
+    races = _table(raw.get("races"), f"{source}: [races]")
     return Rules(
         version=str(raw["version"]),
-        raw=raw,
         races={
-            name: Race(name, int(r["speed"]), float(r["height"]))
-            for name, r in raw["races"].items()
+            name: _section(Race, table, f"races.{name}", source, name=name)
+            for name, table in races.items()
         },
         skills=dict(raw["skills"]),
         attribute_names=tuple(raw["attributes"]["names"]),
@@ -176,9 +354,22 @@ def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
         costs={Tier(name): _cost(entry) for name, entry in raw["costs"].items()},
         slow={Tier(k): Tier(v) for k, v in raw["slow"].items()},
         quicken={Tier(k): Tier(v) for k, v in raw["quicken"].items()},
-        half_actions=int(raw["budget"]["half_actions"]),
-        bonus_actions=int(raw["budget"]["bonus_actions"]),
-        sprint_extra_bonus=int(raw["sprint"]["extra_bonus"]),
+        grid=section(GridRules, "grid"),
+        round=section(RoundRules, "round"),
+        skill_levels=section(SkillLevels, "skill_levels"),
+        hands=section(HandRules, "hands"),
+        budget=section(BudgetRules, "budget"),
+        sprint=section(SprintRules, "sprint"),
+        extended=section(ExtendedRules, "extended"),
+        initiative=section(InitiativeRules, "initiative"),
+        hit_points=section(HitPointRules, "hit_points"),
+        movement=section(MovementRules, "movement"),
+        attack=section(AttackRules, "attack"),
+        reactions=section(ReactionRules, "reactions"),
+        conditions=section(ConditionRules, "conditions"),
+        actions=section(ActionRules, "actions"),
+        grapple=section(GrappleRules, "grapple"),
+        toss=section(TossRules, "toss"),
         source=source,
     )
 

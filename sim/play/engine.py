@@ -298,7 +298,9 @@ class Battle:
         if extended is not None and cost.counts_as_action:
             events.append(ev.ExtendedBroken(actor, extended.action, f"{actor} took another action"))
             rules = world.rules
-            events.append(ev.BudgetRefilled(actor, rules.half_actions, rules.bonus_actions))
+            events.append(
+                ev.BudgetRefilled(actor, rules.budget.half_actions, rules.budget.bonus_actions)
+            )
         if not isinstance(decision, EndTurn):
             events.append(
                 ev.Spent(

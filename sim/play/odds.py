@@ -113,7 +113,7 @@ def hit_total(
     if not melee and held.has(Condition.AIMING):
         modifier += held.count(Condition.AIMING)
     if melee and held.creature(Condition.FEINTED) == target:
-        modifier += world.rules.integer("actions", "feint_bonus")
+        modifier += world.rules.actions.feint_bonus
     modifier += assist_bonus(world, attacker, target)[0]
     fcs = world.need(attacker, Stats).attribute("fcs")
     return Distribution.die(fcs.die) + modifier
@@ -177,7 +177,7 @@ def attack_odds(
     """The chance to hit and expected damage against each defence the target can afford."""
     hit = hit_total(world, attacker, target, melee=melee, factor=factor)
     kind = weapon_kind(world, weapon)
-    wd = kind.wd if kind else world.rules.integer("attack", "unarmed_wd")
+    wd = kind.wd if kind else world.rules.attack.unarmed_wd
     per_hit = after_armour(world, target, wd)
     out = []
     for choice in defences(world, attacker, target, melee=melee):
@@ -277,8 +277,8 @@ def _shove_rolls(world: World, actor: str, target: str) -> tuple[list[int], Prob
     wins = theirs.below_each(mine.low, mine.high)
     falls = save_total(world, target, "str").below_each(mine.low, mine.high)
     rules = world.rules
-    least = rules.integer("actions", "shove_min_push_metres")
-    divisor = rules.integer("actions", "shove_push_divisor")
+    least = rules.actions.shove_min_push_metres
+    divisor = rules.actions.shove_push_divisor
     # The die result of index i is i + 1: mine.low is 1 + the Bonus.
     metres = [max(least, (index + 1) // divisor) for index in range(len(mine.probs))]
     won = mine.probs * wins
@@ -411,7 +411,7 @@ def trip_factor(world: World, weapon: str | None) -> int:
     """R-X19: a `trip` weapon doubles the FCS Bonus of a trip's Hit Roll, as `resolve_trip`
     reads it."""
     kind = weapon_kind(world, weapon)
-    return world.rules.integer("actions", "trip_weapon_fcs_factor") if kind and kind.trip else 1
+    return world.rules.actions.trip_weapon_fcs_factor if kind and kind.trip else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +455,7 @@ def catch_thrown_chance(world: World, thrower: str, catcher: str) -> float:
 
 def catch_toss_chance(world: World, catcher: str, weight: float) -> float:
     """R-R6: an FCS Check against the base plus the item's weight; a tie succeeds."""
-    against = world.rules.decimal("actions", "catch_toss_base") + weight
+    against = world.rules.actions.catch_toss_base + weight
     check = attribute_total(world, catcher, "fcs")
     values = np.arange(check.low, check.high + 1)
     return float(check.probs[values >= against].sum())

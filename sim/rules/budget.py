@@ -77,17 +77,17 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
                 f"{_a(tier.label)} must be the first action of the turn; "
                 f"{actor} has already acted this turn"
             )
-        if budget.half < rules.half_actions:
+        if budget.half < rules.budget.half_actions:
             return Refusal(
                 f"{_a(tier.label)} takes the whole turn; {actor} has only "
-                f"{budget.half} of {rules.half_actions} half-actions left"
+                f"{budget.half} of {rules.budget.half_actions} half-actions left"
             )
         half, bonus = budget.half, budget.bonus
     else:
         half = entry.half or 0
         bonus = entry.bonus or 0
     if action.extra_bonus:
-        bonus += rules.sprint_extra_bonus  # R-B3: Sprint's Bonus Action, from the rules data
+        bonus += rules.sprint.extra_bonus  # R-B3: Sprint's Bonus Action, from the rules data
     if half <= budget.half and bonus <= budget.bonus:
         return Cost(tier, half, bonus, free_kind, counts)
     # Refused: the words are made only now (a policy prices hundreds of actions a decision).
@@ -127,11 +127,11 @@ def _slowed_refusal(
     rules = world.rules
     shape = _a(tier.label)
     if action.extra_bonus:
-        shape += f" + {_count(rules.sprint_extra_bonus, 'Bonus Action')}"
+        shape += f" + {_count(rules.sprint.extra_bonus, 'Bonus Action')}"
     paid = " and ".join(
         _count(n, noun) for n, noun in ((half, "half-action"), (bonus, "Bonus Action")) if n
     )
-    beyond = half > rules.half_actions or bonus > rules.bonus_actions
+    beyond = half > rules.budget.half_actions or bonus > rules.budget.bonus_actions
     missing = " and ".join(
         _count(need - have, noun)
         for need, have, noun in (
@@ -177,7 +177,7 @@ def several(tier: Tier, times: int) -> str:
 
 def refilled(rules: Rules) -> Budget:
     """A fresh turn's budget (R-B2): nothing carries over."""
-    return Budget(half=rules.half_actions, bonus=rules.bonus_actions)
+    return Budget(half=rules.budget.half_actions, bonus=rules.budget.bonus_actions)
 
 
 def given_back(world: World, action: Action) -> Budget | None:

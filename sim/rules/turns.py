@@ -31,8 +31,8 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
         out.append(ev.InitiativeRolled(unit, roll.total))
         keys[unit] = (roll.total, world.need(unit, Stats).attribute("agi").bonus, ())
     # Draw among exact ties until no two tied creatures drew the same (R-T1).
-    die = world.rules.integer("initiative", "tie_break_die")
-    redraws = world.rules.integer("initiative", "max_redraws")
+    die = world.rules.initiative.tie_break_die
+    redraws = world.rules.initiative.max_redraws
     for _ in range(redraws):
         groups: dict[tuple[int, int, tuple[int, ...]], list[str]] = {}
         for unit in keys:
@@ -62,7 +62,7 @@ def _flat(key: tuple[int, int, tuple[int, ...]]) -> tuple[int, ...]:
 
 def _refill(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     rules = world.rules
-    return [ev.BudgetRefilled(unit, rules.half_actions, rules.bonus_actions)]
+    return [ev.BudgetRefilled(unit, rules.budget.half_actions, rules.budget.bonus_actions)]
 
 
 # Effects that last "until the creature's next turn" (R-X3, R-X9, R-X14; R-G2's once a turn).
@@ -89,8 +89,8 @@ def _burning(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     stacks = conditions(world, unit).count(Condition.BURNING)
     if stacks <= 0:
         return []
-    per = world.rules.integer("conditions", "burning_damage_per_stack")
-    fade = world.rules.integer("conditions", "burning_fade_per_turn")
+    per = world.rules.conditions.burning_damage_per_stack
+    fade = world.rules.conditions.burning_fade_per_turn
     out = damage(world, unit, stacks * per, "fire", "burning")
     left = stacks - fade
     out.append(
@@ -106,7 +106,7 @@ def _bleeding(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     stacks = conditions(world, unit).count(Condition.BLEEDING)
     if stacks <= 0:
         return []
-    per = world.rules.integer("conditions", "bleeding_damage_per_stack")
+    per = world.rules.conditions.bleeding_damage_per_stack
     return damage(world, unit, stacks * per, "bleeding", "bleeding")
 
 

@@ -53,8 +53,8 @@ def test_R_U1_a_cell_has_eight_neighbours() -> None:
 def test_R_U1_cells_are_one_metre() -> None:
     """R-U1: "The map is a grid of 1 m cells." — one cell is two half-metres (R-U2)."""
     rules = default_rules()
-    assert rules.integer("grid", "cell_metres") == 1
-    assert half_metres(rules.integer("grid", "cell_metres")) == 2
+    assert rules.grid.cell_metres == 1
+    assert half_metres(rules.grid.cell_metres) == 2
 
 
 @pytest.mark.parametrize(
@@ -72,8 +72,8 @@ def test_R_U2_orthogonal_moves_are_1_m_and_diagonal_moves_1_5_m(
     """R-U2: "An orthogonal move is 1 m, a diagonal move 1.5 m." — in whole half-metres."""
     rules = default_rules()
     assert is_diagonal(a, b) is diagonal
-    key = "diagonal_half_metres" if diagonal else "orthogonal_half_metres"
-    assert rules.integer("grid", key) == half
+    grid = rules.grid
+    assert (grid.diagonal_half_metres if diagonal else grid.orthogonal_half_metres) == half
     assert metres(half) == (1.5 if diagonal else 1.0)
 
 
@@ -81,8 +81,8 @@ def test_R_U2_distances_are_integer_half_metres_so_sums_are_exact() -> None:
     """R-U2: "Keep distances in integer half-metres inside the engine, so all arithmetic is
     exact." — three diagonals and a side are exactly 5.5 m, with no float drift."""
     rules = default_rules()
-    diagonal = rules.integer("grid", "diagonal_half_metres")
-    orthogonal = rules.integer("grid", "orthogonal_half_metres")
+    diagonal = rules.grid.diagonal_half_metres
+    orthogonal = rules.grid.orthogonal_half_metres
     path = 3 * diagonal + orthogonal
     assert isinstance(path, int)
     assert path == 11
@@ -139,7 +139,7 @@ def test_R_U5_a_round_is_six_seconds_and_every_creature_takes_one_turn_in_it() -
     Three creatures (initiative 5+4, 3+3 and 1+5) each take one turn in round 1, in initiative
     order, and only then does round 2 begin, with the first of them again.
     """
-    assert default_rules().integer("round", "seconds") == 6
+    assert default_rules().round.seconds == 6
     text = scenario_text(
         "a.b.c",
         "\n".join(

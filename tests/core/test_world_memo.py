@@ -132,7 +132,6 @@ def test_new_rules_make_the_follow_ups_look_again() -> None:
     b = grappled(pair(dice=(6, 2, 8, 1), rows=OPEN))
     assert held(b) == ("bo", "ana")
     rules = b.world.rules
-    raw = {**rules.raw, "attack": {**rules.raw["attack"], "melee_reach_half_metres": 0}}
-    b.world.rules = replace(rules, raw=raw)
+    b.world.rules = replace(rules, attack=replace(rules.attack, melee_reach_half_metres=0))
     b.submit(SetPolicy("bo", "never", "none"))  # an event that writes only a policy
     assert held(b) != ("bo", "ana")

@@ -215,8 +215,8 @@ def assert_invariants(battle: Battle) -> None:
     standing: dict[Any, str] = {}
     for uid in creatures(world):
         left = world.need(uid, Budget)
-        assert 0 <= left.half <= rules.half_actions, (uid, left)  # R-B2, R-B4
-        assert 0 <= left.bonus <= rules.bonus_actions, (uid, left)
+        assert 0 <= left.half <= rules.budget.half_actions, (uid, left)  # R-B2, R-B4
+        assert 0 <= left.bonus <= rules.budget.bonus_actions, (uid, left)
         health = world.need(uid, Health)
         assert health.hp <= health.max_hp
         if health.hp <= 0:

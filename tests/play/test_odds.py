@@ -404,7 +404,7 @@ def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
     world = seeded_battle(text, 1).world
     club = held_weapon(world, "ana", melee=True)
     axe = held_weapon(world, "grok", melee=True)
-    factor = world.rules.integer("actions", "trip_weapon_fcs_factor")
+    factor = world.rules.actions.trip_weapon_fcs_factor
     assert (trip_factor(world, club), trip_factor(world, axe), trip_factor(world, None)) == (
         factor,
         1,

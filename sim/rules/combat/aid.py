@@ -69,11 +69,11 @@ def check_aid(world: World, action: Aid) -> Refusal | None:
 
 def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
     actor, target = action.actor, action.target
-    number = world.rules.integer
+    numbers = world.rules.conditions
     held = conditions(world, target)
     out: list[ev.Event] = []
     if incapacitated(world, target):
-        revive = number("conditions", "incapacitated_revive_hp")
+        revive = numbers.incapacitated_revive_hp
         if hp(world, target) < revive:
             out += heal(world, target, revive - hp(world, target), f"{actor}'s aid (R-K2)")
         if standing_in(world, target) is not None and not held.has(Condition.PRONE):
@@ -82,13 +82,13 @@ def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
         out.append(ev.ConditionLost(target, Condition.INCAPACITATED, f"aided by {actor} (R-X11)"))
     burning = held.count(Condition.BURNING)
     if burning:
-        lost = number("conditions", "aid_burning_stacks")
+        lost = numbers.aid_burning_stacks
         out += _stacks_left(target, Condition.BURNING, burning, lost, f"{actor} put out the flames")
     bleeding = held.count(Condition.BLEEDING)
     if bleeding:
         roll = skill_check(world, dice, actor, "first_aid", f"first aid for {target}'s bleeding")
         out.append(roll.rolled)
-        lost = max(0, roll.total - number("conditions", "aid_bleeding_threshold"))
+        lost = max(0, roll.total - numbers.aid_bleeding_threshold)
         if lost:
             out += _stacks_left(target, Condition.BLEEDING, bleeding, lost, f"{actor} stopped it")
     return out

@@ -19,14 +19,11 @@ def _armour(world: World, item: str) -> Armour | None:
 
 def turns_needed(world: World, action: Action, armour: Armour) -> int:
     """R-B5: 5 / 10 / 20 turns to don by class, half (rounded up) to doff; Slow adds a turn."""
-    don = world.rules.integer("extended.don_turns", armour.armour_class)
-    turns = (
-        don
-        if isinstance(action, Don)
-        else -(-don // world.rules.integer("extended.doff_divisor", "value"))
-    )
+    extended = world.rules.extended
+    don = extended.don_turns[armour.armour_class]
+    turns = don if isinstance(action, Don) else -(-don // extended.doff_divisor)
     if action.slow:
-        turns += world.rules.integer("extended", "slowed_extra_turns")
+        turns += extended.slowed_extra_turns
     return turns
 
 

@@ -89,7 +89,7 @@ def assist_bonus(world: World, attacker: str, target: str) -> tuple[int, list[ev
     if held.creature(ASSISTED) != target:
         return 0, []
     reason = "used on this Hit Roll (R-X21)"
-    return world.rules.integer("actions", "assist_bonus"), [
+    return world.rules.actions.assist_bonus, [
         ev.ConditionLost(attacker, ASSISTED, reason),
         ev.ConditionLost(attacker, ASSISTED_BY, reason),
     ]

@@ -60,7 +60,7 @@ def hit_bonus(world: World, attacker: str, count: int, factor: int = 1) -> int:
     if count == 1:
         return bonus
     if count == 2:
-        return bonus // world.rules.integer("attack", "second_attack_fcs_divisor")
+        return bonus // world.rules.attack.second_attack_fcs_divisor
     return 0
 
 
@@ -85,7 +85,7 @@ def hit_roll(
         modifier += held.count(Condition.AIMING)  # R-X1
         yield ev.ConditionLost(attacker, Condition.AIMING, "used on this ranged attack")
     if melee and held.creature(Condition.FEINTED) == target:
-        modifier += world.rules.integer("actions", "feint_bonus")  # R-X10
+        modifier += world.rules.actions.feint_bonus  # R-X10
         yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee attack")
     helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
     modifier += helped
@@ -215,7 +215,7 @@ def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) 
     """R-A3: the weapon's WD less the target's Armour Rating, at least 0; unarmed WD 1
     crushing; a `bleed(N)` weapon adds N Bleeding stacks on a hit (R-K5)."""
     kind = weapon_kind(world, weapon)
-    wd = kind.wd if kind else world.rules.integer("attack", "unarmed_wd")
+    wd = kind.wd if kind else world.rules.attack.unarmed_wd
     damage_type = kind.damage if kind else "crushing"
     amount = after_armour(world, target, wd)
     out = damage(
@@ -300,7 +300,7 @@ def interrupts(
     (sim/rules/combat/interrupt.py says which; the engine opens these windows). True when it is
     lost."""
     here = world.need(actor, Position).cell
-    cost = world.rules.integer("reactions", "interrupt_bonus")
+    cost = world.rules.reactions.interrupt_bonus
     hidden_from = unseen_by(world, actor)
     for enemy in enemies(world, actor):
         there = world.need(enemy, Position).cell

@@ -27,7 +27,7 @@ def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
     save = roll_check(world, dice, target, "fcs", f"see through {actor}'s feint: FCS Save")
     out += [trick.rolled, save.rolled]
     if acting_wins(trick.total, save.total):
-        turns = world.rules.integer("actions", "feint_turn_ends")
+        turns = world.rules.actions.feint_turn_ends
         out += [
             ev.ConditionGained(actor, Condition.FEINTED, target),
             ev.ConditionGained(actor, Condition.FEINT_TURNS, turns),

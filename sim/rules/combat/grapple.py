@@ -133,7 +133,7 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
         busy = _in_grapple(world, unit)
         if busy is not None:
             return Refusal(f"{busy}; a creature is in one grapple at a time (R-G1)")
-    need = world.rules.integer("grapple", "free_hands")
+    need = world.rules.grapple.free_hands
     hands = world.need(actor, Hands)
     if hands.free < need:
         held = " and ".join(hands.items())
@@ -195,7 +195,7 @@ def sustain_grapple(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     held = held_by(world, unit)
     if held is None:
         return []
-    cost = world.rules.integer("grapple", "sustain_bonus")
+    cost = world.rules.grapple.sustain_bonus
     if world.need(unit, Budget).bonus < cost:
         return let_go(world, unit, held, f"{unit} lacks {cost} Bonus Actions to sustain it (R-G3)")
     # The log names the price as paid: 2 Bonus Actions ("bonus_x2"), not the Bonus tier's 1 B.

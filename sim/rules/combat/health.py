@@ -14,7 +14,7 @@ def damage(world: World, unit: str, amount: int, damage_type: str, source: str) 
     health = world.need(unit, Health)
     left = health.hp - max(0, amount)
     out: list[ev.Event] = [ev.Damaged(unit, max(0, amount), damage_type, source, left)]
-    floor = world.rules.integer("hit_points", "incapacitated_at")
+    floor = world.rules.hit_points.incapacitated_at
     if left <= floor and not incapacitated(world, unit):
         out.append(ev.ConditionGained(unit, Condition.INCAPACITATED, 1))
     return out

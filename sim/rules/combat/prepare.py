@@ -54,7 +54,7 @@ def check_prepare(world: World, action: Prepare) -> Refusal | None:
     actor = action.actor
     budget = world.need(actor, Budget)
     rules = world.rules
-    if budget.acted or budget.free_used or budget.half < rules.half_actions:
+    if budget.acted or budget.free_used or budget.half < rules.budget.half_actions:
         return Refusal(f"Skip / Prepare must be {actor}'s first action of the turn (R-P1)")
     if action.trigger not in TRIGGERS:
         return Refusal(

@@ -3,6 +3,7 @@ creature can use, how a policy answers a window, and Disengage (R-R5)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.core import events as ev
@@ -12,7 +13,7 @@ from sim.core.components import Budget, Hands, Policy, Stats
 from sim.core.condition import Condition
 from sim.core.creature import has, incapacitated, item_kind
 from sim.core.dice import Dice
-from sim.core.numbers import Tier
+from sim.core.numbers import ReactionRules, Tier
 from sim.core.world import World
 from sim.rules.budget import several
 
@@ -39,12 +40,12 @@ class Reply:
     slow: bool = False
 
 
-# What each reaction costs (R-R1..R-R7): the rules key of its Bonus Actions, by window.
-_COST_KEYS = {
-    "defence": "defence_bonus",
-    "attack_of_opportunity": "opportunity_bonus",
-    "interrupt": "interrupt_bonus",
-    "catch": "catch_bonus",
+# What each reaction costs (R-R1..R-R7): its Bonus Actions in the rules data, by window.
+_COSTS: dict[str, Callable[[ReactionRules], int]] = {
+    "defence": lambda costs: costs.defence_bonus,
+    "attack_of_opportunity": lambda costs: costs.opportunity_bonus,
+    "interrupt": lambda costs: costs.interrupt_bonus,
+    "catch": lambda costs: costs.catch_bonus,
 }
 
 
@@ -82,7 +83,7 @@ def reaction_price(world: World, unit: str, kind: str, option: str, *, slow: boo
     guarded = (
         kind == "defence" and option in ("parry", "block") and has(world, unit, Condition.GUARDING)
     )
-    count = 1 if guarded else rules.integer("reactions", _COST_KEYS[kind])
+    count = 1 if guarded else _COSTS[kind](rules.reactions)
     tier = Tier.FREE if guarded else Tier.BONUS
     if slow:
         tier = rules.slow[tier]
@@ -191,7 +192,7 @@ def defence_options(
     only against melee and with a weapon, Block with a shield; Guard pays a Parry or Block."""
     if incapacitated(world, unit):
         return ()
-    paid = bonus_left(world, unit) >= world.rules.integer("reactions", "defence_bonus")
+    paid = bonus_left(world, unit) >= world.rules.reactions.defence_bonus
     guard = has(world, unit, Condition.GUARDING)
     out = []
     if paid and not has(world, unit, Condition.PRONE):

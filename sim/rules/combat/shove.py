@@ -68,8 +68,8 @@ def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
         return
     rules = world.rules
     metres = max(
-        rules.integer("actions", "shove_min_push_metres"),
-        mine.rolled.result // rules.integer("actions", "shove_push_divisor"),
+        rules.actions.shove_min_push_metres,
+        mine.rolled.result // rules.actions.shove_push_divisor,
     )
     yield from push(world, actor, target, metres)
     if (
@@ -91,7 +91,7 @@ def push(world: World, shover: str, unit: str, metres: int) -> Resolution:
     m = mover(world, unit)
     allowed = half_metres(metres)
     spent = 0
-    fire = world.rules.integer("conditions", "fire_terrain_stacks")
+    fire = world.rules.conditions.fire_terrain_stacks
     while True:
         here = world.need(unit, Position).cell
         there = Pos(here.x + dx, here.y + dy)

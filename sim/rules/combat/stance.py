@@ -22,7 +22,7 @@ def check_aim(world: World, action: Aim) -> Refusal | None:
 
 
 def resolve_aim(world: World, action: Aim, dice: Dice) -> list[ev.Event]:
-    bonus = world.rules.integer("actions", "aim_bonus")
+    bonus = world.rules.actions.aim_bonus
     return [ev.ConditionGained(action.actor, Condition.AIMING, bonus)]
 
 

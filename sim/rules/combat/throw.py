@@ -104,12 +104,12 @@ def check_throw(world: World, action: Throw) -> Refusal | None:
 
 
 def item_damage(
-    world: World, attacker: str, target: str, item: str, *, per_kg: str, weapon_wd: bool
+    world: World, attacker: str, target: str, item: str, *, per_kg: float, weapon_wd: bool
 ) -> list[ev.Event]:
-    """Damage per kg (`per_kg`: its rules key: 2 crushing for a thrown item that is not a
+    """Damage per kg (`per_kg`, from the rules data: 2 crushing for a thrown item that is not a
     weapon, R-X17, or a tossed item that was not caught, R-R6), rounded down; with `weapon_wd` a
     weapon adds its WD and deals its own damage type (R-R6). Armour counts (R-A3)."""
-    amount = int(world.rules.decimal("actions", per_kg) * _weight(world, item))
+    amount = int(per_kg * _weight(world, item))
     damage_type = "crushing"
     kind = weapon_kind(world, item)
     if weapon_wd and kind is not None:
@@ -146,7 +146,7 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
     if is_weapon:
         yield from weapon_damage(world, actor, target, item)
     else:
-        per_kg = "throw_item_damage_per_kg"
+        per_kg = world.rules.actions.throw_item_damage_per_kg
         yield from item_damage(world, actor, target, item, per_kg=per_kg, weapon_wd=False)
 
 
@@ -156,7 +156,7 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
 def catch_options(world: World, unit: str) -> tuple[str, ...]:
     """R-R6, R-R8: "catch" with a free hand, or "catch, dropping X" for each held item that can
     be dropped to free one; nothing without the Bonus Action or when Incapacitated."""
-    if not can_react(world, unit, world.rules.integer("reactions", "catch_bonus")):
+    if not can_react(world, unit, world.rules.reactions.catch_bonus):
         return ()
     hands = world.need(unit, Hands)
     if hands.free >= 1:
@@ -223,9 +223,7 @@ class TossPlan:
 def too_heavy(world: World, actor: str, item: str) -> Refusal | None:
     """Why `actor` cannot toss `item` anywhere: it weighs more than half its STR Bonus in kg
     (R-X18)."""
-    most = world.need(actor, Stats).attribute("str").bonus / world.rules.integer(
-        "toss", "max_weight_divisor"
-    )
+    most = world.need(actor, Stats).attribute("str").bonus / world.rules.toss.max_weight_divisor
     weight = _weight(world, item)
     if weight > most:
         return Refusal(
@@ -290,7 +288,7 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
     trying = yield from _attempt(world, catcher, f"{actor} tosses {item} to {catcher}")
     if not trying:
         return  # it lets the item fall at its feet
-    base = world.rules.decimal("actions", "catch_toss_base")
+    base = world.rules.actions.catch_toss_base
     weight = _weight(world, item)
     against = base + weight
     check = roll_check(world, dice, catcher, "fcs", f"catch {item}: FCS Check")
@@ -306,5 +304,5 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
     if caught:
         yield ev.ItemCaught(catcher, item)
         return
-    per_kg = "catch_toss_damage_per_kg"
+    per_kg = world.rules.actions.catch_toss_damage_per_kg
     yield from item_damage(world, actor, catcher, item, per_kg=per_kg, weapon_wd=True)

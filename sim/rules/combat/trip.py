@@ -50,7 +50,7 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
     assert isinstance(plan, AttackPlan)
     actor, target = action.actor, action.target
     kind = weapon_kind(world, plan.weapon)
-    factor = world.rules.integer("actions", "trip_weapon_fcs_factor") if kind and kind.trip else 1
+    factor = world.rules.actions.trip_weapon_fcs_factor if kind and kind.trip else 1
     result = yield from strike(
         world, dice, actor, target, weapon=plan.weapon, melee=True, purpose="trip", factor=factor
     )

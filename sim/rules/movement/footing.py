@@ -67,12 +67,12 @@ def _mover(world: World, unit: str) -> Mover:
         unit=unit,
         team=world.need(unit, Team).name,
         height_half=height,
-        leap_half=height * rules.decimal("movement", "leap_height_fraction"),
-        leap_width=2 * rules.integer("movement", "leap_width_metres"),
-        waist_half=height * rules.decimal("movement", "waist_fraction"),
-        orthogonal=rules.integer("grid", "orthogonal_half_metres"),
-        diagonal=rules.integer("grid", "diagonal_half_metres"),
-        difficult_factor=rules.integer("movement", "difficult_multiplier"),
+        leap_half=height * rules.movement.leap_height_fraction,
+        leap_width=2 * rules.movement.leap_width_metres,
+        waist_half=height * rules.movement.waist_fraction,
+        orthogonal=rules.grid.orthogonal_half_metres,
+        diagonal=rules.grid.diagonal_half_metres,
+        difficult_factor=rules.movement.difficult_multiplier,
     )
 
 

@@ -61,23 +61,22 @@ def jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
 
 
 def _jump_reach(world: World, unit: str, m: Mover) -> JumpReach:
-    rules = world.rules
     stats = world.need(unit, Stats)
     bonus = stats.attribute("agi").bonus
-    num = rules.integer
+    numbers = world.rules.movement
     skill = max(stats.skill("athletics"), stats.skill("acrobatics"))
 
-    def share(divisor: str) -> int:
+    def share(divisor: int) -> int:
         """AGI Bonus / the rules' divisor in whole half-metres, rounded down (R-U4)."""
-        return (2 * bonus) // num("movement", divisor)
+        return (2 * bonus) // divisor
 
     return JumpReach(
-        standing_length=share("standing_jump_length_divisor"),
-        length_cap=share("running_jump_max_length_divisor"),
-        skill_length=2 * (skill // num("movement", "jump_skill_levels_per_metre")),
-        standing_height=share("standing_jump_height_divisor"),
-        height_per_runup=2 * num("movement", "running_jump_height_per_metres"),
-        extra_height_cap=2 * num("movement", "running_jump_max_extra_height"),
+        standing_length=share(numbers.standing_jump_length_divisor),
+        length_cap=share(numbers.running_jump_max_length_divisor),
+        skill_length=2 * (skill // numbers.jump_skill_levels_per_metre),
+        standing_height=share(numbers.standing_jump_height_divisor),
+        height_per_runup=2 * numbers.running_jump_height_per_metres,
+        extra_height_cap=2 * numbers.running_jump_max_extra_height,
         grab_height=m.height_half,
     )
 

@@ -64,20 +64,20 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     agi = stats.attribute("agi")
     fast = speed(world, unit)
     athletics = stats.skill("athletics")
-    num = rules.integer
+    numbers = rules.movement
     if kind is Step:
-        return half_metres(num("movement", "step_metres"))
+        return half_metres(numbers.step_metres)
     if kind is Walk:
-        return half_metres(fast / num("movement", "walk_speed_divisor"))
+        return half_metres(fast / numbers.walk_speed_divisor)
     if kind is Run:
         return half_metres(fast + athletics)
     if kind is Sprint:
         rolled = agi.die if roll is None else roll
         return half_metres(fast + athletics + rolled + agi.bonus)
     if kind is Crawl:
-        return half_metres(agi.die / num("movement", "crawl_die_divisor"))
+        return half_metres(agi.die / numbers.crawl_die_divisor)
     if kind is Swim:
-        return half_metres(fast / num("movement", "swim_speed_divisor"))
+        return half_metres(fast / numbers.swim_speed_divisor)
     raise ValueError(kind)
 
 
@@ -330,7 +330,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
             for c in out_path
         )
         factor = max((leg.cost // m.orthogonal for leg in legs), default=1)
-        limit = half_metres(world.rules.integer("movement", "swim_exit_move_metres")) * factor
+        limit = half_metres(world.rules.movement.swim_exit_move_metres) * factor
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
@@ -455,7 +455,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         )
     m = mover(world, unit)
     spent = 0
-    fire_stacks = world.rules.integer("conditions", "fire_terrain_stacks")
+    fire_stacks = world.rules.conditions.fire_terrain_stacks
     if isinstance(action, Step) and has(world, unit, Condition.SWIMMING):
         if has(world, unit, Condition.SUBMERGED):
             yield ev.ConditionLost(unit, Condition.SUBMERGED, "surfaced to step out (R-M8)")
@@ -539,7 +539,7 @@ def opportunities(
             near.append((enemy, at))
     if not near:
         return
-    cost = world.rules.integer("reactions", "opportunity_bonus")
+    cost = world.rules.reactions.opportunity_bonus
     hidden_from = unseen_by(world, unit)
     for enemy, at in near:
         if enemy in hidden_from or not can_react(world, enemy, cost):
@@ -575,7 +575,7 @@ def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> 
     grid = world.grid
     drop = (grid.ground_half(a) - grid.ground_half(b)) / 2 + up
     out: list[ev.Event] = []
-    per = world.rules.integer("movement", "fall_damage_per_metre")
+    per = world.rules.movement.fall_damage_per_metre
     height = world.need(unit, Body).height
     full = int(drop - height) if drop > height else 0
     out.append(ev.Fell(unit, b, drop))

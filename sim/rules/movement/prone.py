@@ -19,7 +19,7 @@ def water_depth(world: World, unit: str) -> float:
 
 def waist_deep(world: World, unit: str) -> bool:
     """R-M9: water from half the creature's height up counts as waist-deep."""
-    fraction = world.rules.decimal("movement", "waist_fraction")
+    fraction = world.rules.movement.waist_fraction
     return water_depth(world, unit) >= world.need(unit, Body).height * fraction
 
 

@@ -64,9 +64,7 @@ def distance_half(rules: Rules, a: Pos, b: Pos) -> int:
     dx, dy = abs(a.x - b.x), abs(a.y - b.y)
     diagonal = min(dx, dy)
     straight = max(dx, dy) - diagonal
-    return diagonal * rules.integer("grid", "diagonal_half_metres") + straight * rules.integer(
-        "grid", "orthogonal_half_metres"
-    )
+    return diagonal * rules.grid.diagonal_half_metres + straight * rules.grid.orthogonal_half_metres
 
 
 def creature_distance_half(world: World, a: str, b: str) -> int:

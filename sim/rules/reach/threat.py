@@ -32,20 +32,20 @@ def reach_bound(world: World) -> int:
     rules make that longer. No creature strikes a cell farther away."""
     rules = world.rules
     longest = max(
-        rules.integer("attack", "melee_reach_half_metres"),
-        rules.integer("attack", "reach_weapon_half_metres"),
+        rules.attack.melee_reach_half_metres,
+        rules.attack.reach_weapon_half_metres,
     )
-    return longest // rules.integer("grid", "diagonal_half_metres")
+    return longest // rules.grid.diagonal_half_metres
 
 
 def _reach_cells(world: World, unit: str, armed: bool) -> int:
     rules = world.rules
-    reach = rules.integer("attack", "melee_reach_half_metres")
+    reach = rules.attack.melee_reach_half_metres
     for item in world.need(unit, Hands).items() if armed else ():
         kind = world.catalog.get(item_kind(world, item))
         if isinstance(kind, Weapon) and kind.reach:
-            reach = rules.integer("attack", "reach_weapon_half_metres")
-    return reach // rules.integer("grid", "diagonal_half_metres")
+            reach = rules.attack.reach_weapon_half_metres
+    return reach // rules.grid.diagonal_half_metres
 
 
 def up_in(world: World, cell: Pos, besides: str = "") -> float:
@@ -229,7 +229,7 @@ def provocations(
                 kept = reaches(world, enemy, at, cell, up=there_up)
             if not kept:
                 budget = world.get(enemy, Budget)
-                cost = world.rules.integer("reactions", "opportunity_bonus")  # R-R8
+                cost = world.rules.reactions.opportunity_bonus  # R-R8
                 out.append(
                     Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
                 )

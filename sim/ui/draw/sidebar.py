@@ -99,8 +99,8 @@ class Sidebar(Panel):
                 y,
                 w,
                 world.need(actor, Budget),
-                world.rules.half_actions,
-                world.rules.bonus_actions,
+                world.rules.budget.half_actions,
+                world.rules.budget.bonus_actions,
             )
         order = teams(world)
         lines = self.scene.initiative(session, view)

@@ -99,7 +99,7 @@ def base_label(rules: Rules, name: str, slow: bool = False, quicken: bool = Fals
         tier = rules.slow[tier]
     elif quicken and tier in rules.quicken:
         tier = rules.quicken[tier]
-    bonus = rules.sprint_extra_bonus if kind.extra_bonus else 0
+    bonus = rules.sprint.extra_bonus if kind.extra_bonus else 0
     return SHORT[tier] + (f"+{bonus}B" if bonus else "")
 
 
@@ -855,23 +855,23 @@ def _bonus(n: int) -> str:
 
 def reaction_help(world: World, unit: str, option: str) -> str:
     """What answering a reaction window with `option` does and costs, in words."""
-    number = world.rules.integer
+    costs = world.rules.reactions
     if option in ("dodge", "parry", "block"):
         stat = {"dodge": "AGI Roll", "parry": "STR or AGI Roll + weapon parry",
                 "block": "RES Roll + shield block"}[option]  # fmt: skip
-        cost = _bonus(number("reactions", "defence_bonus"))
+        cost = _bonus(costs.defence_bonus)
         if option != "dodge" and has(world, unit, Condition.GUARDING):
             cost = "paid by Guard"
         mean = expected_defence(world, unit, option)
         return f"Defense Roll + {stat} (about +{mean:.0f}); costs {cost}"
     if option == "attack":
-        cost = _bonus(number("reactions", "opportunity_bonus"))
+        cost = _bonus(costs.opportunity_bonus)
         return f"an attack of opportunity before it leaves; costs {cost}"
     if option == "interrupt":
-        cost = _bonus(number("reactions", "interrupt_bonus"))
+        cost = _bonus(costs.interrupt_bonus)
         return f"attack first; on a hit its action is lost; costs {cost}"
     if option.startswith("catch"):
-        cost = _bonus(number("reactions", "catch_bonus"))
+        cost = _bonus(costs.catch_bonus)
         return f"try to catch it; costs {cost}"
     if option == "none":
         return "let it happen; keep the Bonus Actions"

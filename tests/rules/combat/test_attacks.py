@@ -341,7 +341,7 @@ def test_R_A3_damage_is_the_wd_less_the_armour_rating_at_least_0(
 ) -> None:
     """R-A3: a dagger against no armour and each shipped armour, and a fist (WD 1) against
     armour that stops it all (the WD and ratings are the catalog's and the rules')."""
-    base = wd(weapon) if weapon else default_rules().integer("attack", "unarmed_wd")
+    base = wd(weapon) if weapon else default_rules().attack.unarmed_wd
     damage = max(0, base - (rating(armour) if armour else 0))
     bob: dict[str, Any] = {"armour": armour} if armour else {}
     b = duel(8, 1, ana={"held": [weapon] if weapon else []}, bob=bob)

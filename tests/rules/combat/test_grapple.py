@@ -330,7 +330,8 @@ def test_R_G3_lacking_2_bonus_actions_ends_the_grapple() -> None:
     b = pair()
     give(b, "ana", "grappling", "bo")
     give(b, "bo", "grappled", "ana")
-    b.world.rules = replace(b.world.rules, bonus_actions=1)
+    rules = b.world.rules
+    b.world.rules = replace(rules, budget=replace(rules.budget, bonus_actions=1))
     end_turns(b, "ana", "bo")
     assert b.log[-1].reason == "ana lacks 2 Bonus Actions to sustain it (R-G3)"  # type: ignore[attr-defined]
     assert held(b) == (None, None)
