@@ -4,7 +4,7 @@ Actions, refusals, Slow and Quicken."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import pytest
@@ -31,6 +31,7 @@ from tests.helpers import (
     types,
     unit,
 )
+from tests.movers import creature
 
 # --- two test-only actions: the tiers no built action has yet --------------------------------
 
@@ -569,3 +570,18 @@ def test_R_B7_the_slow_table_puts_free_below_bonus() -> None:
     rules = default_rules()
     assert rules.slow[Tier.FREE] is Tier.BONUS
     assert rules.quicken[Tier.FREE] is Tier.FREE
+
+
+# --- R-B3: Sprint's extra Bonus Action is a number of the rules data ---------------------------
+
+
+def test_R_B3_sprint_extra_bonus_comes_from_the_rules_data() -> None:
+    """R-B3 "Sprint costs exactly what the text says: 1 Action + 1 Bonus Action", and every
+    number lives in rules.toml ([sprint] extra_bonus): a table that changes it changes Sprint."""
+    rows = "..........\n.a........\n.........."
+    b = battle(scenario_text(rows, creature("ana", "blue", "a")), [4, 8])
+    rules = b.world.rules
+    b.world.rules = replace(rules, sprint=replace(rules.sprint, extra_bonus=0))
+    events = accepted(b, unit="ana", action="sprint", to=[5, 1])
+    assert (events[0]["half"], events[0]["bonus"]) == (2, 0)
+    assert budget(b, "ana") == (0, 2)

@@ -459,3 +459,29 @@ def test_R_B5_R_G1_being_grappled_breaks_an_extended_action() -> None:
     assert events[-1] == {
         "type": "extended_broken", "unit": "bo", "action": "don", "reason": "bo is grappled",
     }  # fmt: skip
+
+
+# --- R-G4: moved apart ends a grapple, whatever the grappler holds -----------------------------
+
+
+def test_R_G4_a_grapple_ends_when_pushed_apart_even_if_the_grappler_holds_a_reach_weapon() -> None:
+    """R-G4: "The grapple ends if either creature is moved apart". ana grapples bo, then draws
+    a spear (a `reach` weapon, R-A4); cy shoves bo 2 m away. Two cells apart they are no
+    longer together: the spear's reach is not a grip."""
+    rows = "......\n.ac...\n..b...\n......"
+    units = "\n".join(
+        [
+            creature("ana", "blue", "a", carried=["spear"]),
+            creature("bo", "red", "b"),
+            creature("cy", "blue", "c"),
+        ]
+    )
+    b = battle(scenario_text(rows, units), [4, 3, 2, 6, 2, 4, 1, 8])
+    accepted(b, unit="ana", action="grapple", target="bo")
+    assert conditions_of(b, "bo").get("grappled") == "ana"
+    accepted(b, unit="ana", action="draw", item="spear")
+    end_turns(b, "ana", "bo")
+    accepted(b, unit="cy", action="shove", target="bo")
+    assert b.world.need("bo", Position).cell == Pos(2, 3)
+    assert "grappling" not in conditions_of(b, "ana")
+    assert "grappled" not in conditions_of(b, "bo")

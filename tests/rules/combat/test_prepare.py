@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.play.engine import AwaitingAction, Battle
-from tests.helpers import accepted, battle, budget, refused, scenario_text, types
+from tests.helpers import accepted, battle, budget, give, refused, scenario_text, types
 from tests.movers import creature
 
 FIELD = """
@@ -209,3 +209,31 @@ def test_R_P3_two_preparers_set_off_by_one_turn_resume_then_take_their_turns_in_
     assert [(e["unit"], e["round"]) for e in events if e["type"] == "turn_started"] == [("cy", 2)]
     events = accepted(b, unit="cy", action="end_turn")
     assert [(e["unit"], e["round"]) for e in events if e["type"] == "turn_started"] == [("bob", 3)]
+
+
+# --- R-P3 with R-K2: a triggered preparer downed before it acts does not stall the battle ------
+
+
+def test_R_P3_R_K2_a_triggered_plan_of_a_creature_downed_meanwhile_is_dropped() -> None:
+    """R-P3: bo runs up to ana and sets off her plan; before bo's turn ends ana is downed
+    (R-K2: it takes no actions). Her plan is dropped and the next creature, dan, starts its
+    turn; the battle does not wait for an action ana can never take."""
+    rows = "..........\n.a......b.\n.d........"
+    units = "\n".join(
+        [creature("ana", "blue", "a"), creature("bo", "red", "b"), creature("dan", "blue", "d")]
+    )
+    b = battle(scenario_text(rows, units), [8, 7, 6])
+    accepted(
+        b,
+        unit="ana",
+        action="prepare",
+        trigger="enemy_within",
+        metres=1.5,
+        then={"action": "attack", "target": "bo"},
+    )
+    events = accepted(b, unit="bo", action="run", to=[2, 1])
+    assert "plan_triggered" in types(events)
+    give(b, "ana", "incapacitated")
+    events = accepted(b, unit="bo", action="end_turn")
+    assert "plan_dropped" in types(events)
+    assert b.pending == AwaitingAction("dan")

@@ -550,3 +550,28 @@ def test_R_M6_R_M5_a_jump_passes_over_an_ally_but_not_a_standing_enemy(
         assert at(b).cell == Pos(3, 1)
     else:
         assert refused(b, unit="ana", action="jump", to=[3, 1]) == (f"{reason} of the jump (R-M5)")
+
+
+# --- R-R4: a Climb is a Movement Action and provokes when it leaves reach ----------------------
+
+
+def test_R_R4_R_M7_climbing_out_of_reach_provokes_an_attack_of_opportunity() -> None:
+    """R-R4: "when an enemy within reach tries to leave the reach with a Movement Action", and
+    Climb is one (R-M7). ana climbs the 3 m face to (2,1); bo below at (1,2) cannot reach 3 m up
+    (R-A4), so it attacks first, before she leaves."""
+    rows = ".....\n.aDDD\n.b..."
+    extra = legend(D={"height": 3, "climbable": True})
+    units = "\n".join(
+        [
+            creature("ana", "blue", "a", agi="d4+8"),
+            creature("bo", "red", "b", policy="always"),
+        ]
+    )
+    b = battle(scenario_text(rows, units, extra), [4, 3, 8, 1])
+    events = accepted(b, unit="ana", action="climb", to=[2, 1])
+    kinds = types(events)
+    assert "attack_resolved" in kinds
+    assert kinds.index("attack_resolved") < kinds.index("climbed")
+    resolved = next(e for e in events if e["type"] == "attack_resolved")
+    assert resolved["purpose"] == "attack of opportunity"
+    assert b.world.need("ana", Position).cell == Pos(2, 1)

@@ -4,14 +4,17 @@ that fails and why."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from sim.core.actions import Refusal, Run, Walk
 from sim.core.components import Position
+from sim.core.condition import Condition
 from sim.core.geometry import Pos
 from sim.play.engine import Battle
 from sim.rules.movement.movement import allowance, plan_move
-from tests.helpers import accepted, battle, budget, refused, scenario_text, types
+from tests.helpers import accepted, battle, budget, conditions_of, refused, scenario_text, types
 from tests.movers import creature, legend
 
 # ana stands at (1,1) on open ground, 16 cells of it to her right.
@@ -442,3 +445,50 @@ def test_the_refusal_names_the_first_failing_cell_and_the_rule() -> None:
     assert reason.startswith("(7,3)")
     for word in ("ledge", "1.5 m", "0.9 m", "jump or climb"):
         assert word in reason
+
+
+def standing_cells(b: Battle) -> Counter[Pos]:
+    """How many creatures that are not prone stand in each cell (R-M5: at most one)."""
+    return Counter(
+        at(b, uid)
+        for uid, _ in b.world.each(Position)
+        if uid in ("ana", "al", "bo", "cy") and "prone" not in conditions_of(b, uid)
+    )
+
+
+# --- R-M1 with R-M5: a sprint cut short never ends on another standing creature ----------------
+
+
+def test_R_M1_R_M5_a_sprint_cut_short_does_not_stop_on_an_allys_cell() -> None:
+    """R-M1: Sprint is rolled when declared; R-M5: a cell holds at most one standing creature
+    and a move may pass through allies but not end on them. ana (AGI d4+1: 11..14 m) sprints
+    13 m along row 1 through her ally al at (12,1); a 1 allows 11 m, which would leave her on
+    al's cell. She stops at (11,1), the last cell she may end in, and the log says why."""
+    rows = "...............\n.a..........l..\n..............."
+    units = "\n".join(
+        [creature("ana", "blue", "a", agi="d4+1"), creature("al", "blue", "l", agi="d4+1")]
+    )
+    b = battle(scenario_text(rows, units), [4, 3, 1])
+    events = accepted(b, unit="ana", action="sprint", path=[[x, 1] for x in range(2, 15)])
+    cut = [e for e in events if e["type"] == "move_cut_short"]
+    assert len(cut) == 1 and cut[0]["at"] == [11, 1]
+    assert at(b, "ana") == Pos(11, 1)
+    assert max(standing_cells(b).values()) == 1
+
+
+def test_R_M5_R_K2_an_incapacitated_creature_holds_no_cell_for_itself() -> None:
+    """R-M5, R-K2: an Incapacitated creature is down: others may pass and stop in its cell,
+    and a prone creature there may stand up."""
+    from sim.core.events import ConditionGained
+    from sim.play.apply import apply
+
+    text = scenario_text(
+        "....\n.ab.\n...c",
+        "\n".join(
+            [creature("ana", "blue", "a"), creature("bob", "red", "b"), creature("cy", "red", "c")]
+        ),
+    )
+    b = battle(text, [8, 7, 6])
+    apply(b.world, ConditionGained("bob", Condition.INCAPACITATED, 1))
+    events = accepted(b, unit="ana", action="walk", path=[[2, 1]])
+    assert events[-1]["type"] == "moved" and events[-1]["end"] == [2, 1]
