@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim.content.scenario import load
 from sim.core.actions import EndTurn
 from sim.core.geometry import Pos
+from sim.ui.input import handover, orders
 from sim.ui.input.app import App
 from sim.ui.model.session import Session
 
@@ -66,11 +67,11 @@ def bench(rounds: int, action: str | None, tmp: Path) -> tuple[list[float], ...]
     while (unit := getattr(session.battle.pending, "unit", "ana")) != "ana":
         session.submit(EndTurn(unit))  # the orcs before her in the initiative wait
     app.sync()
-    app.take_seat()
+    handover.take_seat(app)
     assert app.view.selected == "ana", app.view.selected
     app.frame()  # the bar's entries for this turn
     if action is not None:
-        app.choose_action(action)
+        orders.choose_action(app, action)
         assert app.view.targeting == action, app.view.status
     centre = Pos(32, 32)
     targets = [Pos(centre.x + dx, centre.y + dy) for dx, dy in RING]

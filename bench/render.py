@@ -36,6 +36,7 @@ from sim.content.scenario import loads
 from sim.core.actions import Refusal
 from sim.core.components import Position
 from sim.core.geometry import Pos
+from sim.ui.input import camera, handover
 from sim.ui.input.app import App
 from sim.ui.model.planner import MOVES
 from sim.ui.model.session import Session
@@ -101,7 +102,7 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, f
     session = Session(load(path), 1)
     session.autosave = None
     app = App(session, SIZE)
-    app.take_seat()
+    handover.take_seat(app)
     view = app.view
     unit = view.selected
     assert unit is not None
@@ -153,12 +154,12 @@ def bench(n: int, frames: int, tmp: Path) -> tuple[float, float, float, float, f
 
     def pan() -> None:
         app.camera.pan(3 if next(steps) % 2 else -3, 0)
-        app._fitted = None
+        app.fitted = None
 
     panned = median_ms(app.frame, frames, before=pan)
 
     def zoom() -> None:
-        app._zoom(1.2 if next(steps) % 8 < 4 else 1 / 1.2, app.camera.centre(far))
+        camera.zoom(app, 1.2 if next(steps) % 8 < 4 else 1 / 1.2, app.camera.centre(far))
 
     zoomed = median_ms(app.frame, 16, before=zoom)
     return frame, moving, changed, panned, zoomed, baseline, len(reach)

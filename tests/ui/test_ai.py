@@ -37,7 +37,7 @@ def ai_app(tmp_path: Path, seed: int, **levels: str) -> App:
 
 def step(app: App) -> bool:
     """One AI decision with its pause just over."""
-    return app.ai_step(app._ai_at)
+    return app.seats.step(app.seats.at)
 
 
 def to_people(app: App) -> int:
@@ -66,14 +66,14 @@ def test_an_ai_side_has_no_handover_and_plays_one_decision_at_a_time(
     if app.view.handover is not None:
         assert p.sit_down() == "blue"
     for _ in range(3):  # blue ends its turns; red plays between them
-        if app.ai_turn() is None:
+        if app.seats.turn() is None:
             assert app.view.handover is None and app.view.side == "blue"
             p.key(pygame.K_e)
         assert app.view.handover is None
-        app._ai_at = 10.0
-        if app.ai_turn() is not None:
-            assert not app.ai_step(9.0), "the AI waits out its pause"
-            assert app.ai_step(10.0)
+        app.seats.at = 10.0
+        if app.seats.turn() is not None:
+            assert not app.seats.step(9.0), "the AI waits out its pause"
+            assert app.seats.step(10.0)
             assert app.view.status.startswith("AI grok: ")
             to_people(app)
     said = app.scene.log_lines(app.session, app.view)
@@ -108,14 +108,14 @@ def test_space_plays_the_ai_turn_out_and_the_ai_answers_its_own_reactions(
     ]
     assert answered and all(e.by != "policy" for e in answered), answered
     p.key(pygame.K_e)
-    assert app.ai_turn() is not None
+    assert app.seats.turn() is not None
     p.key(pygame.K_SPACE)
-    assert app.ai_fast
+    assert app.seats.fast
     made = 0
-    while app.ai_step(0.0):  # no time passes: only Space lets it go on
+    while app.seats.step(0.0):  # no time passes: only Space lets it go on
         made += 1
         assert made < 200
-    assert made > 0 and not app.ai_fast
+    assert made > 0 and not app.seats.fast
     pending = app.session.battle.pending
     assert isinstance(pending, BattleOver) or team_of(app.world, pending.unit) == "blue"
     p.shot("after_space")
@@ -129,20 +129,20 @@ def test_i_hands_the_side_at_the_screen_to_the_ai_and_takes_it_back(
     assert app.view.handover is not None
     first = app.view.handover
     p.key(pygame.K_i)  # on the handover screen: the side asked to sit down goes to the AI
-    assert first in app.seated and app.view.handover is None
+    assert first in app.seats.seated and app.view.handover is None
     assert app.view.status == f"{first.upper()} is played by the AI (normal); I takes it back"
     to_people(app)
     other = next(t for t in ("blue", "red") if t != first)
     if app.view.handover is not None:
         assert p.sit_down() == other
     p.key(pygame.K_i)  # the other side too: the AI plays both, the screen shows everyone
-    assert set(app.seated) == {"blue", "red"} and app.view.omniscient
+    assert set(app.seats.seated) == {"blue", "red"} and app.view.omniscient
     for _ in range(6):
         step(app)
-    assert app.ai_turn() is not None
+    assert app.seats.turn() is not None
     team = team_of(app.world, app.session.battle.pending.unit)  # type: ignore[union-attr]
     p.key(pygame.K_i)  # during an AI turn: that side is handed back
-    assert team not in app.seated
+    assert team not in app.seats.seated
     assert app.view.status == f"{team.upper()} is played by its player again"
     assert app.view.handover == team or app.view.side == team
 

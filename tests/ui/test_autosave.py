@@ -37,6 +37,7 @@ from sim.formats.replay import (
 from sim.play.decisions import parse
 from sim.play.engine import AwaitingAction, Battle
 from sim.ui.input import app as client
+from sim.ui.input import handover
 from sim.ui.input.app import App
 from sim.ui.model.session import Session
 
@@ -229,12 +230,12 @@ def test_the_window_shows_a_failed_autosave_and_the_exit_message_says_so(
     """In the window the failure is the session's notice (drawn in the sidebar); closing the
     window prints it on standard error with exit status 1, not "autosaved to"."""
     app = App(Session(load(SKIRMISH), 1), (1280, 800))
-    app.take_seat()
+    handover.take_seat(app)
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingAction)
     app.submit(parse({"unit": pending.unit, "action": "end_turn"}))
     assert app.session.notice.startswith("autosave failed:")
-    app.take_seat()
+    handover.take_seat(app)
     app.frame()  # the sidebar draws the notice
 
     session = Session(load(SKIRMISH), 1)
@@ -342,7 +343,7 @@ def test_the_window_offers_the_unfinished_game_on_its_first_handover_screen(
     assert app.session.battle.decisions == game.battle.decisions
     assert app.session.battle.world == game.battle.world
     assert app.view.handover is not None  # the side to act takes the screen as usual
-    app.take_seat()
+    handover.take_seat(app)
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingAction)
     app.submit(parse({"unit": pending.unit, "action": "end_turn"}))
@@ -594,8 +595,8 @@ def test_a_game_against_the_ai_goes_on_against_it_when_loaded_or_continued(
     assert opened[-1][1] == {"blue": "easy"}
     assert "as when the game was saved" not in capsys.readouterr().out
     # Handed back to its player (I during its turn), red is no longer the AI's in the saves.
-    app.seated.clear()
-    app._seats_shown()
+    app.seats.seated.clear()
+    app.seats.shown()
     app.session.save_to(quick)
     assert read(quick).ai == ()
     assert main(["play", "--load", str(quick)]) == 0
@@ -635,7 +636,7 @@ def test_continuing_the_offered_game_seats_the_ai_it_was_played_against(
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
     assert app.session.autosave == offer.path
     assert app.view.ai == {"red": "easy"} and app.session.ai == {"red": "easy"}
-    assert sorted(app.seated) == ["red"] and app.seated["red"].level == "easy"
+    assert sorted(app.seats.seated) == ["red"] and app.seats.seated["red"].level == "easy"
 
 
 def test_a_save_naming_a_side_the_scenario_lacks_is_refused(

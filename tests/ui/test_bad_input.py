@@ -380,9 +380,10 @@ def test_render_refuses_a_directory_or_an_unwritable_out(
 def test_the_window_reports_a_save_it_cannot_load_and_the_game_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Items 7 and 8 in the window (F9 and the load dialog both call `App.load`)."""
+    """Items 7 and 8 in the window (F9 and the load dialog both call `saving.load`)."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SIM_SAVE_DIR", str(tmp_path / "saves"))
+    from sim.ui.input import saving
     from sim.ui.input.app import App
     from sim.ui.model.session import Session
 
@@ -400,7 +401,7 @@ def test_the_window_reports_a_save_it_cannot_load_and_the_game_goes_on(
         (prepared, "the prepared action cannot itself be a Prepare"),
     ]:
         path = write_save(tmp_path, data)
-        app.load(path)
+        saving.load(app, path)
         assert message in app.view.status and str(path) in app.view.status
         assert app.session.battle.decisions == before
 

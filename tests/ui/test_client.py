@@ -23,6 +23,7 @@ from sim.core.events import to_json as event_json
 from sim.core.geometry import Pos
 from sim.play.decisions import PARSERS, parse, to_json
 from sim.play.engine import AwaitingAction, AwaitingReaction, BattleOver
+from sim.ui.input import camera, free, orders, saving
 from sim.ui.input.app import App
 from sim.ui.model.actionbar import prompt_options
 from sim.ui.model.session import Session
@@ -251,9 +252,9 @@ def test_waypoints_choose_another_path(duel: Path, shots: Path) -> None:
     app.view.move_only = "run"
     goal = Pos(start.x, start.y - 1)
     detour = Pos(start.x - 1, start.y + 1) if start.x > 1 else Pos(start.x + 1, start.y + 1)
-    app._shift = True
+    app.shift = True
     p.click_cell(detour)
-    app._shift = False
+    app.shift = False
     assert app.view.waypoints == [detour]
     p.hover(goal)
     plan = app.scene.plan(app.session, app.view)
@@ -580,7 +581,7 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
             continue
         unit = acting(app)
         foe = enemy_of(app, unit)
-        if app.attack_offer(foe) is not None:
+        if free.attack_offer(app, foe) is not None:
             p.click_cell(at(app, foe))  # clicking the enemy attacks it
         else:
             p.key(pygame.K_e)
@@ -698,7 +699,7 @@ def test_cast_a_spell_chosen_from_the_list(tmp_path: Path, shots: Path) -> None:
     seat_for(p, "mara")
     p.key(pygame.K_c)
     assert app.view.choosing == "cast"
-    listed = app.listed()
+    listed = orders.listed(app)
     assert listed and set(listed) <= {"firebolt", "frost_grip", "inferno", "mend"}
     p.shot("spell_list")
     index = listed.index("firebolt")
@@ -721,7 +722,7 @@ def test_an_area_spell_is_aimed_at_a_cell(tmp_path: Path, shots: Path) -> None:
     listed = [c for c in app.renderer.bar.entries if c.name == "cast"]
     assert listed and listed[0].ok
     p.key(pygame.K_c)
-    if "inferno" not in app.listed():
+    if "inferno" not in orders.listed(app):
         pytest.skip("the mage template knows no area spell")
     p.button("choice", "inferno")
     assert app.view.targeting == "cast" and app.view.ability == "inferno"
@@ -737,7 +738,7 @@ def test_an_ability_on_itself_needs_no_target(tmp_path: Path, shots: Path) -> No
     p = Player(app, shots)
     seat_for(p, "zul")
     p.key(pygame.K_u)
-    if "battle_focus" not in app.listed():
+    if "battle_focus" not in orders.listed(app):
         pytest.skip("the shaman template knows no ability on itself")
     p.shot("ability_list")
     p.button("choice", "battle_focus")
@@ -750,7 +751,7 @@ def test_a_refused_spell_says_why_and_is_struck_through(tmp_path: Path, shots: P
     p = Player(app, shots)
     seat_for(p, "mara")
     p.key(pygame.K_c)
-    choices = app.choices()
+    choices = orders.choices(app)
     refused = [c for c in choices if not c.ok]
     assert refused, "zul is 10 m away: out of frost_grip's 8 m"
     assert all("Now:" in c.detail for c in refused)
@@ -836,7 +837,7 @@ def test_every_button_fits_the_window(duel: Path, shots: Path, size: tuple[int, 
     """Narrow or wide, the sidebar's pips and every clickable thing stay inside the window."""
     app = make_app(duel)
     app.surface = pygame.Surface(size)
-    app.fit()
+    camera.fit(app)
     p = Player(app, shots)
     p.sit_down()
     p.key(pygame.K_q)  # Quicken: the bar's labels change
@@ -905,7 +906,7 @@ def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) 
     p.sit_down()
     assert acting(app) == "ana"
     p.key(pygame.K_w)
-    assert "area" in app.listed()
+    assert "area" in orders.listed(app)
     p.button("choice", "area")
     assert app.view.choosing is None and app.view.marking == []
     p.key(pygame.K_RETURN)  # nothing marked yet: nothing happens
@@ -1019,7 +1020,7 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     app = make_app(duel)
     p = Player(app, shots)
     p.sit_down()
-    app.save()  # a quick save exists, so a refused load is refused for the seat, not the file
+    saving.save(app)  # a quick save exists, so a refused load is refused for the seat, not the file
     p.button("action", "walk")
     p.click_cell(Pos(1, 3))
     assert app.view.handover == "red"
@@ -1187,7 +1188,7 @@ def test_an_assist_can_be_held_ready_for_a_prepare_trigger(tmp_path: Path, shots
     p = Player(app, shots)
     seat_for(p, "ana")
     p.key(pygame.K_w)  # Prepare: choose the trigger
-    p.key(pygame.K_1 + app.listed().index("ends:grok"))
+    p.key(pygame.K_1 + orders.listed(app).index("ends:grok"))
     assert app.view.preparing == {"trigger": "ends_turn", "watch": "grok"}
     p.button("action", "assist")
     p.click_cell(at(app, "bram"))

@@ -19,6 +19,7 @@ from sim.core.components import Budget, Hands, Position
 from sim.core.dice import LoadedDice
 from sim.play.engine import AwaitingReaction
 from sim.rules.combat.reactions import NONE
+from sim.ui.input import orders
 from sim.ui.input.app import App
 from sim.ui.model.mode import Free, Picking
 from sim.ui.model.session import Session
@@ -50,7 +51,7 @@ def opened(
 def decline_reactions(app: App) -> None:
     """grok asks about reactions (an Interrupt of the disarm, R-R7): it lets it be."""
     while isinstance(app.session.battle.pending, AwaitingReaction):
-        app.answer(NONE)
+        orders.answer(app, NONE)
 
 
 def test_a_disarm_of_a_creature_with_two_weapons_lists_its_weapons(
@@ -68,7 +69,7 @@ def test_a_disarm_of_a_creature_with_two_weapons_lists_its_weapons(
     p.click_cell(grok)
     assert app.view.mode == Picking("disarm", target="grok")
     held = app.world.need("grok", Hands).items()
-    assert app.listed() == list(held) and len(held) == 2
+    assert orders.listed(app) == list(held) and len(held) == 2
     rows = app.scene.item_rows(app.session, app.view)
     assert [(value, ok) for value, _, ok, _ in rows] == [(held[0], True), (held[1], True)]
     assert "longsword" not in " ".join(label for _, label, _, _ in rows)
@@ -131,7 +132,7 @@ def test_a_disarm_held_ready_lists_the_weapons_as_held_ready(tmp_path: Path, sho
     p.sit_down()
     assert acting(app) == "ana"
     p.key(pygame.K_w)
-    p.key(pygame.K_1 + app.listed().index("within:1.5"))
+    p.key(pygame.K_1 + orders.listed(app).index("within:1.5"))
     p.button("action", "disarm")
     assert app.view.targeting == "disarm" and app.view.preparing is not None
     p.click_cell(at(app, "grok"))

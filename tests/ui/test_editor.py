@@ -211,7 +211,7 @@ def test_a_play_test_against_the_ai_seats_the_last_team(tmp_path: Path) -> None:
     ed = Editor(source, (1280, 800), save_to=str(tmp_path / "brawl.toml"))
     _key(ed, pygame.K_a)
     teams = list(dict.fromkeys(u.team for u in ed.state.units))
-    assert list(ed.playtest.seated) == [teams[-1]]
+    assert list(ed.playtest.seats.seated) == [teams[-1]]
     _key(ed, pygame.K_F10)
     assert ed.playtest is None
 

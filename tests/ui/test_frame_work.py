@@ -17,6 +17,7 @@ from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.geometry import Pos
 from sim.play.engine import AwaitingAction
+from sim.ui.input import handover
 from sim.ui.input.app import App
 from sim.ui.model.actionbar import BAR_NAMES, entry, legal_index
 from sim.ui.model.planner import threat_map
@@ -71,7 +72,7 @@ def test_threats_are_kept_while_no_enemy_changes_and_made_again_when_one_moves(
 ) -> None:
     path = write_scenario(tmp_path, "open", OPEN)
     app = make_app(path, seed_where(path, "ana", "grok"))
-    app.take_seat()
+    handover.take_seat(app)
     scene, session, view = app.scene, app.session, app.view
     assert view.side == "blue"
     shown = scene.threats(session, view)
@@ -85,7 +86,7 @@ def test_threats_are_kept_while_no_enemy_changes_and_made_again_when_one_moves(
     assert scene.threats(session, view) is shown
     session.submit(a.EndTurn("ana"))
     app.sync()
-    app.take_seat()
+    handover.take_seat(app)
     assert isinstance(session.battle.pending, AwaitingAction)
     assert session.battle.pending.unit == "grok"
     view.side = "blue"  # blue's seat again, to look at grok's threats after his move

@@ -17,7 +17,8 @@ import pygame
 from sim.content.scenario import load
 from sim.core.components import Policy
 from sim.play.engine import AwaitingAction
-from sim.ui.input.app import NO_QUICK_SAVE, App
+from sim.ui.input.app import App
+from sim.ui.input.saving import NO_QUICK_SAVE
 from sim.ui.input.viewer import Viewer, nested
 from sim.ui.model.session import Session
 from tests.ui import test_client as client
@@ -48,7 +49,7 @@ def opened(tmp_path: Path, shots: Path) -> tuple[App, Player]:
 def test_the_menu_opens_on_esc_and_holds_the_battle(tmp_path: Path, shots: Path) -> None:
     app, p = opened(tmp_path, shots)
     p.shot("menu")
-    labels = [line.label for line in app.menu_lines()]
+    labels = [line.label for line in app.menu.lines()]
     assert labels == [
         "Resume", "Save", "Save and quit", "Load the quick save", "New game of this scenario",
         "Settings", "Watch a replay",
@@ -88,7 +89,7 @@ def test_no_quick_save_yet_is_said_before_loading(tmp_path: Path, shots: Path) -
     say it instead of failing to read a file; nothing changes. After a save it loads."""
     app, p = opened(tmp_path, shots)
     assert not app.quicksave.exists()
-    load_line = next(line for line in app.menu_lines() if line.value == "load")
+    load_line = next(line for line in app.menu.lines() if line.value == "load")
     assert not load_line.ok and load_line.detail == NO_QUICK_SAVE
     before = (app.session.seed, len(app.session.battle.log))
     p.key(pygame.K_4)  # Load, greyed: its line says why
@@ -100,7 +101,7 @@ def test_no_quick_save_yet_is_said_before_loading(tmp_path: Path, shots: Path) -
     p.key(pygame.K_F5)
     assert app.quicksave.exists()
     p.key(pygame.K_ESCAPE)  # the menu again
-    assert next(line for line in app.menu_lines() if line.value == "load").ok
+    assert next(line for line in app.menu.lines() if line.value == "load").ok
     p.key(pygame.K_4)
     assert app.view.status == f"loaded {app.quicksave}"
 
@@ -109,15 +110,15 @@ def test_settings_ask_reactions_and_the_ai_pause(tmp_path: Path, shots: Path) ->
     app, p = opened(tmp_path, shots)
     p.key(pygame.K_6)
     assert app.view.menu == "settings"
-    assert app.menu_lines()[0].label == "Reactions of my side: automatic (policy)"
+    assert app.menu.lines()[0].label == "Reactions of my side: automatic (policy)"
     p.shot("settings")
     p.key(pygame.K_1)
     assert (app.world.get("ana", Policy) or Policy()).reactions == "ask"
-    assert app.menu_lines()[0].label == "Reactions of my side: asked"
+    assert app.menu.lines()[0].label == "Reactions of my side: asked"
     assert app.view.hint == ""  # the first-battle hint is taken up
-    pause = app.ai_pause
+    pause = app.seats.pause
     p.key(pygame.K_2)
-    assert app.ai_pause != pause and f"{app.ai_pause:g} s" in app.menu_lines()[1].label
+    assert app.seats.pause != pause and f"{app.seats.pause:g} s" in app.menu.lines()[1].label
     p.key(pygame.K_ESCAPE)
     assert app.view.menu == "main"
     p.key(pygame.K_ESCAPE)
@@ -137,7 +138,7 @@ def test_watch_a_replay_from_the_menu_and_come_back(
     if app.view.handover is not None:
         p.sit_down()
     # No saves yet: the line is refused, saying why.
-    watch = next(line for line in app.menu_lines() if line.value == "replays")
+    watch = next(line for line in app.menu.lines() if line.value == "replays")
     assert not watch.ok and watch.detail == f"no saves yet in {save_dir}"
     save_dir.mkdir(parents=True, exist_ok=True)
     shutil.copy(kept, save_dir / "duel.save.json")
@@ -148,7 +149,7 @@ def test_watch_a_replay_from_the_menu_and_come_back(
         p.key(pygame.K_ESCAPE)
     p.button("menu", "replays")
     assert app.view.menu == "replays"
-    assert [line.value for line in app.menu_lines()] == [
+    assert [line.value for line in app.menu.lines()] == [
         "watch:broken.json", "watch:duel.save.json", "back",
     ]  # fmt: skip
     p.shot("replay_page")
@@ -170,8 +171,8 @@ def test_watch_a_replay_from_the_menu_and_come_back(
     # Its menu: back to the game.
     while viewer.view.menu is None:
         p.key(pygame.K_ESCAPE)
-    assert [line.value for line in viewer.menu_lines()] == ["resume", "close", "settings"]
-    assert viewer.menu_title() == "Menu (Esc: back to the replay)"
+    assert [line.value for line in viewer.menu.lines()] == ["resume", "close", "settings"]
+    assert viewer.menu.title() == "Menu (Esc: back to the replay)"
     app.frame()
     rect = next(r for r, k, v in viewer.renderer.hits.items if (k, v) == ("menu", "close"))
     p.click(rect.center)
@@ -184,5 +185,5 @@ def test_watch_a_replay_from_the_menu_and_come_back(
 
 def test_watch_a_replay_is_refused_where_there_is_no_viewer(tmp_path: Path, shots: Path) -> None:
     app, _ = opened(tmp_path, shots)  # an App made without one (a play-test, sim render)
-    watch = next(line for line in app.menu_lines() if line.value == "replays")
+    watch = next(line for line in app.menu.lines() if line.value == "replays")
     assert not watch.ok and watch.detail == "not from here: sim replay SAVE opens the replay viewer"

@@ -16,7 +16,8 @@ from sim.core.components import Health
 from sim.core.events import Damaged
 from sim.play.decisions import parse
 from sim.play.engine import AwaitingAction, AwaitingReaction, BattleOver
-from sim.ui.input.app import REACTION_HINT, App
+from sim.ui.input.app import App
+from sim.ui.input.hints import REACTION_HINT
 from sim.ui.words.outcome import summary
 from tests.ui import test_client as client
 from tests.ui.test_client import Player, make_app, seed_where, write_scenario
@@ -126,4 +127,4 @@ def test_no_reactions_hint_for_a_side_already_asked(tmp_path: Path) -> None:
     app = make_app(client.write_scenario(tmp_path, "duel", client.DUEL))
     if app.view.handover is not None:
         Player(app, tmp_path).sit_down()
-    assert app.hint_due and app.view.hint == ""
+    assert app.hints.due and app.view.hint == ""

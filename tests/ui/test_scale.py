@@ -136,7 +136,7 @@ def test_the_settings_change_the_scale_while_playing_and_lose_nothing(shots: Pat
     view = app.view
     kept = (view.side, view.selected, view.show_reach, view.waypoints[:])  # hover: the mouse
     version, decisions = app.session.version, len(app.session.battle.log)
-    labels = [line.label for line in app.menu_lines()]
+    labels = [line.label for line in app.menu.lines()]
     assert "Larger [+]: UI scale 1 to 1.1" in labels
     p.key(pygame.K_EQUALS)  # + without Shift
     p.key(pygame.K_KP_PLUS)
@@ -152,13 +152,13 @@ def test_the_settings_change_the_scale_while_playing_and_lose_nothing(shots: Pat
     assert app.renderer.m.scale == pytest.approx(1.2)
     # At a bound the line is refused, saying why.
     app.set_scale(2.5)
-    larger = next(line for line in app.menu_lines() if line.value == "ui_larger")
+    larger = next(line for line in app.menu.lines() if line.value == "ui_larger")
     assert not larger.ok and larger.detail == "the UI scale is at its largest, 2.5"
     p.key(pygame.K_PLUS)
     assert app.renderer.m.scale == 2.5
     assert app.view.status.endswith("the UI scale is at its largest, 2.5")
     app.set_scale(0.75)
-    smaller = next(line for line in app.menu_lines() if line.value == "ui_smaller")
+    smaller = next(line for line in app.menu.lines() if line.value == "ui_smaller")
     assert not smaller.ok and smaller.detail == "the UI scale is at its smallest, 0.75"
     p.key(pygame.K_ESCAPE)
     p.key(pygame.K_ESCAPE)

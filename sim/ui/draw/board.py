@@ -91,7 +91,7 @@ class Board(Panel):
             for start, end, _ in self.scene.aim_ends(world, happening):
                 self.marks.draw_aimed(surface, camera, start, end)
         odds = self.scene.forecast(session, view)
-        # A click on an enemy it can attack attacks (`App.click_cell`), even when a path could
+        # A click on an enemy it can attack attacks (`FreeHandler.on_cell`), even when a path could
         # end in its cell (a Prone one): the tip says what the click does.
         plan = None if aiming or odds is not None else self.scene.plan(session, view)
         if plan is not None and view.selected:

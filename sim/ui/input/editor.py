@@ -28,6 +28,7 @@ from sim.ui.draw.overlay import Overlays
 from sim.ui.draw.terrain import TerrainLayer
 from sim.ui.draw.text import Fonts
 from sim.ui.draw.tokens import draw_shape, initials
+from sim.ui.input.camera import PAN_KEYS, wheel_factor
 from sim.ui.input.loop import run_window
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics, default_scale, default_window
@@ -39,9 +40,6 @@ KIND_KEYS = {pygame.K_1 + i: kind for i, kind in enumerate(Kind)}
 LAYER_KEYS = {pygame.K_e: "height", pygame.K_w: "water", pygame.K_o: "obstacle"}
 SHAPE_KEYS = {pygame.K_b: "brush", pygame.K_x: "rectangle", pygame.K_f: "flood", pygame.K_u: "unit"}
 BALANCE_GAMES = 40
-PAN_KEYS = {
-    pygame.K_LEFT: (60, 0), pygame.K_RIGHT: (-60, 0), pygame.K_UP: (0, 60), pygame.K_DOWN: (0, -60),
-}  # fmt: skip
 HELP = (
     "1-6 kind  E/W/O raise height/water/obstacle (Shift lowers)  C climbable (Shift: not)  "
     "B brush  X rectangle  F fill  [ ] size  U units  Tab template  Shift+Tab team  Del delete  "
@@ -252,7 +250,7 @@ class Editor:
         elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
             self._release(event.pos)
         elif kind == pygame.MOUSEWHEEL:
-            self.camera.zoom(1.2 if event.y > 0 else 1 / 1.2, pygame.mouse.get_pos())
+            self.camera.zoom(wheel_factor(event.y), pygame.mouse.get_pos())
 
     def _cell(self, pos: tuple[int, int]) -> Pos | None:
         if not self.board().collidepoint(pos):
@@ -556,7 +554,7 @@ class Editor:
             self.m = Metrics(default_scale(self.surface.get_size()))
         if self.playtest is not None:
             self.playtest.surface = self.surface
-            self.playtest.ai_step()
+            self.playtest.seats.step()
             shown: pygame.Surface = self.playtest.frame()
             # The client's own screens say nothing of the editor: one line says how back.
             note = self.fonts.render(

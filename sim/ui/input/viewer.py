@@ -13,8 +13,12 @@ import pygame
 from sim.core.geometry import Pos
 from sim.formats.replay import read, replay
 from sim.play.engine import Accepted, AwaitingAction, AwaitingReaction, BattleOver
+from sim.ui.input import camera
 from sim.ui.input.app import App, window_size
+from sim.ui.input.board import BoardHandler, toggle
+from sim.ui.input.handler import EventHandler
 from sim.ui.input.loop import run_window
+from sim.ui.input.menu import Menu, MenuHandler
 from sim.ui.model.menu import Line as MenuLine
 from sim.ui.model.menu import scale_lines
 from sim.ui.model.session import Session
@@ -49,10 +53,11 @@ class Viewer(App):
         self.playing = False
         self.speed = SPEEDS.index(1.0)
         self.typed: str | None = None  # the turn number being typed after G
-        self._next_at = 0.0
+        self.next_at = 0.0
         session = Session(tape.scenario, tape.seed, tape.battle)
         session.autosave = None  # a replay is never autosaved
         super().__init__(session, size, window=window, scale=scale)
+        self.menu = ReplayMenu(self)
         self.view.hint = ""
         self.show()
 
@@ -102,9 +107,9 @@ class Viewer(App):
         if not self.playing:
             return False
         now = time.monotonic() if now is None else now
-        if now < self._next_at:
+        if now < self.next_at:
             return False
-        self._next_at = now + 1.0 / SPEEDS[self.speed]
+        self.next_at = now + 1.0 / SPEEDS[self.speed]
         if not self.tape.step(1):
             self.playing = False
             self.say()
@@ -125,15 +130,27 @@ class Viewer(App):
         """Between frames: the next decision while playing."""
         return self.tick()
 
-    # --- the menu: nothing that would act on a game ----------------------------------------------
-    def menu_lines(self) -> list[MenuLine]:
-        """Resume, close (back to the game it was opened from) and the UI scale: the game's
-        save, load, new game and reaction settings have no game here."""
-        if self.view.menu == "settings":
-            return [*scale_lines(self.renderer.m.scale), MenuLine("back", "Back", True, "")]
+    def handler(self) -> EventHandler:
+        """The menu's handler while it is open, else the tape's."""
+        if self.view.menu is not None:
+            return ReplayMenuHandler(self)
+        return ReplayHandler(self)
+
+
+class ReplayMenu(Menu):
+    """Resume, close (back to the game it was opened from) and the UI scale: the game's save,
+    load, new game and reaction settings have no game here."""
+
+    def __init__(self, viewer: Viewer) -> None:
+        super().__init__(viewer)
+        self.viewer = viewer
+
+    def lines(self) -> list[MenuLine]:
+        if self.viewer.view.menu == "settings":
+            return [*scale_lines(self.viewer.renderer.m.scale), MenuLine("back", "Back", True, "")]
         close = (
             MenuLine("close", "Back to the game", True, "close the replay; the game is as it was")
-            if self.nested
+            if self.viewer.nested
             else MenuLine("close", "Close the replay", True, "close the window")
         )
         return [
@@ -142,83 +159,98 @@ class Viewer(App):
             MenuLine("settings", "Settings", True, "the UI scale"),
         ]
 
-    def menu_title(self) -> str:
-        if self.view.menu == "settings":
-            return super().menu_title()
+    def title(self) -> str:
+        if self.viewer.view.menu == "settings":
+            return super().title()
         return "Menu (Esc: back to the replay)"
 
-    def menu_pick(self, value: str) -> None:
+    def pick(self, value: str) -> None:
         if value == "close":
-            self.view.menu = None
-            self.playing = False
-            self.running = False
+            viewer = self.viewer
+            viewer.view.menu = None
+            viewer.playing = False
+            viewer.running = False
             return
-        super().menu_pick(value)
+        super().pick(value)
 
-    # --- input ---------------------------------------------------------------------------------
-    def _key(self, key: int, mod: int, char: str) -> None:
-        tape = self.tape
+
+class ReplayMenuHandler(MenuHandler):
+    """The viewer's menu: its number keys, + and - and Esc; the tape waits."""
+
+    def key(self, key: int, mod: int, char: str) -> None:
+        if key not in (pygame.K_i, pygame.K_SPACE):
+            super().key(key, mod, char)
+
+
+class ReplayHandler(BoardHandler):
+    """The tape's keys, and of the client's only those that look (`LOOKING`): nothing is
+    decided here."""
+
+    def __init__(self, viewer: Viewer) -> None:
+        super().__init__(viewer)
+        self.viewer = viewer
+
+    def key(self, key: int, mod: int, char: str) -> None:
+        viewer = self.viewer
+        tape = viewer.tape
         shift = bool(mod & pygame.KMOD_SHIFT)
-        if self.view.menu is not None:  # its number keys, + and - and Esc; the tape waits
-            if key not in (pygame.K_i, pygame.K_SPACE):
-                super()._key(key, mod, char)
-            return
-        if self.typed is not None:
+        if viewer.typed is not None:
             if pygame.K_0 <= key <= pygame.K_9:
-                self.typed += chr(key)
-                self.say()
+                viewer.typed += chr(key)
+                viewer.say()
             elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                typed, self.typed = self.typed, None
+                typed, viewer.typed = viewer.typed, None
                 problem = tape.jump(int(typed)) if typed else "type the turn's number first"
-                self.show()
+                viewer.show()
                 if problem:
-                    self.say(problem)
+                    viewer.say(problem)
             elif key == pygame.K_ESCAPE:
-                self.typed = None
-                self.say()
+                viewer.typed = None
+                viewer.say()
             return
         if key == pygame.K_RIGHT:
-            self.move(tape.turn(True) if shift else tape.step(1), results=not shift)
+            viewer.move(tape.turn(True) if shift else tape.step(1), results=not shift)
         elif key == pygame.K_LEFT:
-            self.move(tape.turn(False) if shift else tape.step(-1))
+            viewer.move(tape.turn(False) if shift else tape.step(-1))
         elif key == pygame.K_DOWN:
-            self.move(tape.round(True))
+            viewer.move(tape.round(True))
         elif key == pygame.K_UP:
-            self.move(tape.round(False))
+            viewer.move(tape.round(False))
         elif key == pygame.K_HOME:
-            self.move(tape.go(0))
+            viewer.move(tape.go(0))
         elif key == pygame.K_END:
-            self.move(tape.go(tape.length))
+            viewer.move(tape.go(tape.length))
         elif key == pygame.K_SPACE:
-            self.playing = not self.playing and tape.position < tape.length
-            self._next_at = 0.0
-            self.say()
+            viewer.playing = not viewer.playing and tape.position < tape.length
+            viewer.next_at = 0.0
+            viewer.say()
         elif key == pygame.K_RIGHTBRACKET:
-            self.speed = min(len(SPEEDS) - 1, self.speed + 1)
-            self.say()
+            viewer.speed = min(len(SPEEDS) - 1, viewer.speed + 1)
+            viewer.say()
         elif key == pygame.K_LEFTBRACKET:
-            self.speed = max(0, self.speed - 1)
-            self.say()
+            viewer.speed = max(0, viewer.speed - 1)
+            viewer.say()
         elif key == pygame.K_g:
-            self.typed = ""
-            self.say()
+            viewer.typed = ""
+            viewer.say()
         elif key in LOOKING or char == "?":
-            super()._key(key, mod, char)
+            super().key(key, mod, char)
 
-    def _hit(self, kind: str, value: str) -> None:
+    def hit(self, kind: str, value: str) -> None:
         """Only the overlay toggles, help, selecting a creature and the viewer's own menu:
         nothing that acts."""
         if kind == "toggle" and value in ("reach", "threat", "own", "help"):
-            self.toggle(value)
+            toggle(self.viewer, value)
         elif kind in ("unit", "menu"):
-            super()._hit(kind, value)
+            super().hit(kind, value)
 
     def click_cell(self, cell: Pos, shift: bool = False) -> None:
         """A click on the board selects the creature there (its reach, its details)."""
-        unit = self.unit_at(cell)
+        viewer = self.viewer
+        unit = viewer.unit_at(cell)
         if unit is not None:
-            self.view.selected = unit
-            self.view.clear_plan()
+            viewer.view.selected = unit
+            viewer.view.clear_plan()
 
 
 def open_save(path: str | Path) -> Tape:
@@ -238,7 +270,7 @@ def nested(path: Path, host: App) -> Viewer:
         nested=True,
     )
     viewer.surface = host.surface
-    viewer.fit()
+    camera.fit(viewer)
     return viewer
 
 

@@ -148,7 +148,7 @@ def _needs(name: str) -> tuple[str, ...]:
     if name == Prepare.name:
         return ("trigger",)
     if name == a.Disarm.name:
-        # R-X5: the weapon is the target's, so it is chosen after the target (`App.click_cell`),
+        # R-X5: the weapon is the target's, so it is chosen after the target (`TargetHandler`),
         # and only when the target holds more than one.
         return ("target",)
     fields = FIELDS.get(name, set())

@@ -140,7 +140,7 @@ def target_choice(view: View, target: str) -> Decision | str | None:
         return None
     if view.targeting == ASSIST:
         if view.ally is None:
-            return None  # the ally is chosen first (`App.click_cell`)
+            return None  # the ally is chosen first (`TargetHandler.on_cell`)
         return build(view.selected, ASSIST, view.slow, view.quicken, ally=view.ally, enemy=target)
     return build(
         view.selected, view.targeting, view.slow, view.quicken, target=target, **chosen_fields(view)

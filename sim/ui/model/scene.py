@@ -3,7 +3,7 @@ while the state and the view it depends on stay the same. Who the seat sees and 
 reach map, the hovered path and the threats; what a click on a creature or a cell would do and
 its odds; the action bar's buttons (the core's legal decisions); the lists, the reaction prompt,
 the log and the battle's outcome. The panels (sim/ui/draw/board.py, sidebar.py, tips.py,
-prompts.py, barpanel.py) only draw these answers; the app (sim/ui/input/app.py) acts on the same
+prompts.py, barpanel.py) only draw these answers; the input handlers (sim/ui/input/) act on the same
 ones, so what the screen says is what a click does."""
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ class Scene:
         there = unit_at(world, view.hover, view.eyes)
         if there is not None and not (there == unit and self.climbs_down(session, view)):
             # A click on a creature attacks or selects it, never moves there
-            # (`App.click_cell`): no path is offered into its cell, even one the engine
+            # (`FreeHandler.on_cell`): no path is offered into its cell, even one the engine
             # would take (a downed creature's), so the tip says what the click does. Its own
             # cell is the one exception: hanging on a face, a Climb goes back down (R-M7).
             return None

@@ -1,0 +1,49 @@
+"""The handover screen between the sides' turns: Enter, Space or a click takes the seat, C takes
+up the unfinished game offered there, F5 and F9 save and load; the board stays hidden."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from sim.play.engine import AwaitingAction
+from sim.ui.input.handler import EventHandler, Hit
+from sim.ui.input.saving import FILE_KEYS, continue_offered
+
+if TYPE_CHECKING:
+    from sim.ui.input.app import App
+
+
+def take_seat(app: App) -> None:
+    """The side asked to sit down has the screen."""
+    view = app.view
+    if view.handover is None:
+        return
+    view.side = view.handover
+    view.handover = None
+    view.offer = ""  # the new game goes ahead
+    pending = app.session.battle.pending
+    if isinstance(pending, AwaitingAction):
+        view.selected = pending.unit
+    app.hints.show(app.world, view)
+    view.status = f"{view.side.upper()} has the screen"
+
+
+class HandoverHandler(EventHandler):
+    """A side is asked to sit down (`View.handover`)."""
+
+    def key(self, key: int, mod: int, char: str) -> None:
+        app = self.app
+        if app.seats.key(key):
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            take_seat(app)
+        elif key == pygame.K_c and app.view.offer:
+            continue_offered(app)
+        elif key in FILE_KEYS:
+            FILE_KEYS[key](app)
+
+    def click(self, pos: tuple[int, int], hit: Hit | None) -> None:
+        if hit is not None and hit[0] == "handover":
+            take_seat(self.app)

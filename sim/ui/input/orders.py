@@ -1,0 +1,186 @@
+"""What the player's choices decide, whichever way they were made (a key, the action bar, a
+list's line): an action chosen, its spell, ability, trigger or item, a reaction's answer, and
+the decision committed, or held ready while a Prepare trigger is chosen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core.actions import Refusal
+from sim.play.engine import AwaitingReaction, Decision, Outcome
+from sim.ui.model.actionbar import (
+    ABILITY_ACTIONS,
+    AREA_CHOICE,
+    AREA_HELP,
+    Choice,
+    ability_choices,
+    aim_of,
+    answer_for,
+    build,
+    needs,
+    prepare_triggers,
+    trigger_words,
+)
+from sim.ui.model.intent import held_ready, listed_items, weapon_choice
+from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
+from sim.ui.model.planner import DIVE, MOVES
+
+if TYPE_CHECKING:
+    from sim.ui.input.app import App
+
+
+def commit(app: App, decision: Decision) -> Outcome:
+    """Submit a decision the player made; while a Prepare trigger is chosen, hold it ready
+    instead (Prepare's "then")."""
+    wrapped = held_ready(app.view, decision)
+    if isinstance(wrapped, str):
+        app.view.refuse(f"refused: {wrapped}")
+        return Refusal(wrapped)
+    result = app.submit(wrapped)
+    if wrapped is not decision and not isinstance(result, Refusal):
+        app.view.preparing = None
+    return result
+
+
+def choose_action(app: App, name: str) -> None:
+    """An action of the bar (or its key): taken at once, or the mode that asks what it needs."""
+    view = app.view
+    unit = app.acting()
+    if unit is None:
+        view.status = "it is not your creature's turn"
+        return
+    view.selected = unit
+    if view.marking is not None:
+        view.status = AREA_HELP
+        return
+    entry = next((e for e in app.scene.entries(app.session, view) if e.name == name), None)
+    need = needs(name)
+    if view.preparing is not None and name in ("prepare", "end_turn"):
+        view.status = "Prepare: choose the action to hold ready (Esc cancels)"
+        return
+    if name in MOVES or name == DIVE:
+        view.move_only = None if view.move_only == name else name
+        view.waypoints.clear()
+        view.status = f"{name}: click a cell" if view.move_only else "any Movement Action"
+        return
+    if entry is not None and not entry.ok:
+        view.status = f"{name.replace('_', ' ')}: {entry.detail}"
+        return
+    preparing = view.preparing
+    if "ability" in need or "trigger" in need:
+        view.clear_plan()
+        view.preparing = preparing
+        view.mode = Choosing(name)
+        return
+    if "item" in need:
+        view.mode = Picking(name)
+        return
+    if "target" in need or "to" in need or "ally" in need:
+        view.mode = Free() if view.targeting == name else Targeting(name)
+        return
+    # Ending the turn is never slowed or quickened (R-B6): the toggles leave it alone.
+    shifted = name != "end_turn"
+    decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
+    if isinstance(decision, str):
+        view.refuse(f"refused: {decision}")
+        return
+    commit(app, decision)
+
+
+def choices(app: App) -> list[Choice]:
+    """The lines of the chooser that is open (spells, abilities or Prepare's triggers)."""
+    view = app.view
+    unit = app.acting()
+    if view.choosing is None or unit is None:
+        return []
+    side = view.eyes
+    battle = app.session.battle
+    if view.choosing == "prepare":
+        return [choice for choice, _ in prepare_triggers(battle, unit, side)]
+    return ability_choices(battle, unit, view.choosing, view.slow, view.quicken, side)
+
+
+def listed(app: App) -> list[str]:
+    """The values of the list open over the board (the menu, items, spells, triggers), in
+    order."""
+    view = app.view
+    if view.menu is not None:
+        return [line.value for line in app.menu.lines()]
+    if view.picking:
+        return listed_items(app.session, view)
+    if view.choosing:
+        return [c.value for c in choices(app)]
+    return []
+
+
+def choose(app: App, value: str) -> None:
+    """A line of the open chooser was picked."""
+    view = app.view
+    name = view.choosing
+    unit = app.acting()
+    if name is None or unit is None:
+        return
+    if name == "prepare":
+        side = view.eyes
+        for choice, fields in prepare_triggers(app.session.battle, unit, side):
+            if choice.value == AREA_CHOICE:
+                if value == AREA_CHOICE:
+                    view.mode = Marking()
+                    view.status = AREA_HELP
+                    return
+            elif choice.value == value:
+                view.mode = Free()
+                view.preparing = fields
+                view.status = (
+                    f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
+                    " (Esc cancels)"
+                )
+                return
+        return
+    chosen = next((c for c in choices(app) if c.value == value), None)
+    if chosen is None:
+        return
+    if not chosen.ok and view.preparing is None:
+        view.status = f"{value}: {chosen.detail}"
+        return
+    ability = app.world.catalog.abilities[value]
+    view.mode = Free()
+    if not aim_of(ability):
+        decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
+        if isinstance(decision, str):
+            view.refuse(f"refused: {decision}")
+        else:
+            commit(app, decision)
+        return
+    view.mode = Targeting(name, ability=value)
+    what = "a creature" if aim_of(ability) == ("target",) else "a cell"
+    view.status = f"{name} {value}: click {what} (Esc cancels)"
+
+
+def pick_item(app: App, item: str) -> None:
+    """A line of the open item list was picked."""
+    view = app.view
+    name = view.picking
+    if name is None or view.selected is None:
+        return
+    chosen = weapon_choice(view, item)  # a Disarm's target was clicked first (R-X5)
+    view.mode = Free()
+    if chosen is not None:
+        decision = chosen
+    elif "target" in needs(name):
+        view.mode = Targeting(name, item=item)
+        return
+    else:
+        decision = build(view.selected, name, view.slow, view.quicken, item=item)
+    if isinstance(decision, str):
+        view.refuse(f"refused: {decision}")
+    else:
+        commit(app, decision)
+
+
+def answer(app: App, option: str) -> None:
+    """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7)."""
+    pending = app.session.battle.pending
+    if not isinstance(pending, AwaitingReaction):
+        return
+    app.submit(answer_for(pending, option))
