@@ -62,10 +62,12 @@ def mermaid(graph: grimp.ImportGraph, order: list[str]) -> str:
         node = name.replace(".", "_")
         inside = ", ".join(parts(graph, name))
         lines.append(f'    {node}["<b>{name}</b><br/>{inside}"]')
-    for (source, target), count in sorted(
-        edges(graph, order).items(), key=lambda kv: (order.index(kv[0][0]), order.index(kv[0][1]))
+    # Which layers import which, without the counts (the PNG has them): the block stays true,
+    # and its test quiet, while a change adds an import along an edge that is already there.
+    for source, target in sorted(
+        edges(graph, order), key=lambda st: (order.index(st[0]), order.index(st[1]))
     ):
-        lines.append(f"    {source.replace('.', '_')} -->|{count}| {target.replace('.', '_')}")
+        lines.append(f"    {source.replace('.', '_')} --> {target.replace('.', '_')}")
     lines.append("```")
     return "\n".join(lines)
 
