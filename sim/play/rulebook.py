@@ -11,6 +11,7 @@ from sim.core import actions as a
 from sim.core.dice import Dice
 from sim.core.events import Event
 from sim.core.world import World
+from sim.play import odds
 from sim.rules.candidates import Candidates, Make, Over, by_itself
 from sim.rules.combat import (
     aid,
@@ -37,14 +38,17 @@ from sim.rules.movement import climb, movement, prone
 @dataclass(frozen=True, slots=True)
 class Mechanic:
     """An action's own legality check (after the budget), its resolution into events, how its
-    candidates for the legal listing are found (sim/play/legal.py puts each to the check), and
+    candidates for the legal listing are found (sim/play/legal.py puts each to the check),
     `evaluator`: the name of the AI's evaluator for this kind of decision (sim/ai's table of
-    evaluators by that name; None: the AI sees nothing to gain by it)."""
+    evaluators by that name; None: the AI sees nothing to gain by it), and `odds`: the chance
+    that the action does what it is for, from the exact odds (sim/play/odds.py; None: none is
+    worked out, and the client shows no forecast for it)."""
 
     check: Callable[[World, Any], a.Refusal | None]
     resolve: Callable[[World, Any, Dice], Iterable[Event | Ask]]
     candidates: tuple[Candidates, ...]
     evaluator: str | None = None
+    odds: Callable[[World, Any], float] | None = None
 
 
 def _over(over: Over, *makes: Make) -> tuple[Candidates, ...]:
@@ -99,6 +103,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         _over(Over.CREATURE, attack.attack_candidates)
         + _over(Over.WEAPON, attack.weapon_attack_candidates),
         "attack",
+        odds=odds.attack_chance,
     ),
     a.Brace: Mechanic(stance.check_brace, stance.resolve_brace, (by_itself(a.Brace),)),
     a.Consume: Mechanic(
@@ -108,7 +113,10 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         "consume",
     ),
     a.Disarm: Mechanic(
-        disarm.check_disarm, disarm.resolve_disarm, _over(Over.CLOSE, disarm.disarm_candidates)
+        disarm.check_disarm,
+        disarm.resolve_disarm,
+        _over(Over.CLOSE, disarm.disarm_candidates),
+        odds=odds.disarm_action_chance,
     ),
     a.Draw: Mechanic(
         items.check_draw, items.resolve_draw, _over(Over.CARRIED, items.draw_candidates), "draw"
@@ -120,7 +128,10 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     ),
     a.Evade: Mechanic(stance.check_evade, stance.resolve_evade, (by_itself(a.Evade),)),
     a.Feint: Mechanic(
-        feint.check_feint, feint.resolve_feint, _over(Over.CLOSE, feint.feint_candidates)
+        feint.check_feint,
+        feint.resolve_feint,
+        _over(Over.CLOSE, feint.feint_candidates),
+        odds=odds.feint_action_chance,
     ),
     a.Aid: Mechanic(
         aid.check_aid, aid.resolve_aid, _over(Over.CREATURE, aid.aid_candidates), "aid"
@@ -135,6 +146,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         grapple.resolve_grapple,
         _over(Over.CLOSE, grapple.grapple_candidates),
         "grapple",
+        odds=odds.grapple_action_chance,
     ),
     a.BreakFree: Mechanic(
         grapple.check_break_free, grapple.resolve_break_free, (by_itself(a.BreakFree),)
@@ -143,7 +155,11 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Guard: Mechanic(stance.check_guard, stance.resolve_guard, (by_itself(a.Guard),), "guard"),
     a.Hide: Mechanic(hide.check_hide, hide.resolve_hide, (by_itself(a.Hide),)),
     a.Shove: Mechanic(
-        shove.check_shove, shove.resolve_shove, _over(Over.CLOSE, shove.shove_candidates), "shove"
+        shove.check_shove,
+        shove.resolve_shove,
+        _over(Over.CLOSE, shove.shove_candidates),
+        "shove",
+        odds=odds.shove_chance,
     ),
     a.Prepare: Mechanic(
         prepare.check_prepare, prepare.resolve_prepare, _over(Over.PLAN, prepare.prepare_candidates)
@@ -162,6 +178,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         trip.resolve_trip,
         _over(Over.WEAPON, trip.weapon_trip_candidates) + _over(Over.CLOSE, trip.trip_candidates),
         "trip",
+        odds=odds.trip_chance,
     ),
     a.Disengage: Mechanic(
         reactions.check_disengage,
