@@ -1,9 +1,12 @@
 """Legal decisions: every decision the battle accepts now, each with what it costs.
 
-The candidates come from the world (the reach map for movement, dives included; creatures in
-sight for targets and Assist's pairs; the items a creature holds, carries or stands by, and a
-cell next to each ally to toss them to; the spells and abilities it knows); each is then put to
-the checks `Battle.check` makes, as `submit` does, so a listed decision is never refused. In a
+The candidates are each action type's, as its registry entry says (sim/play/rulebook.py; the
+generators live in the mechanic modules): from the world, the reach map for movement, dives
+included; creatures in sight for targets and Assist's pairs; the items a creature holds, carries
+or stands by, and a cell next to each ally to toss them to; the spells and abilities it knows.
+Nothing here names an action type but the moves (dives too), ending the turn (asked first, never
+slowed) and the spells and abilities (priced one by one). Each candidate is then put to the
+checks `Battle.check` makes, as `submit` does, so a listed decision is never refused. In a
 reaction window the decisions are the window's options, "none" included, and each option
 slowed where its slowed cost can be paid (R-B7). Like PettingZoo's action mask, this one list
 serves the AI, the random-play tests and the client.
