@@ -4,6 +4,6 @@ opens a window. `movement/` moves a creature over the ground, `reach/` answers w
 and whom it threatens or sees, `combat/` is everything else a turn can hold; `budget`, `turns`
 and `objectives` frame them. Each mechanic also says which decisions of its action are worth
 putting to its check (its candidates generators, with what they share in `candidates`). Rules
-read the world and return events; they never write it and
-never know who decides (a person, a script or the AI).
+read the world and return events; they never write it and never know who decides (a person, a
+script or the AI).
 """
