@@ -70,6 +70,7 @@ from sim.play.odds import (
     shove_odds,
     trip_odds,
 )
+from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import refilled
 from sim.rules.combat.attack import plan_attack, weapon_kind
 from sim.rules.combat.casting import affected, known
@@ -374,7 +375,7 @@ def _candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choic
         # Only a kind normal weighs: one it has nothing to say of (a Drop) would be played
         # out as normal's turn after it, weighed against normal's best alone.
         close = choice.score >= ranked[0].score - LOOKAHEAD_MARGIN
-        if kind not in kinds and kind in _EVALUATORS and close:
+        if kind not in kinds and _evaluator(choice.decision) is not None and close:
             kinds.add(kind)
             top.append(choice)
     onto = next(
@@ -815,7 +816,7 @@ class _Context:
     def score(self, legal: Legal) -> Choice:
         decision = legal.decision
         assert isinstance(decision, Action)
-        evaluate = _EVALUATORS.get(type(decision))
+        evaluate = _evaluator(decision)
         if evaluate is None:
             return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
         target = getattr(decision, "target", "")
@@ -1339,23 +1340,35 @@ def _end_turn(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     return 0.0, "ends its turn"
 
 
-_EVALUATORS: dict[type[Action], Callable[[_Context, Action, Legal], tuple[float, str]]] = {
-    a.Attack: _attack,
-    **{kind: _move for kind in ORDER},
-    a.Disengage: _disengage,
-    a.Shove: _shove,
-    a.Trip: _trip,
-    a.Grapple: _grapple,
-    a.Aid: _aid,
-    a.Consume: _consume,
-    a.Cast: _cast,
-    a.Use: _cast,
-    a.StandUp: _stand_up,
-    a.Draw: _draw,
-    a.Guard: _guard,
-    a.Assist: _assist,
-    a.EndTurn: _end_turn,
+Evaluator = Callable[[_Context, Action, Legal], tuple[float, str]]
+
+
+def _evaluator(decision: Decision) -> Evaluator | None:
+    """The evaluator of an action: the one its type's registry entry names."""
+    if not isinstance(decision, Action):
+        return None
+    named = RULEBOOK[type(decision)].evaluator
+    return EVALUATORS.get(named) if named is not None else None
+
+
+EVALUATORS: dict[str, Evaluator] = {
+    "attack": _attack,
+    "move": _move,
+    "disengage": _disengage,
+    "shove": _shove,
+    "trip": _trip,
+    "grapple": _grapple,
+    "aid": _aid,
+    "consume": _consume,
+    "ability": _cast,
+    "stand_up": _stand_up,
+    "draw": _draw,
+    "guard": _guard,
+    "assist": _assist,
+    "end_turn": _end_turn,
 }
+"""The evaluator of each kind of decision, by the name an action's registry entry gives it
+(`Mechanic.evaluator`, sim/play/rulebook.py): its value in hit points' worth and why."""
 
 
 # --- easy: greedy, and cheap enough for large batches (issue #13) ------------------------------

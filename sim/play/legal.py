@@ -1,9 +1,12 @@
 """Legal decisions: every decision the battle accepts now, each with what it costs.
 
-The candidates come from the world (the reach map for movement, dives included; creatures in
-sight for targets and Assist's pairs; the items a creature holds, carries or stands by, and a
-cell next to each ally to toss them to; the spells and abilities it knows); each is then put to
-the checks `Battle.check` makes, as `submit` does, so a listed decision is never refused. In a
+The candidates are each action type's, as its registry entry says (sim/play/rulebook.py; the
+generators live in the mechanic modules): from the world, the reach map for movement, dives
+included; creatures in sight for targets and Assist's pairs; the items a creature holds, carries
+or stands by, and a cell next to each ally to toss them to; the spells and abilities it knows.
+Nothing here names an action type but the moves (dives too), ending the turn (asked first, never
+slowed) and the spells and abilities (priced one by one). Each candidate is then put to the
+checks `Battle.check` makes, as `submit` does, so a listed decision is never refused. In a
 reaction window the decisions are the window's options, "none" included, and each option
 slowed where its slowed cost can be paid (R-B7). Like PettingZoo's action mask, this one list
 serves the AI, the random-play tests and the client.
@@ -14,35 +17,24 @@ Only the creature the battle waits for is listed: a grappler may also let go on 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
-from typing import overload
+from typing import Any, overload
 
 from sim.core import actions as a
-from sim.core.abilities import AREA, CELL, ONE_CREATURE, SELF
 from sim.core.actions import Action, Cost, Refusal
-from sim.core.components import Budget, Gear, Hands, Item, Position
+from sim.core.components import Budget
 from sim.core.condition import Condition
-from sim.core.creature import creatures, has, incapacitated, team_of, unseen_by
+from sim.core.creature import has
 from sim.core.geometry import Pos
-from sim.core.grid import Kind
 from sim.core.numbers import Tier
-from sim.core.world import World
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, Decision, ReactionChoice
-from sim.play.rulebook import RULEBOOK
+from sim.play.rulebook import LISTED, RULEBOOK
 from sim.rules.budget import given_back, refilled
-from sim.rules.combat.attack import AttackPlan, melee_only, plan_attack
+from sim.rules.candidates import Make, Over, Scene, Unless
 from sim.rules.combat.casting import known
 from sim.rules.combat.reactions import NONE
-from sim.rules.combat.throw import throw_range, too_heavy
 from sim.rules.reach.reachmap import ORDER, Path, ends_by_kind
-from sim.rules.reach.sight import creature_distance_half
-from sim.rules.reach.target import in_reach
-from sim.rules.reach.threat import reaches
-
-# R-P2: the distances an "enemy comes within" trigger is offered at (a representative set).
-PREPARE_METRES = (1.5, 3.0)
 
 Shift = tuple[bool, bool]  # (slow, quicken), R-B6
 PLAIN: Shift = (False, False)
@@ -176,8 +168,8 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
     out: list[Legal] = []
     seen: set[Action] = set()
     done: set[tuple[type[Action], str]] = set()  # the types listed, when only the first is
-    for candidate in _plain_candidates(world, unit):
-        action = candidate.action if isinstance(candidate, _Unless) else candidate
+    for candidate in _plain_candidates(Scene(world, unit)):
+        action = candidate.action if isinstance(candidate, Unless) else candidate
         key = _type(action)
         if first and key in done:
             continue
@@ -188,7 +180,7 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
         mechanic = RULEBOOK.get(type(action))
         if mechanic is None or mechanic.check(world, action) is not None:
             continue
-        if isinstance(candidate, _Unless) and candidate.same():
+        if isinstance(candidate, Unless) and candidate.same():
             continue
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
         if first:
@@ -258,7 +250,8 @@ def _shifted(action: Action, shift: Shift) -> Action:
 
 
 def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[_MoveGroup]:
-    """One decision per Movement Action but Climb, variant and cell it can end in (R-M), by
+    """One decision per Movement Action over its reach map (all but Climb), variant and cell it
+    can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
     too.
 
@@ -276,8 +269,8 @@ def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[
     budget = given_back(world, a.Walk(unit))
     listed: list[tuple[type[a.Movement], list[tuple[Shift, Cost]], Budget | None]] = []
     for kind in ORDER:
-        if kind is a.Climb:
-            continue  # put to the check cell by cell with the other actions (_climbs)
+        if not any(found.over is Over.REACH for found in RULEBOOK[kind].candidates):
+            continue  # a Climb: put to the check cell by cell with the other actions
         paid = prices.listed(kind(unit))
         if not paid:
             continue
@@ -326,267 +319,41 @@ def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a
     return kind(unit, path=cells, jumps=jumps)
 
 
-@dataclass(frozen=True, slots=True)
-class _Unless:
-    """A candidate not listed when `same()`: it is a decision listed under another name. Asked
-    only once the check accepts the action (most candidates it refuses)."""
-
-    action: Action
-    same: Callable[[], bool]
-
-
-class _Plans:
-    """The attacks of `unit` at `other` as `plan_attack` plans them, each planned when first
-    asked for: whether naming a weapon plans the attack the unnamed one does."""
-
-    def __init__(self, world: World, unit: str, other: str) -> None:
-        self.world, self.unit, self.other = world, unit, other
-        self._plans: dict[str | None, AttackPlan | Refusal] = {}
-
-    def _plan(self, weapon: str | None) -> AttackPlan | Refusal:
-        found = self._plans.get(weapon)
-        if found is None:
-            attack = a.Attack(self.unit, target=self.other, weapon=weapon)
-            found = self._plans[weapon] = plan_attack(self.world, attack)
-        return found
-
-    def same(self, weapon: str) -> bool:
-        """Whether naming `weapon` plans the attack the unnamed one does."""
-        chosen = self._plan(None)
-        return isinstance(chosen, AttackPlan) and self._plan(weapon) == chosen
+def _makers(over: Over) -> tuple[Make, ...]:
+    """The candidates generators over `over`, in the registry's listing order."""
+    return tuple(
+        found.make
+        for kind in LISTED
+        for found in RULEBOOK[kind].candidates
+        if found.over is over and found.make is not None
+    )
 
 
-def _plain_candidates(world: World, unit: str) -> Iterator[Action | _Unless]:
-    """Every action but movement worth putting to the check for `unit`, neither slowed nor
-    quickened."""
-    yield a.EndTurn(unit)
-    for cls in (a.Aim, a.Brace, a.Evade, a.Guard, a.FallProne, a.StandUp, a.Doff, a.Hide):
-        yield cls(unit)
-    yield a.Disengage(unit)
-    yield a.BreakFree(unit)
-    yield a.Release(unit)
-    sieve = _Sieve(world, unit)
-    yield from _item_actions(world, unit, sieve)
-    yield from _climbs(world, unit)
-    yield from _targeted(world, unit, sieve)
-    yield from _assists(world, unit)
-    yield from _abilities(world, unit)
-    yield from _prepared(world, unit)
+_MAKERS = {over: _makers(over) for over in Over}
+_ONCE = (None,)
 
 
-def _climbs(world: World, unit: str) -> Iterator[Action]:
-    """R-M7: a Climb to each neighbouring cell, and, hanging on a face, back down to the cell
-    below. The reach map holds only climbs that reach the top or the bottom; one that stops
-    part-way, hanging, ends where it began and is listed by the cell it climbs towards."""
-    here = world.need(unit, Position).cell
-    for cell in (*here.neighbours(), here):
-        yield a.Climb(unit, to=cell)
+def _plain_candidates(scene: Scene) -> Iterator[Action | Unless]:
+    """Every action but the moves over a reach map worth putting to the check for the scene's
+    unit, neither slowed nor quickened: each action type's candidates (its registry entry's),
+    subject by subject in the order of `Over`, those of one subject in the order of LISTED."""
+    yield from _each(scene, Over.SELF, _ONCE)
+    yield from _each(scene, Over.HELD, scene.held)
+    yield from _each(scene, Over.CARRIED, scene.carried)
+    yield from _each(scene, Over.AROUND, _ONCE)
+    for other in scene.others():
+        aimed = [(other, item) for item in scene.held]
+        yield from _each(scene, Over.CREATURE, (other,))
+        yield from _each(scene, Over.WEAPON, aimed)
+        yield from _each(scene, Over.CLOSE, (other,))
+        yield from _each(scene, Over.MISSILE, aimed)
+    yield from _each(scene, Over.GROUP, _ONCE)
+    yield from _each(scene, Over.ABILITY, known(scene.world, scene.unit))
+    yield from _each(scene, Over.PLAN, _ONCE)
 
 
-def _held(world: World, unit: str) -> tuple[str, ...]:
-    hands = world.get(unit, Hands)
-    return hands.items() if hands is not None else ()
-
-
-def _carried(world: World, unit: str) -> tuple[str, ...]:
-    gear = world.get(unit, Gear)
-    return gear.carried if gear is not None else ()
-
-
-def _item_actions(world: World, unit: str, sieve: _Sieve) -> Iterator[Action]:
-    held, carried = _held(world, unit), _carried(world, unit)
-    for item in held:
-        yield a.Stow(unit, item)
-        yield a.Drop(unit, item)
-    for item in carried:
-        yield a.Draw(unit, item)
-        yield a.Don(unit, item)
-    for item in (*held, *carried):
-        yield a.Consume(unit, item)
-    here = world.need(unit, Position).cell
-    for item, pos in world.each(Position):
-        if world.has(item, Item) and _chebyshev(pos.cell, here) <= 1:
-            yield a.PickUp(unit, item)
-    yield from _tosses(world, unit, here, sieve.tossed())
-
-
-def _tosses(world: World, unit: str, here: Pos, tossed: list[str]) -> Iterator[Action]:
-    """R-X18 to a cell: a representative set, for each ally in sight the cell next to it
-    nearest the tosser, where the ally can pick the item up (R-X7) without the risk of a
-    failed catch (R-R6). Tossing to the ally itself is listed with the other targets. `tossed`:
-    the items held that are light enough to toss."""
-    if not tossed:
-        return
-    grid = world.grid
-    team = team_of(world, unit)
-    for ally in _others(world, unit):
-        if team_of(world, ally) != team:
-            continue
-        there = world.need(ally, Position).cell
-        around = [
-            c
-            for c in there.neighbours()
-            if c != here and grid.inside(c) and grid.kind(c) is not Kind.WALL
-        ]
-        if around:
-            cell = min(around, key=lambda c: (_chebyshev(c, here), c.y, c.x))
-            for item in tossed:
-                yield a.Toss(unit, item, to=cell)
-
-
-def _others(world: World, unit: str) -> tuple[str, ...]:
-    """Creatures other than `unit` that it sees (R-X8) and that are still in the fight or
-    lying down in it. Kept by the world while nothing is written: a listing asks four times."""
-
-    def seen() -> tuple[str, ...]:
-        return tuple(c for c in creatures(world) if c != unit and unit not in unseen_by(world, c))
-
-    return world.memo(("legal.others", unit), seen)
-
-
-class _Sieve:
-    """What the checks of actions at a creature ask first, asked once per creature or item so
-    that a candidate it would refuse is not made (most targets are out of reach): the hands-on
-    actions' reach (`in_reach`, the first question of Aid, Administer, Trip, Shove, Feint,
-    Grapple and Disarm), a melee attack's reach, a throw's range (R-X17) and a toss's weight
-    (R-X18). It only leaves out what the check refuses; tests/play/test_legal_listing.py lists
-    without it to show the same list."""
-
-    def __init__(self, world: World, unit: str) -> None:
-        self.world, self.unit = world, unit
-        self._melee: dict[str | None, bool] = {}
-        self._range: dict[str, int] = {}
-        self._tossed: list[str] | None = None
-
-    def near(self, other: str) -> bool:
-        return in_reach(self.world, self.unit, other, "reach") is None
-
-    def strikes(self, weapon: str | None, near: bool) -> bool:
-        if near:
-            return True
-        melee = self._melee.get(weapon)
-        if melee is None:
-            melee = self._melee[weapon] = melee_only(self.world, self.unit, weapon)
-        return not melee
-
-    def throws(self, other: str, item: str) -> bool:
-        most = self._range.get(item)
-        if most is None:
-            most = self._range[item] = throw_range(self.world, self.unit, item)
-        return creature_distance_half(self.world, self.unit, other) <= most
-
-    def tosses(self, item: str) -> bool:
-        return too_heavy(self.world, self.unit, item) is None
-
-    def tossed(self) -> list[str]:
-        """The items held light enough to toss, worked out once for all the tosses."""
-        if self._tossed is None:
-            self._tossed = [item for item in _held(self.world, self.unit) if self.tosses(item)]
-        return self._tossed
-
-
-def _targeted(world: World, unit: str, sieve: _Sieve) -> Iterator[Action | _Unless]:
-    """Actions at each creature in sight (R-X8). Tending is for allies (R-X11, R-X12); the rest
-    the rules allow at anyone, allies too: a shove can push a friend out of harm's way."""
-    team = team_of(world, unit)
-    held = _held(world, unit)
-    tossed = sieve.tossed()
-    for other in _others(world, unit):
-        near = sieve.near(other)
-        if near and team_of(world, other) == team:
-            yield a.Aid(unit, target=other)
-            yield a.Administer(unit, target=other)
-            for item in (*held, *_carried(world, unit)):
-                yield a.Administer(unit, target=other, item=item)
-        # With no weapon named, an attack or a trip strikes with the weapon `plan_attack`
-        # chooses; naming that weapon is the same decision, listed once: the attack unnamed (a
-        # player's plain "attack"), the trip named (it comes first).
-        plans = _Plans(world, unit, other)
-        if sieve.strikes(None, near):
-            yield a.Attack(unit, target=other)
-        for weapon in held:
-            if sieve.strikes(weapon, near):
-                yield _Unless(
-                    a.Attack(unit, target=other, weapon=weapon), partial(plans.same, weapon)
-                )
-            if near:
-                yield a.Trip(unit, target=other, weapon=weapon)
-        if near:
-            yield _Unless(a.Trip(unit, target=other), partial(_any_same, plans, held))
-            yield a.Shove(unit, target=other)
-            yield a.Feint(unit, target=other)
-            yield a.Grapple(unit, target=other)
-            for item in _held(world, other):
-                yield a.Disarm(unit, target=other, item=item)
-        for item in held:
-            if sieve.throws(other, item):
-                yield a.Throw(unit, target=other, item=item)
-            if item in tossed:
-                yield a.Toss(unit, item=item, target=other)
-
-
-def _any_same(plans: _Plans, held: tuple[str, ...]) -> bool:
-    """Whether a trip with one of the weapons held is the unnamed trip."""
-    return any(plans.same(weapon) for weapon in held)
-
-
-def _assists(world: World, unit: str) -> Iterator[Action]:
-    """R-X21: each ally and each enemy it sees, both within its melee reach."""
-    team = team_of(world, unit)
-    here = world.need(unit, Position).cell
-    allies, enemies = [], []
-    for other in creatures(world):
-        if other == unit or not reaches(world, unit, here, world.need(other, Position).cell):
-            continue
-        if team_of(world, other) == team:
-            allies.append(other)
-        elif unit not in unseen_by(world, other):
-            enemies.append(other)
-    for ally in allies:
-        for enemy in enemies:
-            yield a.Assist(unit, ally, enemy)
-
-
-def _abilities(world: World, unit: str) -> Iterator[Action]:
-    """R-X20: each known spell or ability at each creature in sight (itself included) or, for
-    one aimed at a cell, at each such creature's cell."""
-    aims = [unit, *_others(world, unit)]
-    for name in known(world, unit):
-        ability = world.catalog.abilities.get(name)
-        if ability is None:
-            continue
-        cls: type[a.AbilityAction] = a.Cast if ability.kind == "spell" else a.Use
-        if ability.target == SELF:
-            yield cls(unit, name)
-        elif ability.target in ONE_CREATURE:
-            for other in aims:
-                yield cls(unit, name, other)
-        elif ability.target in (CELL, AREA):
-            for other in aims:
-                yield cls(unit, name, to=world.need(other, Position).cell)
-
-
-def _prepared(world: World, unit: str) -> Iterator[Action]:
-    """R-P2: a representative set of plans, each attacking one of the two nearest enemies: when
-    an enemy comes within reach, when anyone steps next to the preparer, when that enemy starts
-    an action, or when it ends its turn; and one that needs no enemy in sight: to Guard when
-    one comes within reach (R-X14)."""
-    team = team_of(world, unit)
-    here = world.need(unit, Position).cell
-    foes = [
-        c for c in _others(world, unit) if team_of(world, c) != team and not incapacitated(world, c)
-    ]
-    foes.sort(key=lambda c: _chebyshev(here, world.need(c, Position).cell))
-    around = tuple(c for c in here.neighbours() if world.grid.inside(c))
-    yield a.Prepare(unit, "enemy_within", PREPARE_METRES[0], (), "", a.Guard(unit))
-    for foe in foes[:2]:
-        then = a.Attack(unit, target=foe)
-        for metres in PREPARE_METRES:
-            yield a.Prepare(unit, "enemy_within", metres, (), "", then)
-        yield a.Prepare(unit, "enters_area", 0.0, around, "", then)
-        yield a.Prepare(unit, "starts_action", 0.0, (), foe, then)
-        yield a.Prepare(unit, "ends_turn", 0.0, (), foe, then)
-
-
-def _chebyshev(p: Pos, q: Pos) -> int:
-    return max(abs(p.x - q.x), abs(p.y - q.y))
+def _each(scene: Scene, over: Over, subjects: Iterable[Any]) -> Iterator[Action | Unless]:
+    makers = _MAKERS[over]
+    for subject in subjects:
+        for make in makers:
+            yield from make(scene, subject)

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.core import events as ev
+from sim.core.actions import Attack, Disarm, Feint, Grapple, Refusal, Shove, Trip
 from sim.core.components import AttackWindow, Stats
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, conditions, has, incapacitated, unseen_by
@@ -23,7 +24,7 @@ from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.rules.combat.assist import assist_bonus
-from sim.rules.combat.attack import hit_bonus, weapon_kind
+from sim.rules.combat.attack import hit_bonus, plan_attack, weapon_kind
 from sim.rules.combat.hide import _watchers, in_plain_sight
 from sim.rules.combat.reactions import (
     NONE,
@@ -459,3 +460,44 @@ def catch_toss_chance(world: World, catcher: str, weight: float) -> float:
     check = attribute_total(world, catcher, "fcs")
     values = np.arange(check.low, check.high + 1)
     return float(check.probs[values >= against].sum())
+
+
+# --- an action's chance, the registry's `Mechanic.odds` (sim/play/rulebook.py) ------------------
+# What the action is for, its target defending as well as it can: what a hover tip puts first and
+# what an evaluator of that kind of decision can weigh.
+
+
+def attack_chance(world: World, action: Attack) -> float:
+    """R-X2: the chance to hit with the weapon the attack is planned with (0 when refused)."""
+    plan = plan_attack(world, action)
+    if isinstance(plan, Refusal):
+        return 0.0
+    found = attack_odds(world, action.actor, action.target, weapon=plan.weapon, melee=plan.melee)
+    return min(o.hit for o in found)
+
+
+def trip_chance(world: World, action: Trip) -> float:
+    """R-X19: the chance to knock the target Prone, with the weapon named or planned."""
+    weapon = action.weapon
+    if weapon is None:
+        plan = plan_attack(world, Attack(action.actor, action.target))
+        weapon = None if isinstance(plan, Refusal) else plan.weapon
+    factor = trip_factor(world, weapon)
+    return min(o.prone for o in trip_odds(world, action.actor, action.target, factor=factor))
+
+
+def shove_chance(world: World, action: Shove) -> float:
+    """R-X15: the chance to win the contest and push the target."""
+    return shove_odds(world, action.actor, action.target).win
+
+
+def disarm_action_chance(world: World, action: Disarm) -> float:
+    return disarm_chance(world, action.actor, action.target)
+
+
+def feint_action_chance(world: World, action: Feint) -> float:
+    return feint_chance(world, action.actor, action.target)
+
+
+def grapple_action_chance(world: World, action: Grapple) -> float:
+    return grapple_chance(world, action.actor, action.target)

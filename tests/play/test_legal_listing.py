@@ -23,9 +23,10 @@ from sim.core.geometry import Pos
 from sim.formats.replay import begin
 from sim.play import legal as legal_module
 from sim.play.engine import AwaitingAction, Battle
-from sim.play.legal import PLAIN, Legal, _Prices, _Sieve, kinds, legal_decisions, listing
+from sim.play.legal import PLAIN, Legal, _Prices, kinds, legal_decisions, listing
 from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import refilled
+from sim.rules.candidates import Unless, Unsifted
 from sim.rules.reach.reachmap import ORDER, reach_map
 from tests.legal_play import Tally, draw
 
@@ -195,22 +196,6 @@ def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
     assert fewer > 0
 
 
-class _Open(_Sieve):
-    """A sieve that lets every candidate through to the check."""
-
-    def near(self, other: str) -> bool:
-        return True
-
-    def strikes(self, weapon: str | None, near: bool) -> bool:
-        return True
-
-    def throws(self, other: str, item: str) -> bool:
-        return True
-
-    def tosses(self, item: str) -> bool:
-        return True
-
-
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_the_sieve_leaves_out_only_what_the_checks_refuse(
     path: Path, monkeypatch: pytest.MonkeyPatch
@@ -297,7 +282,7 @@ def _sifted(battle: Battle, monkeypatch: pytest.MonkeyPatch) -> int:
     whole = legal_decisions(battle)
     made = _candidates(battle, pending.unit)
     with monkeypatch.context() as patch:
-        patch.setattr(legal_module, "_Sieve", _Open)
+        patch.setattr(legal_module, "Scene", Unsifted)
         assert legal_decisions(battle) == whole
         every = _candidates(battle, pending.unit)
     dropped = every - made
@@ -309,6 +294,6 @@ def _sifted(battle: Battle, monkeypatch: pytest.MonkeyPatch) -> int:
 
 def _candidates(battle: Battle, unit: str) -> Counter[Action]:
     return Counter(
-        c.action if isinstance(c, legal_module._Unless) else c
-        for c in legal_module._plain_candidates(battle.world, unit)
+        c.action if isinstance(c, Unless) else c
+        for c in legal_module._plain_candidates(legal_module.Scene(battle.world, unit))
     )

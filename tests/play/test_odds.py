@@ -8,6 +8,7 @@ attack in the window, Incapacitated) as some other rule would have.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 from typing import Any
 
@@ -39,6 +40,7 @@ from sim.play.odds import (
     trip_factor,
     trip_odds,
 )
+from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.attack import strike, weapon_damage
 from sim.rules.combat.disarm import resolve_disarm
 from sim.rules.combat.feint import resolve_feint
@@ -48,6 +50,7 @@ from sim.rules.combat.reactions import Ask, Reply, held_weapon
 from sim.rules.combat.shove import resolve_shove
 from sim.rules.combat.throw import catch_thrown, resolve_toss
 from sim.rules.combat.trip import resolve_trip
+from sim.ui.words.forecast import ODDS_ACTIONS, forecast, percent
 from tests.helpers import give, scenario_text, seeded_battle, unit
 
 SAMPLES = 10_000
@@ -474,3 +477,22 @@ def test_catching_a_toss_matches_the_engine() -> None:
     weight = world.catalog.get("dagger").weight
     assert 0 < caught < SAMPLES
     assert catch_toss_chance(world, "ana", weight) == pytest.approx(caught / SAMPLES, abs=TOLERANCE)
+
+
+def test_each_registry_odds_hook_is_the_chance_the_hover_tip_shows() -> None:
+    """Issue #28: the odds an action's registry entry gives (`Mechanic.odds`) are, rounded, one
+    of the figures the client's forecast shows for it (the chance against the best defence:
+    a hit, a knock-down, a contest won); the actions with a forecast are those with odds."""
+    world = seeded_battle(DUEL, 1).world
+    assert set(ODDS_ACTIONS) == {"attack", "trip", "disarm", "feint", "grapple", "shove"}
+    for kind, mechanic in RULEBOOK.items():
+        if mechanic.odds is None:
+            continue
+        action = kind("ana", target="grok")  # type: ignore[call-arg]
+        chance = mechanic.odds(world, action)
+        assert 0.0 < chance < 1.0, kind.name
+        shown = forecast(world, "ana", kind.name, "grok")
+        assert shown is not None, kind.name
+        figures = re.findall(r"[<>]?\d+ %", " ".join(shown.lines))
+        worst = percent(chance)
+        assert worst in figures, (kind.name, worst, shown.lines)

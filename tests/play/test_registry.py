@@ -5,21 +5,30 @@ the action types; nothing else lists them."""
 from __future__ import annotations
 
 import json
+import random
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
+from sim.ai.player import EVALUATORS
+from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core import codec
 from sim.core import events as ev
 from sim.core.components import Conditions
 from sim.core.condition import Condition
 from sim.core.geometry import Pos
+from sim.formats.replay import begin
 from sim.play.decisions import ALL_ACTION_NAMES, FIELDS, PARSERS, DecisionError, parse, to_json
-from sim.play.rulebook import ACTIONS, RULEBOOK
+from sim.play.engine import AwaitingAction
+from sim.play.legal import legal_decisions
+from sim.play.rulebook import ACTIONS, LISTED, RULEBOOK
+from sim.rules.candidates import Over, Scene, Unless
+from sim.rules.combat.casting import known
 from sim.ui.look.palette import CONDITION_ICONS
 from sim.ui.model.actionbar import ABILITY_ACTIONS, BAR_NAMES, needs
 from sim.ui.words.wording import condition_words
@@ -184,3 +193,90 @@ def test_the_client_names_only_conditions_of_the_one_list() -> None:
         words = condition_words(condition, sample[condition.holds])
         assert "('" not in words and "Pos(" not in words, words  # no Python reprs
     assert condition_words(Condition.UNSEEN, ("bob",)) == "unseen by bob"
+
+
+# --- issue #28: an action's candidates, its AI evaluator and its docs row come from its entry ---
+
+
+def test_every_action_type_has_a_candidates_generator_and_a_place_in_the_listing() -> None:
+    """Each entry says how its candidates are found: by a generator, or over the reach map for
+    a Movement Action (the listing's own); LISTED orders every type once."""
+    for kind, mechanic in RULEBOOK.items():
+        assert mechanic.candidates, kind.name
+        for found in mechanic.candidates:
+            if found.over is Over.REACH:
+                assert found.make is None and kind.movement, kind.name
+            else:
+                assert found.make is not None, kind.name
+    assert sorted(LISTED, key=str) == sorted(RULEBOOK, key=str)
+    assert len(set(LISTED)) == len(LISTED)
+
+
+def _turns(path: Path, decisions: int = 40) -> Iterator[Scene]:
+    """The scene of each turn's decision of seeded random play on the scenario (good until the
+    next is asked for: the battle goes on)."""
+    battle = begin(load(path), 7)
+    rng = random.Random(path.stem)
+    for _ in range(decisions):
+        listed = legal_decisions(battle)
+        if not listed:
+            break
+        pending = battle.pending
+        if isinstance(pending, AwaitingAction):
+            yield Scene(battle.world, pending.unit)
+        assert not isinstance(battle.submit(rng.choice(listed).decision), a.Refusal)
+
+
+def _scenes() -> Iterator[Scene]:
+    """Each shipped scenario's turns of random play, then two allies beside a foe (Assist)."""
+    for path in sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml")):
+        yield from _turns(path)
+    units = (creature("ana", "blue", "a"), creature("bo", "blue", "b"), creature("g", "red", "g"))
+    b = battle(scenario_text("\n.ab.\n..g.\n", "\n".join(units)), [8, 7, 6])
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction)
+    yield Scene(b.world, pending.unit)
+
+
+def test_each_generator_makes_candidates_of_its_own_type_only() -> None:
+    """At each turn of random play on every shipped scenario (and beside a foe with an ally),
+    each entry's generators make only actions of its type, and each type's make some."""
+    subjects: dict[Over, Callable[[Scene], Iterable[object]]] = {
+        Over.HELD: lambda s: s.held,
+        Over.CARRIED: lambda s: s.carried,
+        Over.CREATURE: lambda s: s.others(),
+        Over.CLOSE: lambda s: s.others(),
+        Over.WEAPON: lambda s: [(o, i) for o in s.others() for i in s.held],
+        Over.MISSILE: lambda s: [(o, i) for o in s.others() for i in s.held],
+        Over.ABILITY: lambda s: known(s.world, s.unit),
+    }
+    made: set[type[a.Action]] = set()
+    for scene in _scenes():
+        for kind, mechanic in RULEBOOK.items():
+            for found in mechanic.candidates:
+                if found.make is None:
+                    continue
+                for subject in subjects.get(found.over, lambda s: (None,))(scene):
+                    for candidate in found.make(scene, subject):
+                        action = candidate.action if isinstance(candidate, Unless) else candidate
+                        assert type(action) is kind, (kind.name, action)
+                        made.add(kind)
+    generated = {kind for kind, m in RULEBOOK.items() if any(f.make for f in m.candidates)}
+    assert generated - made == set()
+
+
+def test_every_evaluator_an_entry_names_is_the_ais_and_the_ai_has_no_other() -> None:
+    """The AI weighs a decision by the evaluator its type's entry names (sim/ai/player.py
+    EVALUATORS); an entry naming none is worth nothing to it."""
+    named = {m.evaluator for m in RULEBOOK.values() if m.evaluator is not None}
+    assert named == set(EVALUATORS)
+
+
+def test_every_action_has_a_row_in_the_commands_doc() -> None:
+    """docs/commands.md's table of actions has one row per action of the registry, in its
+    order or not, and no row for anything else."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text("utf-8")
+    start = doc.index("| action | cost | fields | what it does |")
+    table = doc[start : doc.index("\n\n", start)]
+    rows = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
+    assert sorted(rows) == sorted(ACTIONS)

@@ -55,7 +55,8 @@ class Ritual(Action):
 @pytest.fixture(autouse=True)
 def _spells(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Chant and Ritual are known to the engine during these tests; they do nothing but cost."""
-    nothing = Mechanic(lambda world, action: None, lambda world, action, dice: [])
+    # No candidates: the legal listing never offers them; a decision still may take them.
+    nothing = Mechanic(lambda world, action: None, lambda world, action, dice: [], ())
     monkeypatch.setitem(RULEBOOK, Chant, nothing)
     monkeypatch.setitem(RULEBOOK, Ritual, nothing)
     yield

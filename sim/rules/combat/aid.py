@@ -15,6 +15,8 @@ Stand Up once the cell is free.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sim.core import events as ev
 from sim.core.actions import Administer, Aid, Refusal
 from sim.core.components import Health, Stats
@@ -22,6 +24,7 @@ from sim.core.condition import Condition
 from sim.core.creature import conditions, hp, incapacitated, team_of
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.checks import skill_check
 from sim.rules.combat.health import heal
 from sim.rules.combat.items import drink_effects, possessed, undrinkable
@@ -128,3 +131,19 @@ def resolve_administer(world: World, action: Administer, dice: Dice) -> list[ev.
     item = possessed(world, actor, action.item)
     assert item is not None
     return [ev.ItemConsumed(actor, item), *drink_effects(world, target, item)]
+
+
+# --- candidates (sim/play/legal.py): tending is for allies in reach (R-X11, R-X12) ---
+
+
+def aid_candidates(scene: Scene, other: str) -> Iterator[Aid]:
+    if scene.near(other) and scene.ally(other):
+        yield Aid(scene.unit, target=other)
+
+
+def administer_candidates(scene: Scene, other: str) -> Iterator[Administer]:
+    """First Aid, and each item held or carried (the check tells which is a potion)."""
+    if scene.near(other) and scene.ally(other):
+        yield Administer(scene.unit, target=other)
+        for item in (*scene.held, *scene.carried):
+            yield Administer(scene.unit, target=other, item=item)

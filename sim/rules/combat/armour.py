@@ -9,6 +9,7 @@ from sim.core.components import Gear
 from sim.core.creature import item_kind
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.items import find
 
 
@@ -59,3 +60,8 @@ def resolve_doff(world: World, action: Doff, dice: Dice) -> list[ev.Event]:
     armour = _armour(world, item)
     assert armour is not None
     return [ev.ExtendedBegun(action.actor, "doff", item, turns_needed(world, action, armour))]
+
+
+def don_candidates(scene: Scene, item: str) -> tuple[Don]:
+    """Each carried item: the check tells which is armour."""
+    return (Don(scene.unit, item),)

@@ -13,13 +13,16 @@ assister sees (R-X8).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sim.core import events as ev
 from sim.core.actions import Assist, Refusal
 from sim.core.components import Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, team_of
+from sim.core.creature import conditions, creatures, team_of, unseen_by
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.hide import cannot_see
 from sim.rules.reach.threat import reaches
 
@@ -109,3 +112,19 @@ def assist_lapses(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     if conditions(world, unit).has(ASSISTING):
         out.append(ev.ConditionLost(unit, ASSISTING, "until its next turn"))
     return out
+
+
+def assist_candidates(scene: Scene, subject: None) -> Iterator[Assist]:
+    """Each ally and each enemy it sees, both within its melee reach."""
+    world, unit = scene.world, scene.unit
+    allies, foes = [], []
+    for other in creatures(world):
+        if other == unit or not reaches(world, unit, scene.here, world.need(other, Position).cell):
+            continue
+        if team_of(world, other) == scene.team:
+            allies.append(other)
+        elif unit not in unseen_by(world, other):
+            foes.append(other)
+    for ally in allies:
+        for enemy in foes:
+            yield Assist(unit, ally, enemy)

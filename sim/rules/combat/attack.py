@@ -3,8 +3,9 @@ reaction (R-R1..R-R3, R-X14), damage after armour, and the Attack action, melee 
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from sim.core import events as ev
 from sim.core.actions import Attack, Refusal
@@ -14,6 +15,7 @@ from sim.core.condition import Condition
 from sim.core.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene, Unless
 from sim.rules.combat.assist import assist_bonus
 from sim.rules.combat.health import damage
 from sim.rules.combat.items import find
@@ -345,3 +347,63 @@ def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
         melee=plan.melee,
         purpose=purpose,
     )
+
+
+# --- candidates (sim/play/legal.py) ---
+
+
+class Plans:
+    """The attacks of `unit` at `other` as `plan_attack` plans them, each planned when first
+    asked for: whether naming a weapon plans the attack the unnamed one does."""
+
+    def __init__(self, world: World, unit: str, other: str) -> None:
+        self.world, self.unit, self.other = world, unit, other
+        self._plans: dict[str | None, AttackPlan | Refusal] = {}
+
+    def _plan(self, weapon: str | None) -> AttackPlan | Refusal:
+        found = self._plans.get(weapon)
+        if found is None:
+            attack = Attack(self.unit, target=self.other, weapon=weapon)
+            found = self._plans[weapon] = plan_attack(self.world, attack)
+        return found
+
+    def same(self, weapon: str) -> bool:
+        """Whether naming `weapon` plans the attack the unnamed one does."""
+        chosen = self._plan(None)
+        return isinstance(chosen, AttackPlan) and self._plan(weapon) == chosen
+
+    def any_same(self, weapons: tuple[str, ...]) -> bool:
+        """Whether naming one of `weapons` plans the attack the unnamed one does."""
+        return any(self.same(weapon) for weapon in weapons)
+
+
+def plans(scene: Scene, other: str) -> Plans:
+    """The unit's attacks at `other`, planned once per listing."""
+    return scene.kept(("plans", other), lambda: Plans(scene.world, scene.unit, other))
+
+
+def strikes(scene: Scene, other: str, weapon: str | None) -> bool:
+    """The sieve for an attack's reach: in reach any weapon may strike, beyond it only one
+    that is not for melee only."""
+    if scene.near(other):
+        return True
+    return scene.sifts(("ranged", weapon), lambda: not melee_only(scene.world, scene.unit, weapon))
+
+
+# With no weapon named, an attack or a trip strikes with the weapon `plan_attack` chooses; naming
+# that weapon is the same decision, listed once: the attack unnamed (a player's plain "attack"),
+# the trip named (it comes first).
+
+
+def attack_candidates(scene: Scene, other: str) -> Iterator[Attack]:
+    """The attack at anyone in sight with the weapon `plan_attack` chooses."""
+    if strikes(scene, other, None):
+        yield Attack(scene.unit, target=other)
+
+
+def weapon_attack_candidates(scene: Scene, aimed: tuple[str, str]) -> Iterator[Unless]:
+    """The attack at a creature with a weapon in hand, unless that is the unnamed one."""
+    other, weapon = aimed
+    if strikes(scene, other, weapon):
+        same = partial(plans(scene, other).same, weapon)
+        yield Unless(Attack(scene.unit, target=other, weapon=weapon), same)

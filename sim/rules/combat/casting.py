@@ -7,7 +7,7 @@ targets it affects, and its effects follow in order: damage, healing, Burning an
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from sim.core import events as ev
 from sim.core.abilities import (
@@ -24,7 +24,7 @@ from sim.core.abilities import (
     Heal,
 )
 from sim.core.abilities import Condition as Given
-from sim.core.actions import AbilityAction, Refusal
+from sim.core.actions import AbilityAction, Cast, Refusal, Use
 from sim.core.components import Position, Repertoire
 from sim.core.condition import Condition
 from sim.core.creature import conditions, creatures, incapacitated, team_of
@@ -32,6 +32,7 @@ from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.attack import strike
 from sim.rules.combat.checks import roll_check, saved
 from sim.rules.combat.health import damage, heal
@@ -254,3 +255,35 @@ def _condition(world: World, unit: str, effect: Given) -> list[ev.Event]:
     # draught's Quickened turns do (R-K3).
     value = conditions(world, unit).count(effect.name) + effect.value
     return [ev.ConditionGained(unit, effect.name, value)]
+
+
+# --- candidates (sim/play/legal.py) ---
+
+
+def cast_candidates(scene: Scene, name: str) -> Iterator[AbilityAction]:
+    """A known spell at each creature in sight (itself included) or, aimed at a cell, at each
+    such creature's cell."""
+    ability = scene.world.catalog.abilities.get(name)
+    if ability is not None and ability.kind == "spell":
+        yield from _aimed(scene, Cast, name, ability.target)
+
+
+def use_candidates(scene: Scene, name: str) -> Iterator[AbilityAction]:
+    """A known ability (not a spell), aimed as `cast_candidates` aims a spell."""
+    ability = scene.world.catalog.abilities.get(name)
+    if ability is not None and ability.kind != "spell":
+        yield from _aimed(scene, Use, name, ability.target)
+
+
+def _aimed(
+    scene: Scene, cls: type[AbilityAction], name: str, target: str
+) -> Iterator[AbilityAction]:
+    unit = scene.unit
+    if target == SELF:
+        yield cls(unit, name)
+    elif target in ONE_CREATURE:
+        for other in (unit, *scene.others()):
+            yield cls(unit, name, other)
+    elif target in (CELL, AREA):
+        for other in (unit, *scene.others()):
+            yield cls(unit, name, to=scene.world.need(other, Position).cell)

@@ -4,7 +4,7 @@ to the target (R-C4). On success the target's weapon drops to the ground in its 
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from sim.core import events as ev
 from sim.core.actions import Disarm, Refusal
@@ -12,6 +12,7 @@ from sim.core.components import Hands, Position
 from sim.core.creature import incapacitated
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.attack import hit_roll, weapon_kind
 from sim.rules.combat.checks import acting_wins, roll_check
 from sim.rules.combat.items import find
@@ -65,3 +66,11 @@ def resolve_disarm(world: World, action: Disarm, dice: Dice) -> Resolution:
     yield ev.AttackResolved(actor, target, "disarm", mine, theirs, won)
     if won:
         yield ev.ItemDropped(target, item, world.need(target, Position).cell)
+
+
+def disarm_candidates(scene: Scene, other: str) -> Iterator[Disarm]:
+    """Each item in the hands of anyone in sight and reach."""
+    if scene.near(other):
+        hands = scene.world.get(other, Hands)
+        for item in hands.items() if hands is not None else ():
+            yield Disarm(scene.unit, target=other, item=item)

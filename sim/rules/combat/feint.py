@@ -5,12 +5,15 @@ turn (condition "feint_turns": the feinter's turn ends left)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sim.core import events as ev
 from sim.core.actions import Feint, Refusal
 from sim.core.condition import Condition
 from sim.core.creature import conditions
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.checks import acting_wins, roll_check, skill_check
 from sim.rules.combat.hide import reveal
 from sim.rules.reach.target import in_reach
@@ -51,3 +54,9 @@ def feint_expiry(world: World, unit: str, dice: Dice) -> list[ev.Event]:
         ),
         ev.ConditionLost(unit, Condition.FEINT_TURNS, "the feint lapsed"),
     ]
+
+
+def feint_candidates(scene: Scene, other: str) -> Iterator[Feint]:
+    """Anyone in sight and reach, allies too."""
+    if scene.near(other):
+        yield Feint(scene.unit, target=other)

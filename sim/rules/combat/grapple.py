@@ -16,6 +16,8 @@ grappler (R-G1); a creature is in one grapple at a time; a grappler sustains whe
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sim.core import events as ev
 from sim.core.actions import BreakFree, Grapple, Refusal, Release
 from sim.core.components import Budget, Conditions, Hands, Position, Stats, Team
@@ -25,6 +27,7 @@ from sim.core.dice import Dice
 from sim.core.numbers import Tier
 from sim.core.world import World
 from sim.rules.budget import several
+from sim.rules.candidates import Scene
 from sim.rules.combat.checks import Check, acting_wins, roll_check
 from sim.rules.reach.target import in_reach
 from sim.rules.reach.threat import reaches
@@ -243,3 +246,9 @@ def loosened(world: World) -> list[ev.Event]:
         elif not _together(world, unit, held):
             out += let_go(world, unit, held, f"{unit} and {held} were moved apart (R-G4)")
     return out
+
+
+def grapple_candidates(scene: Scene, other: str) -> Iterator[Grapple]:
+    """Anyone in sight and reach, allies too."""
+    if scene.near(other):
+        yield Grapple(scene.unit, target=other)

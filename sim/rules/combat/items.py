@@ -4,6 +4,7 @@ R-X7, R-C7)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from sim.core import events as ev
 from sim.core.actions import Consume, Draw, Drop, PickUp, Refusal, Stow
@@ -13,6 +14,7 @@ from sim.core.condition import Condition
 from sim.core.creature import conditions, item_kind
 from sim.core.dice import Dice
 from sim.core.world import World
+from sim.rules.candidates import Scene, chebyshev
 from sim.rules.combat.health import heal
 
 
@@ -193,3 +195,32 @@ def resolve_consume(world: World, action: Consume, dice: Dice) -> list[ev.Event]
     item = possessed(world, action.actor, action.item)
     assert item is not None
     return [ev.ItemConsumed(action.actor, item), *drink_effects(world, action.actor, item)]
+
+
+# --- candidates (sim/play/legal.py) ---
+
+
+def stow_candidates(scene: Scene, item: str) -> tuple[Stow]:
+    return (Stow(scene.unit, item),)
+
+
+def drop_candidates(scene: Scene, item: str) -> tuple[Drop]:
+    return (Drop(scene.unit, item),)
+
+
+def draw_candidates(scene: Scene, item: str) -> tuple[Draw]:
+    return (Draw(scene.unit, item),)
+
+
+def consume_candidates(scene: Scene, subject: None) -> Iterator[Consume]:
+    """Each item held or carried: the check tells what can be consumed."""
+    for item in (*scene.held, *scene.carried):
+        yield Consume(scene.unit, item)
+
+
+def pick_up_candidates(scene: Scene, subject: None) -> Iterator[PickUp]:
+    """Each item on the ground in the unit's cell or next to it (R-X7)."""
+    world = scene.world
+    for item, pos in world.each(Position):
+        if world.has(item, Item) and chebyshev(pos.cell, scene.here) <= 1:
+            yield PickUp(scene.unit, item)

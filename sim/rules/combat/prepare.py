@@ -6,15 +6,17 @@ plan, the preparer then takes that round's turn as usual, at its new place."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from sim.core import events as ev
-from sim.core.actions import Action, EndTurn, Prepare, Refusal
+from sim.core.actions import Action, Attack, EndTurn, Guard, Prepare, Refusal
 from sim.core.components import Budget, Position
 from sim.core.creature import creatures, incapacitated, team_of
 from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.world import World
+from sim.rules.candidates import Scene, chebyshev
 from sim.rules.reach.sight import distance_half
 
 TRIGGERS = ("enemy_within", "enters_area", "starts_action", "ends_turn")
@@ -156,3 +158,28 @@ def moved_after(order: tuple[str, ...], unit: str, after: str) -> tuple[str, ...
 
 def triggered_plan(plan: Prepared, by: str) -> Prepared:
     return replace(plan, by=by)
+
+
+# --- candidates (sim/play/legal.py) ---
+
+# R-P2: the distances an "enemy comes within" trigger is offered at (a representative set).
+PREPARE_METRES = (1.5, 3.0)
+
+
+def prepare_candidates(scene: Scene, subject: None) -> Iterator[Prepare]:
+    """R-P2: a representative set of plans, each attacking one of the two nearest enemies: when
+    an enemy comes within reach, when anyone steps next to the preparer, when that enemy starts
+    an action, or when it ends its turn; and one that needs no enemy in sight: to Guard when
+    one comes within reach (R-X14)."""
+    world, unit, here = scene.world, scene.unit, scene.here
+    foes = [c for c in scene.others() if not scene.ally(c) and not incapacitated(world, c)]
+    foes.sort(key=lambda c: chebyshev(here, world.need(c, Position).cell))
+    around = tuple(c for c in here.neighbours() if world.grid.inside(c))
+    yield Prepare(unit, "enemy_within", PREPARE_METRES[0], (), "", Guard(unit))
+    for foe in foes[:2]:
+        then = Attack(unit, target=foe)
+        for metres in PREPARE_METRES:
+            yield Prepare(unit, "enemy_within", metres, (), "", then)
+        yield Prepare(unit, "enters_area", 0.0, around, "", then)
+        yield Prepare(unit, "starts_action", 0.0, (), foe, then)
+        yield Prepare(unit, "ends_turn", 0.0, (), foe, then)

@@ -9,7 +9,7 @@ shover's winning total or falls Prone, or starts swimming in waist-deep water (R
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from sim.core import events as ev
 from sim.core.actions import Refusal, Shove
@@ -20,6 +20,7 @@ from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.checks import acting_wins, roll_check, saved
 from sim.rules.combat.hide import reveal
 from sim.rules.combat.reactions import Ask, Reply
@@ -145,3 +146,9 @@ def _stopped_by(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
     if grid.obstacle_half(b) > 0:
         return f"an obstacle {grid.obstacle_half(b) / 2:g} m high at {b}"
     return None
+
+
+def shove_candidates(scene: Scene, other: str) -> Iterator[Shove]:
+    """Anyone in sight and reach, allies too."""
+    if scene.near(other):
+        yield Shove(scene.unit, target=other)

@@ -20,7 +20,7 @@ takes no damage; a toss is not an attack and opens no Interrupt window.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from sim.core import events as ev
@@ -31,6 +31,7 @@ from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.rules.candidates import Scene, chebyshev
 from sim.rules.combat.attack import strike, weapon_damage, weapon_kind
 from sim.rules.combat.checks import roll_check, saved
 from sim.rules.combat.health import damage
@@ -306,3 +307,63 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
         return
     per_kg = world.rules.actions.catch_toss_damage_per_kg
     yield from item_damage(world, actor, catcher, item, per_kg=per_kg, weapon_wd=True)
+
+
+# --- candidates (sim/play/legal.py) ---
+
+
+def throws(scene: Scene, other: str, item: str) -> bool:
+    """The sieve for a throw's range (R-X17)."""
+
+    def within() -> bool:
+        most = scene.kept(("range", item), lambda: throw_range(scene.world, scene.unit, item))
+        return creature_distance_half(scene.world, scene.unit, other) <= most
+
+    return scene.sifts(("throws", other, item), within)
+
+
+def tossed(scene: Scene) -> list[str]:
+    """The items held light enough to toss (R-X18), the sieve's, worked out once."""
+
+    def light(item: str) -> bool:
+        return scene.sifts(
+            ("tosses", item), lambda: too_heavy(scene.world, scene.unit, item) is None
+        )
+
+    return scene.kept("tossed", lambda: [item for item in scene.held if light(item)])
+
+
+def throw_candidates(scene: Scene, aimed: tuple[str, str]) -> Iterator[Throw]:
+    other, item = aimed
+    if throws(scene, other, item):
+        yield Throw(scene.unit, target=other, item=item)
+
+
+def toss_candidates(scene: Scene, aimed: tuple[str, str]) -> Iterator[Toss]:
+    other, item = aimed
+    if item in tossed(scene):
+        yield Toss(scene.unit, item=item, target=other)
+
+
+def toss_to_cell_candidates(scene: Scene, subject: None) -> Iterator[Toss]:
+    """R-X18 to a cell: a representative set, for each ally in sight the cell next to it
+    nearest the tosser, where the ally can pick the item up (R-X7) without the risk of a
+    failed catch (R-R6). Tossing to the ally itself is listed with the other targets."""
+    light = tossed(scene)
+    if not light:
+        return
+    world, here = scene.world, scene.here
+    grid = world.grid
+    for ally in scene.others():
+        if not scene.ally(ally):
+            continue
+        there = world.need(ally, Position).cell
+        around = [
+            c
+            for c in there.neighbours()
+            if c != here and grid.inside(c) and grid.kind(c) is not Kind.WALL
+        ]
+        if around:
+            cell = min(around, key=lambda c: (chebyshev(c, here), c.y, c.x))
+            for item in light:
+                yield Toss(scene.unit, item, to=cell)

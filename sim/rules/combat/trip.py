@@ -5,7 +5,8 @@ AGI Save (R-X9)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from functools import partial
 
 from sim.core import events as ev
 from sim.core.actions import Attack, Refusal, Trip
@@ -13,7 +14,8 @@ from sim.core.condition import Condition
 from sim.core.creature import has, incapacitated
 from sim.core.dice import Dice
 from sim.core.world import World
-from sim.rules.combat.attack import AttackPlan, plan_attack, strike, weapon_kind
+from sim.rules.candidates import Scene, Unless
+from sim.rules.combat.attack import AttackPlan, plan_attack, plans, strike, weapon_kind
 from sim.rules.combat.checks import saved
 from sim.rules.combat.reactions import Ask, Reply
 from sim.rules.combat.stance import save_roll
@@ -60,3 +62,19 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
     save = yield from save_roll(world, dice, target, "agi", purpose)
     if not saved(save.total, result.hit_roll):
         yield from knocked_down(world, target)
+
+
+# --- candidates (sim/play/legal.py): at anyone in sight and reach ---
+
+
+def weapon_trip_candidates(scene: Scene, aimed: tuple[str, str]) -> Iterator[Trip]:
+    other, weapon = aimed
+    if scene.near(other):
+        yield Trip(scene.unit, target=other, weapon=weapon)
+
+
+def trip_candidates(scene: Scene, other: str) -> Iterator[Unless]:
+    """The trip with no weapon named, unless one held names it (listed before it)."""
+    if scene.near(other):
+        same = partial(plans(scene, other).any_same, scene.held)
+        yield Unless(Trip(scene.unit, target=other), same)

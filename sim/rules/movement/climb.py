@@ -3,7 +3,7 @@ part-way when the face is higher than that, with both hands busy."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from sim.core import events as ev
@@ -15,6 +15,7 @@ from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.rules.candidates import Scene
 from sim.rules.combat.reactions import Ask, Reply
 from sim.rules.movement.footing import mover, standing_at
 from sim.rules.movement.movement import bank_problem, opportunities
@@ -173,3 +174,11 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
         yield ev.ConditionLost(unit, Condition.HANGING, "reached the end of the climb")
     if plan.face is None and _surface(world, unit, plan.end) and not held.has(Condition.SWIMMING):
         yield ev.ConditionGained(unit, Condition.SWIMMING, 1)  # R-M8: down into the water
+
+
+def climb_candidates(scene: Scene, subject: None) -> Iterator[Climb]:
+    """A Climb to each neighbouring cell, and, hanging on a face, back down to the cell below.
+    The reach map holds only climbs that reach the top or the bottom; one that stops part-way,
+    hanging, ends where it began and is listed by the cell it climbs towards."""
+    for cell in (*scene.here.neighbours(), scene.here):
+        yield Climb(scene.unit, to=cell)

@@ -12,12 +12,14 @@ from sim.core.creature import incapacitated, unseen_by
 from sim.core.world import World
 from sim.play import odds
 from sim.play.odds import Landing
+from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.attack import plan_attack, weapon_kind
 from sim.rules.combat.grapple import holder_of
 from sim.rules.combat.reactions import NONE
 
-# The actions aimed at a creature whose outcome `forecast` can put a number on.
-ODDS_ACTIONS = ("attack", "trip", "disarm", "feint", "grapple", "shove")
+# The actions aimed at a creature whose outcome `forecast` can put a number on: those whose
+# registry entry gives their odds.
+ODDS_ACTIONS = tuple(kind.name for kind, mechanic in RULEBOOK.items() if mechanic.odds)
 
 DEFENCE_WORDS = {NONE: "no defence", "dodge": "Dodge", "parry": "Parry", "block": "Block"}
 SURE = 1e-9  # float noise: a chance this close to 0 or 1 is that

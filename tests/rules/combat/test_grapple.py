@@ -407,7 +407,7 @@ def shunt(monkeypatch: pytest.MonkeyPatch) -> None:
         assert action.to is not None
         return [Moved(action.target, start, action.to, 2)]
 
-    monkeypatch.setitem(RULEBOOK, Shunt, Mechanic(lambda world, action: None, resolve))
+    monkeypatch.setitem(RULEBOOK, Shunt, Mechanic(lambda world, action: None, resolve, ()))
 
 
 @pytest.mark.usefixtures("shunt")
