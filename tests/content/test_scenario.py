@@ -1,4 +1,6 @@
-"""Scenario files: `sim check` lists every problem as `file:line: message`; shipped maps play."""
+"""Scenario files: `sim check` lists every problem as `file:line: message`; what a good file
+builds, down to a unit placed in deep water beginning the battle swimming (R-M9, R-M10); shipped
+maps play."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.play.engine import AwaitingAction, BattleOver
 from sim.rules.objectives import Reach, Survive
-from tests.helpers import accepted
+from tests.helpers import accepted, conditions_of, refused
+from tests.helpers import types as kinds
+from tests.movers import HARBOUR, HARBOUR_LEGEND, at, legend, solo
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -525,6 +529,46 @@ def test_load_raises_with_every_problem() -> None:
     ]
     first = line_of(text, '"human"')
     assert str(error.value).startswith(f"two.toml:{first}: unknown template 'human'")
+
+
+def test_R_M9_a_unit_placed_in_water_over_its_head_begins_the_battle_swimming() -> None:
+    """R-M9: water deeper than a creature is tall can only be swum, so ana, placed in the
+    harbour's 2 m water (she is 1.8 m), begins swimming at the surface: a Walk is refused
+    with what a swimmer may do, a Step into deep water says to swim, the quay level with the
+    surface is a Step out, and the higher bank is a Climb of 1 m from the surface. (She began
+    standing on the bottom: "no path a Walk can take gets there", and a 3 m Climb.)"""
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    assert conditions_of(b, "ana") == {"swimming": 1}
+    assert refused(b, unit="ana", action="walk", to=[1, 2]) == (
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
+    )
+    assert refused(b, unit="ana", action="step", to=[1, 2]) == (
+        "(1,2): water 2 m deep is over ana's head; swim (R-M9)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "climbed"]
+    assert (events[2]["end"], events[2]["metres"]) == ([0, 1], 1.0)
+    b = solo(HARBOUR, HARBOUR_LEGEND)
+    accepted(b, unit="ana", action="step", to=[1, 0])
+    assert at(b) == Position(Pos(1, 0)) and conditions_of(b, "ana") == {}
+
+
+@pytest.mark.parametrize(
+    ("depth", "prone", "conditions"),
+    [
+        (1.5, False, {}),  # waist-deep: difficult ground, she stands (R-M9)
+        (1.5, True, {"swimming": 1}),  # lying down there she swims instead (R-M10)
+        (0.5, True, {"prone": 1}),  # below her waist: ordinary ground
+        (2.0, False, {"swimming": 1}),
+    ],
+)
+def test_R_M9_R_M10_where_a_placed_unit_swims(
+    depth: float, prone: bool, conditions: dict[str, int]
+) -> None:
+    b = solo(".a.", legend(a={"water": depth}), prone=prone)
+    assert conditions_of(b, "ana") == conditions
 
 
 # --- every shipped scenario --------------------------------------------------------------------

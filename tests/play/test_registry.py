@@ -19,6 +19,7 @@ from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core import codec
 from sim.core import events as ev
+from sim.core.actions import Swim
 from sim.core.components import Conditions
 from sim.core.condition import Condition
 from sim.core.geometry import Pos
@@ -116,6 +117,24 @@ def test_each_field_refused_with_its_words() -> None:
             parse({"unit": "ana", **fields})
         assert words in str(error.value), fields
         assert "not built" not in str(error.value)
+
+
+def test_R_M8_the_dive_is_saved_and_an_older_swim_loads_as_a_surface_swim() -> None:
+    """Saves are replays: the dive is written as "submerged": true; a swim line without the
+    field (every save made before diving existed) is a swim at the surface."""
+    dive = parse({"unit": "ana", "action": "swim", "path": [[2, 1]], "submerged": True})
+    assert isinstance(dive, Swim) and dive.submerged
+    assert to_json(dive) == {
+        "unit": "ana",
+        "action": "swim",
+        "path": [[2, 1]],
+        "submerged": True,
+    }
+    old = parse({"unit": "ana", "action": "swim", "path": [[2, 1]]})
+    assert isinstance(old, Swim) and not old.submerged
+    assert "submerged" not in to_json(old)
+    with pytest.raises(DecisionError, match='"submerged" must be true'):
+        parse({"unit": "ana", "action": "swim", "path": [[2, 1]], "submerged": "yes"})
 
 
 def test_a_new_action_is_one_class_its_codec_comes_from_its_fields() -> None:

@@ -1,7 +1,8 @@
 """Issue 4, Shove (R-X15) and Trip (R-X19) as transcripts with loaded dice: the contest, the push
 along the line (walls, creatures, ledges, water, fire), the save or Prone, no Attack of
 Opportunity for forced movement (R-R4), a grapple pulled apart (R-G4), the trip weapon's double
-FCS Bonus and Evade's double AGI Bonus (R-X9).
+FCS Bonus and Evade's double AGI Bonus (R-X9), and a creature hanging on a face shoved or tripped
+off it (R-M4).
 
 Every creature is tests/movers.BASE: STR d8+6, AGI d8+8, FCS d8+6, RES d10+5 (15 HP), a human
 1.8 m tall, no armour, nothing held unless a test says so, reaction policy "never".
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import Budget, Conditions
+from sim.core.components import Budget, Conditions, Position
 from sim.core.geometry import Pos
+from sim.play.engine import Battle
 from tests.helpers import (
     accepted,
     battle,
@@ -27,7 +29,8 @@ from tests.helpers import (
     types,
     wd,
 )
-from tests.movers import begin, cell, creature, legend
+from tests.helpers import types as kinds
+from tests.movers import at, begin, cell, creature, legend
 
 
 def pushes(events: list[dict[str, Any]]) -> list[list[int]]:
@@ -560,3 +563,58 @@ def test_R_X19_unarmed_when_only_a_ranged_weapon_is_held() -> None:
     )
     events = accepted(b, unit="ana", action="trip", target="bob")
     assert [e["source"] for e in events if e["type"] == "damaged"] == ["ana's fist"]
+
+
+# --- R-M4 shoved or tripped off the face it hangs on ---------------------------------------------
+
+# ana (d4: 4 m a Climb) hangs 4 m up the 5 m face of (2,1), where bo stands on top: 1 m above
+# her, so within his reach (R-A4, R-M7).
+LEDGE_TOP = """
+.....
+.ab..
+.....
+"""
+
+
+def hanging_below_bo(*dice: int) -> Battle:
+    units = [creature("ana", "blue", "a", agi="d4+8"), creature("bo", "red", "b")]
+    extra = legend(b={"height": 5, "climbable": True})
+    b = battle(scenario_text(LEDGE_TOP, "\n".join(units), extra), [4, 3, *dice])
+    accepted(b, unit="ana", action="climb", to=[2, 1])
+    assert at(b) == Position(Pos(1, 1), 4.0)
+    end_turns(b, "ana")
+    return b
+
+
+def test_R_M4_shoved_off_the_face_a_hanging_creature_falls_from_where_it_hangs() -> None:
+    """R-M4: "being shoved ... off it, falls from there": bo wins the STR Contest (8 + 6 against
+    1 + 6); ana falls the 4 m to the ground below her, 2 full metres above her height: 4
+    crushing damage, Prone, no push and no save."""
+    b = hanging_below_bo(8, 1)
+    events = accepted(b, unit="bo", action="shove", target="ana")
+    assert kinds(events) == [
+        "spent",
+        "reaction_answered",  # ana, next to bo, lets the Shove start (R-R7; policy "never")
+        "rolled",
+        "rolled",
+        "condition_lost",
+        "fell",
+        "damaged",
+        "condition_gained",
+    ]
+    assert events[4]["reason"] == "shoved off the face by bo (R-M4)"
+    assert (events[5]["at"], events[5]["metres"], events[6]["amount"]) == ([1, 1], 4.0, 4)
+    assert conditions_of(b, "ana") == {"prone": 1}
+    assert at(b) == Position(Pos(1, 1))
+
+
+def test_R_M4_tripped_off_the_face_a_hanging_creature_falls_instead_of_lying_on_it() -> None:
+    """R-M4 with R-X19: bo's Trip hits (8 + 6 against ana's Defense Roll 1) and ana fails her
+    AGI Save (1 + 8 against 14): knocked off the face, she falls 4 m and lands Prone."""
+    b = hanging_below_bo(8, 1, 1)
+    events = accepted(b, unit="bo", action="trip", target="ana")
+    assert {"type": "condition_lost", "unit": "ana", "condition": "hanging",
+            "reason": "knocked off the face (R-M4)"} in events  # fmt: skip
+    assert [e["metres"] for e in events if e["type"] == "fell"] == [4.0]
+    assert conditions_of(b, "ana") == {"prone": 1}
+    assert at(b) == Position(Pos(1, 1))

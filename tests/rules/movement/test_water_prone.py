@@ -1,5 +1,6 @@
-"""Issue 3, terrain and movement: water relative to height (R-M9), swimming and crawling
-(R-M8), falling prone and standing up (R-M10), with prone creatures sharing cells (R-M5)."""
+"""Issue 3, terrain and movement: water relative to height (R-M9), swimming, crawling and getting
+out of the water onto a bank measured from its surface (R-M8), falling prone and standing up
+(R-M10), with prone creatures sharing cells (R-M5)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,25 @@ from typing import Any
 
 import pytest
 
+from sim.core.actions import Refusal
 from sim.core.components import Position
 from sim.core.geometry import Pos
 from sim.play.engine import Battle
+from sim.rules.reach.reachmap import reach_map
 from tests.helpers import (
     accepted,
+    act,
     battle,
     budget,
     conditions_of,
     end_turns,
+    give,
     refused,
     scenario_text,
     types,
 )
-from tests.movers import creature, legend
+from tests.helpers import types as kinds
+from tests.movers import HARBOUR, HARBOUR_LEGEND, at, creature, legend
 
 # Water 0.5 m (S), 1 m (~), 1.5 m (M) and 2 m (W) deep, from left to right.
 DEPTHS = """
@@ -86,6 +92,15 @@ def test_R_M9_the_same_1_m_of_water_for_a_halfling_and_a_human(
     height, the most it can wade)."""
     b = solo(race=race)
     assert costs(accepted(b, unit="ana", action="run", path=[[1, 1], [2, 1]])) == expected
+
+
+def test_R_M9_a_walk_to_water_over_the_head_says_to_swim() -> None:
+    """R-M9: a Walk given by "to" into water over ana's head says to swim, as the same Walk
+    given by "path" does (it said "no path a Walk can take gets there this action")."""
+    b = solo(".aW", legend(W={"water": 2.0}))
+    reason = "(2,0): water 2 m deep is over ana's head; swim (R-M9)"
+    assert refused(b, unit="ana", action="walk", to=[2, 0]) == reason
+    assert refused(b, unit="ana", action="walk", path=[[2, 0]]) == reason
 
 
 # --- R-M10 falling prone, in and out of water ----------------------------------------------------
@@ -328,3 +343,144 @@ def test_R_M8_a_swimmer_steps_out_by_destination_too() -> None:
     accepted(b, unit="ana", action="step", to=[1, 1])
     assert cell(b) == Pos(1, 1)
     assert "swimming" not in conditions_of(b, "ana")
+
+
+# --- R-M8 a bank is measured from the water's surface --------------------------------------------
+
+
+# ana swims at (1,1) in the harbour (tests/movers.HARBOUR): north, (1,0) is a quay level with the
+# surface; west, (0,1) a climbable bank 1 m above it; east, (2,1) a sheer wall 2 m above it.
+def swimming_in_the_harbour(**ana: Any) -> Battle:
+    b = solo(HARBOUR, HARBOUR_LEGEND, **ana)
+    give(b, "ana", "swimming")
+    return b
+
+
+def test_R_M8_a_swimmer_steps_out_onto_a_quay_level_with_the_water() -> None:
+    """R-M8 Decision: the quay's ground is 2 m above the bottom but level with the surface, so
+    it is a place to climb out: a Step, the swimming ends, she stands on the quay."""
+    b = swimming_in_the_harbour()
+    events = accepted(b, unit="ana", action="step", path=[[1, 0]])
+    assert kinds(events) == ["spent", "condition_lost", "moved"]
+    assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
+    assert "swimming" not in conditions_of(b, "ana")
+    assert at(b) == Position(Pos(1, 0))
+
+
+def test_R_M8_a_climb_onto_the_quay_sends_the_swimmer_to_the_step() -> None:
+    """R-M8: the quay needs no Climb; the refusal names the Step, which is then accepted (the
+    refusals never send a player in a circle)."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="climb", to=[1, 0]) == (
+        "(1,0): low enough above the water to step out onto; Step out there (one straight "
+        "step) (R-M8)"
+    )
+    accepted(b, unit="ana", action="step", to=[1, 0])
+    assert at(b).cell == Pos(1, 0)
+
+
+def test_R_M8_R_M7_a_higher_climbable_bank_is_climbed_from_the_water() -> None:
+    """R-M8: 1 m above the water is more than half ana's 1.8 m: a Step is refused and points to
+    a Climb, which she begins from the water: 1 m up (from the surface, not the bottom)."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="step", path=[[0, 1]]) == (
+        "(0,1): the bank 1 m above the water; a swimmer steps out at most 0.9 m up; "
+        "climb it from the water (R-M8, R-M7)"
+    )
+    events = accepted(b, unit="ana", action="climb", to=[0, 1])
+    assert kinds(events) == ["spent", "condition_lost", "climbed"]
+    assert events[1]["condition"] == "swimming"
+    assert (events[2]["end"], events[2]["metres"], events[2]["elevation"]) == ([0, 1], 1.0, 0.0)
+    assert at(b) == Position(Pos(0, 1))
+
+
+def test_R_M8_a_bank_that_cannot_be_climbed_sends_the_swimmer_elsewhere() -> None:
+    """R-M8: a sheer bank 2 m above the water: the Step and the Climb both say to swim to a
+    lower bank; the Jump says what a swimmer may do instead, and each of those is open."""
+    b = swimming_in_the_harbour()
+    assert refused(b, unit="ana", action="step", path=[[2, 1]]) == (
+        "(2,1): the bank 2 m above the water; a swimmer steps out at most 0.9 m up, and it "
+        "cannot be climbed; swim to a lower bank or shallower water (R-M8)"
+    )
+    assert refused(b, unit="ana", action="climb", to=[2, 1]) == (
+        "(2,1): the bank 2 m above the water; a swimmer steps out at most 0.9 m up, and it "
+        "cannot be climbed; swim to a lower bank or shallower water (R-M8)"
+    )
+    assert refused(b, unit="ana", action="jump", to=[1, 0]) == (
+        "ana is swimming; it must keep swimming, Step out where its feet touch the bottom or "
+        "onto a bank no higher than half its height above the water, or Climb a climbable "
+        "bank beside it (R-M8)"
+    )
+    accepted(b, unit="ana", action="swim", path=[[1, 2]])
+
+
+def test_R_M8_the_reach_map_offers_the_quay_by_step_and_the_bank_by_climb() -> None:
+    """R-M8: what the client draws for the swimmer: out onto the quay with a Step, up the
+    climbable bank with a Climb, nothing onto the sheer bank."""
+    b = swimming_in_the_harbour()
+    offered = {cell: reach.action for cell, reach in reach_map(b.world, "ana").items()}
+    assert offered[Pos(1, 0)] == "step"
+    assert offered[Pos(0, 1)] == "climb"
+    assert Pos(2, 1) not in offered
+
+
+@pytest.mark.parametrize("above", [0.0, 0.5, 1.0, 2.0])
+@pytest.mark.parametrize("climbable", [True, False])
+@pytest.mark.parametrize("obstacle", [0.0, 1.0])
+def test_R_M8_the_ways_out_of_the_water_never_send_a_swimmer_in_a_circle(
+    above: float, climbable: bool, obstacle: float
+) -> None:
+    """R-M8: for every bank beside 2 m of water (its ground 0 to 2 m above the surface, climbable
+    or not, with or without a 1 m obstacle on it), each refusal of the Step or the Climb points
+    to the other only when the other is accepted, and when neither can get the swimmer out both
+    say to swim elsewhere."""
+    bank = {"height": 2.0 + above, "climbable": climbable, "obstacle": obstacle}
+    rows = "B\na\n"
+
+    def fresh() -> Battle:
+        b = solo(rows, legend(a={"water": 2.0}, B=bank))
+        give(b, "ana", "swimming")
+        return b
+
+    step = act(fresh(), unit="ana", action="step", path=[[0, 0]])
+    climb = act(fresh(), unit="ana", action="climb", to=[0, 0])
+    step_ok, climb_ok = not isinstance(step, Refusal), not isinstance(climb, Refusal)
+    assert (
+        step_ok
+        or climb_ok
+        or (
+            isinstance(step, Refusal)
+            and isinstance(climb, Refusal)
+            and "swim to a lower bank" in step.reason
+            and "swim to a lower bank" in climb.reason
+        )
+    )
+    if isinstance(step, Refusal) and "climb it" in step.reason:
+        assert climb_ok, (step.reason, climb)
+    if isinstance(climb, Refusal) and "Step out" in climb.reason:
+        assert step_ok, (climb.reason, step)
+
+
+# --- R-M8 with R-M2: the metre after getting up is doubled on difficult ground -------------------
+
+
+def test_R_M8_R_M2_stepping_out_onto_difficult_ground_costs_double() -> None:
+    """R-M8: "1 m to get up, then 1 m of movement (doubled, as ever, if that cell is
+    difficult)": out onto the mud at (1,0) the metre costs 2 m; onto the plain bank 1 m."""
+    b = solo("M..\naW.\n", legend(a={"water": 2.0}, W={"water": 2.0}, M={"kind": "difficult"}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[0, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([0, 0], 4)
+    b = solo("M..\nWa.\n", legend(a={"water": 2.0}, W={"water": 2.0}, M={"kind": "difficult"}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[1, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([1, 0], 2)
+
+
+def test_R_M8_getting_up_in_waist_deep_water_pays_for_that_water() -> None:
+    """R-M8 Decision: "if that cell is difficult" is the cell stepped to; ana swimming in 1 m
+    of water (waist-deep to her, difficult) steps out onto plain ground for 1 m."""
+    b = solo(".a.\n", legend(a={"water": 1.0}))
+    give(b, "ana", "swimming")
+    events = accepted(b, unit="ana", action="step", path=[[2, 0]])
+    assert (events[2]["end"], events[2]["cost"]) == ([2, 0], 2)

@@ -1,7 +1,7 @@
-"""Issue 9's combat items through `sim run` with loaded dice, as a player's script: a failed
-grapple does nothing beyond its cost (R-G1), Assist (R-X21), a melee attack interrupted (R-R7),
-a slowed reaction refused between turns with its slowed cost (R-B7), and a preparer set off in
-the next round still taking that round's turn (R-P3)."""
+"""`sim run` with loaded dice, as a player's script: a failed grapple does nothing beyond its
+cost (R-G1), Assist (R-X21), a melee attack interrupted (R-R7), a slowed reaction refused between
+turns with its slowed cost (R-B7), and a preparer set off in the next round still taking that
+round's turn (R-P3)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,8 @@ template = "orc_brute"
 at = "g"
 {brute}policy = "ask"
 '''
+
+
 # The attributes this transcript was written for (tests/helpers.py).
 TRIO = TRIO_TEXT.replace("{fighter}", stated("human_fighter")).replace(
     "{brute}", stated("orc_brute")
