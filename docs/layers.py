@@ -108,6 +108,7 @@ def picture(graph: grimp.ImportGraph, order: list[str], out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(TOP))  # the sim of this tree, not the one an editable install names
     order = layers()
     graph = grimp.build_graph("sim")
     text = DOC.read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 the client, no randomness outside the dice) are import-linter contracts in pyproject.toml, which
 `.ci/run` checks with `lint-imports` and the first test here checks too."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ def test_the_import_contracts_are_kept() -> None:
         capture_output=True,
         text=True,
         cwd=TOP,
+        env={**os.environ, "PYTHONPATH": str(TOP)},  # this tree's sim, whatever is installed
         check=False,
     )
     assert out.returncode == 0, out.stdout + out.stderr
