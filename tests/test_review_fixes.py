@@ -14,7 +14,7 @@ from sim.core.components import Position
 from sim.core.condition import Condition
 from sim.core.geometry import Pos
 from sim.play.engine import AwaitingAction, Battle
-from sim.rules.reach.threat import provocations
+from sim.rules.reach.opportunity import provocations
 from tests.helpers import (
     accepted,
     battle,

@@ -20,10 +20,11 @@ from sim.rules.budget import given_back
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.movement.footing import Gait, mover
 from sim.rules.movement.jump import jump_reach
-from sim.rules.movement.movement import allowance, plan_move
+from sim.rules.movement.movement import allowance, plan_move, submerged_during
 from sim.rules.reach.fields import distance_field
+from sim.rules.reach.opportunity import Provocation, provocations
 from sim.rules.reach.reachmap import ORDER, Hang, ReachCell, reach_map
-from sim.rules.reach.threat import Provocation, provocations, reaches, threatened
+from sim.rules.reach.threat import reaches, threatened
 
 MOVES: dict[str, type[a.Movement]] = {kind.name: kind for kind in ORDER}
 # The client's name for a Swim under the surface (R-M8 Decision: diving), offered beside the
@@ -312,8 +313,8 @@ class Planner:
                 world,
                 unit,
                 (hang.cell,) if hang else cells,
-                submerged=dive,
                 end_up=hang.height if hang else 0.0,
+                submerged=submerged_during(world, unit, kind, dive),
             ),
             submerged=dive,
             hang=hang,
