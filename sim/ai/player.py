@@ -86,18 +86,16 @@ from sim.rules.combat.shove import push
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.objectives import Objective, Reach
 from sim.rules.reach.fields import INF, Field, window_around
+from sim.rules.reach.opportunity import held_by, provocations, provoked_along, provoking_cells
 from sim.rules.reach.reachmap import ORDER, reach_map
 from sim.rules.reach.threat import (
     enemies,
     gaps,
-    provocations,
-    provoked_along,
     reach_cells,
     reached_plane,
     reaches,
     reaching_from,
     reaching_plane,
-    zone,
 )
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -777,7 +775,6 @@ class _Context:
         self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
-        self._foe_weights: npt.NDArray[np.float64] | None = None
         self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
         self._nearest_plane: npt.NDArray[np.int64] | None = None
         # `threat` and `menace` of every cell around, worked out at once when first asked.
@@ -950,12 +947,9 @@ class _Context:
         return self._own_damage[foe]
 
     def reached(self) -> frozenset[Pos]:
-        """Every cell on the ground some foe reaches from where it stands (R-A4), worked out
-        once: only leaving one of these can provoke (R-R4)."""
+        """`provoking_cells`, worked out once: only leaving one of these can provoke (R-R4)."""
         if self._reached is None:
-            self._reached = frozenset().union(
-                *(zone(self.world, foe) for foe in enemies(self.world, self.unit))
-            )
+            self._reached = provoking_cells(self.world, self.unit)
         return self._reached
 
     def nearest_reached(self, kind: type[a.Movement], field: Field) -> int:
@@ -972,15 +966,9 @@ class _Context:
             self._foe_damage[foe] = _foe_damage(self.world, foe, self.unit)
         return self._foe_damage[foe]
 
-    def foe_weights(self) -> npt.NDArray[np.float64]:
-        """`foe_damage` of each of `enemies` in order, as `provoked_along` weighs them."""
-        if self._foe_weights is None:
-            foes = enemies(self.world, self.unit)
-            self._foe_weights = np.array([self.foe_damage(f) for f in foes], dtype=np.float64)
-        return self._foe_weights
-
     def provoked_on(self, kind: type[a.Movement], field: Field, cell: Pos) -> float:
-        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, worked out
+        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, each
+        provocation weighed by `foe_damage` (whether the foe can pay for it or not), worked out
         for every cell of the field at once when first asked: the cells past the shortcut of
         `_provoked` (costing more than the nearest cell a foe reaches), or every cell when the
         creature stands in a foe's reach."""
@@ -989,7 +977,7 @@ class _Context:
             asked = field.ground.can_end.copy()
             if self.here not in self.reached():
                 asked &= field.dist > self.nearest_reached(kind, field)
-            plane = provoked_along(self.world, self.unit, field, self.foe_weights(), asked)
+            plane = provoked_along(self.world, self.unit, field, self.foe_damage, asked)
             self._provoked[kind] = plane
         return float(plane[field.window.local(cell)])
 
@@ -1145,9 +1133,8 @@ def _move(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 
 def _provoked(c: _Context, d: a.Movement) -> float:
-    """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4)."""
-    if has(c.world, c.unit, Condition.DISENGAGED):
-        return 0.0
+    """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4, after a
+    Disengage none: `provoked`)."""
     assert d.to is not None
     # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
     # creature hanging on a face leaves its first cell from a height: no shortcut for it.
@@ -1184,9 +1171,8 @@ def _disengage(c: _Context, d: Action, legal: Legal) -> tuple[float, str]:
     is worse than leaving (the creature is hurt and outnumbered where it stands)."""
     if not c.foes:
         return -1.0, "disengage: no one to slip away from"
-    adjacent = [f for f in c.foes if reaches(c.world, f, c.world.need(f, Position).cell, c.here)]
     hurt = hp(c.world, c.unit) <= c.threat(c.here)
-    if not adjacent or not hurt:
+    if not held_by(c.world, c.unit) or not hurt:
         return -1.0, "disengage: not worth leaving"
     return 0.5 * c.threat(c.here), "disengages to step out of reach"
 

@@ -29,8 +29,9 @@ from sim.core.geometry import Pos
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
+from sim.rules.movement.movement import submerged_during
+from sim.rules.reach.opportunity import provocations
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
-from sim.rules.reach.threat import provocations
 from sim.tools import batch as batches
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
@@ -447,6 +448,7 @@ def _reach(args: argparse.Namespace) -> int:
     if not world.exists(args.unit) or not world.has(args.unit, Budget):
         raise UsageError(f"there is no unit {args.unit!r} in {args.scenario}")
     only = tuple(k for k in ORDER if args.action in (None, k.name))
+    kinds = {k.name: k for k in ORDER}
     cells = reach_map(world, args.unit, only, submerged=args.submerged)
     budget = world.need(args.unit, Budget)
     start = world.need(args.unit, Position).cell
@@ -468,7 +470,9 @@ def _reach(args: argparse.Namespace) -> int:
                         world,
                         args.unit,
                         (c.hang.cell,) if c.hang else tuple(q for q, _ in c.path),
-                        submerged=args.submerged and c.action == "swim",
+                        submerged=submerged_during(
+                            world, args.unit, kinds[c.action], args.submerged
+                        ),
                         end_up=c.hang.height if c.hang else 0.0,
                     )
                 ],

@@ -358,6 +358,12 @@ def test_attack_of_opportunity_through_the_handover(duel: Path, shots: Path) -> 
     p.hover(away)
     plan = app.scene.plan(app.session, app.view)
     assert plan is not None and plan.provocations, "the path is marked as provoking"
+    p.key(pygame.K_g)  # Disengage first: the same path provokes nobody (R-R5)
+    assert app.view.disengage
+    disengaged = app.scene.plan(app.session, app.view)
+    assert disengaged is not None and disengaged.provocations == ()
+    p.key(pygame.K_g)
+    assert not app.view.disengage
     p.shot("provoking_path")
     p.click_cell(away)
     pending = app.session.battle.pending

@@ -31,12 +31,14 @@ def submerged(world: World, unit: str) -> bool:
     return has(world, unit, Condition.SUBMERGED)
 
 
-def apart(world: World, a: str, b: str) -> bool:
+def apart(world: World, a: str, b: str, *, a_under: bool | None = None) -> bool:
     """Whether water stands between `a` and `b`: one of them is submerged and the other is not
     in that water. Then neither sees the other (line of sight is the same both ways), neither
-    can single out the other, and neither makes an Attack of Opportunity on the other."""
-    for diver, other in ((a, b), (b, a)):
-        if submerged(world, diver):
+    can single out the other, and neither makes an Attack of Opportunity on the other.
+    `a_under`: whether `a` is submerged (None: as it is now), for a move it is about to make
+    (a dive, or a Swim up to the surface)."""
+    for diver, other, under in ((a, b, a_under), (b, a, None)):
+        if submerged(world, diver) if under is None else under:
             body = water_body(world.grid, world.need(diver, Position).cell)
             if world.need(other, Position).cell not in body:
                 return True

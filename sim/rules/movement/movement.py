@@ -10,15 +10,15 @@ from sim.core import events as ev
 from sim.core.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.core.components import Body, Budget, Gear, Item, Position, Stats
 from sim.core.condition import Condition
-from sim.core.creature import conditions, has, incapacitated, speed, unseen_by
+from sim.core.creature import conditions, has, incapacitated, speed
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
 from sim.core.world import World
 from sim.rules.combat.attack import strike
 from sim.rules.combat.health import damage
-from sim.rules.combat.reactions import NONE, Ask, Reply, can_react, held_weapon, reaction_spent
-from sim.rules.movement.diving import apart, too_shallow_to_dive
+from sim.rules.combat.reactions import NONE, Ask, Reply, held_weapon, reaction_spent
+from sim.rules.movement.diving import too_shallow_to_dive
 from sim.rules.movement.footing import (
     Gait,
     Mover,
@@ -32,7 +32,7 @@ from sim.rules.movement.footing import (
 )
 from sim.rules.movement.jump import JumpPlan, JumpReach, jump_reach, plan_jump
 from sim.rules.reach.fields import field_to
-from sim.rules.reach.threat import enemies, reach_bound, reaches
+from sim.rules.reach.opportunity import provoked
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
@@ -523,33 +523,14 @@ def opportunities(
     up_here: float = 0.0,
     up_there: float = 0.0,
 ) -> Generator[ev.Event | Ask, Reply | None, None]:
-    """R-R4: each enemy whose reach `unit` is about to leave may attack it first, unless it
-    disengaged (R-R5) or that enemy cannot see it (R-X8). `up_here` and `up_there`: metres
-    above the ground of `here` and `there` (hanging on a face, R-M7: reach is measured in three
-    dimensions)."""
-    if has(world, unit, Condition.DISENGAGED):
-        return
-    # Enemies near enough for the longest reach to get `here`: on most legs none, and then
-    # nothing else is asked (issue #11: this runs before every step of every move).
-    bound = reach_bound(world)
-    near: list[tuple[str, Pos]] = []
-    for enemy in enemies(world, unit):
-        at = world.need(enemy, Position).cell
-        if max(abs(at.x - here.x), abs(at.y - here.y)) <= bound:
-            near.append((enemy, at))
-    if not near:
-        return
-    cost = world.rules.reactions.opportunity_bonus
-    hidden_from = unseen_by(world, unit)
-    for enemy, at in near:
-        if enemy in hidden_from or not can_react(world, enemy, cost):
+    """R-R4: each enemy whose reach `unit` is about to leave may attack it first, as
+    `opportunity.provoked` decides, if it can pay for it (R-R8); a mover it downs is attacked
+    no more. `up_here` and `up_there`: metres above the ground of `here` and `there` (hanging
+    on a face, R-M7: reach is measured in three dimensions)."""
+    for provocation in provoked(world, unit, (there,), start=here, up=up_here, end_up=up_there):
+        if not provocation.can_react:
             continue
-        if apart(world, unit, enemy):
-            continue  # R-M8 Decision: water between them, neither sees the other
-        if not reaches(world, enemy, at, here, up=up_here) or reaches(
-            world, enemy, at, there, up=up_there
-        ):
-            continue
+        enemy = provocation.enemy
         answer = yield Ask(
             enemy,
             "attack_of_opportunity",
@@ -565,6 +546,18 @@ def opportunities(
         )
         if incapacitated(world, unit):
             return
+
+
+def submerged_during(world: World, unit: str, kind: type[Movement], dive: bool) -> bool:
+    """Whether `unit` is under water while it makes a `kind` move, as `resolve_move` leaves it
+    before the first leg (R-M8): a Swim dives or swims up as asked (`dive`), a Step surfaces
+    to get out of the water, any other move keeps it as it is (a Climb surfaces after it has
+    left its cell). What an Attack of Opportunity sees of the move (`diving.apart`)."""
+    if kind is Swim:
+        return dive
+    if kind is Step:
+        return False
+    return has(world, unit, Condition.SUBMERGED)
 
 
 def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> list[ev.Event]:

@@ -1,5 +1,5 @@
 """Where a creature can go and what it reaches: the compiled search behind reach maps
-(`pathfinder`, `fields`), the reach map by Movement Action (`reachmap`), threatened cells and
-Attacks of Opportunity along a path (`threat`), line of sight (`sight`) and singling out a
-target in reach (`target`).
+(`pathfinder`, `fields`), the reach map by Movement Action (`reachmap`), threatened cells
+(`threat`), which moves provoke an Attack of Opportunity (`opportunity`), line of sight
+(`sight`) and singling out a target in reach (`target`).
 """

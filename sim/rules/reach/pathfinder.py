@@ -633,8 +633,9 @@ def path_provoked(
 ) -> float:
     """The sum, over the legs of the path `trace` gives from (sy, sx) to (ty, tx) in order, of
     `weights[e]` for every zone `e` (a plane of the window) the leg leaves: its start in the
-    zone, its end not (R-R4 on the ground: a policy weighs the Attacks of Opportunity of a
-    move without building the path in Python, threat.provocations' legs and order)."""
+    zone, its end not. The compiled half of `opportunity.provoked_along`, the twin of
+    `opportunity.provoked` on the ground (R-R4), with its legs and order; kept here, beside
+    `trace`, so that numba's cache of it is renewed whenever the search changes."""
     rows = trace(planes, flags, params, least, states, ty, tx)
     total = 0.0
     py, px = sy, sx

@@ -1,21 +1,17 @@
-"""Who threatens which cells (R-A4) and where a path would provoke an Attack of Opportunity
-(R-R4): the geometry the combat rules and the UI share."""
+"""Who threatens which cells (R-A4), heights included: the geometry the combat rules, the AI
+and the UI share (whether a move provokes is `opportunity`'s)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from sim.core.catalog import Weapon
-from sim.core.components import Body, Budget, Conditions, Hands, Item, Position, Stats, Team
+from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
 from sim.core.creature import creatures, incapacitated, item_kind, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
-from sim.rules.movement.diving import water_body
-from sim.rules.reach import pathfinder as pf
-from sim.rules.reach.fields import Field, Window
+from sim.rules.reach.fields import Window
 
 
 def reach_cells(world: World, unit: str, *, armed: bool = True) -> int:
@@ -183,101 +179,6 @@ def enemies(world: World, unit: str) -> tuple[str, ...]:
         )
 
     return world.memo(("enemies", unit), found, reads=(Team, Stats, Conditions))
-
-
-@dataclass(frozen=True, slots=True)
-class Provocation:
-    """Leaving `cell` (index `leg` of the path) leaves `enemy`'s reach (R-R4)."""
-
-    leg: int
-    cell: Pos
-    enemy: str
-    can_react: bool  # the enemy still has a Bonus Action to pay for it (R-R8)
-
-
-def provocations(
-    world: World,
-    unit: str,
-    path: tuple[Pos, ...],
-    *,
-    submerged: bool = False,
-    end_up: float = 0.0,
-) -> tuple[Provocation, ...]:
-    """Where moving along `path` (cells after the start) would provoke, in order. `submerged`:
-    the move is a dive, which only enemies in the same water see (R-M8 Decision). `end_up`:
-    metres above the last cell's ground the move ends at (a Climb that hangs part-way, R-M7:
-    reach is measured with the height)."""
-    start = world.need(unit, Position)
-    here = start.cell
-    up = start.elevation  # a move that leaves a face (a Jump) leaves from where it hangs
-    out = []
-    foes = enemies(world, unit)
-    if submerged:
-        body = water_body(world.grid, here)
-        foes = tuple(f for f in foes if world.need(f, Position).cell in body)
-    # On the ground (no height either end) a reach is membership of the foe's zone.
-    placed = [(enemy, world.need(enemy, Position).cell, zone(world, enemy)) for enemy in foes]
-    for leg, cell in enumerate(path):
-        there_up = end_up if leg == len(path) - 1 else 0.0
-        for enemy, at, cells in placed:
-            left = here in cells if up == 0.0 else reaches(world, enemy, at, here, up=up)
-            if not left:
-                continue
-            if there_up == 0.0:
-                kept = cell in cells
-            else:
-                kept = reaches(world, enemy, at, cell, up=there_up)
-            if not kept:
-                budget = world.get(enemy, Budget)
-                cost = world.rules.reactions.opportunity_bonus  # R-R8
-                out.append(
-                    Provocation(leg, here, enemy, budget is not None and budget.bonus >= cost)
-                )
-        here, up = cell, 0.0
-    return tuple(out)
-
-
-def zone_planes(
-    world: World, unit: str, window: Window
-) -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
-    """`unit`'s enemies (in `enemies` order) and, for each, a plane of `window` marking the
-    cells of its `zone`, kept by the world until a creature moves or what it holds changes."""
-
-    def planes() -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
-        foes = enemies(world, unit)
-        out = np.zeros((len(foes), *window.shape), dtype=np.uint8)
-        for index, foe in enumerate(foes):
-            for cell in zone(world, foe):
-                if window.holds(cell):
-                    out[(index, *window.local(cell))] = 1
-        return foes, out
-
-    return world.memo(
-        ("zone_planes", unit, window),
-        planes,
-        reads=(Position, Hands, Item, Body, Team, Stats, Conditions),
-    )
-
-
-def provoked_along(
-    world: World,
-    unit: str,
-    field: Field,
-    weights: npt.NDArray[np.float64],
-    asked: npt.NDArray[np.bool_],
-) -> npt.NDArray[np.float64]:
-    """What the Attacks of Opportunity provoked on the way to each cell of `field`'s window
-    marked in `asked` by the field's path are worth (0 elsewhere): the sum of `weights[i]` for
-    the `i`th of `zone_planes`' enemies over every provocation, as `provocations` lists them
-    for that path from a creature on the ground (not hanging on a face), added up in the same
-    order; worked out in compiled code (issue #11: a policy weighs hundreds of moves a
-    decision)."""
-    _, zones = zone_planes(world, unit, field.window)
-    g = field.ground
-    sy, sx = field.window.local(field.start)
-    return pf.paths_provoked(
-        g.planes, g.flags, g.params, field.dist, field.states, sy, sx, asked, zones, weights
-    )
 
 
 def gaps(window: Window, cell: Pos) -> npt.NDArray[np.int64]:

@@ -112,7 +112,7 @@ class Board(Panel):
                 current=unit == current, selected=unit == view.selected,
             )  # fmt: skip
         self.terrain.draw_labels(surface, camera, rect, self.tips.token_rects)
-        if plan is not None and not view.disengage:
+        if plan is not None:
             self.overlays.draw_warnings(surface, camera, plan)
         self._markers(surface, camera, session, view)
         for cells, label in marked:

@@ -160,9 +160,9 @@ class Tips(Panel):
                 rows.append((f"breaks off its {what} (an Extended Action)", pal.YELLOW))
             bonus_left = plan.bonus_left - (1 if view.disengage else 0)
             rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
-            if view.disengage:
+            if view.disengage and not plan.provocations:
                 rows.append(("Disengage first (1 bonus): provokes nobody", pal.TEXT))
-            for prov in plan.provocations if not view.disengage else ():
+            for prov in plan.provocations:
                 can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
                 rows.append(
                     (

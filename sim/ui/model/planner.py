@@ -20,10 +20,11 @@ from sim.rules.budget import given_back
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.movement.footing import Gait, mover
 from sim.rules.movement.jump import jump_reach
-from sim.rules.movement.movement import allowance, plan_move
+from sim.rules.movement.movement import allowance, plan_move, submerged_during
 from sim.rules.reach.fields import distance_field
+from sim.rules.reach.opportunity import Provocation, provocations
 from sim.rules.reach.reachmap import ORDER, Hang, ReachCell, reach_map
-from sim.rules.reach.threat import Provocation, provocations, reaches, threatened
+from sim.rules.reach.threat import reaches, threatened
 
 MOVES: dict[str, type[a.Movement]] = {kind.name: kind for kind in ORDER}
 # The client's name for a Swim under the surface (R-M8 Decision: diving), offered beside the
@@ -172,9 +173,11 @@ class Planner:
         only: str | None,
         slow: bool,
         quicken: bool,
+        disengage: bool = False,
     ) -> PathPlan | None:
-        """The path to `target` through the waypoints, and what committing it would do."""
-        key = (version, unit, target, waypoints, only, slow, quicken)
+        """The path to `target` through the waypoints, and what committing it would do
+        (`disengage`: after a Disengage taken first)."""
+        key = (version, unit, target, waypoints, only, slow, quicken, disengage)
         if key == self._plan_key:
             return self._plan
         self._plan_key = key
@@ -187,7 +190,9 @@ class Planner:
         else:
             found = reach.get(target) if not waypoints else None
             hint = found.action if found is not None else None
-            self._plan = self._judge(battle, unit, steps, hint, only, slow, quicken, found)
+            self._plan = self._judge(
+                battle, unit, steps, hint, only, slow, quicken, found, disengage
+            )
         return self._plan
 
     def _steps(
@@ -233,6 +238,7 @@ class Planner:
         slow: bool,
         quicken: bool,
         found: ReachCell | None = None,
+        disengage: bool = False,
     ) -> PathPlan:
         """The cheapest Movement Action (the reach map's `hint` first) that takes the path.
 
@@ -258,7 +264,9 @@ class Planner:
             priced = (kind, slow, quicken, dive)
             kept = self._priced.get(priced) if mapped else None
             if kept is not None and found is not None:
-                return self._plan_of(world, unit, cells, jumps, kind, kept, found.metres, dive)
+                return self._plan_of(
+                    world, unit, cells, jumps, kind, kept, found.metres, dive, None, disengage
+                )
             cost = battle.check(action)
             if isinstance(cost, Refusal):
                 first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
@@ -276,7 +284,9 @@ class Planner:
             else:
                 planned = plan_move(world, action)
                 metres = planned.cost / 2 if not isinstance(planned, Refusal) else 0.0
-            return self._plan_of(world, unit, cells, jumps, kind, cost, metres, dive, hang)
+            return self._plan_of(
+                world, unit, cells, jumps, kind, cost, metres, dive, hang, disengage
+            )
         if only == "climb" and len(cells) > 1:
             first_refusal = (
                 "climb: a climb goes up or down one face to a neighbouring cell; "
@@ -295,9 +305,11 @@ class Planner:
         metres: float,
         dive: bool,
         hang: Hang | None = None,
+        disengage: bool = False,
     ) -> PathPlan:
         """The plan of a move `kind` takes at `cost`; a climb that stops part-way (`hang`)
-        leaves its first cell from up the face (R-M7), which is what may provoke."""
+        leaves its first cell from up the face (R-M7), which is what may provoke; after a
+        Disengage (`disengage`) nothing does (R-R5)."""
         budget = given_back(world, kind(unit)) or world.need(unit, Budget)
         return PathPlan(
             unit,
@@ -312,8 +324,9 @@ class Planner:
                 world,
                 unit,
                 (hang.cell,) if hang else cells,
-                submerged=dive,
                 end_up=hang.height if hang else 0.0,
+                disengaged=True if disengage else None,
+                submerged=submerged_during(world, unit, kind, dive),
             ),
             submerged=dive,
             hang=hang,

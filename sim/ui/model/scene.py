@@ -296,6 +296,7 @@ class Scene:
             view.move_only,
             view.slow,
             view.quicken,
+            view.disengage,
         )
 
     def climbs_down(self, session: Session, view: View) -> bool:

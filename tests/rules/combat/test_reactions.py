@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sim.core.geometry import Pos
 from sim.play.engine import Battle
-from sim.rules.reach.threat import provocations
+from sim.rules.reach.opportunity import provocations
 from tests.helpers import accepted, battle, budget, end_turns, scenario_text, types
 from tests.movers import creature
 

@@ -16,8 +16,9 @@ from sim.core.components import Budget
 from sim.core.geometry import Pos
 from sim.play.engine import Battle
 from sim.rules.movement.movement import plan_move
+from sim.rules.reach.opportunity import Provocation, provocations
 from sim.rules.reach.reachmap import Hang, reach_map
-from sim.rules.reach.threat import Provocation, provocations, reach_cells, reaches, threatened
+from sim.rules.reach.threat import reach_cells, reaches, threatened
 from tests.helpers import accepted, battle, give, scenario_text
 from tests.movers import creature, legend
 
