@@ -1,5 +1,5 @@
-"""CI (`.ci/run`) installs as the README says and runs lint, format and strict types over all
-of sim/ (the client included) and the README's test command."""
+"""CI (`.ci/run`) installs as the README says and runs lint, format, strict types and the import
+contracts over all of sim/ (the client included) and the README's test command."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ def _commands() -> list[str]:
 
 def test_ci_runs_ruff_format_and_strict_mypy_over_the_whole_package() -> None:
     commands = _commands()
-    assert "ruff check sim tests bench" in commands
-    assert "ruff format --check sim tests bench" in commands
+    assert "ruff check sim tests bench docs" in commands
+    assert "ruff format --check sim tests bench docs" in commands
     assert "mypy --strict" in commands
+    assert "lint-imports --no-cache" in commands  # the layers of sim/ (docs/architecture.md)
     config = tomllib.loads((TOP / "pyproject.toml").read_text(encoding="utf-8"))
     mypy = config["tool"]["mypy"]
     assert mypy["strict"] is True and mypy["packages"] == ["sim"]  # sim/ui is in it
@@ -33,5 +34,5 @@ def test_ci_installs_as_the_readme_says_with_ruff_and_mypy_in_the_test_extra() -
     assert "python -m pytest" in commands and "python -m pytest" in readme
     extras = tomllib.loads((TOP / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     test_extra = " ".join(extras["optional-dependencies"]["test"])
-    assert "ruff" in test_extra and "mypy" in test_extra
+    assert "ruff" in test_extra and "mypy" in test_extra and "import-linter" in test_extra
     assert commands.index("mypy --strict") < commands.index("python -m pytest")
