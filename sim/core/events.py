@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any
 
 from sim.core import codec
 from sim.core.actions import Action
 from sim.core.condition import Condition, Value, written
 from sim.core.geometry import Pos
+from sim.core.purpose import AttackKind, RollKind
+
+# The metadata of a field for code, not for the log: `to_json` leaves it out, so the event log's
+# JSON is what it was before tags existed (sim/core/purpose.py). Such a field is keyword-only and
+# has no default, so no rule that makes the event can forget it.
+UNLOGGED = MappingProxyType({"unlogged": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +37,8 @@ class BattleStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Rolled(Event):
-    """One die, and what it was for; `total` adds the named bonuses."""
+    """One die, and what it was for (`purpose` in words, `tag` for code); `total` adds the named
+    bonuses."""
 
     unit: str
     purpose: str
@@ -38,6 +46,7 @@ class Rolled(Event):
     result: int
     bonus: int = 0
     total: int = 0
+    tag: RollKind = field(kw_only=True, metadata=UNLOGGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +121,15 @@ class ConditionLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class Damaged(Event):
+    """`source` names the damage in words ("ana's longsword", "fall"); `dealer` is the creature
+    that dealt it, None for a fall, fire or bleeding."""
+
     unit: str
     amount: int
     damage_type: str
     source: str
     hp: int
+    dealer: str | None = field(kw_only=True, metadata=UNLOGGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,14 +237,15 @@ def _plain(value: Any) -> Any:
 
 
 def to_json(event: Event) -> dict[str, Any]:
-    """An event as a JSON-ready dict whose first key is "type".
+    """An event as a JSON-ready dict whose first key is "type"; its tags for code are left out.
 
     >>> to_json(TurnStarted("ana", 1))
     {'type': 'turn_started', 'unit': 'ana', 'round': 1}
     """
     out: dict[str, Any] = {"type": event.kind}
     for f in fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+        if not f.metadata.get("unlogged"):
+            out[f.name] = _plain(getattr(event, f.name))
     if isinstance(event, ConditionGained):
         out["value"] = written(event.value)
     return out
@@ -319,7 +333,8 @@ class AttackWindowReset(Event):
 
 @dataclass(frozen=True, slots=True)
 class AttackResolved(Event):
-    """Hit Roll against Defense Roll (R-A3): `hit` when the first is greater."""
+    """Hit Roll against Defense Roll (R-A3): `hit` when the first is greater; `tag`: which
+    attack it was."""
 
     attacker: str
     target: str
@@ -327,6 +342,7 @@ class AttackResolved(Event):
     hit_roll: int
     defense_roll: int
     hit: bool
+    tag: AttackKind = field(kw_only=True, metadata=UNLOGGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +376,7 @@ class ContestResolved(Event):
     other: str
     other_total: int
     winner: str
+    tag: RollKind = field(kw_only=True, metadata=UNLOGGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +388,7 @@ class CheckResolved(Event):
     total: int
     against: float
     success: bool
+    tag: RollKind = field(kw_only=True, metadata=UNLOGGED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from sim.core.components import AttackWindow, Budget, ExtendedAction, Stats
 from sim.core.condition import Condition
 from sim.core.creature import conditions, creatures, incapacitated
 from sim.core.dice import Dice
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.combat.assist import assist_lapses
 from sim.rules.combat.checks import roll_check
@@ -26,7 +27,9 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
     out: list[ev.Event] = []
     keys: dict[str, tuple[int, int, tuple[int, ...]]] = {}
     for unit in creatures(world):
-        roll = roll_check(world, dice, unit, "agi", "initiative")  # AGI Roll + AGI Bonus
+        roll = roll_check(
+            world, dice, unit, "agi", "initiative", tag=RollKind.INITIATIVE
+        )  # AGI Roll + AGI Bonus
         out.append(roll.rolled)
         out.append(ev.InitiativeRolled(unit, roll.total))
         keys[unit] = (roll.total, world.need(unit, Stats).attribute("agi").bonus, ())
@@ -43,7 +46,9 @@ def roll_initiative(world: World, dice: Dice) -> list[ev.Event]:
         for group in tied:
             for unit in group:
                 draw = dice.roll(die)
-                out.append(ev.Rolled(unit, "initiative tie-break draw", die, draw, 0, draw))
+                words = "initiative tie-break draw"
+                tag = RollKind.INITIATIVE_TIE_BREAK
+                out.append(ev.Rolled(unit, words, die, draw, 0, draw, tag=tag))
                 score, bonus, draws = keys[unit]
                 keys[unit] = (score, bonus, (*draws, draw))
     # Dice that tie every time (only loaded ones can) leave the rest in scenario order; the
@@ -91,7 +96,7 @@ def _burning(world: World, unit: str, dice: Dice) -> list[ev.Event]:
         return []
     per = world.rules.conditions.burning_damage_per_stack
     fade = world.rules.conditions.burning_fade_per_turn
-    out = damage(world, unit, stacks * per, "fire", "burning")
+    out = damage(world, unit, stacks * per, "fire", "burning", dealer=None)
     left = stacks - fade
     out.append(
         ev.ConditionGained(unit, Condition.BURNING, left)
@@ -107,7 +112,7 @@ def _bleeding(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     if stacks <= 0:
         return []
     per = world.rules.conditions.bleeding_damage_per_stack
-    return damage(world, unit, stacks * per, "bleeding", "bleeding")
+    return damage(world, unit, stacks * per, "bleeding", "bleeding", dealer=None)
 
 
 def _extended(world: World, unit: str, dice: Dice) -> list[ev.Event]:

@@ -748,7 +748,7 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     b = seeded_battle(CORNERED, 1)
     give(b, "bram", "prone")
     wounded = prospect(b, "red")
-    apply(b.world, Damaged("bram", 2, "slashing", "grok's greataxe", 0))
+    apply(b.world, Damaged("bram", 2, "slashing", "grok's greataxe", 0, dealer="grok"))
     apply(b.world, ConditionGained("bram", Condition.INCAPACITATED, 1))
     down = prospect(b, "red")
     assert down > wounded

@@ -16,6 +16,7 @@ from sim.core.dice import LoadedDice
 from sim.core.events import Rolled, TurnSkipped
 from sim.core.geometry import Pos
 from sim.core.numbers import default_rules
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.play.engine import BattleOver
 from sim.rules.combat.checks import acting_wins, attribute_roll, roll_check, saved, skill_check
@@ -114,9 +115,9 @@ def test_R_C2_an_x_roll_is_the_die_alone() -> None:
     """R-C2: "'X Roll' is one roll of X's die, nothing added." — ana's AGI Roll on a loaded 6
     is 6, though her AGI Bonus is 4."""
     world = world_of()
-    roll = attribute_roll(world, LoadedDice([6]), "ana", "agi", "sprint")
+    roll = attribute_roll(world, LoadedDice([6]), "ana", "agi", "sprint", tag=RollKind.SPRINT)
     assert roll.total == 6
-    assert roll.rolled == Rolled("ana", "sprint", 8, 6, 0, 6)
+    assert roll.rolled == Rolled("ana", "sprint", 8, 6, 0, 6, tag=RollKind.SPRINT)
 
 
 def test_R_C2_roll_plus_bonus_adds_the_bonus_the_skill_and_modifiers() -> None:
@@ -125,12 +126,19 @@ def test_R_C2_roll_plus_bonus_adds_the_bonus_the_skill_and_modifiers() -> None:
     a rolled 5 makes 5 + 6 + 3 + 2 = 16; without the skill, 5 + 6 = 11."""
     world = world_of()
     check = roll_check(
-        world, LoadedDice([5]), "ana", "str", "str contest", skill="athletics", modifier=2
+        world,
+        LoadedDice([5]),
+        "ana",
+        "str",
+        "str contest",
+        tag=RollKind.SHOVE,
+        skill="athletics",
+        modifier=2,
     )
     assert check.total == 16
-    assert check.rolled == Rolled("ana", "str contest", 8, 5, 11, 16)
-    plain = roll_check(world, LoadedDice([5]), "ana", "str", "str save")
-    assert plain.rolled == Rolled("ana", "str save", 8, 5, 6, 11)
+    assert check.rolled == Rolled("ana", "str contest", 8, 5, 11, 16, tag=RollKind.SHOVE)
+    plain = roll_check(world, LoadedDice([5]), "ana", "str", "str save", tag=RollKind.KEEP_FEET)
+    assert plain.rolled == Rolled("ana", "str save", 8, 5, 6, 11, tag=RollKind.KEEP_FEET)
 
 
 def test_R_C2_initiative_is_an_agi_roll_plus_bonus_and_the_log_shows_both() -> None:
@@ -141,8 +149,8 @@ def test_R_C2_initiative_is_an_agi_roll_plus_bonus_and_the_log_shows_both() -> N
     b = battle(text, [5, 2])
     rolls = [e for e in b.log if isinstance(e, Rolled)]
     assert rolls == [
-        Rolled("ana", "initiative", 8, 5, 4, 9),
-        Rolled("bo", "initiative", 6, 2, 3, 5),
+        Rolled("ana", "initiative", 8, 5, 4, 9, tag=RollKind.INITIATIVE),
+        Rolled("bo", "initiative", 6, 2, 3, 5, tag=RollKind.INITIATIVE),
     ]
 
 
@@ -169,17 +177,24 @@ def test_R_C3_a_skill_check_is_the_governing_die_plus_bonus_plus_level() -> None
     stats = world.need("ana", Stats)
     assert (stats.skill("athletics"), stats.skill("first_aid"), stats.skill("stealth")) == (3, 1, 0)
     dice = LoadedDice([4, 4, 4])
-    assert skill_check(world, dice, "ana", "athletics", "climb").rolled == Rolled(
-        "ana", "climb", 8, 4, 9, 13
+    assert skill_check(
+        world, dice, "ana", "athletics", "climb", tag=RollKind.GRAPPLE
+    ).rolled == Rolled("ana", "climb", 8, 4, 9, 13, tag=RollKind.GRAPPLE)
+    assert (
+        skill_check(world, dice, "ana", "first_aid", "aid", tag=RollKind.FIRST_AID).total
+        == 4 + 7 + 1
     )
-    assert skill_check(world, dice, "ana", "first_aid", "aid").total == 4 + 7 + 1
-    assert skill_check(world, dice, "ana", "stealth", "hide").total == 4 + 4 + 0  # AGI d8+4
+    assert (
+        skill_check(world, dice, "ana", "stealth", "hide", tag=RollKind.HIDE).total == 4 + 4 + 0
+    )  # AGI d8+4
 
 
 def test_R_C3_a_focus_save_is_an_fcs_save() -> None:
     """R-C3: "The 'Focus Save' of the text is an FCS Save." — FCS d8+7, a rolled 3 saves at 10."""
-    check = roll_check(world_of(), LoadedDice([3]), "ana", "fcs", "focus save")
-    assert check.rolled == Rolled("ana", "focus save", 8, 3, 7, 10)
+    check = roll_check(
+        world_of(), LoadedDice([3]), "ana", "fcs", "focus save", tag=RollKind.SEE_THROUGH_FEINT
+    )
+    assert check.rolled == Rolled("ana", "focus save", 8, 3, 7, 10, tag=RollKind.SEE_THROUGH_FEINT)
 
 
 @pytest.mark.parametrize("level", [0, 20])
@@ -215,12 +230,12 @@ def test_R_C4_a_contest_goes_to_the_higher_total_and_a_tie_to_the_defender() -> 
                          + "\n" + unit("bo", "red", "orc_brute", "b"))  # fmt: skip
     world = loads(text).world
     dice = LoadedDice([5, 2, 6, 2])
-    ana = skill_check(world, dice, "ana", "athletics", "shove")
-    bo = skill_check(world, dice, "bo", "athletics", "resist shove")
+    ana = skill_check(world, dice, "ana", "athletics", "shove", tag=RollKind.SHOVE)
+    bo = skill_check(world, dice, "bo", "athletics", "resist shove", tag=RollKind.RESIST_SHOVE)
     assert (ana.total, bo.total) == (14, 14)
     assert not acting_wins(ana.total, bo.total)
-    ana = skill_check(world, dice, "ana", "athletics", "shove")
-    bo = skill_check(world, dice, "bo", "athletics", "resist shove")
+    ana = skill_check(world, dice, "ana", "athletics", "shove", tag=RollKind.SHOVE)
+    bo = skill_check(world, dice, "bo", "athletics", "resist shove", tag=RollKind.RESIST_SHOVE)
     assert (ana.total, bo.total) == (15, 14)
     assert acting_wins(ana.total, bo.total)
 

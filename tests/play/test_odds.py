@@ -21,6 +21,7 @@ from sim.core.condition import written
 from sim.core.creature import has
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.play.odds import (
@@ -105,7 +106,16 @@ def sampled_strike(world: World, attacker: str, target: str, choice: str) -> tup
     hits = damage = 0
     for _ in range(SAMPLES):
         result, events = _drive(
-            strike(world, dice, attacker, target, weapon=weapon, melee=True, purpose="test"),
+            strike(
+                world,
+                dice,
+                attacker,
+                target,
+                weapon=weapon,
+                melee=True,
+                purpose="test",
+                tag=AttackKind.MELEE,
+            ),
             choice,
         )
         hits += result.hit
@@ -186,9 +196,17 @@ def rate(trials: Any) -> float:
 def test_grapple_and_break_free_match_the_engine() -> None:
     """R-G1, R-G2: STR + Athletics against STR + the better of Athletics and Acrobatics."""
     world = seeded_battle(DUEL, 1).world
-    won = rate(lambda d: contest(world, d, "grok", "ana", "grapple", acting_holds=True)[0])
+    won = rate(
+        lambda d: contest(
+            world, d, "grok", "ana", "grapple", tag=RollKind.GRAPPLE, acting_holds=True
+        )[0]
+    )
     assert grapple_chance(world, "grok", "ana") == pytest.approx(won, abs=TOLERANCE)
-    freed = rate(lambda d: contest(world, d, "ana", "grok", "break", acting_holds=False)[0])
+    freed = rate(
+        lambda d: contest(
+            world, d, "ana", "grok", "break", tag=RollKind.BREAK_FREE, acting_holds=False
+        )[0]
+    )
     assert break_free_chance(world, "ana", "grok") == pytest.approx(freed, abs=TOLERANCE)
 
 
@@ -440,6 +458,7 @@ def test_catches_match_the_engine() -> None:
                 weapon=None,
                 melee=False,
                 purpose="throw",
+                tag=AttackKind.THROW,
                 deal_damage=False,
             ),
             "none",

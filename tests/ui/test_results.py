@@ -13,6 +13,7 @@ import pygame
 import pytest
 
 from sim.core.events import AttackResolved, Damaged
+from sim.core.purpose import AttackKind
 from sim.play.decisions import parse
 from sim.play.engine import AwaitingReaction
 from sim.ui.draw import board
@@ -67,12 +68,12 @@ def test_results_in_words_from_events(tmp_path: Path) -> None:
     drops a creature, a healing; a decision with nothing to say says nothing."""
     app = make_app(write_scenario(tmp_path, "downed", DOWNED))
     world = app.world
-    hit = AttackResolved("ana", "grok", "attack", 14, 9, True)
-    wound = Damaged("grok", 5, "slashing", "ana", -4)
+    hit = AttackResolved("ana", "grok", "attack", 14, 9, True, tag=AttackKind.MELEE)
+    wound = Damaged("grok", 5, "slashing", "ana", -4, dealer="ana")
     made = markers([hit, wound], world, 10.0)
     assert [(m.text, m.kind) for m in made] == [("hit", "hit"), ("-5", "damage"), ("down", "down")]
     assert summary([hit, wound], world) == "attack on grok: hit, 5 damage to grok (HP -4/16)"
-    missed = AttackResolved("ana", "grok", "attack", 4, 9, False)
+    missed = AttackResolved("ana", "grok", "attack", 4, 9, False, tag=AttackKind.MELEE)
     assert [m.text for m in markers([missed], world, 0.0)] == ["miss"]
     assert summary([], world) == ""
     assert made[0].age(10.0) == 0 and made[0].age(10.0 + LIFETIME) == 1

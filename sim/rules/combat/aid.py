@@ -23,6 +23,7 @@ from sim.core.components import Health, Stats
 from sim.core.condition import Condition
 from sim.core.creature import conditions, hp, incapacitated, team_of
 from sim.core.dice import Dice
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.checks import skill_check
@@ -89,7 +90,8 @@ def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
         out += _stacks_left(target, Condition.BURNING, burning, lost, f"{actor} put out the flames")
     bleeding = held.count(Condition.BLEEDING)
     if bleeding:
-        roll = skill_check(world, dice, actor, "first_aid", f"first aid for {target}'s bleeding")
+        purpose = f"first aid for {target}'s bleeding"
+        roll = skill_check(world, dice, actor, "first_aid", purpose, tag=RollKind.FIRST_AID)
         out.append(roll.rolled)
         lost = max(0, roll.total - numbers.aid_bleeding_threshold)
         if lost:

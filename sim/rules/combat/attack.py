@@ -14,6 +14,7 @@ from sim.core.components import AttackWindow, Hands, Position, Stats
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
 from sim.core.dice import Dice
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene, Unless
 from sim.rules.combat.assist import assist_bonus
@@ -96,7 +97,8 @@ def hit_roll(
     bonus = hit_bonus(world, attacker, count, factor) + modifier
     roll = dice.roll(fcs.die)
     total = roll + bonus
-    yield ev.Rolled(attacker, f"hit roll: {purpose} on {target}", fcs.die, roll, bonus, total)
+    words = f"hit roll: {purpose} on {target}"
+    yield ev.Rolled(attacker, words, fcs.die, roll, bonus, total, tag=RollKind.HIT)
     if held.has(Condition.UNSEEN):
         yield ev.ConditionLost(attacker, Condition.UNSEEN, "attacked (R-X8)")
     return total
@@ -111,11 +113,13 @@ def strike(
     weapon: str | None,
     melee: bool,
     purpose: str,
+    tag: AttackKind,
     factor: int = 1,
     dodge_only: bool = False,
     deal_damage: bool = True,
 ) -> Generator[ev.Event | Ask, Reply | None, Strike]:
-    """One attack roll against one defender, with its reaction window and its damage.
+    """One attack roll against one defender, with its reaction window and its damage; `purpose`
+    words the attack for the log, `tag` says which it is to code.
     `deal_damage=False` leaves the damage of a hit to the caller (a thrown item can still be
     caught after the hit is resolved, R-R6)."""
     # R-X8: a target that does not see its attacker cannot react to the attack.
@@ -139,7 +143,7 @@ def strike(
             world, dice, target, choice, f"{attacker}'s {purpose}", slow=slow
         )
     hit = hit_total > defense  # R-A3
-    yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit)
+    yield ev.AttackResolved(attacker, target, purpose, hit_total, defense, hit, tag=tag)
     if hit and deal_damage:
         yield from weapon_damage(world, attacker, target, weapon)
     return Strike(hit, hit_total, defense, choice)
@@ -163,6 +167,7 @@ def defense_roll(
         roll,
         total - roll,
         total,
+        tag=RollKind.DEFENSE,
     )
     if choice == NONE:
         return total
@@ -181,7 +186,15 @@ def defense_roll(
             bonus *= 2  # R-X9
             yield ev.ConditionLost(unit, Condition.EVADING, "its first Dodge (R-X9)")
         result = dice.roll(agi.die)
-        yield ev.Rolled(unit, "dodge (AGI Roll + Bonus)", agi.die, result, bonus, result + bonus)
+        yield ev.Rolled(
+            unit,
+            "dodge (AGI Roll + Bonus)",
+            agi.die,
+            result,
+            bonus,
+            result + bonus,
+            tag=RollKind.DODGE,
+        )
         return total + result + bonus
     if choice == "parry":
         best = parry_attribute(stats)
@@ -196,6 +209,7 @@ def defense_roll(
             result,
             added,
             result + added,
+            tag=RollKind.PARRY,
         )
         return total + result + added
     # block
@@ -209,6 +223,7 @@ def defense_roll(
         result,
         added,
         result + added,
+        tag=RollKind.BLOCK,
     )
     return total + result + added
 
@@ -220,9 +235,8 @@ def weapon_damage(world: World, attacker: str, target: str, weapon: str | None) 
     wd = kind.wd if kind else world.rules.attack.unarmed_wd
     damage_type = kind.damage if kind else "crushing"
     amount = after_armour(world, target, wd)
-    out = damage(
-        world, target, amount, damage_type, f"{attacker}'s {kind.name if kind else 'fist'}"
-    )
+    source = f"{attacker}'s {kind.name if kind else 'fist'}"
+    out = damage(world, target, amount, damage_type, source, dealer=attacker)
     if kind is not None and kind.bleed:
         stacks = conditions(world, target).count(Condition.BLEEDING) + kind.bleed
         out.append(ev.ConditionGained(target, Condition.BLEEDING, stacks))
@@ -326,6 +340,7 @@ def interrupts(
             weapon=weapon,
             melee=True,
             purpose="interrupt",
+            tag=AttackKind.INTERRUPT,
             dodge_only=True,
         )
         if result.hit:
@@ -337,7 +352,6 @@ def interrupts(
 def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
     plan = plan_attack(world, action)
     assert isinstance(plan, AttackPlan)
-    purpose = "melee attack" if plan.melee else "ranged attack"
     yield from strike(
         world,
         dice,
@@ -345,7 +359,8 @@ def resolve_attack(world: World, action: Attack, dice: Dice) -> Resolution:
         action.target,
         weapon=plan.weapon,
         melee=plan.melee,
-        purpose=purpose,
+        purpose="melee attack" if plan.melee else "ranged attack",
+        tag=AttackKind.MELEE if plan.melee else AttackKind.RANGED,
     )
 
 

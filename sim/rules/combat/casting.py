@@ -31,6 +31,7 @@ from sim.core.creature import conditions, creatures, incapacitated, team_of
 from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.attack import strike
@@ -38,7 +39,7 @@ from sim.rules.combat.checks import roll_check, saved
 from sim.rules.combat.health import damage, heal
 from sim.rules.combat.hide import cannot_see
 from sim.rules.combat.reactions import Ask, Reply
-from sim.rules.combat.stance import save_roll
+from sim.rules.combat.stance import save_roll, save_words
 from sim.rules.movement.diving import apart
 from sim.rules.movement.prone import knocked_down
 from sim.rules.reach.sight import blocked_line, creature_distance_half, distance_half, line_of_sight
@@ -185,6 +186,7 @@ def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
             weapon=None,
             melee=False,
             purpose=ability.name,
+            tag=AttackKind.SPELL,
             deal_damage=False,
         )
         if result.hit:
@@ -192,7 +194,9 @@ def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
         return
     against = 0
     if ability.save is not None and targets:
-        check = roll_check(world, dice, actor, "fcs", f"{ability.name}: FCS Check")
+        check = roll_check(
+            world, dice, actor, "fcs", f"{ability.name}: FCS Check", tag=RollKind.CAST
+        )
         yield check.rolled
         against = check.total
     for unit in targets:
@@ -210,13 +214,16 @@ def _save(
     An Incapacitated creature's save is 0, as its Defense Roll is (R-A2)."""
     assert ability.save is not None
     purpose = f"{ability.save.upper()} Save against {ability.name}"
+    shown = purpose
     total = 0
     if not incapacitated(world, unit):
-        roll = yield from save_roll(world, dice, unit, ability.save, purpose)  # Evade: R-X9
-        purpose = roll.rolled.purpose
+        shown = save_words(world, unit, ability.save, purpose)  # before the roll uses Evade up
+        roll = yield from save_roll(  # Evade: R-X9
+            world, dice, unit, ability.save, purpose, tag=RollKind.SAVE
+        )
         total = roll.total
     success = saved(total, against)
-    yield ev.CheckResolved(unit, purpose, total, against, success)
+    yield ev.CheckResolved(unit, shown, total, against, success, tag=RollKind.SAVE)
     return success
 
 
@@ -228,7 +235,8 @@ def _roll(
     for i in range(amount.count):
         result = dice.roll(amount.die)
         flat = amount.flat if i == amount.count - 1 else 0
-        yield ev.Rolled(unit, f"{purpose} ({amount})", amount.die, result, flat, result + flat)
+        words = f"{purpose} ({amount})"
+        yield ev.Rolled(unit, words, amount.die, result, flat, result + flat, tag=RollKind.EFFECT)
         total += result + flat
     return max(0, total)
 
@@ -240,7 +248,7 @@ def _effects(world: World, dice: Dice, caster: str, ability: Ability, unit: str)
     for effect in ability.effects:
         if isinstance(effect, Damage):
             amount = yield from _roll(dice, caster, effect.amount, f"{ability.name} on {unit}")
-            yield from damage(world, unit, amount, effect.damage_type, source)
+            yield from damage(world, unit, amount, effect.damage_type, source, dealer=caster)
         elif isinstance(effect, Heal):
             amount = yield from _roll(dice, caster, effect.amount, f"{ability.name} on {unit}")
             yield from heal(world, unit, amount, source)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sim.core import events as ev
 from sim.core.components import Stats
 from sim.core.dice import Dice
+from sim.core.purpose import RollKind
 from sim.core.world import World
 
 
@@ -24,11 +25,14 @@ class Check:
     rolled: ev.Rolled
 
 
-def attribute_roll(world: World, dice: Dice, unit: str, attribute: str, purpose: str) -> Check:
-    """R-C2 "X Roll": one roll of the attribute's die, nothing added."""
+def attribute_roll(
+    world: World, dice: Dice, unit: str, attribute: str, purpose: str, *, tag: RollKind
+) -> Check:
+    """R-C2 "X Roll": one roll of the attribute's die, nothing added. `purpose` words the roll
+    for the log, `tag` says what it is for to code."""
     die = world.need(unit, Stats).attribute(attribute).die
     result = dice.roll(die)
-    return Check(result, ev.Rolled(unit, purpose, die, result, 0, result))
+    return Check(result, ev.Rolled(unit, purpose, die, result, 0, result, tag=tag))
 
 
 def roll_check(
@@ -38,6 +42,7 @@ def roll_check(
     attribute: str,
     purpose: str,
     *,
+    tag: RollKind,
     skill: str | None = None,
     modifier: int = 0,
 ) -> Check:
@@ -52,15 +57,25 @@ def roll_check(
     score = stats.attribute(attribute)
     result = dice.roll(score.die)
     added = score.bonus + (stats.skill(skill) if skill else 0) + modifier
-    return Check(result + added, ev.Rolled(unit, purpose, score.die, result, added, result + added))
+    rolled = ev.Rolled(unit, purpose, score.die, result, added, result + added, tag=tag)
+    return Check(result + added, rolled)
 
 
 def skill_check(
-    world: World, dice: Dice, unit: str, skill: str, purpose: str, *, modifier: int = 0
+    world: World,
+    dice: Dice,
+    unit: str,
+    skill: str,
+    purpose: str,
+    *,
+    tag: RollKind,
+    modifier: int = 0,
 ) -> Check:
     """R-C3: the governing attribute's die + its Bonus + the skill level (+ modifiers)."""
     attribute = world.rules.skills[skill]
-    return roll_check(world, dice, unit, attribute, purpose, skill=skill, modifier=modifier)
+    return roll_check(
+        world, dice, unit, attribute, purpose, tag=tag, skill=skill, modifier=modifier
+    )
 
 
 def acting_wins(acting: int, other: int) -> bool:

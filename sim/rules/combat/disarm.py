@@ -11,6 +11,7 @@ from sim.core.actions import Disarm, Refusal
 from sim.core.components import Hands, Position
 from sim.core.creature import incapacitated
 from sim.core.dice import Dice
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.attack import hit_roll, weapon_kind
@@ -58,12 +59,17 @@ def resolve_disarm(world: World, action: Disarm, dice: Dice) -> Resolution:
     theirs = 0
     if not incapacitated(world, target):  # R-A2 by analogy: an Incapacitated target rolls 0
         roll = roll_check(
-            world, dice, target, "fcs", f"hold on to {item}: Hit Roll against {actor}"
+            world,
+            dice,
+            target,
+            "fcs",
+            f"hold on to {item}: Hit Roll against {actor}",
+            tag=RollKind.HOLD_ON,
         )
         yield roll.rolled
         theirs = roll.total
     won = acting_wins(mine, theirs)
-    yield ev.AttackResolved(actor, target, "disarm", mine, theirs, won)
+    yield ev.AttackResolved(actor, target, "disarm", mine, theirs, won, tag=AttackKind.DISARM)
     if won:
         yield ev.ItemDropped(target, item, world.need(target, Position).cell)
 

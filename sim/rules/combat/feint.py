@@ -12,6 +12,7 @@ from sim.core.actions import Feint, Refusal
 from sim.core.condition import Condition
 from sim.core.creature import conditions
 from sim.core.dice import Dice
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.checks import acting_wins, roll_check, skill_check
@@ -26,8 +27,17 @@ def check_feint(world: World, action: Feint) -> Refusal | None:
 def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
     actor, target = action.actor, action.target
     out = reveal(world, actor, "feinted")
-    trick = skill_check(world, dice, actor, "deception", f"feint on {target}: Deception check")
-    save = roll_check(world, dice, target, "fcs", f"see through {actor}'s feint: FCS Save")
+    trick = skill_check(
+        world, dice, actor, "deception", f"feint on {target}: Deception check", tag=RollKind.FEINT
+    )
+    save = roll_check(
+        world,
+        dice,
+        target,
+        "fcs",
+        f"see through {actor}'s feint: FCS Save",
+        tag=RollKind.SEE_THROUGH_FEINT,
+    )
     out += [trick.rolled, save.rolled]
     if acting_wins(trick.total, save.total):
         turns = world.rules.actions.feint_turn_ends

@@ -25,6 +25,7 @@ from sim.core.condition import Condition
 from sim.core.creature import conditions, creatures, has, incapacitated
 from sim.core.dice import Dice
 from sim.core.numbers import Tier
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.budget import several
 from sim.rules.candidates import Scene
@@ -69,16 +70,26 @@ def _skill(world: World, unit: str, *, holder: bool) -> str:
     return max(("athletics", "acrobatics"), key=lambda s: (stats.skill(s), s == "athletics"))
 
 
-def _roll(world: World, dice: Dice, unit: str, purpose: str, *, holder: bool) -> Check | None:
+def _roll(
+    world: World, dice: Dice, unit: str, purpose: str, *, tag: RollKind, holder: bool
+) -> Check | None:
     """The unit's STR + skill roll; an Incapacitated creature does not resist (None)."""
     if not holder and incapacitated(world, unit):
         return None
     skill = _skill(world, unit, holder=holder)
-    return roll_check(world, dice, unit, "str", f"{purpose}: STR + {skill.title()}", skill=skill)
+    words = f"{purpose}: STR + {skill.title()}"
+    return roll_check(world, dice, unit, "str", words, tag=tag, skill=skill)
 
 
 def contest(
-    world: World, dice: Dice, acting: str, other: str, purpose: str, *, acting_holds: bool
+    world: World,
+    dice: Dice,
+    acting: str,
+    other: str,
+    purpose: str,
+    *,
+    tag: RollKind,
+    acting_holds: bool,
 ) -> tuple[bool, list[ev.Event]]:
     """One grapple contest (R-G1, R-C4): whether the acting side wins, and the events (its
     rolls, then the outcome). `acting_holds`: the acting creature is (or would be) the
@@ -87,7 +98,7 @@ def contest(
     out: list[ev.Event] = []
     totals = []
     for unit, holder in ((acting, acting_holds), (other, not acting_holds)):
-        check = _roll(world, dice, unit, purpose, holder=holder)
+        check = _roll(world, dice, unit, purpose, tag=tag, holder=holder)
         if check is not None:
             out.append(check.rolled)
         totals.append(check.total if check is not None else 0)
@@ -100,6 +111,7 @@ def contest(
             other,
             totals[1],
             acting if won else other,
+            tag=tag,
         )
     )
     return won, out
@@ -146,7 +158,9 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
 
 def resolve_grapple(world: World, action: Grapple, dice: Dice) -> list[ev.Event]:
     actor, target = action.actor, action.target
-    won, out = contest(world, dice, actor, target, "grapple", acting_holds=True)
+    won, out = contest(
+        world, dice, actor, target, "grapple", tag=RollKind.GRAPPLE, acting_holds=True
+    )
     # R-G1: a lost contest does nothing beyond the spent cost; the defender holds no one.
     return out + hold(actor, target) if won else out
 
@@ -168,7 +182,9 @@ def resolve_break_free(world: World, action: BreakFree, dice: Dice) -> list[ev.E
     holder = holder_of(world, actor)
     assert holder is not None
     out: list[ev.Event] = [ev.ConditionGained(actor, TRIED, world.turn.round)]
-    won, rolled = contest(world, dice, actor, holder, "break free", acting_holds=False)
+    won, rolled = contest(
+        world, dice, actor, holder, "break free", tag=RollKind.BREAK_FREE, acting_holds=False
+    )
     out += rolled
     if won:
         out += let_go(world, holder, actor, f"{actor} broke free (R-G2)")
@@ -204,7 +220,9 @@ def sustain_grapple(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     # The log names the price as paid: 2 Bonus Actions ("bonus_x2"), not the Bonus tier's 1 B.
     paid = several(Tier.BONUS, cost)
     out: list[ev.Event] = [ev.Spent(unit, "sustain_grapple", paid, 0, cost, None, False)]
-    won, rolled = contest(world, dice, unit, held, "sustain grapple", acting_holds=True)
+    won, rolled = contest(
+        world, dice, unit, held, "sustain grapple", tag=RollKind.SUSTAIN_GRAPPLE, acting_holds=True
+    )
     out += rolled
     if not won:
         out += let_go(world, unit, held, f"{held} won the contest to sustain it (R-G3)")

@@ -9,11 +9,16 @@ from sim.core.creature import incapacitated
 from sim.core.world import World
 
 
-def damage(world: World, unit: str, amount: int, damage_type: str, source: str) -> list[ev.Event]:
-    """Events for `amount` damage to `unit`, with Incapacitated when it reaches 0 (R-C6)."""
+def damage(
+    world: World, unit: str, amount: int, damage_type: str, source: str, *, dealer: str | None
+) -> list[ev.Event]:
+    """Events for `amount` damage to `unit`, with Incapacitated when it reaches 0 (R-C6);
+    `source` words it for the log, `dealer` is the creature that dealt it, if any."""
     health = world.need(unit, Health)
     left = health.hp - max(0, amount)
-    out: list[ev.Event] = [ev.Damaged(unit, max(0, amount), damage_type, source, left)]
+    out: list[ev.Event] = [
+        ev.Damaged(unit, max(0, amount), damage_type, source, left, dealer=dealer)
+    ]
     floor = world.rules.hit_points.incapacitated_at
     if left <= floor and not incapacitated(world, unit):
         out.append(ev.ConditionGained(unit, Condition.INCAPACITATED, 1))

@@ -14,6 +14,7 @@ from sim.core.condition import Condition
 from sim.core.creature import creatures, has, unseen_by
 from sim.core.dice import Dice
 from sim.core.grid import Kind
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.combat.checks import acting_wins, skill_check
 from sim.rules.movement.diving import apart, submerged
@@ -79,13 +80,14 @@ def check_hide(world: World, action: Hide) -> Refusal | None:
 
 def resolve_hide(world: World, action: Hide, dice: Dice) -> list[ev.Event]:
     actor = action.actor
-    stealth = skill_check(world, dice, actor, "stealth", "hide: Stealth check")
+    stealth = skill_check(world, dice, actor, "stealth", "hide: Stealth check", tag=RollKind.HIDE)
     out: list[ev.Event] = [stealth.rolled]
     beaten: list[str] = []
     for watcher in _watchers(world, actor):
         if in_plain_sight(world, actor, watcher):
             continue
-        spot = skill_check(world, dice, watcher, "perception", f"spot {actor}: Perception check")
+        purpose = f"spot {actor}: Perception check"
+        spot = skill_check(world, dice, watcher, "perception", purpose, tag=RollKind.SPOT)
         out.append(spot.rolled)
         if acting_wins(stealth.total, spot.total):  # R-C4: a tie goes to the watcher
             beaten.append(watcher)

@@ -19,6 +19,7 @@ from sim.core.creature import conditions, creatures, has, incapacitated
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.checks import acting_wins, roll_check, saved
@@ -57,9 +58,16 @@ def check_shove(world: World, action: Shove) -> Refusal | None:
 def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
     actor, target = action.actor, action.target
     yield from reveal(world, actor, "shoved")
-    mine = roll_check(world, dice, actor, "str", f"shove {target}: STR Contest")
+    mine = roll_check(world, dice, actor, "str", f"shove {target}: STR Contest", tag=RollKind.SHOVE)
     yield mine.rolled
-    theirs = roll_check(world, dice, target, "str", f"resist {actor}'s shove: STR Contest")
+    theirs = roll_check(
+        world,
+        dice,
+        target,
+        "str",
+        f"resist {actor}'s shove: STR Contest",
+        tag=RollKind.RESIST_SHOVE,
+    )
     yield theirs.rolled
     if not acting_wins(mine.total, theirs.total):
         return
@@ -79,7 +87,8 @@ def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
         or has(world, target, Condition.SWIMMING)
     ):
         return  # a fall already put it down, or it is in the water: nothing left to keep
-    keep = roll_check(world, dice, target, "str", f"keep its feet: STR Save against {mine.total}")
+    purpose = f"keep its feet: STR Save against {mine.total}"
+    keep = roll_check(world, dice, target, "str", purpose, tag=RollKind.KEEP_FEET)
     yield keep.rolled
     if not saved(keep.total, mine.total):
         yield from knocked_down(world, target)

@@ -10,6 +10,7 @@ from sim.core.components import Stats
 from sim.core.condition import Condition
 from sim.core.creature import has
 from sim.core.dice import Dice
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.combat.checks import Check, roll_check
 from sim.rules.combat.reactions import Reply
@@ -46,15 +47,25 @@ def resolve_evade(world: World, action: Evade, dice: Dice) -> list[ev.Event]:
     return [ev.ConditionGained(action.actor, Condition.EVADING, 1)]
 
 
+def _evading(world: World, unit: str, attribute: str) -> bool:
+    return attribute == "agi" and has(world, unit, Condition.EVADING)
+
+
+def save_words(world: World, unit: str, attribute: str, purpose: str) -> str:
+    """How the log words the Save `save_roll` is about to make: `purpose`, and a note when
+    Evade doubles its AGI Bonus (R-X9)."""
+    return purpose + (", Evade: AGI Bonus doubled" if _evading(world, unit, attribute) else "")
+
+
 def save_roll(
-    world: World, dice: Dice, unit: str, attribute: str, purpose: str
+    world: World, dice: Dice, unit: str, attribute: str, purpose: str, *, tag: RollKind
 ) -> Generator[ev.Event, Reply | None, Check]:
     """A Save (R-C2); Evade doubles the AGI Bonus of the first AGI Save (R-X9) and is used up
     by it."""
-    evading = attribute == "agi" and has(world, unit, Condition.EVADING)
+    evading = _evading(world, unit, attribute)
     modifier = world.need(unit, Stats).attribute("agi").bonus if evading else 0
-    note = ", Evade: AGI Bonus doubled" if evading else ""
-    save = roll_check(world, dice, unit, attribute, purpose + note, modifier=modifier)
+    words = save_words(world, unit, attribute, purpose)
+    save = roll_check(world, dice, unit, attribute, words, tag=tag, modifier=modifier)
     yield save.rolled
     if evading:
         yield ev.ConditionLost(unit, Condition.EVADING, "its first AGI Save (R-X9)")

@@ -30,6 +30,7 @@ from sim.core.creature import after_armour, item_kind, unseen_by
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres
 from sim.core.grid import Kind
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene, chebyshev
 from sim.rules.combat.attack import strike, weapon_damage, weapon_kind
@@ -117,7 +118,8 @@ def item_damage(
         amount += kind.wd
         damage_type = kind.damage
     amount = after_armour(world, target, amount)
-    return damage(world, target, amount, damage_type, f"{attacker}'s {item_kind(world, item)}")
+    source = f"{attacker}'s {item_kind(world, item)}"
+    return damage(world, target, amount, damage_type, source, dealer=attacker)
 
 
 def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
@@ -136,6 +138,7 @@ def resolve_throw(world: World, action: Throw, dice: Dice) -> Resolution:
         weapon=item if is_weapon else None,
         melee=False,
         purpose=f"throw ({item_kind(world, item)})",
+        tag=AttackKind.THROW,
         deal_damage=False,
     )
     if not result.hit:
@@ -195,7 +198,8 @@ def catch_thrown(
         return False
     total = 0
     for name in ("agi", "fcs"):
-        check = roll_check(world, dice, catcher, name, f"catch {item}: {name.upper()} Roll + Bonus")
+        purpose = f"catch {item}: {name.upper()} Roll + Bonus"
+        check = roll_check(world, dice, catcher, name, purpose, tag=RollKind.CATCH)
         total += check.total
         yield check.rolled
     caught = saved(total, hit_roll)  # R-C4: a save that ties succeeds
@@ -205,6 +209,7 @@ def catch_thrown(
         total,
         hit_roll,
         caught,
+        tag=RollKind.CATCH,
     )
     if caught:
         yield ev.ItemCaught(catcher, item)
@@ -292,7 +297,7 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
     base = world.rules.actions.catch_toss_base
     weight = _weight(world, item)
     against = base + weight
-    check = roll_check(world, dice, catcher, "fcs", f"catch {item}: FCS Check")
+    check = roll_check(world, dice, catcher, "fcs", f"catch {item}: FCS Check", tag=RollKind.CATCH)
     yield check.rolled
     caught = check.total >= against  # R-C4: a check that ties succeeds
     yield ev.CheckResolved(
@@ -301,6 +306,7 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
         check.total,
         against,
         caught,
+        tag=RollKind.CATCH,
     )
     if caught:
         yield ev.ItemCaught(catcher, item)

@@ -13,6 +13,7 @@ from sim.core.actions import Attack, Refusal, Trip
 from sim.core.condition import Condition
 from sim.core.creature import has, incapacitated
 from sim.core.dice import Dice
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene, Unless
 from sim.rules.combat.attack import AttackPlan, plan_attack, plans, strike, weapon_kind
@@ -54,12 +55,20 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
     kind = weapon_kind(world, plan.weapon)
     factor = world.rules.actions.trip_weapon_fcs_factor if kind and kind.trip else 1
     result = yield from strike(
-        world, dice, actor, target, weapon=plan.weapon, melee=True, purpose="trip", factor=factor
+        world,
+        dice,
+        actor,
+        target,
+        weapon=plan.weapon,
+        melee=True,
+        purpose="trip",
+        tag=AttackKind.TRIP,
+        factor=factor,
     )
     if not result.hit or incapacitated(world, target) or has(world, target, Condition.PRONE):
         return
     purpose = f"keep its feet: AGI Save against {result.hit_roll}"
-    save = yield from save_roll(world, dice, target, "agi", purpose)
+    save = yield from save_roll(world, dice, target, "agi", purpose, tag=RollKind.KEEP_FEET)
     if not saved(save.total, result.hit_roll):
         yield from knocked_down(world, target)
 

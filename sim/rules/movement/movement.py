@@ -14,6 +14,7 @@ from sim.core.creature import conditions, has, incapacitated, speed
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
+from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.combat.attack import strike
 from sim.rules.combat.health import damage
@@ -451,7 +452,13 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
         roll = dice.roll(agi.die)
         limit = allowance(world, unit, Sprint, roll)
         yield ev.Rolled(
-            unit, "sprint distance (AGI Roll + Bonus)", agi.die, roll, agi.bonus, roll + agi.bonus
+            unit,
+            "sprint distance (AGI Roll + Bonus)",
+            agi.die,
+            roll,
+            agi.bonus,
+            roll + agi.bonus,
+            tag=RollKind.SPRINT,
         )
     m = mover(world, unit)
     spent = 0
@@ -542,7 +549,14 @@ def opportunities(
         yield reaction_spent(world, enemy, "attack_of_opportunity", "attack", slow=answer.slow)
         weapon = held_weapon(world, enemy, melee=True)
         yield from strike(
-            world, dice, enemy, unit, weapon=weapon, melee=True, purpose="attack of opportunity"
+            world,
+            dice,
+            enemy,
+            unit,
+            weapon=weapon,
+            melee=True,
+            purpose="attack of opportunity",
+            tag=AttackKind.OPPORTUNITY,
         )
         if incapacitated(world, unit):
             return
@@ -577,7 +591,7 @@ def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> 
             out.append(ev.ConditionGained(unit, Condition.SWIMMING, 1))
         return out
     if full * per > 0:
-        out += damage(world, unit, full * per, "crushing", "fall")
+        out += damage(world, unit, full * per, "crushing", "fall", dealer=None)
     if not has(world, unit, Condition.PRONE):
         out.append(ev.ConditionGained(unit, Condition.PRONE, 1))
     return out

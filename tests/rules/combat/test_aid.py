@@ -51,7 +51,7 @@ def begin(dice: tuple[int, ...] = (), ana: dict[str, Any] | None = None, **mira:
 def down(b: Battle, uid: str, left: int) -> None:
     """Test setup: `uid` drops to `left` HP and is Incapacitated, as if something hit it."""
     health = b.world.need(uid, Health)
-    apply(b.world, Damaged(uid, health.hp - left, "slashing", "a test blow", left))
+    apply(b.world, Damaged(uid, health.hp - left, "slashing", "a test blow", left, dealer=None))
     give(b, uid, "incapacitated")
 
 
