@@ -70,3 +70,85 @@ def test_the_layers_diagram_is_drawn_from_the_code() -> None:
         check=False,
     )
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+# The words events and refusals carry for people (issue #28): code that must know what a roll,
+# an attack or a damage was for asks the event's tag (sim/core/purpose.py, `Damaged.dealer`).
+# ("trigger" is not among them: a Prepare's trigger is a decision's value, "enters_area".)
+DISPLAY_TEXT = {"purpose", "reason", "source"}
+# What matching text looks like: str methods that search it or take it apart, and `re`.
+TEXT_MATCHERS = {
+    "startswith",
+    "endswith",
+    "split",
+    "rsplit",
+    "partition",
+    "rpartition",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "removeprefix",
+    "removesuffix",
+}
+REGEX = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split"}
+
+
+def display_text_matched(source: str) -> list[int]:
+    """The lines of `source` that compare, search or take apart display text: a `purpose`,
+    `reason` or `source` attribute in a comparison or an `in`, as the receiver of a str method
+    that searches it, or as an argument of a `re` function."""
+    import ast
+
+    def shown(node: ast.expr) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr in DISPLAY_TEXT
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and any(
+            shown(side) for side in (node.left, *node.comparators)
+        ):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method, receiver = node.func.attr, node.func.value
+            regex = isinstance(receiver, ast.Name) and receiver.id == "re" and method in REGEX
+            if (method in TEXT_MATCHERS and shown(receiver)) or (
+                regex and any(shown(arg) for arg in node.args)
+            ):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_display_text_matched_finds_each_way_of_matching() -> None:
+    """The check below, on the ways of matching it must catch and the uses it must allow."""
+    caught = [
+        '"hit roll" in e.purpose',
+        'e.purpose.startswith("sprint")',
+        'event.purpose in ("melee attack", "ranged attack")',
+        'e.source.split("\'s ", 1)',
+        'result.reason == "no path"',
+        're.search("R-X8", event.reason)',
+        'Damaged(**d).source.endswith("fall")',
+        '"fall" != e.source',
+    ]
+    for line in caught:
+        assert display_text_matched(line) == [1], line
+    allowed = [
+        'f"{e.unit} rolls for {e.purpose}"',
+        'e.purpose.replace("_", " ")',
+        "e.tag is RollKind.HIT",
+        'e.choice.startswith("catch")',
+    ]
+    for line in allowed:
+        assert display_text_matched(line) == [], line
+
+
+def test_no_code_decides_by_matching_event_text() -> None:
+    """Issue #28: no module of sim/ decides what an event or a refusal was by its words."""
+    offenders = [
+        f"{path.relative_to(TOP)}:{number}"
+        for path in sorted((TOP / "sim").rglob("*.py"))
+        for number in display_text_matched(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

@@ -48,6 +48,7 @@ from sim.core.creature import creatures, has, hp, incapacitated, item_kind, team
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
+from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.play.engine import (
@@ -650,7 +651,7 @@ def _defend_known(battle: Battle, unit: str, names: list[str]) -> Choice | None:
     world = battle.world
     acting = battle.resolving
     rolled = next(
-        (e for e in reversed(battle.log) if isinstance(e, ev.Rolled) and "hit roll" in e.purpose),
+        (e for e in reversed(battle.log) if isinstance(e, ev.Rolled) and e.tag is RollKind.HIT),
         None,
     )
     if not isinstance(acting, a.Attack) or rolled is None:

@@ -40,6 +40,7 @@ from sim.core import events as ev
 from sim.core.components import Health
 from sim.core.condition import Condition
 from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.purpose import AttackKind
 from sim.core.world import World
 from sim.formats.replay import Save, begin, record
 from sim.play.engine import Battle
@@ -50,7 +51,7 @@ KEEP = ("losses", "all")
 DEFENCES = (NONE, "dodge", "parry", "block")  # R-A2's bands, in the order the summary lists them
 # Only the Attack action's own Hit Rolls measure R-A2's bands: a trip doubles the FCS Bonus,
 # and a spell's or a throw's roll is another weapon's.
-ATTACK_PURPOSES = ("melee attack", "ranged attack")
+ATTACKS = (AttackKind.MELEE, AttackKind.RANGED)
 # What an attacker can add to its Hit Roll before it rolls (R-X1 Aim, R-X10 Feint, R-X21 Assist):
 # a first attack that used one is "boosted"; R-A2's bands are of the templates' and equipment's
 # numbers, so the summary gives the plain first attacks (none of these) beside all of them.
@@ -224,9 +225,8 @@ def read_game(
     for event in log:
         if isinstance(event, ev.Damaged):
             taken[event.unit] = taken.get(event.unit, 0) + event.amount
-            dealer = dealer_of(event.source, units)
-            if dealer is not None:
-                dealt[dealer] += event.amount
+            if event.dealer in dealt:  # None for a fall, fire or bleeding
+                dealt[event.dealer] += event.amount
         elif (
             isinstance(event, ev.ConditionGained)
             and event.condition == "incapacitated"
@@ -265,19 +265,6 @@ def read_game(
     )
 
 
-def dealer_of(source: str, units: Iterable[str]) -> str | None:
-    """Whose damage a Damaged event's `source` names ("ana's longsword", "ana's firebolt"):
-    None for damage no creature dealt ("fall", "bleeding", "burning").
-
-    >>> dealer_of("ana's longsword", ("an", "ana"))
-    'ana'
-    >>> dealer_of("bleeding", ("ana",)) is None
-    True
-    """
-    found = [unit for unit in units if source.startswith(f"{unit}'s ")]
-    return max(found, key=len) if found else None
-
-
 def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
     """(defence chosen, hit, boosted) of the first attack of each creature's turn: the Attack
     action whose Hit Roll is the first of the acting creature's attack window (R-A1: the window
@@ -313,7 +300,7 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
             if (
                 first
                 and event.attacker == attacker
-                and event.purpose in ATTACK_PURPOSES
+                and event.tag in ATTACKS
                 and event.defense_roll > 0
                 and defence in DEFENCES
             ):

@@ -18,7 +18,7 @@ from sim.cli.main import main
 from sim.content.scenario import Scenario, load, loads
 from sim.core.condition import Condition
 from sim.core.dice import LoadedDice
-from sim.core.events import ConditionGained
+from sim.core.events import ConditionGained, Damaged
 from sim.formats.replay import load_save
 from sim.play.apply import apply
 from sim.play.engine import Battle
@@ -161,11 +161,19 @@ def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
     assert list(batch.first_attacks(b.log)) == []
 
 
-def test_damage_is_dealt_by_the_creature_its_source_names() -> None:
-    assert batch.dealer_of("ana's longsword", ("an", "ana", "bob")) == "ana"
-    assert batch.dealer_of("bob's firebolt", ("ana", "bob")) == "bob"
-    assert batch.dealer_of("fall", ("ana", "bob")) is None
-    assert batch.dealer_of("bleeding", ("ana", "bob")) is None
+def test_damage_is_dealt_by_the_creature_its_event_tags() -> None:
+    """Issue #28: a Damaged event's `dealer` says whose damage it was, whatever its words; a
+    fall or a bleeding is nobody's."""
+    scenario, b = scripted_duel()
+    log = [
+        Damaged("bob", 3, "slashing", "ana's longsword", 12, dealer="ana"),
+        Damaged("ana", 4, "fire", "a firebolt", 11, dealer="bob"),  # words naming nobody
+        Damaged("ana", 2, "crushing", "bob's fall", 9, dealer=None),  # words naming bob
+        Damaged("bob", 1, "bleeding", "bleeding", 11, dealer=None),
+    ]
+    game = batch.read_game(0, 1, log, b.world, plan(scenario), capped=True)
+    dealt = {u.unit: (u.dealt, u.taken) for u in game.units}
+    assert dealt == {"ana": (3, 6), "bob": (4, 4)}
 
 
 def test_a_reach_objective_names_the_game_it_ended() -> None:

@@ -15,8 +15,8 @@ from sim.ui.words.wording import rule_ids
 def summary(battle: Battle) -> list[str]:
     """The lines of the battle-over screen; empty while the battle goes on.
 
-    Damage dealt is counted for the creature a Damaged event's `source` belongs to ("ana's
-    longsword", "thrak's firebolt"); a fall or a fire is nobody's."""
+    Damage dealt is counted for a Damaged event's `dealer`, the creature whose weapon, throw or
+    spell it was; a fall or a fire is nobody's."""
     pending = battle.pending
     if not isinstance(pending, BattleOver):
         return []
@@ -26,9 +26,8 @@ def summary(battle: Battle) -> list[str]:
     for event in battle.log:
         if isinstance(event, ev.Damaged):
             taken[event.unit] += event.amount
-            owner = event.source.split("'s ", 1)[0]
-            if owner != event.source:
-                dealt[owner] += event.amount
+            if event.dealer is not None:
+                dealt[event.dealer] += event.amount
     won = ", ".join(w.upper() for w in pending.winners) or "nobody"
     lines = [f"{won} wins after {world.turn.round} round{'s' if world.turn.round != 1 else ''}"]
     if pending.reason:

@@ -12,6 +12,7 @@ from sim.core import events as ev
 from sim.core.actions import Action, Refusal
 from sim.core.components import Position
 from sim.core.geometry import Pos
+from sim.core.purpose import RollKind
 from sim.play.engine import AwaitingReaction, Battle
 from sim.rules.combat.prepare import REACTION_SPENDS
 from sim.rules.movement.movement import allowance, last_stop, plan_move
@@ -114,7 +115,7 @@ def _moving(battle: Battle, action: a.Movement, since: int) -> Moving | None:
     stop = len(plan.legs)
     if isinstance(action, a.Sprint):
         for e in battle.log[since:]:
-            if isinstance(e, ev.Rolled) and e.unit == unit and e.purpose.startswith("sprint"):
+            if isinstance(e, ev.Rolled) and e.unit == unit and e.tag is RollKind.SPRINT:
                 limit = allowance(world, unit, a.Sprint, e.result)
                 stop = last_stop(world, unit, plan.legs, limit)
                 break
