@@ -15,7 +15,17 @@ from sim.core.actions import Refusal
 from sim.core.components import Budget, Conditions, Health
 from sim.core.condition import Condition, Value, written
 from sim.core.dice import LoadedDice, SeededDice
-from sim.core.events import ConditionGained, Event, to_json
+from sim.core.events import (
+    AttackResolved,
+    CheckResolved,
+    ConditionGained,
+    ContestResolved,
+    Damaged,
+    Event,
+    Rolled,
+    to_json,
+)
+from sim.core.purpose import AttackKind, RollKind
 from sim.play.apply import apply
 from sim.play.decisions import parse
 from sim.play.engine import Accepted, Battle, Decision
@@ -95,6 +105,21 @@ def rolls(events: list[dict[str, Any]]) -> list[tuple[str, str, int, int]]:
 
 def types(events: list[dict[str, Any]] | list[Event]) -> list[str]:
     return [e["type"] if isinstance(e, dict) else e.kind for e in events]
+
+
+Tag = RollKind | AttackKind | str | None
+
+
+def tagged(b: Battle, since: int = 0) -> list[tuple[str, Tag]]:
+    """Issue #28: (event type, tag) of each roll, check, contest and attack logged since
+    `since`, and (damaged, dealer) of each damage: what the log's JSON leaves out."""
+    out: list[tuple[str, Tag]] = []
+    for e in b.log[since:]:
+        if isinstance(e, Rolled | CheckResolved | ContestResolved | AttackResolved):
+            out.append((e.kind, e.tag))
+        elif isinstance(e, Damaged):
+            out.append((e.kind, e.dealer))
+    return out
 
 
 # The attribute dice and Bonuses the rules transcripts were written for (the shipped templates'

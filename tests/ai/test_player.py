@@ -4,6 +4,7 @@ the battle; and its choices follow the odds (focus, terrain, Interrupt, Aid)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections import Counter
@@ -18,6 +19,7 @@ from sim.ai.player import (
     AI,
     LEVELS,
     Choice,
+    _defend_known,
     _Luck,
     _play_out,
     play,
@@ -44,6 +46,7 @@ from sim.core.events import (
     to_json,
 )
 from sim.core.geometry import Pos
+from sim.core.purpose import RollKind
 from sim.formats.replay import begin
 from sim.play.apply import apply
 from sim.play.engine import (
@@ -854,3 +857,26 @@ def test_easy_hanging_on_a_face_draws_and_climbs_down_rather_than_falling() -> N
     assert kind(made[0].decision) == "draw", made[0]
     assert not any(kind(c.decision) == "jump" for c in made), [c.why for c in made]
     assert any(kind(c.decision) == "climb" for c in made), [c.why for c in made]
+
+
+def test_hard_defends_against_the_hit_roll_its_tag_names_whatever_its_words() -> None:
+    """Issue #28: hard's defence weighs the Hit Roll of the attack it answers, which it finds in
+    the log by RollKind.HIT: reworded, the roll is still found; another roll is not one."""
+    b = begin_on(
+        "....\n.ab.\n....\n",
+        movers_creature("ana", "blue", "a"),
+        movers_creature("bob", "red", "b", policy="ask", held=["longsword"]),
+        dice=(5,),
+    )
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")  # no Interrupt (R-R7)
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "defence"
+    names = list(b.pending.options)
+    assert _defend_known(b, "bob", names) is not None
+    hit = max(i for i, e in enumerate(b.log) if isinstance(e, Rolled))
+    rolled = b.log[hit]
+    assert isinstance(rolled, Rolled) and rolled.tag is RollKind.HIT
+    b.log[hit] = dataclasses.replace(rolled, purpose="a swing of the sword")
+    assert _defend_known(b, "bob", names) is not None
+    b.log[hit] = dataclasses.replace(rolled, tag=RollKind.SHOVE)
+    assert _defend_known(b, "bob", names) is None

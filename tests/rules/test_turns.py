@@ -8,6 +8,7 @@ import pytest
 
 from sim.core.dice import DiceExhausted
 from sim.core.events import InitiativeOrder, Rolled, to_json
+from sim.core.purpose import RollKind
 from sim.play.engine import AwaitingAction, Battle
 from tests.helpers import (
     accepted,
@@ -19,6 +20,7 @@ from tests.helpers import (
     hp,
     refused,
     scenario_text,
+    tagged,
     types,
     unit,
 )
@@ -97,6 +99,9 @@ def test_R_T1_an_exact_tie_is_settled_by_a_seeded_draw() -> None:
         ("ana", "initiative tie-break draw", 20, 7, 0, 7),
         ("cy", "initiative tie-break draw", 20, 15, 0, 15),
     ]
+    assert [tag for _, tag in tagged(b)] == [RollKind.INITIATIVE] * 3 + [
+        RollKind.INITIATIVE_TIE_BREAK
+    ] * 2
     assert order(b) == ("cy", "ana", "bo")
 
 
@@ -240,5 +245,5 @@ def test_R_T1_dice_that_always_tie_leave_scenario_order_after_a_bounded_number_o
     scenario = loads(text)
     b = scenario.begin(Always())
     assert b.world.turn.order == ("ana", "bob")
-    draws = [e for e in b.log if getattr(e, "purpose", "") == "initiative tie-break draw"]
+    draws = [e for e in b.log if getattr(e, "tag", None) is RollKind.INITIATIVE_TIE_BREAK]
     assert len(draws) == 2 * 20

@@ -13,12 +13,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from sim.core.components import Health
-from sim.core.events import Damaged
+from sim.core.events import BattleEnded, Damaged
+from sim.play.apply import apply
 from sim.play.decisions import parse
 from sim.play.engine import AwaitingAction, AwaitingReaction, BattleOver
 from sim.ui.input.app import App
 from sim.ui.input.hints import REACTION_HINT
 from sim.ui.words.outcome import summary
+from tests.helpers import battle, scenario_text, unit
 from tests.ui import test_client as client
 from tests.ui.test_client import Player, make_app, seed_where, write_scenario
 
@@ -128,3 +130,22 @@ def test_no_reactions_hint_for_a_side_already_asked(tmp_path: Path) -> None:
     if app.view.handover is not None:
         Player(app, tmp_path).sit_down()
     assert app.hints.due and app.view.hint == ""
+
+
+def test_issue_28_damage_dealt_is_counted_for_its_dealer_whatever_its_words() -> None:
+    """The summary credits a Damaged event to its `dealer`; its `source` is words only: "a
+    blow" names nobody, "grok's fall" is nobody's."""
+    units = unit("ana", "blue", "human_fighter", "a") + "\n" + unit("grok", "red", "orc_brute", "g")
+    b = battle(scenario_text("ag.", units), [8, 1])
+    for event in (
+        Damaged("grok", 3, "slashing", "a blow", 13, dealer="ana"),
+        Damaged("ana", 2, "crushing", "grok's fall", 13, dealer=None),
+        BattleEnded(("blue",), "every other side is incapacitated"),
+    ):
+        apply(b.world, event)
+        b.log.append(event)
+    lines = summary(b)
+    assert [line.split(", HP")[0] for line in lines[2:]] == [
+        "ana (blue): dealt 3, took 2",
+        "grok (red): dealt 0, took 3",
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from sim.core.components import Gear, Health
 from sim.core.events import Damaged, to_json
+from sim.core.purpose import RollKind
 from sim.play.apply import apply
 from sim.play.engine import Battle
 from tests.helpers import (
@@ -22,6 +23,7 @@ from tests.helpers import (
     hp,
     refused,
     scenario_text,
+    tagged,
     types,
 )
 from tests.movers import creature
@@ -263,3 +265,11 @@ def test_R_X12_potion_refusals() -> None:
     assert refused(b, unit="ana", action="administer", target="bo", item="healing_potion") == (
         "bo is not willing: only an ally drinks what ana gives (R-X12)"
     )
+
+
+def test_issue_28_the_first_aid_roll_is_tagged_first_aid() -> None:
+    b = begin(dice=(1,))
+    give(b, "ana", "bleeding", 5)
+    since = len(b.log)
+    accepted(b, unit="mira", action="aid", target="ana")
+    assert tagged(b, since) == [("rolled", RollKind.FIRST_AID)]

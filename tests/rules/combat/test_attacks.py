@@ -18,6 +18,7 @@ import pytest
 from sim.core.components import Gear, Hands, Health
 from sim.core.geometry import Pos
 from sim.core.numbers import default_rules
+from sim.core.purpose import AttackKind, RollKind
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle
 from tests.helpers import (
     accepted,
@@ -28,6 +29,7 @@ from tests.helpers import (
     hp,
     rating,
     refused,
+    tagged,
     types,
     wd,
 )
@@ -704,3 +706,82 @@ def test_R_R7_movement_ending_the_turn_and_preparing_are_not_interrupted() -> No
     events = accepted(b, unit="ana", action="step", path=[[0, 1]])
     events += accepted(b, unit="ana", action="end_turn")
     assert "interrupt" not in [w[1] for w in windows(events)]
+
+
+# --- issue #28: the tags that say what each roll and attack was for ----------------------------
+
+
+def test_issue_28_a_defended_melee_attack_tags_its_hit_defense_and_parry_rolls() -> None:
+    b = duel(8, 1, 2, bob={"policy": "ask", "held": ["longsword"]})
+    since = len(b.log)
+    accepted(b, unit="ana", action="attack", target="bob")
+    answering(b, "bob", NO_INTERRUPT, "parry")
+    assert tagged(b, since)[:4] == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("rolled", RollKind.PARRY),
+        ("attack_resolved", AttackKind.MELEE),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("defence", "kind"), [("dodge", RollKind.DODGE), ("block", RollKind.BLOCK)]
+)
+def test_issue_28_dodge_and_block_are_tagged(defence: str, kind: RollKind) -> None:
+    b = duel(1, 1, 1, bob={"policy": "ask", "held": ["buckler"]})
+    since = len(b.log)
+    accepted(b, unit="ana", action="attack", target="bob")
+    answering(b, "bob", NO_INTERRUPT, defence)
+    assert tagged(b, since)[2] == ("rolled", kind)
+
+
+def test_issue_28_an_unarmed_hit_is_a_melee_attack_whose_damage_ana_dealt() -> None:
+    b = duel(8, 1)
+    since = len(b.log)
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.MELEE),
+        ("damaged", "ana"),
+    ]
+
+
+def test_issue_28_a_shot_is_a_ranged_attack() -> None:
+    b = begin(
+        "........\n.a....b.\n........\n",
+        creature("ana", "blue", "a", held=["shortbow"]),
+        creature("bob", "red", "b"),
+        dice=(1, 10),
+    )
+    since = len(b.log)
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert ("attack_resolved", AttackKind.RANGED) in tagged(b, since)
+
+
+def test_issue_28_an_attack_of_opportunity_is_tagged_so() -> None:
+    b = begin(
+        LANE,
+        creature("ana", "blue", "a"),
+        creature("bob", "red", "b", policy="always"),
+        dice=(1, 10),
+    )
+    since = len(b.log)
+    accepted(b, unit="ana", action="run", path=[[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]])
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.OPPORTUNITY),
+    ]
+
+
+def test_issue_28_an_interrupt_is_tagged_so_and_its_damage_is_the_interrupter_s() -> None:
+    b = duel(8, 1, ana={"held": ["shortbow"]}, bob={"policy": "always"})
+    since = len(b.log)
+    accepted(b, unit="ana", action="attack", target="bob", weapon="shortbow")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.INTERRUPT),
+        ("damaged", "bob"),
+    ]

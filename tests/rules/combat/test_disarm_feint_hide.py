@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sim.core.components import Hands, Position
 from sim.core.geometry import Pos
+from sim.core.purpose import AttackKind, RollKind
 from sim.play.engine import Battle
 from tests.helpers import (
     accepted,
@@ -19,6 +20,7 @@ from tests.helpers import (
     give,
     refused,
     rolls,
+    tagged,
     types,
 )
 from tests.movers import begin, creature, legend
@@ -497,3 +499,47 @@ def test_R_X8_shoving_or_feinting_shows_the_creature() -> None:
         give(b, "ana", "unseen", ("bob",))
         events = accepted(b, unit="ana", action=action, target="bob")
         assert events[1]["type"] == "condition_lost" and events[1]["condition"] == "unseen"
+
+
+# --- issue #28: the tags that say what each roll and attack was for ----------------------------
+
+
+def test_issue_28_a_disarm_tags_the_hit_roll_the_hold_and_the_attack() -> None:
+    b = begin(
+        OPEN,
+        creature("ana", "blue", "a"),
+        creature("bob", "red", "b", held=["longsword"]),
+        dice=(5, 2),
+    )
+    since = len(b.log)
+    accepted(b, unit="ana", action="disarm", target="bob")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.HOLD_ON),
+        ("attack_resolved", AttackKind.DISARM),
+    ]
+
+
+def test_issue_28_a_feint_tags_the_deception_and_the_save_against_it() -> None:
+    b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(5, 3))
+    since = len(b.log)
+    accepted(b, unit="ana", action="feint", target="bob")
+    assert tagged(b, since) == [("rolled", RollKind.FEINT), ("rolled", RollKind.SEE_THROUGH_FEINT)]
+
+
+def test_issue_28_hiding_tags_the_stealth_check_and_each_watcher_s_perception() -> None:
+    b = begin(
+        BUSH,
+        creature("ana", "blue", "a", skills={"stealth": 3}),
+        creature("bob", "red", "b"),
+        creature("cy", "red", "c"),
+        extra=IN_COVER,
+        dice=(5, 4, 8),
+    )
+    since = len(b.log)
+    accepted(b, unit="ana", action="hide")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIDE),
+        ("rolled", RollKind.SPOT),
+        ("rolled", RollKind.SPOT),
+    ]

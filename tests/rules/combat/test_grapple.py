@@ -16,6 +16,7 @@ from sim.core.components import ExtendedAction, Position
 from sim.core.events import Moved, to_json
 from sim.core.geometry import Pos
 from sim.core.numbers import Tier
+from sim.core.purpose import RollKind
 from sim.play.engine import Battle
 from sim.play.rulebook import RULEBOOK, Mechanic
 from tests.helpers import (
@@ -29,6 +30,7 @@ from tests.helpers import (
     refused,
     rolls,
     scenario_text,
+    tagged,
     types,
 )
 from tests.movers import creature
@@ -485,3 +487,30 @@ def test_R_G4_a_grapple_ends_when_pushed_apart_even_if_the_grappler_holds_a_reac
     assert b.world.need("bo", Position).cell == Pos(2, 3)
     assert "grappling" not in conditions_of(b, "ana")
     assert "grappled" not in conditions_of(b, "bo")
+
+
+# --- issue #28: the tags that say what each contest was for ------------------------------------
+
+
+def test_issue_28_each_grapple_contest_and_its_rolls_are_tagged_with_what_it_is_for() -> None:
+    b = pair(dice=(6, 2, 8, 1))
+    since = len(b.log)
+    grappled(b)
+    end_turns(b, "ana")
+    accepted(b, unit="bo", action="break_free")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.GRAPPLE),
+        ("rolled", RollKind.GRAPPLE),
+        ("contest_resolved", RollKind.GRAPPLE),
+        ("rolled", RollKind.BREAK_FREE),
+        ("rolled", RollKind.BREAK_FREE),
+        ("contest_resolved", RollKind.BREAK_FREE),
+    ]
+    b = grappled(pair(dice=(6, 2, 5, 1)))
+    since = len(b.log)
+    end_turns(b, "ana", "bo")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.SUSTAIN_GRAPPLE),
+        ("rolled", RollKind.SUSTAIN_GRAPPLE),
+        ("contest_resolved", RollKind.SUSTAIN_GRAPPLE),
+    ]

@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.core.components import Budget, Conditions, Position
 from sim.core.geometry import Pos
+from sim.core.purpose import AttackKind, RollKind
 from sim.play.engine import Battle
 from tests.helpers import (
     accepted,
@@ -26,6 +27,7 @@ from tests.helpers import (
     refused,
     rolls,
     scenario_text,
+    tagged,
     types,
     wd,
 )
@@ -618,3 +620,30 @@ def test_R_M4_tripped_off_the_face_a_hanging_creature_falls_instead_of_lying_on_
     assert [e["metres"] for e in events if e["type"] == "fell"] == [4.0]
     assert conditions_of(b, "ana") == {"prone": 1}
     assert at(b) == Position(Pos(1, 1))
+
+
+# --- issue #28: the tags that say what each roll and attack was for ----------------------------
+
+
+def test_issue_28_a_shove_tags_both_sides_of_its_contest_and_the_save() -> None:
+    b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(6, 2, 1))
+    since = len(b.log)
+    accepted(b, unit="ana", action="shove", target="bob")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.SHOVE),
+        ("rolled", RollKind.RESIST_SHOVE),
+        ("rolled", RollKind.KEEP_FEET),
+    ]
+
+
+def test_issue_28_a_trip_is_its_own_attack_and_the_save_keeps_the_feet() -> None:
+    b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(5, 3, 2))
+    since = len(b.log)
+    accepted(b, unit="ana", action="trip", target="bob")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.TRIP),
+        ("damaged", "ana"),
+        ("rolled", RollKind.KEEP_FEET),
+    ]

@@ -14,13 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.content.scenario import ScenarioError, load, loads
+from sim.core import events as ev
 from sim.core.abilities import AbilityError, Condition, Damage, default_abilities, parse_abilities
 from sim.core.actions import Cast, Refusal, Use
 from sim.core.catalog import default_catalog
 from sim.core.components import Budget, Health, Team
+from sim.core.condition import Condition as Held
 from sim.core.creature import creatures
 from sim.core.dice import LoadedDice, SeededDice
 from sim.core.numbers import Tier
+from sim.core.purpose import AttackKind, RollKind
+from sim.play.apply import apply
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, AwaitingAction, Battle
 from sim.rules.combat.casting import known
@@ -34,6 +38,7 @@ from tests.helpers import (
     hp,
     refused,
     scenario_text,
+    tagged,
     types,
     unit,
 )
@@ -752,3 +757,49 @@ def test_random_casting_in_the_spells_scenario_keeps_the_invariants(
     assert again == lines
     assert first.log == second.log
     assert first.world == second.world
+
+
+# --- issue #28: the tags that say what each roll and attack was for ----------------------------
+
+
+def test_issue_28_a_spell_attack_is_tagged_a_spell_and_its_damage_is_the_caster_s() -> None:
+    b = duel()
+    b.dice = LoadedDice([5, 3, 3])
+    since = len(b.log)
+    accepted(b, unit="mara", action="cast", spell="firebolt", target="grok")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.SPELL),
+        ("rolled", RollKind.EFFECT),
+        ("damaged", "mara"),
+    ]
+
+
+def test_issue_28_a_saved_against_spell_tags_the_check_the_save_and_the_damage_dice() -> None:
+    b = duel()
+    b.dice = LoadedDice([4, 2, 5])
+    since = len(b.log)
+    accepted(b, unit="mara", action="cast", spell="frost_grip", target="grok")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.CAST),
+        ("rolled", RollKind.SAVE),
+        ("check_resolved", RollKind.SAVE),
+        ("rolled", RollKind.EFFECT),
+        ("damaged", "mara"),
+    ]
+
+
+def test_R_X9_an_evading_target_s_save_says_so_in_its_roll_and_its_outcome() -> None:
+    """R-X9: the first AGI Save of an evading creature doubles its AGI Bonus (3 + 3): the roll
+    and the save's outcome both say so, and Evade is used up."""
+    b = duel()
+    apply(b.world, ev.ConditionGained("grok", Held.EVADING))
+    b.dice = LoadedDice([4, 2, 5])
+    events = accepted(b, unit="mara", action="cast", spell="frost_grip", target="grok")
+    words = "AGI Save against frost_grip, Evade: AGI Bonus doubled"
+    assert [(e["type"], e["total"]) for e in events if e.get("purpose") == words] == [
+        ("rolled", 2 + 3 + 3),
+        ("check_resolved", 2 + 3 + 3),
+    ]
+    assert "evading" not in conditions_of(b, "grok")

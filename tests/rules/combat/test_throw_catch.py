@@ -14,6 +14,7 @@ from typing import Any
 from sim.core.components import Hands, Position
 from sim.core.events import Spent
 from sim.core.geometry import Pos
+from sim.core.purpose import AttackKind, RollKind
 from sim.play.apply import apply
 from sim.play.engine import AwaitingReaction, Battle
 from tests.helpers import (
@@ -24,6 +25,7 @@ from tests.helpers import (
     hp,
     refused,
     scenario_text,
+    tagged,
     types,
     wd,
 )
@@ -405,3 +407,34 @@ def test_R_X18_refusals_weight_distance_destination_and_sight() -> None:
     assert refused(b, unit="ana", action="toss", item="healing_potion", target="bo") == (
         "no line of sight to bo: the wall at (3,1) blocks it (R-A5)"
     )
+
+
+# --- issue #28: the tags that say what each roll and attack was for ----------------------------
+
+
+def test_issue_28_a_throw_is_its_own_attack_and_a_catch_tags_its_rolls_and_its_save() -> None:
+    b = duel(dice=(5, 1, 1, 1), policy="always", defence="none")
+    since = len(b.log)
+    accepted(b, unit="ana", action="throw", target="bo", item="dagger")
+    assert tagged(b, since) == [
+        ("rolled", RollKind.HIT),
+        ("rolled", RollKind.DEFENSE),
+        ("attack_resolved", AttackKind.THROW),
+        ("rolled", RollKind.CATCH),
+        ("rolled", RollKind.CATCH),
+        ("check_resolved", RollKind.CATCH),
+    ]
+
+
+def test_issue_28_a_missed_throw_s_damage_is_the_thrower_s() -> None:
+    b = duel(dice=(8, 1, 4, 4), policy="always", defence="none", agi="d4+1", fcs="d4+1")
+    since = len(b.log)
+    accepted(b, unit="ana", action="throw", target="bo", item="dagger")
+    assert tagged(b, since)[-2:] == [("check_resolved", RollKind.CATCH), ("damaged", "ana")]
+
+
+def test_issue_28_a_tossed_item_s_catch_is_tagged_a_catch() -> None:
+    b = passing(dice=(6,), policy="always", fcs="d8+10", hp=5)
+    since = len(b.log)
+    accepted(b, unit="ana", action="toss", item="healing_potion", target="cy")
+    assert tagged(b, since) == [("rolled", RollKind.CATCH), ("check_resolved", RollKind.CATCH)]

@@ -12,9 +12,19 @@ from sim.core.actions import Refusal, Run, Walk
 from sim.core.components import Position
 from sim.core.condition import Condition
 from sim.core.geometry import Pos
+from sim.core.purpose import RollKind
 from sim.play.engine import Battle
 from sim.rules.movement.movement import allowance, plan_move
-from tests.helpers import accepted, battle, budget, conditions_of, refused, scenario_text, types
+from tests.helpers import (
+    accepted,
+    battle,
+    budget,
+    conditions_of,
+    refused,
+    scenario_text,
+    tagged,
+    types,
+)
 from tests.movers import creature, legend
 
 # ana stands at (1,1) on open ground, 16 cells of it to her right.
@@ -224,6 +234,7 @@ def test_R_M1_sprint_rolls_agi_when_declared_and_goes_the_whole_way_on_a_good_ro
     assert (spent["half"], spent["bonus"]) == (2, 1)
     assert "sprint" in str(rolled["purpose"])
     assert (rolled["die"], rolled["result"], rolled["bonus"], rolled["total"]) == (4, 4, 1, 5)
+    assert tagged(b)[-1] == ("rolled", RollKind.SPRINT)  # what the board reads (issue #28)
     assert at(b) == Pos(13, 2)
     assert budget(b, "ana") == (0, 1)
 
