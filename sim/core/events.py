@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -16,7 +16,7 @@ from sim.core.purpose import AttackKind, RollKind
 # The metadata of a field for code, not for the log: `to_json` leaves it out, so the event log's
 # JSON is what it was before tags existed (sim/core/purpose.py). Such a field is keyword-only and
 # has no default, so no rule that makes the event can forget it.
-UNLOGGED = MappingProxyType({"unlogged": True})
+UNLOGGED = MappingProxyType({"logged": False})
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +236,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def logged(kind: type[Event]) -> tuple[Field[Any], ...]:
+    """The fields of an event type that its JSON holds, in order: all but its tags for code.
+
+    >>> [f.name for f in logged(Damaged)]
+    ['unit', 'amount', 'damage_type', 'source', 'hp']
+    """
+    return tuple(f for f in fields(kind) if f.metadata.get("logged", True))
+
+
 def to_json(event: Event) -> dict[str, Any]:
     """An event as a JSON-ready dict whose first key is "type"; its tags for code are left out.
 
@@ -243,9 +252,8 @@ def to_json(event: Event) -> dict[str, Any]:
     {'type': 'turn_started', 'unit': 'ana', 'round': 1}
     """
     out: dict[str, Any] = {"type": event.kind}
-    for f in fields(event):
-        if not f.metadata.get("unlogged"):
-            out[f.name] = _plain(getattr(event, f.name))
+    for f in logged(type(event)):
+        out[f.name] = _plain(getattr(event, f.name))
     if isinstance(event, ConditionGained):
         out["value"] = written(event.value)
     return out
