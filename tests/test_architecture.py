@@ -40,8 +40,8 @@ def test_no_client_logic_branches_on_display_text() -> None:
     """Issue #15: what a click would do is a Verdict (`ok` and `words`); code asks `ok`,
     never whether the words start with "refused"."""
     offenders = [
-        f"{path.name}:{number}"
-        for path in UI.glob("*.py")
+        f"{path.relative_to(UI)}:{number}"
+        for path in UI.rglob("*.py")
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if "decision(" in line and '.startswith("refused")' in line
     ]

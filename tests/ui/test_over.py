@@ -132,7 +132,7 @@ def test_no_reactions_hint_for_a_side_already_asked(tmp_path: Path) -> None:
     assert app.hints.due and app.view.hint == ""
 
 
-def test_issue_28_damage_dealt_is_counted_for_its_dealer_whatever_its_words() -> None:
+def test_tags_damage_dealt_is_counted_for_its_dealer_whatever_its_words() -> None:
     """The summary credits a Damaged event to its `dealer`; its `source` is words only: "a
     blow" names nobody, "grok's fall" is nobody's."""
     units = unit("ana", "blue", "human_fighter", "a") + "\n" + unit("grok", "red", "orc_brute", "g")

@@ -1,4 +1,6 @@
 """Every action and reaction that is not a move (R-A, R-C, R-G, R-P, R-R, R-X): attacks and their
-defences, checks and contests, hit points, grapples, shoves and trips, throws and catches,
-items, armour, spells, stances, Skip / Prepare and the reaction windows.
+defences (`attack`), the reaction windows and what they cost (`reactions`, `interrupt`), checks,
+saves and contests (`checks`), hit points (`health`), grapples, shoves, trips, feints, disarms,
+hiding, assists, aid, throws and catches, items, armour, spells and abilities (`casting`),
+stances (`stance`) and Skip / Prepare.
 """

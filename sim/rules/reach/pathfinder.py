@@ -9,7 +9,7 @@ and that every cell a reach map offers is accepted by the move check at the cost
 
 Inputs are plain arrays so that the compiled code needs no Python objects:
 `planes[p, y, x]` holds the window's layers (the P_* indices) and `params` the mover's numbers
-(the M_* indices), both made by `reach.py`.
+(the M_* indices), both made by `fields.py`.
 """
 
 from __future__ import annotations

@@ -428,7 +428,7 @@ def _limit(world: World, unit: str, kind: type[Movement]) -> int:
     """The metres an action offers; for Sprint what its least roll gives. The strides share
     one search as far as the most of theirs; a Sprint's check plans with the most its roll
     could give (the roll comes after) and reads this smaller search for a cell it reaches
-    (`reach.field_to`): half the cells of a search as far as the most (issue #11)."""
+    (`fields.field_to`): half the cells of a search as far as the most (issue #11)."""
     return allowance(world, unit, kind, roll=1) if kind is Sprint else allowance(world, unit, kind)
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pygame
 
-from sim.core.actions import Refusal
+from sim.core.actions import Cost, Disengage, Refusal
 from sim.core.components import ExtendedAction, Health, Position
 from sim.core.creature import creatures, incapacitated, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
+from sim.rules.budget import price
 from sim.rules.reach.reachmap import Hang
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.panel import Panel, cell_rect
@@ -158,10 +159,13 @@ class Tips(Panel):
             if extended is not None:  # R-B5: the move is paid from the turn it gives back
                 what = extended.action.replace("_", " ")
                 rows.append((f"breaks off its {what} (an Extended Action)", pal.YELLOW))
-            bonus_left = plan.bonus_left - (1 if view.disengage else 0)
+            # R-R5: the Disengage taken first is paid before the move, at its own price.
+            first = price(session.battle.world, Disengage(plan.unit)) if view.disengage else None
+            disengage = first.bonus if isinstance(first, Cost) else 0
+            bonus_left = plan.bonus_left - disengage
             rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
             if view.disengage and not plan.provocations:
-                rows.append(("Disengage first (1 bonus): provokes nobody", pal.TEXT))
+                rows.append((f"Disengage first ({disengage} bonus): provokes nobody", pal.TEXT))
             for prov in plan.provocations:
                 can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
                 rows.append(

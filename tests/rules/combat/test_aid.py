@@ -267,7 +267,7 @@ def test_R_X12_potion_refusals() -> None:
     )
 
 
-def test_issue_28_the_first_aid_roll_is_tagged_first_aid() -> None:
+def test_tags_the_first_aid_roll_is_tagged_first_aid() -> None:
     b = begin(dice=(1,))
     give(b, "ana", "bleeding", 5)
     since = len(b.log)

@@ -711,7 +711,7 @@ def test_R_R7_movement_ending_the_turn_and_preparing_are_not_interrupted() -> No
 # --- issue #28: the tags that say what each roll and attack was for ----------------------------
 
 
-def test_issue_28_a_defended_melee_attack_tags_its_hit_defense_and_parry_rolls() -> None:
+def test_tags_a_defended_melee_attack_tags_its_hit_defense_and_parry_rolls() -> None:
     b = duel(8, 1, 2, bob={"policy": "ask", "held": ["longsword"]})
     since = len(b.log)
     accepted(b, unit="ana", action="attack", target="bob")
@@ -727,7 +727,7 @@ def test_issue_28_a_defended_melee_attack_tags_its_hit_defense_and_parry_rolls()
 @pytest.mark.parametrize(
     ("defence", "kind"), [("dodge", RollKind.DODGE), ("block", RollKind.BLOCK)]
 )
-def test_issue_28_dodge_and_block_are_tagged(defence: str, kind: RollKind) -> None:
+def test_tags_dodge_and_block_are_tagged(defence: str, kind: RollKind) -> None:
     b = duel(1, 1, 1, bob={"policy": "ask", "held": ["buckler"]})
     since = len(b.log)
     accepted(b, unit="ana", action="attack", target="bob")
@@ -735,7 +735,7 @@ def test_issue_28_dodge_and_block_are_tagged(defence: str, kind: RollKind) -> No
     assert tagged(b, since)[2] == ("rolled", kind)
 
 
-def test_issue_28_an_unarmed_hit_is_a_melee_attack_whose_damage_ana_dealt() -> None:
+def test_tags_an_unarmed_hit_is_a_melee_attack_whose_damage_ana_dealt() -> None:
     b = duel(8, 1)
     since = len(b.log)
     accepted(b, unit="ana", action="attack", target="bob")
@@ -747,7 +747,7 @@ def test_issue_28_an_unarmed_hit_is_a_melee_attack_whose_damage_ana_dealt() -> N
     ]
 
 
-def test_issue_28_a_shot_is_a_ranged_attack() -> None:
+def test_tags_a_shot_is_a_ranged_attack() -> None:
     b = begin(
         "........\n.a....b.\n........\n",
         creature("ana", "blue", "a", held=["shortbow"]),
@@ -759,7 +759,7 @@ def test_issue_28_a_shot_is_a_ranged_attack() -> None:
     assert ("attack_resolved", AttackKind.RANGED) in tagged(b, since)
 
 
-def test_issue_28_an_attack_of_opportunity_is_tagged_so() -> None:
+def test_tags_an_attack_of_opportunity_is_tagged_so() -> None:
     b = begin(
         LANE,
         creature("ana", "blue", "a"),
@@ -775,7 +775,7 @@ def test_issue_28_an_attack_of_opportunity_is_tagged_so() -> None:
     ]
 
 
-def test_issue_28_an_interrupt_is_tagged_so_and_its_damage_is_the_interrupter_s() -> None:
+def test_tags_an_interrupt_is_tagged_so_and_its_damage_is_the_interrupter_s() -> None:
     b = duel(8, 1, ana={"held": ["shortbow"]}, bob={"policy": "always"})
     since = len(b.log)
     accepted(b, unit="ana", action="attack", target="bob", weapon="shortbow")

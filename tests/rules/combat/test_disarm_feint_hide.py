@@ -504,7 +504,7 @@ def test_R_X8_shoving_or_feinting_shows_the_creature() -> None:
 # --- issue #28: the tags that say what each roll and attack was for ----------------------------
 
 
-def test_issue_28_a_disarm_tags_the_hit_roll_the_hold_and_the_attack() -> None:
+def test_tags_a_disarm_tags_the_hit_roll_the_hold_and_the_attack() -> None:
     b = begin(
         OPEN,
         creature("ana", "blue", "a"),
@@ -520,14 +520,14 @@ def test_issue_28_a_disarm_tags_the_hit_roll_the_hold_and_the_attack() -> None:
     ]
 
 
-def test_issue_28_a_feint_tags_the_deception_and_the_save_against_it() -> None:
+def test_tags_a_feint_tags_the_deception_and_the_save_against_it() -> None:
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(5, 3))
     since = len(b.log)
     accepted(b, unit="ana", action="feint", target="bob")
     assert tagged(b, since) == [("rolled", RollKind.FEINT), ("rolled", RollKind.SEE_THROUGH_FEINT)]
 
 
-def test_issue_28_hiding_tags_the_stealth_check_and_each_watcher_s_perception() -> None:
+def test_tags_hiding_tags_the_stealth_check_and_each_watcher_s_perception() -> None:
     b = begin(
         BUSH,
         creature("ana", "blue", "a", skills={"stealth": 3}),

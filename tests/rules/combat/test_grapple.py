@@ -492,7 +492,7 @@ def test_R_G4_a_grapple_ends_when_pushed_apart_even_if_the_grappler_holds_a_reac
 # --- issue #28: the tags that say what each contest was for ------------------------------------
 
 
-def test_issue_28_each_grapple_contest_and_its_rolls_are_tagged_with_what_it_is_for() -> None:
+def test_tags_each_grapple_contest_and_its_rolls_are_tagged_with_what_it_is_for() -> None:
     b = pair(dice=(6, 2, 8, 1))
     since = len(b.log)
     grappled(b)

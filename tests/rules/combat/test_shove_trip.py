@@ -625,7 +625,7 @@ def test_R_M4_tripped_off_the_face_a_hanging_creature_falls_instead_of_lying_on_
 # --- issue #28: the tags that say what each roll and attack was for ----------------------------
 
 
-def test_issue_28_a_shove_tags_both_sides_of_its_contest_and_the_save() -> None:
+def test_tags_a_shove_tags_both_sides_of_its_contest_and_the_save() -> None:
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(6, 2, 1))
     since = len(b.log)
     accepted(b, unit="ana", action="shove", target="bob")
@@ -636,7 +636,7 @@ def test_issue_28_a_shove_tags_both_sides_of_its_contest_and_the_save() -> None:
     ]
 
 
-def test_issue_28_a_trip_is_its_own_attack_and_the_save_keeps_the_feet() -> None:
+def test_tags_a_trip_is_its_own_attack_and_the_save_keeps_the_feet() -> None:
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(5, 3, 2))
     since = len(b.log)
     accepted(b, unit="ana", action="trip", target="bob")

@@ -762,7 +762,7 @@ def test_random_casting_in_the_spells_scenario_keeps_the_invariants(
 # --- issue #28: the tags that say what each roll and attack was for ----------------------------
 
 
-def test_issue_28_a_spell_attack_is_tagged_a_spell_and_its_damage_is_the_caster_s() -> None:
+def test_tags_a_spell_attack_is_tagged_a_spell_and_its_damage_is_the_caster_s() -> None:
     b = duel()
     b.dice = LoadedDice([5, 3, 3])
     since = len(b.log)
@@ -776,7 +776,7 @@ def test_issue_28_a_spell_attack_is_tagged_a_spell_and_its_damage_is_the_caster_
     ]
 
 
-def test_issue_28_a_saved_against_spell_tags_the_check_the_save_and_the_damage_dice() -> None:
+def test_tags_a_saved_against_spell_tags_the_check_the_save_and_the_damage_dice() -> None:
     b = duel()
     b.dice = LoadedDice([4, 2, 5])
     since = len(b.log)

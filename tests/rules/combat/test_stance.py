@@ -1,4 +1,6 @@
-"""Aim, Brace, Evade and Guard (sim/rules/combat/stance.py) as transcripts with loaded dice.
+"""Evade (R-X9, sim/rules/combat/stance.py) as transcripts with loaded dice; Aim, Brace and
+Guard are shown with the rolls they change (tests/rules/combat/test_attacks.py, test_grapple.py,
+test_aid.py).
 
 Creatures are tests/movers.BASE unless a test overrides them.
 """

@@ -412,7 +412,7 @@ def test_R_X18_refusals_weight_distance_destination_and_sight() -> None:
 # --- issue #28: the tags that say what each roll and attack was for ----------------------------
 
 
-def test_issue_28_a_throw_is_its_own_attack_and_a_catch_tags_its_rolls_and_its_save() -> None:
+def test_tags_a_throw_is_its_own_attack_and_a_catch_tags_its_rolls_and_its_save() -> None:
     b = duel(dice=(5, 1, 1, 1), policy="always", defence="none")
     since = len(b.log)
     accepted(b, unit="ana", action="throw", target="bo", item="dagger")
@@ -426,14 +426,14 @@ def test_issue_28_a_throw_is_its_own_attack_and_a_catch_tags_its_rolls_and_its_s
     ]
 
 
-def test_issue_28_a_missed_throw_s_damage_is_the_thrower_s() -> None:
+def test_tags_a_missed_throw_s_damage_is_the_thrower_s() -> None:
     b = duel(dice=(8, 1, 4, 4), policy="always", defence="none", agi="d4+1", fcs="d4+1")
     since = len(b.log)
     accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert tagged(b, since)[-2:] == [("check_resolved", RollKind.CATCH), ("damaged", "ana")]
 
 
-def test_issue_28_a_tossed_item_s_catch_is_tagged_a_catch() -> None:
+def test_tags_a_tossed_item_s_catch_is_tagged_a_catch() -> None:
     b = passing(dice=(6,), policy="always", fcs="d8+10", hp=5)
     since = len(b.log)
     accepted(b, unit="ana", action="toss", item="healing_potion", target="cy")

@@ -255,7 +255,7 @@ def test_the_reach_map_finds_every_path_the_scalar_rules_allow(case: Case) -> No
 def test_a_smaller_search_reads_as_the_larger_one_where_it_reaches(
     case: Case, small: int, more: int
 ) -> None:
-    """Issue #11 (`reach.field_to`): a Sprint's check plans with the most its roll could give,
+    """Issue #11 (`fields.field_to`): a Sprint's check plans with the most its roll could give,
     and reads the reach map's search of the least roll instead where that reaches the cell. So
     every cell a search with the smaller limit reaches must have there the cost, the may-end
     and the path that a fresh search with the larger limit gives it; and `field_to` serves the
