@@ -189,6 +189,11 @@ def _pct(rate: float) -> str:
     return f"{rate:.0%}"
 
 
+def _share(rate: float) -> str:
+    """A share of choices: "<1%" rather than "0%" for a kind that was chosen."""
+    return "<1%" if 0 < rate < 0.005 else _pct(rate)
+
+
 def tournament(
     strong: str,
     weak: str,
@@ -274,7 +279,7 @@ def shares(results: Sequence[Result]) -> list[str]:
         mine = counts[level]
         total = sum(mine.values())
         ranked = sorted(mine, key=lambda k: (-mine[k], kind_order(k)))
-        words = [f"{k.replace('_', ' ')} {mine[k] / total:.0%}" for k in ranked]
+        words = [f"{k.replace('_', ' ')} {_share(mine[k] / total)}" for k in ranked]
         lines += _wrapped(words, f"  {level:8} {total:>6} choices: ")
     return lines
 

@@ -120,12 +120,14 @@ def test_choices_by_kind_per_level_and_the_kinds_hard_never_chose(bench: ModuleT
         ),
         result(
             bench, "normal", "random", True,
-            chosen=(("normal", Chosen("blue", "attack_of_opportunity", 1)),),
+            chosen=(("normal", Chosen("blue", "attack_of_opportunity", 1)),
+                    ("random", Chosen("red", "walk", 999)), ("random", Chosen("red", "aim", 1))),
             offered=(("hard", ("feint",)),),
         ),
     ]  # fmt: skip
     lines = bench.shares(results)
     assert lines[1:] == [
+        "  random     1000 choices: walk 100%, aim <1%",  # chosen, if rarely: not "0%"
         "  normal        2 choices: attack 50%, attack of opportunity 50%",
         "  hard          4 choices: attack 75%, dodge 25%",
     ]

@@ -257,7 +257,8 @@ def choices(world: World, actions: Iterable[Action], log: Iterable[ev.Event]) ->
     answered with a reaction rather than "none", whether its player answered it (an AI, or a
     person) or the creature's standing policy did (ReactionAnswered's `by`). An action a
     prepared plan took when it went off (R-P3) is the Prepare that was chosen, not counted
-    again. Sides in the order their creatures first chose, kinds in KINDS' order."""
+    again. Sides in the order they first come in `actions`, then in `log`; kinds in KINDS'
+    order."""
     counts: dict[tuple[str, str], list[int]] = {}
     for action in actions:
         if not isinstance(action, EndTurn):
@@ -768,11 +769,11 @@ def describe_kinds(kinds: Mapping[str, Any], width: int) -> list[str]:
         shown = list(side["kinds"].items())
         # One kind more than TOP_KINDS is named rather than summed as "1 other kind".
         cut = TOP_KINDS if len(shown) > TOP_KINDS + 1 else len(shown)
-        words = [f"{_kind_words(k)} {_pct(c['share'])}" for k, c in shown[:cut]]
+        words = [f"{_kind_words(k)} {_share(c['share'])}" for k, c in shown[:cut]]
         rest = shown[cut:]
         if rest:
             share = sum(c["count"] for _, c in rest) / side["choices"]
-            words.append(f"{len(rest)} other kinds {_pct(share)}")
+            words.append(f"{len(rest)} other kinds {_share(share)}")
         policy = f" ({side['by_policy']} by policy)" if side["by_policy"] else ""
         lines.append(
             f"  {team:<{width}}  {side['choices']:>{digits}} choices{policy}: "
@@ -784,6 +785,11 @@ def describe_kinds(kinds: Mapping[str, Any], width: int) -> list[str]:
 def _kind_words(kind: str) -> str:
     """A kind as the summary prints it: its decision name with spaces ("attack of opportunity")."""
     return kind.replace("_", " ")
+
+
+def _share(rate: float) -> str:
+    """A share of choices: "<1 %" rather than "0 %" for a kind that was chosen."""
+    return "<1 %" if 0 < rate < 0.005 else percent(rate)
 
 
 def _pct(rate: float | None) -> str:

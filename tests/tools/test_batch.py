@@ -327,6 +327,12 @@ def test_the_printed_summary_sums_the_kinds_past_the_top_ones(
     assert "  blue  6 choices: attack 67 %, walk 17 %, aim 17 %" in batch.describe(summary)
 
 
+def test_a_kind_chosen_rarely_is_not_printed_as_none_of_the_choices(duel: Path) -> None:
+    rare = (Chosen("blue", "attack", 999), Chosen("blue", "aim", 1))
+    summary = batch.summarize(plan(load(duel)), [record(0, "draw", (), 1, 9, rare)])
+    assert "  blue  1000 choices: attack 100 %, aim <1 %" in batch.describe(summary)
+
+
 def test_a_batch_where_no_side_chose_anything_says_so(duel: Path) -> None:
     summary = batch.summarize(plan(load(duel)), [record(0, "draw", (), 1, 9)])
     assert summary["action_kinds"] == {
