@@ -21,23 +21,27 @@ percentile (nearest rank), against the goals: `normal` median <= 10 ms and p99 <
 Choices: the share of each kind of action and reaction in each level's choices (counted as
 `sim batch` counts them: accepted actions but End Turn, and reactions taken), and whether `hard`
 chose every kind it was offered at least once: a kind is offered when it was legal for a
-creature `hard` played at one of its decisions. The exit status is 1 when a goal is not met
-(or a pairing with a goal could not be played), 2 for an argument error.
+creature `hard` played at one of its decisions; the kinds the AI lists as never worth choosing
+(`NEVER` of sim.ai.evaluators, where the tree has it) are listed apart, not asked of it.
+
+The exit status is 1 when a goal is not met (or a pairing with a goal could not be played),
+2 for an argument error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import textwrap
 import time
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.ai.player import AI, LEVELS, Choice, play, players, take_seats
+from sim.ai.player import AI, Choice, play, players, take_seats
 from sim.content.scenario import load
 from sim.core.actions import Action, EndTurn
 from sim.formats.replay import begin
@@ -53,6 +57,8 @@ GOALS = {("normal", "classic"): 0.65, ("hard", "normal"): 0.65, ("normal", "rand
 TIME_GOALS = {"normal": (10.0, 100.0), "hard": (100.0, 1000.0)}
 # The levels whose offered kinds are recorded: `hard` must choose every one at least once.
 EVERY_KIND = ("hard",)
+# The order levels are listed in, weakest first; a level not named here comes last.
+ORDER = ("random", "easy", "classic", "normal", "hard")
 WIDTH = 100  # the lines the kinds are wrapped to
 
 
@@ -160,11 +166,6 @@ def pairing(text: str) -> tuple[str, str]:
             f"a pairing is two AI levels, STRONG-WEAK, e.g. hard-normal, not {text!r}"
         )
     return strong, weak
-
-
-def unknown_levels(pairings: Iterable[tuple[str, str]], levels: Collection[str]) -> list[str]:
-    """The levels the pairings name that this tree does not have, each once, in order."""
-    return list(dict.fromkeys(level for pair in pairings for level in pair if level not in levels))
 
 
 # --- the report --------------------------------------------------------------------------------
@@ -284,26 +285,46 @@ def shares(results: Sequence[Result]) -> list[str]:
     return lines
 
 
-def every_kind(results: Sequence[Result], verdicts: Verdicts) -> list[str]:
-    """Whether each EVERY_KIND level chose every kind it was offered at least once."""
+def never_worth() -> dict[str, str]:
+    """The kinds the AI lists as never worth choosing, each with its reason (issue #29 asks for
+    one such list: `NEVER` of sim.ai.evaluators, in a tree that has it; none in one that does
+    not). `hard` is not asked to choose those."""
+    try:
+        module = importlib.import_module("sim.ai.evaluators")
+    except ImportError:
+        return {}
+    return dict(getattr(module, "NEVER", {}))
+
+
+def every_kind(
+    results: Sequence[Result], verdicts: Verdicts, exempt: Mapping[str, str] | None = None
+) -> list[str]:
+    """Whether each EVERY_KIND level chose every kind it was offered at least once, but those
+    `exempt` (by default `never_worth`), which are listed apart."""
+    exempt = never_worth() if exempt is None else exempt
     lines: list[str] = []
     for level in EVERY_KIND:
         offered = {k for r in results for lv, ks in r.offered if lv == level for k in ks}
         if not offered:
             continue
         chose = {c.kind for r in results for lv, c in r.chosen if lv == level and c.count}
-        never = sorted(offered - chose, key=kind_order)
+        asked = offered - exempt.keys()
+        never = sorted(asked - chose, key=kind_order)
         verdict = verdicts.add(
             f"{level} chooses every kind it is offered",
-            f"{len(offered) - len(never)} of {len(offered)}",
+            f"{len(asked) - len(never)} of {len(asked)}",
             not never,
         )
         lines.append(
-            f"{level} chose {len(offered) - len(never)} of the {len(offered)} kinds of action "
-            f"and reaction it was offered at least once; goal: every one: {verdict}"
+            f"{level} chose {len(asked) - len(never)} of the {len(asked)} kinds of action and "
+            f"reaction it was offered at least once; goal: every one: {verdict}"
         )
         if never:
             lines += _wrapped([k.replace("_", " ") for k in never], "  never chosen: ")
+        apart = sorted(offered & exempt.keys(), key=kind_order)
+        if apart:
+            words = [k.replace("_", " ") for k in apart]
+            lines += _wrapped(words, "  also offered, never worth choosing by the AI's own list: ")
     return lines
 
 
@@ -329,7 +350,17 @@ def closing(verdicts: Verdicts, skipped: Sequence[tuple[str, str]]) -> list[str]
 
 
 def _level_order(level: str) -> tuple[int, str]:
-    return (LEVELS.index(level), "") if level in LEVELS else (len(LEVELS), level)
+    return (ORDER.index(level), "") if level in ORDER else (len(ORDER), level)
+
+
+def unknown(level: str) -> str | None:
+    """Why this tree has no AI level `level` (the AI's own words, which list the levels it
+    has), or None when it has it."""
+    try:
+        AI(level, 0)
+    except ValueError as error:
+        return str(error)
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -349,16 +380,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     asked = args.pairing is not None
     pairings: list[tuple[str, str]] = list(dict.fromkeys(args.pairing or GOALS))
-    unknown = unknown_levels(pairings, LEVELS)
-    skipped = [p for p in pairings if p[0] in unknown or p[1] in unknown]
-    for level in unknown:
+    missing = {level: why for pair in pairings for level in pair if (why := unknown(level))}
+    skipped = [p for p in pairings if p[0] in missing or p[1] in missing]
+    for level, why in missing.items():
         named = ", ".join(f"{s}-{w}" for s, w in skipped if level in (s, w))
         print(
-            f"bench/ai.py: unknown AI level {level} (this tree has {', '.join(LEVELS)}): "
+            f"bench/ai.py: unknown AI level {level} ({why}): "
             f"{'cannot play' if asked else 'not playing'} {named}",
             file=sys.stderr if asked else sys.stdout,  # an error, or a line of the report
         )
-    if unknown and asked:
+    if missing and asked:
         return 2
     pairings = [p for p in pairings if p not in skipped]
     paths = [Path(args.only)] if args.only else sorted((ROOT / "scenarios").glob("*.toml"))

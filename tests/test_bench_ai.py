@@ -33,7 +33,8 @@ team = "red"
 template = "goblin_sneak"
 at = "b"
 """
-LEVELS_WITHOUT_CLASSIC = ("random", "easy", "normal", "hard")
+# The pairings of the issue with a level no tree has, as `classic` was before issue #29's AI.
+GOALS = {("normal", "grandmaster"): 0.65, ("hard", "normal"): 0.65, ("normal", "random"): 0.95}
 
 
 @pytest.fixture(scope="module")
@@ -132,12 +133,20 @@ def test_choices_by_kind_per_level_and_the_kinds_hard_never_chose(bench: ModuleT
         "  hard          4 choices: attack 75%, dodge 25%",
     ]
     verdicts = bench.Verdicts()
-    assert bench.every_kind(results, verdicts) == [
+    assert bench.every_kind(results, verdicts, {}) == [
         "hard chose 2 of the 4 kinds of action and reaction it was offered at least once;"
         " goal: every one: NOT met",
         "  never chosen: aim, feint",
     ]
     assert verdicts.rows == [("hard chooses every kind it is offered", "2 of 4", False)]
+    # A kind the AI lists as never worth choosing is not asked of it, but named apart.
+    verdicts = bench.Verdicts()
+    assert bench.every_kind(results, verdicts, {"feint": "why", "aim": "why", "drop": "why"}) == [
+        "hard chose 2 of the 2 kinds of action and reaction it was offered at least once;"
+        " goal: every one: met",
+        "  also offered, never worth choosing by the AI's own list: aim, feint",
+    ]
+    assert verdicts.rows == [("hard chooses every kind it is offered", "2 of 2", True)]
 
 
 def test_a_long_list_of_kinds_wraps_between_kinds(bench: ModuleType) -> None:
@@ -153,14 +162,12 @@ def test_a_pairing_with_a_level_this_tree_lacks_is_named_not_played(
 ) -> None:
     """Asked for, it is an argument error; among the default pairings, it is left out (and
     its goal is not met) while the others are played."""
-    monkeypatch.setattr(bench, "LEVELS", LEVELS_WITHOUT_CLASSIC)
-    assert bench.main(["--pairing", "normal-classic"]) == 2
+    assert bench.main(["--pairing", "normal-grandmaster"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == (
-        "bench/ai.py: unknown AI level classic (this tree has random, easy, normal, hard): "
-        "cannot play normal-classic\n"
-    )
+    assert err.startswith("bench/ai.py: unknown AI level grandmaster (")
+    assert err.endswith("): cannot play normal-grandmaster\n")
+    assert "normal" in err.split("(")[1]  # the AI's own words list the levels it has
     with pytest.raises(SystemExit):
         bench.main(["--pairing", "normal"])
     assert "STRONG-WEAK" in capsys.readouterr().err
@@ -174,16 +181,15 @@ def test_the_bench_plays_the_default_pairings_on_a_tiny_map(
 ) -> None:
     """One game from each side of each pairing, capped at 2 rounds: every section is printed,
     and the missing level's pairing is named in the report and its goal not met."""
-    monkeypatch.setattr(bench, "LEVELS", LEVELS_WITHOUT_CLASSIC)
+    monkeypatch.setattr(bench, "GOALS", GOALS)
     duel = tmp_path / "duel.toml"
     duel.write_text(DUEL, encoding="utf-8")
     code = bench.main(["--only", str(duel), "--games", "1", "--round-cap", "2"])
     out = capsys.readouterr().out
     assert code == 1
-    assert out.startswith(
-        "bench/ai.py: unknown AI level classic (this tree has random, easy, normal, hard): "
-        "not playing normal-classic\n"
-    )
+    first = out.splitlines()[0]
+    assert first.startswith("bench/ai.py: unknown AI level grandmaster (")
+    assert first.endswith("): not playing normal-grandmaster")
     assert "\nhard vs normal (2 games, " in out and "\nnormal vs random (2 games, " in out
     assert "  hard wins " in out and "goal >= 65%: " in out
     assert "\n  normal " in out.split("Decision CPU time")[1]
@@ -191,6 +197,6 @@ def test_the_bench_plays_the_default_pairings_on_a_tiny_map(
     assert "hard chose " in out and " kinds of action and reaction it was offered" in out
     closing = out.split("Goals of issue #29\n")[1].splitlines()
     assert closing[-1].split() == [
-        "normal", "vs", "classic", "wins", ">=", "65%", "not", "played", "NOT", "met"
+        "normal", "vs", "grandmaster", "wins", ">=", "65%", "not", "played", "NOT", "met"
     ]  # fmt: skip
     assert any(line.split()[:3] == ["hard", "p99", "<="] for line in closing)

@@ -35,7 +35,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Protocol
 
-from sim.ai.player import Choice, percent, play, players, take_seats
+from sim.ai.player import percent, play, players, take_seats
 from sim.content.scenario import MAX_SEED, Scenario
 from sim.core import events as ev
 from sim.core.actions import Action, EndTurn, Refusal
@@ -45,7 +45,7 @@ from sim.core.creature import creatures, incapacitated, team_of
 from sim.core.purpose import AttackKind
 from sim.core.world import World
 from sim.formats.replay import Save, begin, record
-from sim.play.engine import Battle, Outcome
+from sim.play.engine import Battle, Decision, Outcome
 from sim.play.rulebook import ACTIONS
 from sim.rules.combat.reactions import NONE, reaction_name
 from sim.rules.objectives import Reach, Survive, reached_by
@@ -239,6 +239,13 @@ def _crashed(
     )
 
 
+class Reported(Protocol):
+    """What `play` reports of each decision it submits (the AI's Choice): the decision."""
+
+    @property
+    def decision(self) -> Decision: ...
+
+
 class Taken:
     """The actions a battle accepted from its players, heard as `play` reports each decision
     (`play(..., report=taken)`): a decision the battle refused was not chosen."""
@@ -246,7 +253,7 @@ class Taken:
     def __init__(self) -> None:
         self.actions: list[Action] = []
 
-    def __call__(self, unit: str, choice: Choice, outcome: Outcome) -> None:
+    def __call__(self, unit: str, choice: Reported, outcome: Outcome) -> None:
         if isinstance(choice.decision, Action) and not isinstance(outcome, Refusal):
             self.actions.append(choice.decision)
 

@@ -8,12 +8,12 @@ import csv
 import json
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sim.ai.player import Choice
 from sim.ai.player import play as ai_play
 from sim.cli.main import main
 from sim.content.scenario import Scenario, load, loads
@@ -23,7 +23,7 @@ from sim.core.dice import LoadedDice
 from sim.core.events import ConditionGained, Damaged, ReactionAnswered
 from sim.formats.replay import load_save
 from sim.play.apply import apply
-from sim.play.engine import Accepted, Battle
+from sim.play.engine import Accepted, Battle, Decision, ReactionChoice
 from sim.tools import batch
 from sim.tools.batch import Chosen, GameRecord, Plan, UnitRecord, game_seed
 from tests.helpers import accepted, end_turns, rating, scenario_text, wd
@@ -239,13 +239,22 @@ def test_reactions_a_policy_answered_count_for_the_side_and_are_named_by_their_w
     )
 
 
+@dataclass(frozen=True)
+class Reported:
+    """What `play` reports of a decision: the AI's choice, of which Taken reads the decision."""
+
+    decision: Decision
+
+
 def test_a_refused_decision_was_not_chosen() -> None:
-    """`play` reports every decision it submits; only those the battle accepted are taken."""
+    """`play` reports every decision it submits; only the actions the battle accepted are
+    taken (a reaction answered is counted from the log)."""
     taken = batch.Taken()
     attack = Attack("ana", target="bob")
-    taken("ana", Choice(attack, 1.0, "attacks bob"), Refusal("out of reach"))
+    taken("ana", Reported(attack), Refusal("out of reach"))
     assert taken.actions == []
-    taken("ana", Choice(attack, 1.0, "attacks bob"), Accepted(()))
+    taken("ana", Reported(attack), Accepted(()))
+    taken("bob", Reported(ReactionChoice("bob", "parry")), Accepted(()))
     assert taken.actions == [attack]
 
 
