@@ -934,7 +934,7 @@ def _batch(args: argparse.Namespace) -> int:
         _write_text(args.out, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     if args.csv is not None:
         text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(batches.rows(summary["units"], games))
+        csv.writer(text, lineterminator="\n").writerows(batches.rows(summary, games))
         _write_text(args.csv, text.getvalue())
     if args.plot is not None:
         from sim.tools.chart import draw

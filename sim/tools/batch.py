@@ -1,5 +1,6 @@
 """Batches of AI games on one scenario: a seed per game, a record per game read from its event
-log, and the summary a designer reads (who wins, how often, how long, who goes down).
+log, and the summary a designer reads (who wins, how often, how long, who goes down, and which
+actions and reactions each side chose).
 
 Game `i` of a batch with base seed `S` is played with the seed `game_seed(S, i)`: the first 8
 bytes of sha256("sim batch S i"), big-endian, with the top bit cleared (so it is a seed a save
@@ -37,14 +38,16 @@ from typing import Any, Protocol
 from sim.ai.player import percent, play, players, take_seats
 from sim.content.scenario import MAX_SEED, Scenario
 from sim.core import events as ev
+from sim.core.actions import Action, EndTurn, Refusal
 from sim.core.components import Health
 from sim.core.condition import Condition
 from sim.core.creature import creatures, incapacitated, team_of
 from sim.core.purpose import AttackKind
 from sim.core.world import World
 from sim.formats.replay import Save, begin, record
-from sim.play.engine import Battle
-from sim.rules.combat.reactions import NONE
+from sim.play.engine import Battle, Decision, Outcome
+from sim.play.rulebook import ACTIONS
+from sim.rules.combat.reactions import NONE, reaction_name
 from sim.rules.objectives import Reach, Survive, reached_by
 
 KEEP = ("losses", "all")
@@ -56,6 +59,15 @@ ATTACKS = (AttackKind.MELEE, AttackKind.RANGED)
 # a first attack that used one is "boosted"; R-A2's bands are of the templates' and equipment's
 # numbers, so the summary gives the plain first attacks (none of these) beside all of them.
 BOOSTS = (Condition.AIMING, Condition.FEINTED, Condition.ASSISTED)
+# The reactions as `reaction_name` names them (as a `spent` event does): a defence or a catch by
+# the option taken, an Interrupt and an Attack of Opportunity by their window (whose option is
+# "interrupt" and "attack", which would read as the Attack action).
+REACTIONS = ("dodge", "parry", "block", "catch", "interrupt", "attack_of_opportunity")
+# Every kind a side's choices are counted by, in the order the CSV's columns take: the actions
+# in the registry's order (End Turn is no choice of what to do: every turn ends), then the
+# reactions. A kind not listed (a new window) comes after them, by name.
+KINDS = (*(name for name in ACTIONS if name != EndTurn.name), *REACTIONS)
+TOP_KINDS = 6  # the kinds of each side the printed summary names; the rest are summed
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 CAPPED = "round cap"
 
@@ -146,6 +158,17 @@ class FirstAttacks:
 
 
 @dataclass(frozen=True, slots=True)
+class Chosen:
+    """How often one side chose one kind of action or reaction in one game; `by_policy`: of
+    them, the reactions its creatures' standing reaction policies answered without asking."""
+
+    team: str
+    kind: str
+    count: int
+    by_policy: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """How one game went, as the summary and the CSV need it."""
 
@@ -160,6 +183,7 @@ class GameRecord:
     first_attacks: tuple[FirstAttacks, ...]
     save: Save | None = None  # only for games to keep, and for crashed ones
     error: str = ""
+    chosen: tuple[Chosen, ...] = ()  # by side, then in KINDS' order
 
 
 # --- one game ---------------------------------------------------------------------------------
@@ -171,23 +195,34 @@ def play_game(plan: Plan, index: int) -> GameRecord:
     decisions up to it, so the game can be replayed and looked at."""
     seed = game_seed(plan.seed, index)
     battle = begin(plan.scenario, seed)
+    taken = Taken()
     try:
         seated = players(dict(plan.levels), seed)
         take_seats(battle, seated)
-        finish = play(battle, seated, round_cap=plan.round_cap)
+        finish = play(battle, seated, round_cap=plan.round_cap, report=taken)
     except Exception as error:  # a fault in one game must not end the whole batch
-        return _crashed(plan, index, seed, battle, error)
-    record_ = read_game(index, seed, battle.log, battle.world, plan, capped=finish == "capped")
+        return _crashed(plan, index, seed, battle, error, taken.actions)
+    capped = finish == "capped"
+    record_ = read_game(
+        index, seed, battle.log, battle.world, plan, capped=capped, actions=taken.actions
+    )
     if plan.keep == "all" or (plan.keep == "losses" and plan.first_team not in record_.winners):
         record_ = replace(record_, save=record(battle, plan.scenario, seed, dict(plan.levels)))
     return record_
 
 
-def _crashed(plan: Plan, index: int, seed: int, battle: Battle, error: Exception) -> GameRecord:
+def _crashed(
+    plan: Plan,
+    index: int,
+    seed: int,
+    battle: Battle,
+    error: Exception,
+    actions: Sequence[Action] = (),
+) -> GameRecord:
     world = battle.world
     words = str(error) or type(error).__name__
     try:
-        partial = read_game(index, seed, battle.log, world, plan, capped=False)
+        partial = read_game(index, seed, battle.log, world, plan, capped=False, actions=actions)
     except Exception:  # the world itself may be what broke
         partial = GameRecord(index, seed, "crashed", (), world.turn.round, "", "", (), ())
     try:
@@ -204,10 +239,65 @@ def _crashed(plan: Plan, index: int, seed: int, battle: Battle, error: Exception
     )
 
 
+class Reported(Protocol):
+    """What `play` reports of each decision it submits (the AI's Choice): the decision."""
+
+    @property
+    def decision(self) -> Decision: ...
+
+
+class Taken:
+    """The actions a battle accepted from its players, heard as `play` reports each decision
+    (`play(..., report=taken)`): a decision the battle refused was not chosen."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+
+    def __call__(self, unit: str, choice: Reported, outcome: Outcome) -> None:
+        if isinstance(choice.decision, Action) and not isinstance(outcome, Refusal):
+            self.actions.append(choice.decision)
+
+
+def choices(world: World, actions: Iterable[Action], log: Iterable[ev.Event]) -> tuple[Chosen, ...]:
+    """What each side chose in one game, counted by the side of the creature that chose: the
+    `actions` the battle accepted (End Turn left out), and every reaction window of `log`
+    answered with a reaction rather than "none", whether its player answered it (an AI, or a
+    person) or the creature's standing policy did (ReactionAnswered's `by`). An action a
+    prepared plan took when it went off (R-P3) is the Prepare that was chosen, not counted
+    again. Sides in the order they first come in `actions`, then in `log`; kinds in KINDS'
+    order."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for action in actions:
+        if not isinstance(action, EndTurn):
+            counts.setdefault((team_of(world, action.actor), action.name), [0, 0])[0] += 1
+    for event in log:
+        if isinstance(event, ev.ReactionAnswered) and event.choice != NONE:
+            key = (team_of(world, event.unit), reaction_name(event.window, event.choice))
+            tally = counts.setdefault(key, [0, 0])
+            tally[0] += 1
+            tally[1] += event.by == "policy"
+    teams = list(dict.fromkeys(team for team, _ in counts))
+    order = sorted(counts, key=lambda key: (teams.index(key[0]), kind_order(key[1])))
+    return tuple(Chosen(team, kind, *counts[team, kind]) for team, kind in order)
+
+
+def kind_order(kind: str) -> tuple[int, str]:
+    """A kind's place among KINDS (one not listed after them, by name): a sort key."""
+    return (KINDS.index(kind), "") if kind in KINDS else (len(KINDS), kind)
+
+
 def read_game(
-    index: int, seed: int, log: Sequence[ev.Event], world: World, plan: Plan, *, capped: bool
+    index: int,
+    seed: int,
+    log: Sequence[ev.Event],
+    world: World,
+    plan: Plan,
+    *,
+    capped: bool,
+    actions: Sequence[Action] = (),
 ) -> GameRecord:
-    """A game's record from its event log and its final world."""
+    """A game's record from its event log, its final world and the actions the battle accepted
+    from its players (`Taken`)."""
     units = creatures(world)
     dealt = dict.fromkeys(units, 0)
     taken = dict.fromkeys(units, 0)
@@ -262,6 +352,7 @@ def read_game(
             for unit in units
         ),
         first_attacks=tuple(FirstAttacks(d, *counts) for d, counts in tally.items()),
+        chosen=choices(world, actions, log),
     )
 
 
@@ -577,6 +668,7 @@ def summarize(
             d: c["plain_hits"] / c["plain_attacks"] if c["plain_attacks"] else None
             for d, c in counts.items()
         },
+        "action_kinds": action_kinds(teams, played),
         "kept": sum(g.result != "crashed" and g.index in saved for g in games),
         "crashes": [
             {"game": g.index, "seed": g.seed, "error": g.error, "save": saved.get(g.index)}
@@ -584,6 +676,28 @@ def summarize(
             if g.result == "crashed"
         ],
     }
+
+
+def action_kinds(teams: Sequence[str], games: Iterable[GameRecord]) -> dict[str, Any]:
+    """Each side's choices over `games`: how many it made, how many of them were reactions its
+    policies answered, and every kind it chose with its count and its share of the side's
+    choices, the most chosen first (ties in KINDS' order)."""
+    counts: dict[str, dict[str, list[int]]] = {team: {} for team in teams}
+    for g in games:
+        for c in g.chosen:
+            tally = counts.setdefault(c.team, {}).setdefault(c.kind, [0, 0])
+            tally[0] += c.count
+            tally[1] += c.by_policy
+    out: dict[str, Any] = {}
+    for team, kinds in counts.items():
+        total = sum(n for n, _ in kinds.values())
+        ranked = sorted(kinds, key=lambda kind: (-kinds[kind][0], kind_order(kind)))
+        out[team] = {
+            "choices": total,
+            "by_policy": sum(p for _, p in kinds.values()),
+            "kinds": {k: {"count": kinds[k][0], "share": kinds[k][0] / total} for k in ranked},
+        }
+    return out
 
 
 def _mean(values: Sequence[float | bool]) -> float | None:
@@ -630,6 +744,7 @@ def describe(summary: Mapping[str, Any]) -> str:
             f"{_num(u['mean_damage_dealt']):>5}  {_num(u['mean_damage_taken']):>5}  "
             f"{hp_left:>7}  {_pct(u['downed_first_rate']):>12}"
         )
+    lines += describe_kinds(summary["action_kinds"], width)
     for head, prefix in (
         ("  first attack of a turn hits (R-A2): ", ""),
         ("    of them with no Aim, Feint or Assist: ", "plain_"),
@@ -650,6 +765,40 @@ def describe(summary: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def describe_kinds(kinds: Mapping[str, Any], width: int) -> list[str]:
+    """The lines of the summary that say what each side chose: its TOP_KINDS most chosen kinds
+    with their shares, and the rest summed."""
+    if not any(side["choices"] for side in kinds.values()):
+        return ["  chosen: nothing (no side took an action or a reaction)"]
+    lines = ["  chosen, as a share of each side's actions and reactions (End Turn not counted):"]
+    digits = max(len(str(side["choices"])) for side in kinds.values())
+    for team, side in kinds.items():
+        shown = list(side["kinds"].items())
+        # One kind more than TOP_KINDS is named rather than summed as "1 other kind".
+        cut = TOP_KINDS if len(shown) > TOP_KINDS + 1 else len(shown)
+        words = [f"{_kind_words(k)} {_share(c['share'])}" for k, c in shown[:cut]]
+        rest = shown[cut:]
+        if rest:
+            share = sum(c["count"] for _, c in rest) / side["choices"]
+            words.append(f"{len(rest)} other kinds {_share(share)}")
+        policy = f" ({side['by_policy']} by policy)" if side["by_policy"] else ""
+        lines.append(
+            f"  {team:<{width}}  {side['choices']:>{digits}} choices{policy}: "
+            + (", ".join(words) or "none")
+        )
+    return lines
+
+
+def _kind_words(kind: str) -> str:
+    """A kind as the summary prints it: its decision name with spaces ("attack of opportunity")."""
+    return kind.replace("_", " ")
+
+
+def _share(rate: float) -> str:
+    """A share of choices: "<1 %" rather than "0 %" for a kind that was chosen."""
+    return "<1 %" if 0 < rate < 0.005 else percent(rate)
+
+
 def _pct(rate: float | None) -> str:
     return "-" if rate is None else percent(rate)
 
@@ -658,9 +807,22 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def rows(summary_units: Iterable[str], games: Iterable[GameRecord]) -> Iterator[list[Any]]:
-    """The CSV: a header, then one row per game (seed, winner, rounds, reason, HP left)."""
-    units = list(summary_units)
+def rows(summary: Mapping[str, Any], games: Sequence[GameRecord]) -> Iterator[list[Any]]:
+    """The CSV: a header, then one row per game (seed, winner, rounds, reason, HP left, and how
+    many times each side chose each kind: a column `chose_TEAM_KIND` for every side and every
+    kind some side chose in some game of the batch, sides in the summary's order and kinds in
+    KINDS' order, 0 where that side did not choose it in that game)."""
+    units = list(summary["units"])
+    teams = list(summary["sides"])
+    used = {(c.team, c.kind) for g in games for c in g.chosen}
+    columns = sorted(
+        used,
+        key=lambda key: (
+            teams.index(key[0]) if key[0] in teams else len(teams),
+            key[0],
+            kind_order(key[1]),
+        ),
+    )
     yield [
         "game",
         "seed",
@@ -670,9 +832,11 @@ def rows(summary_units: Iterable[str], games: Iterable[GameRecord]) -> Iterator[
         "ended_by",
         "reason",
         *(f"hp_left_{u}" for u in units),
+        *(f"chose_{team}_{kind}" for team, kind in columns),
     ]
     for g in games:
         left = {u.unit: u.hp_left for u in g.units}
+        chose = {(c.team, c.kind): c.count for c in g.chosen}
         winner = "+".join(g.winners) if g.result == "won" else g.result
         yield [
             g.index,
@@ -683,6 +847,7 @@ def rows(summary_units: Iterable[str], games: Iterable[GameRecord]) -> Iterator[
             g.ended_by,
             g.reason or g.error,
             *(left.get(u, "") for u in units),
+            *(chose.get(key, 0) for key in columns),
         ]
 
 

@@ -1,5 +1,6 @@
-"""The balance chart of a batch: win rates with their intervals, battle lengths and survival by
-unit, in one PNG for a design document (matplotlib, drawn off-screen)."""
+"""The balance chart of a batch: win rates with their intervals, battle lengths, survival by
+unit and the kinds of action each side chose, in one PNG for a design document (matplotlib,
+drawn off-screen)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,23 @@ from typing import Any
 
 from sim.tools.batch import GameRecord
 
-# Each side's colour in the chart: the client's team colours where there are any, a cycle else.
-TEAM_COLOURS = {"blue": "#3b6fd1", "red": "#c8423b", "green": "#3f9a4a", "yellow": "#c9a227"}
-OTHER_COLOURS = ("#7d5ba6", "#2a9d8f", "#e76f51", "#6c757d")
+# Each side's colour: the client's team colours (sim/ui/look/palette.py's TEAM_STYLES, Okabe-Ito,
+# which colour-blind readers tell apart; this layer cannot import the client's), the same side
+# the same colour; other teams take the rest in turn.
+TEAM_COLOURS = {
+    "blue": "#0072b2",
+    "red": "#d55e00",
+    "green": "#009e73",
+    "purple": "#cc79a7",
+    "orange": "#e69f00",
+}
+OTHER_COLOURS = ("#56b4e9", "#f0e442", "#000000")  # Okabe-Ito's sky blue, yellow and black
 NEUTRAL = "#9aa0a6"
+# Each side's bars in the action kinds panel also have a hatch of their own: nothing is told by
+# colour alone.
+HATCHES = ("", "//", "..", "xx", "\\\\", "oo")
+KIND_ROWS = 14  # the kinds the action kinds panel names; the rest share one row,
+OTHER = ""  # this one
 
 
 class ChartError(Exception):
@@ -38,9 +52,20 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
 
     sides = summary["sides"]
     colours = _colours(list(sides))
-    fig, (wins, length, survival) = plt.subplots(
-        1, 3, figsize=(15, 4.8), gridspec_kw={"width_ratios": [1, 1.2, 1.4]}
+    kinds = _kind_rows(summary["action_kinds"])
+    # The action kinds panel spans the width under the others, a band of bars per kind.
+    band = 0.16 * max(len(sides), 1) + 0.12
+    fig = plt.figure(figsize=(15, 4.8 + max(2.6, band * len(kinds) + 1.2)))
+    grid = fig.add_gridspec(
+        2,
+        3,
+        width_ratios=[1, 1.2, 1.4],
+        height_ratios=[4.8, max(2.6, band * len(kinds) + 1.2)],
     )
+    wins = fig.add_subplot(grid[0, 0])
+    length = fig.add_subplot(grid[0, 1])
+    survival = fig.add_subplot(grid[0, 2])
+    chosen = fig.add_subplot(grid[1, :])
     levels = ", ".join(f"{team} {side['ai']}" for team, side in sides.items())
     fig.suptitle(
         f"{summary['name']}: {summary['played']} games ({levels}; round cap "
@@ -169,11 +194,87 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
     survival.set_title("Survival by unit", fontsize=10)
     survival.legend(fontsize=8, loc="lower right")
 
+    _draw_kinds(chosen, summary, kinds, colours)
+
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=110)
     finally:
         plt.close(fig)
+
+
+def _kind_rows(action_kinds: Mapping[str, Any]) -> list[str]:
+    """The kinds the panel names, the most chosen first (by the larger of the sides' shares):
+    KIND_ROWS of them, and "other" for the rest together when there are more."""
+    best: dict[str, float] = {}
+    for side in action_kinds.values():
+        for kind, c in side["kinds"].items():
+            best[kind] = max(best.get(kind, 0.0), c["share"])
+    ranked = sorted(best, key=lambda kind: -best[kind])  # sorted() keeps ties in their order
+    if len(ranked) > KIND_ROWS + 1:
+        return [*ranked[:KIND_ROWS], OTHER]
+    return ranked
+
+
+def _draw_kinds(
+    axes: Any, summary: Mapping[str, Any], kinds: list[str], colours: Mapping[str, str]
+) -> None:
+    """The share of each kind of action and reaction in each side's choices: a band of
+    horizontal bars per kind, one bar per side, with its percentage at its end."""
+    from matplotlib.ticker import PercentFormatter
+
+    action_kinds = summary["action_kinds"]
+    teams = list(action_kinds)
+    axes.set_title(
+        "What each side chose: share of its actions and reactions (End Turn not counted)",
+        fontsize=10,
+    )
+    if not kinds:
+        axes.text(0.5, 0.5, "no side took an action or a reaction", ha="center", va="center")
+        axes.set_axis_off()
+        return
+    named = [k for k in kinds if k != OTHER]
+    height = 0.8 / len(teams)
+    top = 0.0
+    for i, team in enumerate(teams):
+        side = action_kinds[team]
+        shares = [side["kinds"].get(k, {"share": 0.0})["share"] for k in named]
+        if len(named) < len(kinds):
+            shares.append(1.0 - sum(shares) if side["choices"] else 0.0)
+        offset = (i - (len(teams) - 1) / 2) * height
+        ys = [y + offset for y in range(len(kinds))]
+        level = summary["sides"].get(team, {}).get("ai", "")
+        axes.barh(
+            ys,
+            shares,
+            height=height,
+            color=colours[team],
+            hatch=HATCHES[i % len(HATCHES)],
+            edgecolor="#333333",
+            linewidth=0.6,
+            label=f"{team} ({level}, {side['choices']} choices)" if level else team,
+        )
+        for y, share in zip(ys, shares, strict=True):
+            if share > 0:
+                axes.annotate(
+                    f"{share:.0%}" if share >= 0.005 else "<1%",
+                    (share, y),
+                    xytext=(3, 0),
+                    textcoords="offset points",
+                    va="center",
+                    fontsize=7,
+                )
+        top = max([top, *shares])
+    others = len({k for side in action_kinds.values() for k in side["kinds"]}) - len(named)
+    labels = [k.replace("_", " ") if k != OTHER else f"{others} other kinds" for k in kinds]
+    axes.set_yticks(list(range(len(kinds))), labels, fontsize=9)
+    axes.set_ylim(len(kinds) - 0.5, -0.5)  # the most chosen at the top
+    axes.set_xlim(0, min(1.0, top * 1.12 + 0.03))
+    axes.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes.set_xlabel("share of the side's choices")
+    axes.grid(axis="x", color="#dddddd", linewidth=0.6)
+    axes.set_axisbelow(True)
+    axes.legend(fontsize=8, loc="lower right")
 
 
 def _colours(teams: list[str]) -> dict[str, str]:

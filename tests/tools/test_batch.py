@@ -8,6 +8,7 @@ import csv
 import json
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,15 @@ import pytest
 from sim.ai.player import play as ai_play
 from sim.cli.main import main
 from sim.content.scenario import Scenario, load, loads
+from sim.core.actions import Action, Attack, Refusal
 from sim.core.condition import Condition
 from sim.core.dice import LoadedDice
-from sim.core.events import ConditionGained, Damaged
+from sim.core.events import ConditionGained, Damaged, ReactionAnswered
 from sim.formats.replay import load_save
 from sim.play.apply import apply
-from sim.play.engine import Battle
+from sim.play.engine import Accepted, Battle, Decision, ReactionChoice
 from sim.tools import batch
-from sim.tools.batch import GameRecord, Plan, UnitRecord, game_seed
+from sim.tools.batch import Chosen, GameRecord, Plan, UnitRecord, game_seed
 from tests.helpers import accepted, end_turns, rating, scenario_text, wd
 from tests.movers import begin, creature
 
@@ -192,19 +194,183 @@ def test_a_reach_objective_names_the_game_it_ended() -> None:
     assert (game.result, game.winners, game.ended_by) == ("won", ("blue",), "reach (blue)")
 
 
+def test_each_side_s_choices_are_its_accepted_actions_and_the_reactions_it_took() -> None:
+    """The duel above: ana Attacks twice and ends her turn, bob declines the Interrupt, parries
+    the first attack, takes the second and Attacks twice. End Turn and a declined window are no
+    choice of what to do; bob's answers are his player's."""
+    scenario, b = scripted_duel()
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")
+    accepted(b, unit="bob", reaction="parry")
+    accepted(b, unit="ana", action="attack", target="bob")
+    accepted(b, unit="bob", reaction="none")
+    end_turns(b, "ana")
+    accepted(b, unit="bob", action="attack", target="ana")
+    accepted(b, unit="bob", action="attack", target="ana")
+    actions = [d for d in b.decisions if isinstance(d, Action)]
+    game = batch.read_game(0, 7, b.log, b.world, plan(scenario), capped=True, actions=actions)
+    assert game.chosen == (
+        Chosen("blue", "attack", 2),
+        Chosen("red", "attack", 2),
+        Chosen("red", "parry", 1),
+    )
+
+
+def test_reactions_a_policy_answered_count_for_the_side_and_are_named_by_their_window() -> None:
+    """A defence and a catch are named by the option taken, an Interrupt and an Attack of
+    Opportunity by their window (whose option "attack" is not the Attack action); a reaction
+    the creature's standing policy answered counts as its side's choice, and says so."""
+    scenario, b = scripted_duel()
+    catch, aoo = "catch, dropping bob.club", "attack_of_opportunity"
+    log = [
+        ReactionAnswered("bob", "defence", "", ("dodge", "none"), "dodge", "policy"),
+        ReactionAnswered("bob", "interrupt", "", ("interrupt", "none"), "interrupt", "player"),
+        ReactionAnswered("bob", aoo, "", ("attack", "none"), "attack", "policy"),
+        ReactionAnswered("bob", "catch", "", (catch, "none"), catch, "player"),
+        ReactionAnswered("ana", "defence", "", ("parry", "none"), "none", "policy"),  # declined
+        ReactionAnswered("bob", "defence", "", ("dodge", "none"), "dodge", "player"),
+    ]
+    walk = batch.read_game(0, 1, log, b.world, plan(scenario), capped=True).chosen
+    assert walk == (
+        Chosen("red", "dodge", 2, by_policy=1),
+        Chosen("red", "catch", 1),
+        Chosen("red", "interrupt", 1),
+        Chosen("red", "attack_of_opportunity", 1, by_policy=1),
+    )
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What `play` reports of a decision: the AI's choice, of which Taken reads the decision."""
+
+    decision: Decision
+
+
+def test_a_refused_decision_was_not_chosen() -> None:
+    """`play` reports every decision it submits; only the actions the battle accepted are
+    taken (a reaction answered is counted from the log)."""
+    taken = batch.Taken()
+    attack = Attack("ana", target="bob")
+    taken("ana", Reported(attack), Refusal("out of reach"))
+    assert taken.actions == []
+    taken("ana", Reported(attack), Accepted(()))
+    taken("bob", Reported(ReactionChoice("bob", "parry")), Accepted(()))
+    assert taken.actions == [attack]
+
+
 # --- the summary -------------------------------------------------------------------------------
 
 
 def record(
-    index: int, result: str, winners: tuple[str, ...], rounds: int, ana_hp: int
+    index: int,
+    result: str,
+    winners: tuple[str, ...],
+    rounds: int,
+    ana_hp: int,
+    chosen: tuple[Chosen, ...] = (),
 ) -> GameRecord:
     units = (
         UnitRecord("ana", "blue", 9, ana_hp, ana_hp > 0, ana_hp == 0, 9 - ana_hp, 3),
         UnitRecord("grok", "red", 9, 3, True, False, 3, 9 - ana_hp),
     )
-    ended = {"won": "defeat", "draw": "draw", "capped": "round cap"}[result]
+    ended = {"won": "defeat", "draw": "draw", "capped": "round cap", "crashed": "crashed"}[result]
     attacks = (batch.FirstAttacks("none", 2, 1, 1, 1), batch.FirstAttacks("dodge", 1, 0, 0, 0))
-    return GameRecord(index, index, result, winners, rounds, "", ended, units, attacks)
+    return GameRecord(
+        index, index, result, winners, rounds, "", ended, units, attacks, chosen=chosen
+    )
+
+
+def chosen_games() -> list[GameRecord]:
+    """Three games: blue chose 6 times in the two played (4 Attacks, a Walk, an Aim), red 8
+    (4 Attacks, 2 Dodges, 2 Parries its policy answered); the crashed game's Feints are in its
+    CSV row only."""
+    return [
+        record(0, "won", ("red",), 4, 0, (
+            Chosen("blue", "walk", 1), Chosen("blue", "attack", 3), Chosen("red", "dodge", 2),
+        )),
+        record(1, "won", ("blue",), 5, 4, (
+            Chosen("blue", "aim", 1), Chosen("blue", "attack", 1),
+            Chosen("red", "attack", 4), Chosen("red", "parry", 2, by_policy=2),
+        )),
+        record(2, "crashed", (), 2, 9, (Chosen("blue", "feint", 5),)),
+    ]  # fmt: skip
+
+
+def test_the_summary_gives_each_side_s_share_of_each_kind(duel: Path) -> None:
+    summary = batch.summarize(plan(load(duel)), chosen_games())
+    kinds = summary["action_kinds"]
+    assert list(kinds) == ["blue", "red"]
+    assert (kinds["blue"]["choices"], kinds["blue"]["by_policy"]) == (6, 0)
+    # The most chosen first; a tie (a Walk, an Aim) in the registry's order.
+    assert kinds["blue"]["kinds"] == {
+        "attack": {"count": 4, "share": 4 / 6},
+        "walk": {"count": 1, "share": 1 / 6},
+        "aim": {"count": 1, "share": 1 / 6},
+    }
+    assert (kinds["red"]["choices"], kinds["red"]["by_policy"]) == (8, 2)
+    assert kinds["red"]["kinds"] == {
+        "attack": {"count": 4, "share": 0.5},
+        "dodge": {"count": 2, "share": 0.25},
+        "parry": {"count": 2, "share": 0.25},
+    }
+    lines = batch.describe(summary).splitlines()
+    at = lines.index(
+        "  chosen, as a share of each side's actions and reactions (End Turn not counted):"
+    )
+    assert lines[at + 1 : at + 3] == [
+        "  blue  6 choices: attack 67 %, walk 17 %, aim 17 %",
+        "  red   8 choices (2 by policy): attack 50 %, dodge 25 %, parry 25 %",
+    ]
+
+
+def test_the_printed_summary_sums_the_kinds_past_the_top_ones(
+    duel: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past TOP_KINDS the rest are summed, unless only one is left, which is named."""
+    summary = batch.summarize(plan(load(duel)), chosen_games())
+    monkeypatch.setattr(batch, "TOP_KINDS", 1)
+    lines = batch.describe(summary).splitlines()
+    assert "  blue  6 choices: attack 67 %, 2 other kinds 33 %" in lines
+    assert "  red   8 choices (2 by policy): attack 50 %, 2 other kinds 50 %" in lines
+    monkeypatch.setattr(batch, "TOP_KINDS", 2)
+    assert "  blue  6 choices: attack 67 %, walk 17 %, aim 17 %" in batch.describe(summary)
+
+
+def test_a_kind_chosen_rarely_is_not_printed_as_none_of_the_choices(duel: Path) -> None:
+    rare = (Chosen("blue", "attack", 999), Chosen("blue", "aim", 1))
+    summary = batch.summarize(plan(load(duel)), [record(0, "draw", (), 1, 9, rare)])
+    assert "  blue  1000 choices: attack 100 %, aim <1 %" in batch.describe(summary)
+
+
+def test_a_batch_where_no_side_chose_anything_says_so(duel: Path) -> None:
+    summary = batch.summarize(plan(load(duel)), [record(0, "draw", (), 1, 9)])
+    assert summary["action_kinds"] == {
+        "blue": {"choices": 0, "by_policy": 0, "kinds": {}},
+        "red": {"choices": 0, "by_policy": 0, "kinds": {}},
+    }
+    assert "  chosen: nothing (no side took an action or a reaction)" in batch.describe(summary)
+
+
+def test_the_csv_has_a_column_per_side_and_kind_chosen_in_the_batch(duel: Path) -> None:
+    """Counts per game, 0 where the side did not choose that kind in that game; sides in the
+    summary's order, kinds in the registry's, reactions after the actions."""
+    games = chosen_games()
+    table = list(batch.rows(batch.summarize(plan(load(duel)), games), games))
+    chose = [i for i, name in enumerate(table[0]) if name.startswith("chose_")]
+    assert [table[0][i] for i in chose] == [
+        "chose_blue_walk",
+        "chose_blue_aim",
+        "chose_blue_attack",
+        "chose_blue_feint",
+        "chose_red_attack",
+        "chose_red_dodge",
+        "chose_red_parry",
+    ]
+    assert [[row[i] for i in chose] for row in table[1:]] == [
+        [1, 0, 3, 0, 0, 2, 0],
+        [0, 1, 1, 0, 4, 0, 2],
+        [0, 0, 0, 5, 0, 0, 0],
+    ]
 
 
 def test_the_summary_counts_a_capped_game_as_no_win(duel: Path) -> None:
@@ -367,6 +533,17 @@ def test_sim_batch_prints_the_summary_and_writes_json_csv_and_a_chart(
     assert [int(r["seed"]) for r in rows] == [game_seed(5, i) for i in range(4)]
     assert sum(r["winner"] == "blue" for r in rows) == summary["sides"]["blue"]["wins"]
     assert set(rows[0]) >= {"rounds", "reason", "hp_left_ana", "hp_left_grok"}
+    # What each side chose: the JSON's counts are the CSV's columns added up, and the shares
+    # of a side add up to 1; the printed summary names the side's choices.
+    for team, side in summary["action_kinds"].items():
+        assert side["choices"] > 0
+        assert sum(k["share"] for k in side["kinds"].values()) == pytest.approx(1.0)
+        for kind, k in side["kinds"].items():
+            assert sum(int(r[f"chose_{team}_{kind}"]) for r in rows) == k["count"]
+        columns = [c for c in rows[0] if c.startswith(f"chose_{team}_")]
+        assert sum(int(r[c]) for r in rows for c in columns) == side["choices"]
+        assert f"  {team:<4}  {side['choices']} choices" in printed
+    assert "attack" in summary["action_kinds"]["blue"]["kinds"]
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -587,6 +764,42 @@ def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
     local = batch.run(the_plan, 4, workers=2)
     on_ray = batch.run(the_plan, 4, workers=2, pool=ray_pool("local"))
     assert batch.summarize(the_plan, on_ray) == batch.summarize(the_plan, local)
+
+
+def test_a_chart_draws_a_batch_where_no_side_chose_anything(duel: Path, tmp_path: Path) -> None:
+    from sim.tools import chart
+
+    games = [record(0, "draw", (), 1, 9)]
+    chart.draw(batch.summarize(plan(load(duel)), games), games, tmp_path / "s.png")
+    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_chart_s_kinds_panel_names_the_most_chosen_and_sums_the_rest(
+    duel: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sim.tools import chart
+
+    kinds = batch.summarize(plan(load(duel)), chosen_games())["action_kinds"]
+    # By the larger of the sides' shares: attack (67 %, 50 %), dodge and parry (25 % for red),
+    # walk and aim (17 % for blue).
+    assert chart._kind_rows(kinds) == ["attack", "dodge", "parry", "walk", "aim"]
+    monkeypatch.setattr(chart, "KIND_ROWS", 2)
+    assert chart._kind_rows(kinds) == ["attack", "dodge", chart.OTHER]
+
+
+def test_the_chart_s_sides_have_the_client_s_colour_blind_safe_colours() -> None:
+    """The chart cannot import the client (the layers), so its team colours are copies of
+    the client's Okabe-Ito team styles: this keeps them the same."""
+    from sim.tools import chart
+    from sim.ui.look import palette
+
+    for team, index in palette.NAMED_TEAMS.items():
+        r, g, b = palette.TEAM_STYLES[index].colour
+        assert chart.TEAM_COLOURS[team] == f"#{r:02x}{g:02x}{b:02x}"
+    okabe_ito = {palette.SKY, palette.YELLOW, palette.BLACK}
+    assert {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in chart.OTHER_COLOURS} == (
+        okabe_ito
+    )
 
 
 def test_a_chart_draws_a_side_that_never_won(
