@@ -29,8 +29,7 @@ from sim.core.geometry import Pos
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
-from sim.rules.movement.movement import submerged_during
-from sim.rules.reach.opportunity import provocations
+from sim.rules.reach.opportunity import foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
 from sim.tools import batch as batches
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
@@ -466,14 +465,13 @@ def _reach(args: argparse.Namespace) -> int:
                 "hangs": _hangs(c.hang),
                 "provokes": [
                     {"cell": [p.cell.x, p.cell.y], "enemy": p.enemy, "can_react": p.can_react}
-                    for p in provocations(
+                    for p in foreseen(
                         world,
                         args.unit,
-                        (c.hang.cell,) if c.hang else tuple(q for q, _ in c.path),
-                        submerged=submerged_during(
-                            world, args.unit, kinds[c.action], args.submerged
-                        ),
-                        end_up=c.hang.height if c.hang else 0.0,
+                        kinds[c.action],
+                        tuple(q for q, _ in c.path),
+                        dive=args.submerged,
+                        hang=c.hang,
                     )
                 ],
             }

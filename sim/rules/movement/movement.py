@@ -562,18 +562,6 @@ def opportunities(
             return
 
 
-def submerged_during(world: World, unit: str, kind: type[Movement], dive: bool) -> bool:
-    """Whether `unit` is under water while it makes a `kind` move, as `resolve_move` leaves it
-    before the first leg (R-M8): a Swim dives or swims up as asked (`dive`), a Step surfaces
-    to get out of the water, any other move keeps it as it is (a Climb surfaces after it has
-    left its cell). What an Attack of Opportunity sees of the move (`diving.apart`)."""
-    if kind is Swim:
-        return dive
-    if kind is Step:
-        return False
-    return has(world, unit, Condition.SUBMERGED)
-
-
 def fall(world: World, m: Mover, unit: str, a: Pos, b: Pos, up: float = 0.0) -> list[ev.Event]:
     """R-M4: a creature that falls lands Prone and takes 2 crushing damage per full metre of the
     drop above its height; `up`: metres above `a`'s ground it fell from (hanging on a face,

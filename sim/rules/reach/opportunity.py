@@ -1,16 +1,19 @@
 """Attacks of Opportunity (R-R4, R-R5, R-R8): who may make one on a moving creature and which
 legs of its move provoke it. The one place the rule is decided: the engine's resolution of every
-Movement Action, the reach map's provocations, the AI's weighing of a move and the client's
-tips and warnings all ask `provoked` (or its compiled twin `provoked_along`)."""
+Movement Action, the client's tips and "!" warnings and `sim reach` (through `foreseen`) and the
+AI's weighing of a move all ask `provoked`; the AI's per-cell weighing of a whole reach map asks
+its vectorised twin `provoked_along`, which a property test keeps equal to it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from sim.core.actions import Movement, Step, Swim
 from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
 from sim.core.condition import Condition
 from sim.core.creature import has, unseen_by
@@ -59,7 +62,7 @@ def provoked(
     there (a climber hanging on a face, R-M7); None: where the mover is now. `end_up`: metres
     above the last cell's ground the move ends at (a Climb that hangs part-way). `disengaged`
     and `submerged`: the mover's state during the move when it is not so yet (a Disengage
-    first; a dive or a Swim up to the surface, `movement.submerged_during`); None: as it is
+    first; a dive or a Swim up to the surface, `submerged_during`); None: as it is
     now. A generator: the engine resolves each Attack of Opportunity before the next enemy is
     weighed, as the rules have it (R-R8: whether it can pay is asked at its turn to react)."""
     if _disengaged(world, unit, disengaged):
@@ -104,6 +107,53 @@ def provocations(
     return tuple(
         provoked(world, unit, path, end_up=end_up, disengaged=disengaged, submerged=submerged)
     )
+
+
+class Up(Protocol):
+    """Where a Climb that stops part-way leaves its climber (a reach map's `Hang`, R-M7)."""
+
+    @property
+    def cell(self) -> Pos: ...
+
+    @property
+    def height(self) -> float: ...
+
+
+def foreseen(
+    world: World,
+    unit: str,
+    kind: type[Movement],
+    cells: tuple[Pos, ...],
+    *,
+    dive: bool = False,
+    hang: Up | None = None,
+    disengaged: bool | None = None,
+) -> tuple[Provocation, ...]:
+    """What a `kind` move of `unit` through `cells` (after its start) would provoke, before it
+    is made: what the hover tips and their "!" marks, `sim reach` and the tests that hold the
+    engine to them show. `dive`: a Swim under water (R-M8); `hang`: a Climb that stops
+    part-way up a face leaves its first cell from there (R-M7); `disengaged`: a Disengage
+    taken first (R-R5)."""
+    return provocations(
+        world,
+        unit,
+        (hang.cell,) if hang is not None else cells,
+        end_up=hang.height if hang is not None else 0.0,
+        disengaged=disengaged,
+        submerged=submerged_during(world, unit, kind, dive),
+    )
+
+
+def submerged_during(world: World, unit: str, kind: type[Movement], dive: bool) -> bool:
+    """Whether `unit` is under water while it makes a `kind` move, as the move's resolution
+    leaves it before the first leg (R-M8): a Swim dives or swims up as asked (`dive`), a Step
+    surfaces to get out of the water, any other move keeps it as it is (a Climb surfaces after
+    it has left its cell). What an Attack of Opportunity sees of the move (`diving.apart`)."""
+    if kind is Swim:
+        return dive
+    if kind is Step:
+        return False
+    return has(world, unit, Condition.SUBMERGED)
 
 
 def _disengaged(world: World, unit: str, disengaged: bool | None) -> bool:

@@ -20,9 +20,9 @@ from sim.rules.budget import given_back
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.movement.footing import Gait, mover
 from sim.rules.movement.jump import jump_reach
-from sim.rules.movement.movement import allowance, plan_move, submerged_during
+from sim.rules.movement.movement import allowance, plan_move
 from sim.rules.reach.fields import distance_field
-from sim.rules.reach.opportunity import Provocation, provocations
+from sim.rules.reach.opportunity import Provocation, foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, ReachCell, reach_map
 from sim.rules.reach.threat import reaches, threatened
 
@@ -320,14 +320,7 @@ class Planner:
             metres,
             budget.half - cost.half,
             budget.bonus - cost.bonus,
-            provocations(
-                world,
-                unit,
-                (hang.cell,) if hang else cells,
-                end_up=hang.height if hang else 0.0,
-                disengaged=True if disengage else None,
-                submerged=submerged_during(world, unit, kind, dive),
-            ),
+            foreseen(world, unit, kind, cells, dive=dive, hang=hang, disengaged=disengage or None),
             submerged=dive,
             hang=hang,
         )

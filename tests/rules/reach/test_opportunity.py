@@ -39,14 +39,16 @@ from sim.play.legal import legal_decisions
 from sim.rules.combat.shove import push
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.movement.footing import standing_at
-from sim.rules.movement.movement import MovePlan, plan_move, submerged_during
+from sim.rules.movement.movement import MovePlan, plan_move
 from sim.rules.reach.fields import Field
 from sim.rules.reach.opportunity import (
     Provocation,
+    foreseen,
     held_by,
     provocations,
     provoked_along,
     provoking_cells,
+    submerged_during,
     watchers,
 )
 from sim.rules.reach.reachmap import reach_map
@@ -232,23 +234,31 @@ def test_on_random_maps_the_compiled_twin_is_the_sum_over_the_provocations(case:
         assert planes[id(field)][field.window.local(cell)] == expected, (cell, offered.action)
 
 
+@dataclass(frozen=True, slots=True)
+class Hanging:
+    """Where a Climb's plan leaves the climber, as `foreseen` reads a reach map's `Hang`."""
+
+    cell: Pos
+    height: float
+
+
 def _foreseen(world: World, action: a.Movement) -> list[tuple[str, Pos]]:
-    """The provocations the client shows for `action` before it is made (the planner's
-    arguments), of foes that can pay: the windows the engine should open, in order."""
+    """The provocations `foreseen` gives for `action` before it is made (what the tips, their
+    "!" marks and `sim reach` show), along the path the move's own plan takes, of foes that can
+    pay: the windows the engine should open, in order."""
     unit = action.actor
     planned: ClimbPlan | MovePlan | a.Refusal
-    path: tuple[Pos, ...]
     if isinstance(action, a.Climb):
         planned = plan_climb(world, action)
         assert isinstance(planned, ClimbPlan)
-        path, end_up = (planned.end,), planned.elevation
+        hang = Hanging(planned.end, planned.elevation)
+        found = foreseen(world, unit, a.Climb, (planned.end,), hang=hang)
     else:
         planned = plan_move(world, action)
         assert isinstance(planned, MovePlan)
-        path, end_up = tuple(leg.end for leg in planned.legs), 0.0
-    dive = isinstance(action, a.Swim) and action.submerged
-    under = submerged_during(world, unit, type(action), dive)
-    found = provocations(world, unit, path, end_up=end_up, submerged=under)
+        dive = isinstance(action, a.Swim) and action.submerged
+        path = tuple(leg.end for leg in planned.legs)
+        found = foreseen(world, unit, type(action), path, dive=dive)
     return [(p.enemy, p.cell) for p in found if p.can_react]
 
 
