@@ -25,7 +25,7 @@ from sim.core.world import World
 from sim.play.apply import apply
 from sim.rules.combat.assist import assist_bonus
 from sim.rules.combat.attack import hit_bonus, plan_attack, weapon_kind
-from sim.rules.combat.hide import _watchers, in_plain_sight
+from sim.rules.combat.hide import in_plain_sight, seeing_foes
 from sim.rules.combat.reactions import (
     NONE,
     Ask,
@@ -431,7 +431,7 @@ def hide_odds(world: World, actor: str) -> HideOdds:
     stealth = skill_total(world, actor, "stealth")
     each: list[tuple[str, float]] = []
     every = stealth.probs.copy()
-    for watcher in _watchers(world, actor):
+    for watcher in seeing_foes(world, actor):
         if in_plain_sight(world, actor, watcher):
             each.append((watcher, 0.0))
             every[:] = 0.0

@@ -57,7 +57,7 @@ def cannot_see(world: World, actor: str, target: str) -> Refusal | None:
     return None
 
 
-def _watchers(world: World, unit: str) -> tuple[str, ...]:
+def seeing_foes(world: World, unit: str) -> tuple[str, ...]:
     """Opponents that still see `unit`."""
     hidden_from = unseen_by(world, unit)
     return tuple(o for o in enemies(world, unit) if o not in hidden_from)
@@ -67,7 +67,7 @@ def check_hide(world: World, action: Hide) -> Refusal | None:
     actor = action.actor
     if not enemies(world, actor):
         return Refusal(f"{actor} has no opponent to hide from (R-X8)")
-    watchers = _watchers(world, actor)
+    watchers = seeing_foes(world, actor)
     if not watchers:
         return Refusal(f"{actor} is already Unseen by every opponent (R-X8)")
     if all(in_plain_sight(world, actor, o) for o in watchers):
@@ -83,7 +83,7 @@ def resolve_hide(world: World, action: Hide, dice: Dice) -> list[ev.Event]:
     stealth = skill_check(world, dice, actor, "stealth", "hide: Stealth check", tag=RollKind.HIDE)
     out: list[ev.Event] = [stealth.rolled]
     beaten: list[str] = []
-    for watcher in _watchers(world, actor):
+    for watcher in seeing_foes(world, actor):
         if in_plain_sight(world, actor, watcher):
             continue
         purpose = f"spot {actor}: Perception check"
