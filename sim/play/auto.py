@@ -50,6 +50,7 @@ class AutoWeights:
     """[auto] of sim/data/ai.toml: what the policy weighs, in HP (the file says why each)."""
 
     attacks_per_threat: int
+    later: float
     reach_walks: float
     margin: float
     down: float
@@ -66,6 +67,7 @@ def parse_weights(raw: dict[str, Any]) -> AutoWeights:
     minor = frozenset(worth.pop("minor"))
     return AutoWeights(
         attacks_per_threat=int(raw["attacks_per_threat"]),
+        later=float(raw["later"]),
         reach_walks=float(raw["reach_walks"]),
         margin=float(raw["margin"]),
         down=float(raw["down"]),
@@ -176,8 +178,9 @@ def _wd(world: World, weapon: str | None) -> int:
 def threats(world: World, unit: str, *, besides: str = "") -> tuple[Threat, ...]:
     """The attacks expected on `unit` before its next turn, the most a defence saves first:
     `attacks_per_threat` from each enemy that can reach it (`besides`: one leaving it, left
-    out). A Parry or Block that Guard pays (R-X14) needs no Bonus Action: a threat it meets
-    counts only what a paid defence saves beyond it."""
+    out), each worth `later` of what its best defence would save. A Parry or Block that Guard
+    pays (R-X14) needs no Bonus Action: a threat it meets counts only what a paid defence
+    saves beyond it."""
     w = weights()
     guard = has(world, unit, Condition.GUARDING)
     out: list[Threat] = []
@@ -200,7 +203,8 @@ def threats(world: World, unit: str, *, besides: str = "") -> tuple[Threat, ...]
         best = max(saved, key=lambda d: saved[d])
         free = max((saved[d] for d in ("parry", "block") if guard and d in saved), default=0.0)
         if saved[best] - free > 0:
-            out.extend(Threat(enemy, best, saved[best] - free) for _ in range(w.attacks_per_threat))
+            worth = (saved[best] - free) * w.later
+            out.extend(Threat(enemy, best, worth) for _ in range(w.attacks_per_threat))
     return tuple(sorted(out, key=lambda t: -t.saved))
 
 

@@ -373,5 +373,5 @@ def test_the_weights_come_from_the_data_file() -> None:
 
 
 def test_a_weights_table_without_a_key_names_it() -> None:
-    with pytest.raises(KeyError, match="reach_walks"):
+    with pytest.raises(KeyError, match="later"):
         parse_weights({"attacks_per_threat": 1, "worth": {"minor": []}})
