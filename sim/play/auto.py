@@ -263,6 +263,7 @@ def stopping(world: World, unit: str, action: Action, w: AutoWeights) -> tuple[f
             world, action.actor, action.target, weapon=plan.weapon, melee=plan.melee
         )
         worth = min(o.damage for o in found)
+        ranged = 0.0 if plan.melee else w.worth.get("ranged_attack", w.worth["default"])
         health = world.get(action.target, Health)
         ours = team_of(world, action.target) == team_of(world, unit)
         if ours and health is not None:
@@ -271,9 +272,8 @@ def stopping(world: World, unit: str, action: Action, w: AutoWeights) -> tuple[f
             )
             if hurt:
                 worth += w.down * min(o.hit for o in found)
-        if not plan.melee:
-            worth += w.worth.get("ranged_attack", w.worth.get("default", 0.0))
-        return worth, f"{words} on {action.target}"
+                return worth + ranged, f"{words} on {action.target} (badly hurt)"
+        return worth + ranged, f"{words} on {action.target}"
     if isinstance(action, Throw):
         return w.worth.get("ranged_attack", 0.0), "throw"
     if isinstance(action, AbilityAction):

@@ -182,6 +182,52 @@ def test_auto_keeps_its_bonus_actions_when_the_foe_next_to_it_acts_before_it() -
     )  # fmt: skip
 
 
+def hurt_ana(**ana: Any) -> Battle:
+    """ana, a mage lying Prone with empty hands, who never reacts herself; gob, an orc raider,
+    next to her and to bo, a fighter, acts first."""
+    b = begun(
+        "#as#\n#.b#",
+        [
+            unit("ana", "blue", "human_mage", "a", held=[], prone=True, policy="never", **ana),
+            unit("gob", "red", "orc_raider", "s", held=["club"]),
+            unit("bo", "blue", "human_fighter", "b"),
+        ],
+        [1, 8, 1],
+        [3, 3, 3, 3, 3, 3],
+    )
+    assert b.world.turn.order == ("gob", "ana", "bo")
+    return b
+
+
+@pytest.mark.parametrize(
+    ("hp", "said"),
+    [
+        (None, ("none", "bo keeps its Bonus Actions for a Parry against gob: stopping gob's melee "
+                "attack on ana is worth 2.3 HP")),
+        (2, ("interrupt", "bo interrupts gob's melee attack on ana (badly hurt): 25 % to stop "
+             "it")),
+    ],
+)  # fmt: skip
+def test_auto_interrupts_an_attack_on_a_badly_hurt_ally(
+    hp: int | None, said: tuple[str, str]
+) -> None:
+    """R-R7: the club would down ana at 2 HP, worth `down` more: bo gives up his Parry against
+    gob's next blow for a 25 % chance to stop it; not while she is unhurt."""
+    b = hurt_ana(**({"hp": hp} if hp else {}))
+    events = accepted(b, unit="gob", action="attack", target="ana")
+    assert answers(events)[1] == ("bo", "interrupt", *said)
+
+
+def test_auto_interrupts_a_grapple_on_an_ally() -> None:
+    """R-R7, R-G1: a grapple holds ana for turns; gob, his Bonus Actions spent on it (a 1½
+    Action: 2 half-actions and 2 Bonus Actions), cannot Dodge bo's strike."""
+    b = hurt_ana()
+    events = accepted(b, unit="gob", action="grapple", target="ana")
+    assert answers(events)[1] == (
+        "bo", "interrupt", "interrupt", "bo interrupts gob's Grapple on ana: 92 % to stop it"
+    )  # fmt: skip
+
+
 # --- Attack of Opportunity (R-R4) ---------------------------------------------------------------
 
 
