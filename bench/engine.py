@@ -3,7 +3,10 @@
 The policy is deliberately simple so that the figure measures the engine, not a mind: the acting
 creature attacks an adjacent enemy while it can pay for it, otherwise it moves by its reach map
 to the reachable cell nearest the nearest enemy, otherwise it ends its turn. Reactions follow
-each creature's standing policy ("always", best defence).
+the scripted standing policy "always" (best defence): every battle begins by setting it for
+every creature (`SetPolicy`, which trees from before the policy "auto" accept too), so that this
+tree, whose default is now "auto" (reactions weighed by the odds, a mind's work), and the
+baseline play the same battles and the figures compare the engines alone.
 
     python bench/engine.py [--battles N] [--seed S] [--baseline REV] [--repeats K]
 
@@ -73,6 +76,7 @@ World = _either("sim.core.world", "sim.world").World
 begin = _either("sim.formats.replay", "sim.replay").begin
 PARSERS = _either("sim.play.decisions", "sim.decisions").PARSERS
 AwaitingAction, Battle, BattleOver = _engine.AwaitingAction, _engine.Battle, _engine.BattleOver
+SetPolicy = _engine.SetPolicy
 reach_map = _either("sim.rules.reach.reachmap", "sim.reachmap").reach_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,6 +175,8 @@ def play(scenario: Scenario, seed: int) -> tuple[int, int]:
     """Play one battle to its end (or the round cap); the decisions taken and rounds played."""
     battle = begin(scenario, seed)
     world = battle.world
+    for unit in creatures(world):  # the same reactions in every tree (the docstring says why)
+        assert not isinstance(battle.submit(SetPolicy(unit, "always", "best")), Refusal)
     decisions = 0
     while True:
         pending = battle.pending

@@ -9,7 +9,7 @@ import hashlib
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.core.numbers import Rules, default_rules
 from sim.core.world import World
+from sim.play.auto import AUTO
 from sim.play.engine import DEFENCES, REACTION_POLICIES, Battle
 from sim.rules.budget import refilled
 from sim.rules.objectives import Objective, Reach, Survive
@@ -121,16 +122,25 @@ class Scenario:
     objectives: tuple[Objective, ...] = ()
     seed: int | None = None
     markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
+    # The units whose table names no `policy`: they answer reactions by the default policy.
+    defaulted: tuple[str, ...] = ()
 
-    def begin(self, dice: Dice, seed: int | None = None) -> Battle:
+    def begin(self, dice: Dice, seed: int | None = None, *, default_policy: str = AUTO) -> Battle:
         """The one way a battle begins (the command line, the client, batches, the AI's tests):
-        on a copy of this scenario's world, which stays as loaded so it can begin again."""
+        on a copy of this scenario's world, which stays as loaded so it can begin again.
+        `default_policy`: the reaction policy of the units that name none ("auto"; a save
+        from before it replays under the old default "always", sim/formats/replay.py)."""
+        world = self.world.copy()
+        if default_policy != AUTO:
+            for uid in self.defaulted:
+                world.set(uid, replace(world.need(uid, Policy), reactions=default_policy))
         return Battle.begin(
-            self.world.copy(),
+            world,
             dice,
             scenario=self.name,
             seed=seed,
             objectives=self.objectives,
+            default_policy=default_policy,
         )
 
 
@@ -275,6 +285,9 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         objectives=objectives,
         seed=seed,
         markers=markers,
+        defaulted=tuple(
+            u["id"] for u in units if isinstance(u, dict) and "policy" not in u and u.get("id")
+        ),
     )
 
 
@@ -658,7 +671,7 @@ def _unit(
             ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
         else:
             standing[pos] = uid
-    policy = unit.get("policy", "always")
+    policy = unit.get("policy", AUTO)
     defence = unit.get("defence", "best")
     if policy not in REACTION_POLICIES:
         ld.problem(

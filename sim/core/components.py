@@ -222,9 +222,10 @@ class ExtendedAction:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """How a creature answers reaction windows: always, ask or never, and its preferred defence."""
+    """How a creature answers reaction windows: auto (by the odds, the default), always, ask or
+    never, and its preferred defence."""
 
-    reactions: str = "always"
+    reactions: str = "auto"
     defence: str = "best"
 
 

@@ -17,6 +17,9 @@ from sim.core.purpose import AttackKind, RollKind
 # JSON is what it was before tags existed (sim/core/purpose.py). Such a field is keyword-only and
 # has no default, so no rule that makes the event can forget it.
 UNLOGGED = MappingProxyType({"logged": False})
+# The metadata of a logged field that `to_json` leaves out while it is empty (""): added to an
+# event after logs were written, so the events that do not use it log as they always did.
+WHEN_SET = MappingProxyType({"logged": True, "when_set": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +256,10 @@ def to_json(event: Event) -> dict[str, Any]:
     """
     out: dict[str, Any] = {"type": event.kind}
     for f in logged(type(event)):
-        out[f.name] = _plain(getattr(event, f.name))
+        value = getattr(event, f.name)
+        if f.metadata.get("when_set") and value == "":
+            continue
+        out[f.name] = _plain(value)
     if isinstance(event, ConditionGained):
         out["value"] = written(event.value)
     return out
@@ -316,7 +322,8 @@ class Climbed(Event):
 
 @dataclass(frozen=True, slots=True)
 class ReactionAnswered(Event):
-    """A reaction window and its answer (`by`: the creature's policy, or its player)."""
+    """A reaction window and its answer (`by`: the creature's policy, or its player);
+    `reason`: why, in words, when the policy `auto` answered (its JSON has no `reason` else)."""
 
     unit: str
     window: str
@@ -324,6 +331,7 @@ class ReactionAnswered(Event):
     options: tuple[str, ...]
     choice: str
     by: str
+    reason: str = field(default="", metadata=WHEN_SET)
 
 
 @dataclass(frozen=True, slots=True)

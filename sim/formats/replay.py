@@ -35,12 +35,16 @@ from sim.core.dice import SeededDice
 from sim.core.events import to_json as event_json
 from sim.core.files import mode_for
 from sim.core.numbers import default_rules
+from sim.play.auto import AUTO
 from sim.play.decisions import DecisionError, parse, shown, to_json
-from sim.play.engine import Battle, Decision
+from sim.play.engine import OLD_DEFAULT_POLICY, REACTION_POLICIES, Battle, Decision
 from sim.rules.objectives import teams
 
 FORMAT = "sim-save"
-VERSION = 1
+# 2: the save names the reaction policy of creatures that name none ("default_policy"), "auto"
+# since it became the default; a version 1 save began under "always" and replays under it.
+VERSION = 2
+READABLE = (1, 2)
 SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
 
 
@@ -64,6 +68,9 @@ class Save:
     # The sides the AI played when saved, (team, level) by team: a game against the AI goes on
     # against it when loaded (none in older saves).
     ai: tuple[tuple[str, str], ...] = ()
+    # The reaction policy of the creatures whose scenario names none (Battle.default_policy):
+    # "always" in a version 1 save, written before "auto" became the default.
+    default_policy: str = AUTO
 
 
 def log_digest(battle: Battle) -> str:
@@ -91,6 +98,7 @@ def record(
         log_digest=log_digest(battle),
         over=battle.world.turn.over,
         ai=tuple(sorted((ai or {}).items())),
+        default_policy=battle.default_policy,
     )
 
 
@@ -110,6 +118,7 @@ def dumps(save: Save) -> str:
         "log_sha256": save.log_digest,
         "over": save.over,
         "ai": dict(save.ai),
+        "default_policy": save.default_policy,
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -137,9 +146,16 @@ def loads(text: str, where: str = "<save>") -> Save:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f'{where}: not a sim save (no "format": "{FORMAT}" at the top)')
     version = data.get("version")
-    if version != VERSION:
+    if version not in READABLE or isinstance(version, bool):
         raise ReplayError(
-            f"{where}: save format version {version!r}; this simulator reads version {VERSION}"
+            f"{where}: save format version {version!r}; this simulator reads versions "
+            f"{', '.join(map(str, READABLE))}"
+        )
+    default_policy = OLD_DEFAULT_POLICY if version == 1 else data.get("default_policy")
+    if default_policy not in REACTION_POLICIES:
+        raise ReplayError(
+            f'{where}: damaged save: "default_policy" must be one of '
+            f"{', '.join(REACTION_POLICIES)}, not {shown(default_policy)}"
         )
     scenario = _need(data, "scenario", dict, where)
     raw = _need(data, "decisions", list, where)
@@ -164,6 +180,7 @@ def loads(text: str, where: str = "<save>") -> Save:
         log_digest=str(data.get("log_sha256", "")),
         over=data.get("over") is True,
         ai=_seats(data.get("ai", {}), where),
+        default_policy=default_policy,
     )
 
 
@@ -292,9 +309,10 @@ def _cut(path: str, limit: int = 60) -> str:
     return path if len(path) <= limit else path[: limit - 3] + "..."
 
 
-def begin(scenario: Scenario, seed: int) -> Battle:
-    """A fresh battle with fair dice from `seed` (`Scenario.begin`: on a copy of its world)."""
-    return scenario.begin(SeededDice(seed), seed)
+def begin(scenario: Scenario, seed: int, default_policy: str = AUTO) -> Battle:
+    """A fresh battle with fair dice from `seed` (`Scenario.begin`: on a copy of its world),
+    its creatures that name no reaction policy under `default_policy`."""
+    return scenario.begin(SeededDice(seed), seed, default_policy=default_policy)
 
 
 def replay(
@@ -318,7 +336,7 @@ def replay(
             f'{where}: damaged save: "ai" names a side the scenario does not have: '
             f"{', '.join(strange)} (its sides: {', '.join(sides)})"
         )
-    battle = begin(scenario, save.seed)
+    battle = begin(scenario, save.seed, save.default_policy)
     for number, decision in enumerate(save.decisions, start=1):
         try:
             battle.submit(decision)

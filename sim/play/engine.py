@@ -16,6 +16,7 @@ from sim.core.components import (
     Body,
     Conditions,
     ExtendedAction,
+    Policy,
     Position,
     Stats,
     Team,
@@ -26,6 +27,7 @@ from sim.core.creature import conditions, has, incapacitated, is_creature
 from sim.core.dice import Dice
 from sim.core.world import World
 from sim.play.apply import apply
+from sim.play.auto import AUTO, auto_answer
 from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import given_back, price
 from sim.rules.combat.grapple import loosened
@@ -71,7 +73,12 @@ class BattleOver:
 
 Pending = AwaitingAction | AwaitingReaction | BattleOver
 
-REACTION_POLICIES = ("always", "ask", "never")
+# The standing answers to reaction windows (docs/commands.md): "auto" weighs each by the odds
+# (sim/play/auto.py) and is every creature's default; "ask" waits for its player; "always" takes
+# the first option (the best defence by its average), "never" none. In the order P cycles them.
+REACTION_POLICIES = (AUTO, "ask", "always", "never")
+# The default of saves from before "auto" (sim/formats/replay.py): they replay under it.
+OLD_DEFAULT_POLICY = "always"
 DEFENCES = ("best", "dodge", "parry", "block", "none")
 
 
@@ -80,7 +87,7 @@ class SetPolicy:
     """A side's standing answer for one creature's reactions; allowed at any time."""
 
     unit: str
-    reactions: str = "always"
+    reactions: str = AUTO
     defence: str = "best"
 
 
@@ -137,8 +144,12 @@ class Battle:
         scenario: str = "",
         seed: int | None = None,
         objectives: tuple[Objective, ...] = (),
+        default_policy: str = AUTO,
     ) -> None:
         self.world = world
+        # The reaction policy the creatures that name none began with: "auto", or a save's
+        # older default it replays under (`OLD_DEFAULT_POLICY`); a save records it.
+        self.default_policy = default_policy
         self.dice = dice
         self.scenario = scenario
         self.seed = seed
@@ -166,9 +177,17 @@ class Battle:
         scenario: str = "",
         seed: int | None = None,
         objectives: tuple[Objective, ...] = (),
+        default_policy: str = AUTO,
     ) -> Battle:
         """Roll initiative (R-T1) and start the first turn."""
-        battle = cls(world, dice, scenario=scenario, seed=seed, objectives=objectives)
+        battle = cls(
+            world,
+            dice,
+            scenario=scenario,
+            seed=seed,
+            objectives=objectives,
+            default_policy=default_policy,
+        )
         battle._origin = (world.copy(), copy.deepcopy(dice))
         battle._commit([ev.BattleStarted(scenario, seed, dice.describe())])
         battle._commit(roll_initiative(world, dice))
@@ -188,6 +207,7 @@ class Battle:
                 scenario=self.scenario,
                 seed=self.seed,
                 objectives=self.objectives,
+                default_policy=self.default_policy,
             )
             clone.log = list(self.log)
             clone.decisions = list(self.decisions)
@@ -207,6 +227,7 @@ class Battle:
             scenario=self.scenario,
             seed=self.seed,
             objectives=self.objectives,
+            default_policy=self.default_policy,
         )
         for decision in self.decisions:
             clone.submit(decision)
@@ -377,14 +398,27 @@ class Battle:
                 break
             answer = None
             if isinstance(item, Ask):
-                auto = policy_answer(self.world, item)
+                policy = self.world.get(item.unit, Policy) or Policy()
+                reason = ""
+                if policy.reactions == AUTO:
+                    chosen = auto_answer(self.world, item, self._acting)
+                    auto: str | None = chosen.choice
+                    reason = chosen.reason
+                else:
+                    auto = policy_answer(self.world, item)
                 if auto is None:
                     self._paused = (resolution, item)
                     return
                 self._commit(
                     [
                         ev.ReactionAnswered(
-                            item.unit, item.kind, item.trigger, item.options, auto, "policy"
+                            item.unit,
+                            item.kind,
+                            item.trigger,
+                            item.options,
+                            auto,
+                            "policy",
+                            reason,
                         )
                     ]
                 )

@@ -324,7 +324,7 @@ def test_policy_lines_set_how_a_creature_answers_reactions(
     ]
     refusals = of_type(log, "refused")
     assert [r["line"] for r in refusals] == [3, 4, 5]
-    assert "reaction policy must be one of always, ask, never" in refusals[0]["reason"]
+    assert "reaction policy must be one of auto, ask, always, never" in refusals[0]["reason"]
     assert "preferred defence must be one of" in refusals[1]["reason"]
     assert "unknown field(s) for a policy line: speed" in refusals[2]["reason"]
 

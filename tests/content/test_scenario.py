@@ -373,7 +373,7 @@ def test_a_file_with_many_problems_lists_every_one(
         "26: STR die d7 is not one of d4, d6, d8, d10, d12 (R-C1)",
         "27: 'bob' cannot hold dagger: only 0 hand(s) free (R-C7)",
         "28: unknown equipment 'laser' in carried",
-        "29: policy must be one of always, ask, never, not 'sometimes'",
+        "29: policy must be one of auto, ask, always, never, not 'sometimes'",
         "33: unit id 'ana' is used twice",
         "39: objective kind must be defeat, reach or survive, not 'capture'",
     ]

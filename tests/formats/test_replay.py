@@ -29,6 +29,9 @@ from sim.play.engine import ReactionChoice, SetPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios" / "skirmish.toml"
+# A save of format version 1, written by the simulator before "auto" became the default policy
+# (only its scenario path made relative): ana draws next to bo, who interrupted under "always".
+OLD_SAVE = Path(__file__).resolve().parent / "saves" / "draw.v1.json"
 
 
 def played(seed: int = 1):  # type: ignore[no-untyped-def]
@@ -46,7 +49,8 @@ def test_round_trip_replays_the_same_log(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     write(path, record(battle, scenario, 1))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == FORMAT and data["version"] == 1
+    assert data["format"] == FORMAT and data["version"] == 2
+    assert data["default_policy"] == "auto"
     assert data["scenario"]["sha256"] == scenario.digest
     assert data["rules_version"] == scenario.world.rules.version
     assert data["seed"] == 1
@@ -156,3 +160,49 @@ def test_autosave_path_is_in_the_user_directory(
         autosave_path(SKIRMISH, game)
         == tmp_path / "state" / "sim" / "saves" / f"skirmish.{game}.autosave.json"
     )
+
+
+def test_a_save_from_before_auto_replays_exactly_under_always() -> None:
+    """Version 1 saves began under the old default: the replay matches the saved log (its
+    length and sha256 are checked), bo's Interrupt of the Draw included."""
+    save, _, battle = load_save(OLD_SAVE)
+    assert save.default_policy == battle.default_policy == "always"
+    answer = next(e for e in battle.log if e.kind == "reaction_answered")
+    assert event_json(answer) == {
+        "type": "reaction_answered", "unit": "bo", "window": "interrupt",
+        "trigger": "ana starts a Draw next to bo", "options": ["interrupt", "none"],
+        "choice": "interrupt", "by": "policy",
+    }  # fmt: skip
+    assert any(e.kind == "action_lost" for e in battle.log)
+    again = json.loads(dumps(record(battle, load(OLD_SAVE.parent / "draw.toml"), save.seed)))
+    assert (again["version"], again["default_policy"]) == (2, "always")  # a continued game
+
+
+def test_the_same_decisions_under_auto_leave_the_draw_alone(tmp_path: Path) -> None:
+    """A new save begins under "auto" and says so; replayed, it stays under "auto"."""
+    old = read(OLD_SAVE)
+    scenario = load(OLD_SAVE.parent / "draw.toml")
+    battle = begin(scenario, old.seed)
+    for decision in old.decisions:
+        battle.submit(decision)
+    assert not any(e.kind == "action_lost" for e in battle.log)
+    path = tmp_path / "new.json"
+    write(path, record(battle, scenario, old.seed))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert (data["version"], data["default_policy"]) == (2, "auto")
+    save, _, again = load_save(path)
+    assert save.default_policy == again.default_policy == "auto"
+    assert [event_json(e) for e in again.log] == [event_json(e) for e in battle.log]
+
+
+def test_a_save_whose_default_policy_is_not_one_is_refused() -> None:
+    data = json.loads(OLD_SAVE.read_text(encoding="utf-8"))
+    data["version"] = 2
+    for value, shown in (("sometimes", '"sometimes"'), (None, "null")):
+        data["default_policy"] = value
+        with pytest.raises(ReplayError) as refused:
+            loads(json.dumps(data), "x.json")
+        assert str(refused.value) == (
+            'x.json: damaged save: "default_policy" must be one of auto, ask, always, never, '
+            f"not {shown}"
+        )

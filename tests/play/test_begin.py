@@ -48,10 +48,12 @@ def test_run_reach_and_batches_begin_through_scenario_begin(
     begun: list[str] = []
     real = Scenario.begin
 
-    def spy(self: Scenario, dice: Dice, seed: int | None = None) -> Battle:
+    def spy(
+        self: Scenario, dice: Dice, seed: int | None = None, *, default_policy: str = "auto"
+    ) -> Battle:
         begun.append(self.name)
         world = self.world
-        battle = real(self, dice, seed)
+        battle = real(self, dice, seed, default_policy=default_policy)
         assert battle.world is not world and self.world is world
         return battle
 

@@ -308,9 +308,12 @@ def test_policy_is_set_from_the_client(duel: Path, shots: Path) -> None:
     p = Player(app, shots)
     p.sit_down()
     unit = acting(app)
-    p.key(pygame.K_p)
+    p.key(pygame.K_p)  # the duel's creatures are asked: P gives the next policy, "always"
     last = app.session.battle.decisions[-1]
-    assert to_json(last)["unit"] == unit and to_json(last)["policy"] == "never"
+    assert to_json(last)["unit"] == unit and to_json(last)["policy"] == "always"
+    for policy in ("never", "auto", "ask"):  # and round again, "auto" (the default) then "ask"
+        p.key(pygame.K_p)
+        assert to_json(app.session.battle.decisions[-1])["policy"] == policy
 
 
 def test_resize_zoom_and_pan_keep_drawing(duel: Path, shots: Path) -> None:

@@ -110,12 +110,16 @@ def test_settings_ask_reactions_and_the_ai_pause(tmp_path: Path, shots: Path) ->
     app, p = opened(tmp_path, shots)
     p.key(pygame.K_6)
     assert app.view.menu == "settings"
-    assert app.menu.lines()[0].label == "Reactions of my side: automatic (policy)"
+    assert app.menu.lines()[0].label == "Reactions of my side: automatic (auto)"
     p.shot("settings")
     p.key(pygame.K_1)
     assert (app.world.get("ana", Policy) or Policy()).reactions == "ask"
     assert app.menu.lines()[0].label == "Reactions of my side: asked"
     assert app.view.hint == ""  # the first-battle hint is taken up
+    p.key(pygame.K_1)  # automatic again: the default policy "auto", not "always"
+    assert (app.world.get("ana", Policy) or Policy()).reactions == "auto"
+    assert app.menu.lines()[0].label == "Reactions of my side: automatic (auto)"
+    assert app.view.status == "BLUE: reactions automatic (auto)"
     pause = app.seats.pause
     p.key(pygame.K_2)
     assert app.seats.pause != pause and f"{app.seats.pause:g} s" in app.menu.lines()[1].label

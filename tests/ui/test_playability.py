@@ -254,7 +254,9 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     p.click_cell(at(app, "grok"))  # an attack: dice are rolled
     attacked = list(app.session.battle.decisions)
     assert attacked[-1] == parse({"unit": "ana", "action": "attack", "target": "grok"})
-    p.click_cell(Pos(2, 1))  # a step (Bonus Action): no dice
+    # A step (Bonus Action) that stays within grok's reach: no Attack of Opportunity, no dice
+    # (grok, policy "auto", kept his Bonus Actions rather than interrupt the attack).
+    p.click_cell(Pos(3, 1))
     stepped = list(app.session.battle.decisions)
     p.key(pygame.K_z)
     assert app.view.status == "undone"
@@ -263,7 +265,7 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     assert app.view.status == (
         "cannot undo: the last decision rolled dice; undo stops at a dice roll"
     )
-    p.click_cell(Pos(2, 1))
+    p.click_cell(Pos(3, 1))
     assert app.session.battle.decisions == stepped
     p.key(pygame.K_z, mod=pygame.KMOD_SHIFT)
     assert app.view.status == "back to the start of the turn"
@@ -280,7 +282,7 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     assert app.session.battle.decisions == attacked
     p.shot("load_refused")
     p.key(pygame.K_F5)
-    p.click_cell(Pos(2, 1))
+    p.click_cell(Pos(3, 1))
     p.key(pygame.K_F9)  # the save after the roll: only the step is taken back
     assert app.view.status.startswith("loaded")
     assert app.session.battle.decisions == attacked

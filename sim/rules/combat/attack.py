@@ -136,7 +136,9 @@ def strike(
         slow = False
         if options:
             trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
-            answer = yield Ask(target, "defence", trigger, (*options, NONE))
+            answer = yield Ask(
+                target, "defence", trigger, (*options, NONE), source=attacker, roll=hit_total
+            )
             if answer is not None and answer.choice in options:
                 choice, slow = answer.choice, answer.slow
         defense = yield from defense_roll(
@@ -326,7 +328,11 @@ def interrupts(
         if not can_react(world, enemy, cost) or enemy in hidden_from:
             continue
         answer = yield Ask(
-            enemy, "interrupt", f"{actor} starts {what} next to {enemy}", ("interrupt", NONE)
+            enemy,
+            "interrupt",
+            f"{actor} starts {what} next to {enemy}",
+            ("interrupt", NONE),
+            source=actor,
         )
         if answer is None or answer.choice != "interrupt":
             continue

@@ -23,12 +23,16 @@ NONE = "none"
 @dataclass(frozen=True, slots=True)
 class Ask:
     """A resolver's question to `unit`: react to `trigger` with one of `options` ("none" too).
-    The engine answers it from the creature's policy, or waits for its player (R-R8)."""
+    The engine answers it from the creature's policy, or waits for its player (R-R8).
+    `source`: the creature whose attack, move or action opened the window; `roll`: the Hit
+    Roll a defence or a Catch answers (0 for the other windows), for a policy that weighs it."""
 
     unit: str
     kind: str  # "defence", "attack_of_opportunity", "interrupt", "catch"
     trigger: str
     options: tuple[str, ...]
+    source: str = ""
+    roll: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +228,9 @@ def expected_defence(world: World, unit: str, option: str) -> float:
 
 
 def policy_answer(world: World, ask: Ask) -> str | None:
-    """The answer the creature's standing policy gives, or None when its player must choose."""
+    """The answer the scripted policies give: "always" the first option (the best defence by
+    its average), "never" none; None for "ask", whose player must choose. The engine answers
+    for "auto" itself, by the odds (sim/play/auto.py), which rules may not read."""
     policy = world.get(ask.unit, Policy) or Policy()
     if policy.reactions == "never":
         return NONE

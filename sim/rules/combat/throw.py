@@ -169,14 +169,15 @@ def catch_options(world: World, unit: str) -> tuple[str, ...]:
 
 
 def _attempt(
-    world: World, catcher: str, trigger: str
+    world: World, catcher: str, trigger: str, source: str, roll: int = 0
 ) -> Generator[ev.Event | Ask, Reply | None, bool]:
-    """Open the Catch window (R-R6, R-R8); on a "catch" answer pay its Bonus Action and drop
-    the held item it names, for free. True when the catcher tries."""
+    """Open the Catch window (R-R6, R-R8) of an item `source` threw (its Hit Roll `roll`) or
+    tossed; on a "catch" answer pay its Bonus Action and drop the held item it names, for free.
+    True when the catcher tries."""
     options = catch_options(world, catcher)
     if not options:
         return False
-    answer = yield Ask(catcher, CATCH, trigger, (*options, NONE))
+    answer = yield Ask(catcher, CATCH, trigger, (*options, NONE), source=source, roll=roll)
     if answer is None or answer.choice not in options:
         return False
     yield reaction_spent(world, catcher, CATCH, answer.choice, slow=answer.slow)
@@ -193,7 +194,7 @@ def catch_thrown(
     """R-R6: after a hit, an AGI + FCS Save (both dice, both Bonuses) against the Hit Roll; on
     success the item is held and deals no damage. True when caught."""
     trigger = f"{thrower}'s thrown {item} hits {catcher} (Hit Roll {hit_roll})"
-    trying = yield from _attempt(world, catcher, trigger)
+    trying = yield from _attempt(world, catcher, trigger, thrower, hit_roll)
     if not trying:
         return False
     total = 0
@@ -291,7 +292,7 @@ def resolve_toss(world: World, action: Toss, dice: Dice) -> Resolution:
     yield ev.ItemThrown(actor, item, plan.to)
     if catcher is None:
         return
-    trying = yield from _attempt(world, catcher, f"{actor} tosses {item} to {catcher}")
+    trying = yield from _attempt(world, catcher, f"{actor} tosses {item} to {catcher}", actor)
     if not trying:
         return  # it lets the item fall at its feet
     base = world.rules.actions.catch_toss_base

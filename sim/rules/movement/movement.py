@@ -543,6 +543,7 @@ def opportunities(
             "attack_of_opportunity",
             f"{unit} is leaving {enemy}'s reach at {here}",
             ("attack", NONE),
+            source=unit,
         )
         if answer is None or answer.choice != "attack":
             continue

@@ -14,7 +14,8 @@ HINTS_FILE = ".hints"  # beside the saves: the hints a player has taken up, one 
 REACTION_HINT_KEY = "reactions"
 REACTION_HINT = (
     "Reactions are automatic: each creature answers attacks and moves by its policy "
-    "('always'). Select one of yours and press P to be asked instead."
+    "('auto': it weighs the odds, and the log says why). Select one of yours and press P to "
+    "be asked instead."
 )
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from sim.core.actions import Refusal
 from sim.core.components import Policy
 from sim.core.creature import creatures, team_of
+from sim.play.auto import AUTO
 from sim.play.engine import DEFENCES, REACTION_POLICIES, SetPolicy
 
 if TYPE_CHECKING:
@@ -43,15 +44,15 @@ def set_policy(app: App, reactions: bool) -> None:
 
 def ask_reactions(app: App, ask: bool) -> None:
     """Every creature of the seated side asks its player about reactions ("ask"), or answers
-    by itself ("always")."""
+    by itself by the odds ("auto", the default policy)."""
     side = app.view.side
     if side is None:
         return
     for unit in creatures(app.world):
         policy = app.world.get(unit, Policy) or Policy()
         if team_of(app.world, unit) == side and (policy.reactions == "ask") != ask:
-            app.submit(SetPolicy(unit, "ask" if ask else "always", policy.defence))
-    app.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic")
+            app.submit(SetPolicy(unit, "ask" if ask else AUTO, policy.defence))
+    app.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic (auto)")
     if ask and app.hints.due:
         app.hints.taken_up()
     app.hints.show(app.world, app.view)

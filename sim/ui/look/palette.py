@@ -163,6 +163,7 @@ MARKER_INK: dict[str, RGB] = {
     "heal": GREEN,
     "won": YELLOW,
     "lost": SKY,
+    "reacted": PURPLE,
 }
 
 SIDEBAR_WIDTH = 340

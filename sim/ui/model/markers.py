@@ -15,6 +15,9 @@ LIFETIME = 1.8  # seconds a marker stays on the board: long enough to read a num
 
 # What a marker says, by kind; the palette gives each kind its colour.
 HIT, MISS, DAMAGE, HEAL, WON, LOST, DOWN = "hit", "miss", "damage", "heal", "won", "lost", "down"
+REACTED = "reacted"  # what the policy "auto" answered for a creature
+# A reaction the policy "auto" chose, as its marker says it ("none": it held back).
+REACTION_WORDS = {"attack": "AoO", "none": "holds back"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,8 @@ def _cell(world: World, unit: str) -> Pos | None:
 def markers(events: Iterable[ev.Event], world: World, now: float) -> list[Marker]:
     """The markers a decision's events leave: a miss or a hit over the target (a hit's damage
     comes as its own number), damage and healing as numbers, a contest won or lost over the
-    other side of it, a save passed or failed, and "down" when a creature drops to 0 HP."""
+    other side of it, a save passed or failed, "down" when a creature drops to 0 HP, and
+    what the policy "auto" answered for a creature ("dodge", "interrupt", "holds back"...)."""
     out: list[Marker] = []
 
     def put(unit: str, text: str, kind: str) -> None:
@@ -51,7 +55,10 @@ def markers(events: Iterable[ev.Event], world: World, now: float) -> list[Marker
             out.append(Marker(unit, cell, text, kind, now))
 
     for event in events:
-        if isinstance(event, ev.AttackResolved):
+        if isinstance(event, ev.ReactionAnswered) and event.reason:
+            choice = event.choice.split(",")[0]  # "catch, dropping X": a catch
+            put(event.unit, REACTION_WORDS.get(choice, choice), REACTED)
+        elif isinstance(event, ev.AttackResolved):
             put(event.target, "hit" if event.hit else "miss", HIT if event.hit else MISS)
         elif isinstance(event, ev.Damaged):
             put(event.unit, f"-{event.amount}", DAMAGE)
@@ -76,6 +83,8 @@ def summary(events: Iterable[ev.Event], world: World) -> str:
     for event in events:
         if isinstance(event, ev.Spent) and not doing:
             doing.append(f"{event.unit}: {event.action.replace('_', ' ')}")
+        elif isinstance(event, ev.ReactionAnswered) and event.reason:
+            results.append(event.reason)  # the policy "auto": what it did and why
         elif isinstance(event, ev.ReactionAnswered) and event.choice != "none":
             results.append(f"{event.unit} {event.choice.replace('_', ' ')}s")
         elif isinstance(event, ev.AttackResolved):

@@ -47,10 +47,10 @@ def lines(
         reactions = (
             Line(
                 "reactions",
-                "Reactions of my side: " + ("asked" if asked else "automatic (policy)"),
+                "Reactions of my side: " + ("asked" if asked else "automatic (auto)"),
                 True,
                 "asked: a prompt comes for every reaction your creatures may take; automatic: "
-                "each answers by its policy (P and O set it for one creature)",
+                "each answers by the odds (policy auto; P and O set it for one creature)",
             )
             if asked is not None
             else Line("reactions", "Reactions of my side", False, "no side sits at the screen")

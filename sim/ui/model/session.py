@@ -198,7 +198,8 @@ class Session:
         self._rebuild(tuple(self.battle.decisions[:keep]))
 
     def _rebuild(self, decisions: tuple[Decision, ...]) -> None:
-        self.battle = begin(self.scenario, self.seed)
+        # A game loaded from an older save goes on under the default policy it began with.
+        self.battle = begin(self.scenario, self.seed, self.battle.default_policy)
         self.marks = []
         for decision in decisions:
             self.marks.append(_mark(self.battle.submit(decision)))
@@ -208,7 +209,7 @@ class Session:
 
     def _remark(self, decisions: tuple[Decision, ...]) -> None:
         """Work out the marks of a battle that was replayed elsewhere."""
-        probe = begin(self.scenario, self.seed)
+        probe = begin(self.scenario, self.seed, self.battle.default_policy)
         self.marks = [_mark(probe.submit(d)) for d in decisions]
 
     # --- saving ----------------------------------------------------------------------------

@@ -33,7 +33,8 @@ class Tape:
         self.scenario = scenario
         self.seed = save.seed
         self.decisions = save.decisions
-        whole = begin(scenario, save.seed)
+        self.default_policy = save.default_policy  # an older save's "always" (replay.VERSION)
+        whole = begin(scenario, save.seed, self.default_policy)
         self.ends = [len(whole.log)]  # the log's length after each number of decisions
         for decision in self.decisions:
             whole.submit(decision)
@@ -41,7 +42,7 @@ class Tape:
         self.log = tuple(whole.log)
         self.turns = self._stops(ev.TurnStarted)
         self.rounds = self._stops(ev.RoundStarted)
-        self.battle = begin(scenario, save.seed)
+        self.battle = begin(scenario, save.seed, self.default_policy)
         self.position = 0
 
     def _stops(self, kind: type[ev.TurnStarted] | type[ev.RoundStarted]) -> tuple[Stop, ...]:
@@ -69,7 +70,7 @@ class Tape:
         if position == self.position:
             return False
         if position < self.position:
-            self.battle = begin(self.scenario, self.seed)
+            self.battle = begin(self.scenario, self.seed, self.default_policy)
             self.position = 0
         battle: Battle = self.battle
         for decision in self.decisions[self.position : position]:

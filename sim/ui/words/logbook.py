@@ -63,6 +63,8 @@ def describe(
         words = condition_words(event.condition, 1)
         return f"{event.unit} is no longer {words}{why}" if words else None
     if isinstance(event, ev.ReactionAnswered):
+        if event.reason:  # the policy "auto" says what it did and why
+            return f"{event.reason} (auto)"
         how = "its policy" if event.by == "policy" else "its player"
         what = "no reaction" if event.choice == "none" else event.choice.replace("_", " ")
         if event.choice.startswith(DROPPING):

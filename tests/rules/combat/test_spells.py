@@ -474,9 +474,10 @@ def test_R_X20_mend_heals_an_ally_within_reach_and_only_an_ally() -> None:
 
 
 def interrupt_battle() -> Battle:
-    """Mara casts next to grok, who interrupts whenever he can; mara never defends."""
+    """Mara casts next to grok, who interrupts whenever he can (policy "always"); mara never
+    defends."""
     units = unit("mara", "blue", "human_mage", "m", policy="never") + "\n"
-    units += unit("grok", "red", "orc_brute", "g")
+    units += unit("grok", "red", "orc_brute", "g", policy="always")
     return battle(scenario_text("#######\n#mg...#\n#######", units), [8, 1])
 
 
@@ -528,7 +529,7 @@ def test_R_R7_an_interrupt_that_misses_lets_the_spell_go_off() -> None:
 def test_R_R7_an_ability_can_be_interrupted_too() -> None:
     """R-R7: "a spell, a ranged attack, an ability" — battle_focus lost, 2 H spent."""
     units = unit("thrak", "blue", "orc_shaman", "t", policy="never") + "\n"
-    units += unit("grok", "red", "orc_brute", "g")
+    units += unit("grok", "red", "orc_brute", "g", policy="always")
     b = battle(scenario_text("#tg#", units), [8, 1])
     b.dice = LoadedDice([6, 1])
     events = accepted(b, unit="thrak", action="use", ability="battle_focus")
