@@ -339,9 +339,9 @@ def answer_defence(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
             f"{unit} keeps its Bonus Action{_for(threat)}: a {_title(option)} saves {gain:.1f} HP",
         )
     verb = {"dodge": "dodges", "parry": "parries", "block": "blocks"}.get(option, option)
-    return AutoAnswer(
-        option, f"{unit} {verb} {source}'s Hit Roll {roll}: hit {_pct(bare)} → {_pct(chance)}"
-    )
+    # Plain words: the client's font has no arrow glyph.
+    said = f"hit chance {_pct(bare)} down to {_pct(chance)}"
+    return AutoAnswer(option, f"{unit} {verb} {source}'s Hit Roll {roll}: {said}")
 
 
 def answer_interrupt(world: World, ask: Ask, action: Action | None) -> AutoAnswer:

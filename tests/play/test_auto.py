@@ -154,7 +154,7 @@ def test_auto_interrupts_a_ranged_attack_on_an_ally_when_no_one_else_comes() -> 
     assert answers(events)[:2] == [
         ("grok", "interrupt", "interrupt",
          "grok interrupts ari's ranged attack on cy: 23 % to stop it"),
-        ("ari", "defence", "dodge", "ari dodges grok's Hit Roll 10: hit 100 % → 9 %"),
+        ("ari", "defence", "dodge", "ari dodges grok's Hit Roll 10: hit chance 100 % down to 9 %"),
     ]  # fmt: skip
     assert "action_lost" not in types(events)
 
@@ -284,7 +284,7 @@ def test_auto_defends_with_what_saves_the_most() -> None:
     )
     events = accepted(b, unit="grok", action="attack", target="bo")
     assert answers(events)[1] == (
-        "bo", "defence", "parry", "bo parries grok's Hit Roll 10: hit 90 % → 1 %"
+        "bo", "defence", "parry", "bo parries grok's Hit Roll 10: hit chance 90 % down to 1 %"
     )  # fmt: skip
     assert types(events)[-1] == "attack_resolved"
 
