@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.ai import player as ai
+from sim.ai import seats as ai
 from sim.content.scenario import Scenario, load, loads
 from sim.core.events import to_json
 from sim.formats.replay import begin

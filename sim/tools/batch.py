@@ -34,7 +34,8 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Protocol
 
-from sim.ai.player import percent, play, players, take_seats
+from sim.ai.choice import percent
+from sim.ai.seats import play, players, take_seats
 from sim.content.scenario import MAX_SEED, Scenario
 from sim.core import events as ev
 from sim.core.components import Health

@@ -15,19 +15,14 @@ from typing import Any
 
 import pytest
 
-from sim.ai.player import (
-    AI,
-    LEVELS,
-    Choice,
-    _defend_known,
-    _Luck,
-    _play_out,
-    play,
-    prospect,
-    rank,
-    standing,
-    take_seats,
-)
+from sim.ai.choice import Choice
+from sim.ai.chooser import AI, rank
+from sim.ai.levels import LEVELS
+from sim.ai.lookahead import play_out
+from sim.ai.luck import Luck
+from sim.ai.prospect import prospect, standing
+from sim.ai.reactions import defend_known
+from sim.ai.seats import play, take_seats
 from sim.cli.main import main
 from sim.content.scenario import load
 from sim.core import actions as a
@@ -111,7 +106,7 @@ def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
     legal_decisions); it moves and, where the battle lasts long enough to meet the foe, attacks
     and answers reaction windows, not only ends turns. A battle won by an objective within the
     six rounds (chasm, river_crossing: a side runs to its goal) is over, with a winner."""
-    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    caplog.set_level(logging.WARNING, logger="sim.ai.seats")
     b, kinds = ai_game(path, 1, "normal", "easy", cap=6)
     print(f"{path.stem}: {dict(sorted(kinds.items()))}")
     assert not caplog.records, [r.getMessage() for r in caplog.records]
@@ -154,7 +149,7 @@ def test_a_refused_decision_is_logged_and_not_submitted_twice_in_a_row(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
-    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    caplog.set_level(logging.WARNING, logger="sim.ai.seats")
     submitted: list[str] = []
     outcome = play(
         b,
@@ -774,7 +769,7 @@ def test_hard_plays_the_foes_turns_out_up_to_its_sides_next_turn(
     while b.world.turn.current != unit:
         end_turns(b, b.world.turn.current or "")
     before = len(b.log)
-    fork, _ = _play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
+    fork, _ = play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
     assert len(b.log) == before and b.pending == AwaitingAction(unit)
     events = fork.log[before:]
     started = [e.unit for e in events if isinstance(e, TurnStarted)]
@@ -810,7 +805,7 @@ def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -
     left, worth = set(), set()
     for seed in range(1, 9):
         fork = b.fork(SeededDice(seed))
-        luck = _Luck(fork, "red")
+        luck = Luck(fork, "red")
         for _ in range(2):  # the second adds half grok's FCS Bonus (R-A1)
             luck.submit(a.Attack("grok", target="bram"))
             while isinstance(fork.pending, AwaitingReaction):
@@ -872,11 +867,11 @@ def test_hard_defends_against_the_hit_roll_its_tag_names_whatever_its_words() ->
     accepted(b, unit="bob", reaction="none")  # no Interrupt (R-R7)
     assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "defence"
     names = list(b.pending.options)
-    assert _defend_known(b, "bob", names) is not None
+    assert defend_known(b, "bob", names) is not None
     hit = max(i for i, e in enumerate(b.log) if isinstance(e, Rolled))
     rolled = b.log[hit]
     assert isinstance(rolled, Rolled) and rolled.tag is RollKind.HIT
     b.log[hit] = dataclasses.replace(rolled, purpose="a swing of the sword")
-    assert _defend_known(b, "bob", names) is not None
+    assert defend_known(b, "bob", names) is not None
     b.log[hit] = dataclasses.replace(rolled, tag=RollKind.SHOVE)
-    assert _defend_known(b, "bob", names) is None
+    assert defend_known(b, "bob", names) is None

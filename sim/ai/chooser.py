@@ -1,0 +1,130 @@
+"""The chooser: the AI's policy, which ranks the evaluators' candidates and takes the best."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from sim.ai.choice import Choice
+from sim.ai.context import Context
+from sim.ai.evaluators import evaluator_of
+from sim.ai.greedy import greedy
+from sim.ai.levels import LEVELS
+from sim.ai.lookahead import look_ahead
+from sim.ai.reactions import react
+from sim.core import actions as a
+from sim.core.actions import Action
+from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.dice import SeededDice
+from sim.core.world import World
+from sim.play.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    Decision,
+    ReactionChoice,
+)
+from sim.play.legal import Legal, legal_decisions, listing
+from sim.rules.combat.reactions import (
+    NONE,
+)
+from sim.rules.objectives import Objective
+
+
+class AI:
+    """One policy for one or more sides: `decide(battle)` gives the next decision of whoever
+    the battle waits for."""
+
+    def __init__(self, level: str = "normal", seed: int = 0) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.level = level
+        self.seed = seed
+        self._dice = SeededDice(seed)
+
+    def decide(self, battle: Battle) -> Decision:
+        return self.choose(battle).decision
+
+    def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
+        """The decision to submit now; `avoid`: decisions `submit` refused in this state (a
+        fault in legal_decisions), which are not offered again."""
+        if self.level == "random":
+            # One draw from the whole list, made without making every move of it.
+            found: Sequence[Legal] = listing(battle)
+            if avoid:
+                found = tuple(legal for legal in found if legal.decision not in avoid)
+            if not found:
+                raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
+            pick = found[self._dice.roll(len(found)) - 1]
+            return Choice(pick.decision, 0.0, "a random legal decision")
+        pending = battle.pending
+        if self.level == "easy":
+            if isinstance(pending, AwaitingAction):
+                return greedy(battle, pending.unit, avoid)
+            if isinstance(pending, AwaitingReaction) and pending.kind == "interrupt":
+                # Weighing an Interrupt (R-R7) costs more than all else easy weighs: it keeps
+                # its Bonus Actions for defence.
+                return Choice(ReactionChoice(pending.unit, NONE), 0.0, "keeps its Bonus Actions")
+        listed = tuple(
+            legal for legal in legal_decisions(battle, slowed=False) if legal.decision not in avoid
+        )
+        if not listed:
+            raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
+        if isinstance(pending, AwaitingReaction):
+            return react(battle, pending, listed, known_roll=self.level == "hard")
+        assert isinstance(pending, AwaitingAction)
+        ranked = rank(battle.world, pending.unit, listed, objectives=battle.objectives)
+        if self.level == "hard" and len(ranked) > 1:
+            return self._look_ahead(battle, pending.unit, ranked)
+        return ranked[0]
+
+    def _look_ahead(self, battle: Battle, unit: str, ranked: list[Choice]) -> Choice:
+        """`hard`'s choice: `look_ahead` with `normal` playing the forks, on seeds from the
+        AI's own dice."""
+        return look_ahead(battle, unit, ranked, self._dice, AI("normal", self.seed))
+
+
+def rank(
+    world: World,
+    unit: str,
+    listed: tuple[Legal, ...],
+    *,
+    objectives: tuple[Objective, ...] = (),
+) -> list[Choice]:
+    """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties)."""
+    context = Context(world, unit, objectives)
+    scored = [score(context, legal) for legal in listed]
+    order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
+    return [scored[i] for i in order]
+
+
+def score(context: Context, legal: Legal) -> Choice:
+    """One legal decision weighed by the evaluator its kind's registry entry names, less
+    what its Bonus Actions and slowing cost."""
+    decision = legal.decision
+    assert isinstance(decision, Action)
+    evaluate = evaluator_of(decision)
+    if evaluate is None:
+        return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
+    target = getattr(decision, "target", "")
+    hostile = not isinstance(decision, a.Aid | a.Administer | a.AbilityAction)
+    if hostile and target and incapacitated(context.world, target):
+        # Beating a creature that is already down wins nothing (R-C6, R-K2).
+        return Choice(decision, -1.0, f"{decision.name}: {target} is already down")
+    if (
+        hostile
+        and target in creatures(context.world)
+        and team_of(context.world, target) == context.team
+    ):
+        # The rules let a creature strike an ally; its damage and kill chance are a loss
+        # to its own side, not a gain.
+        return Choice(decision, -1.0, f"{decision.name}: {target} is on its own side")
+    value, why = evaluate(context, decision, legal)
+    # Bonus Actions left at the end of the turn pay for reactions until the next one
+    # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
+    if legal.cost is not None and legal.cost.bonus:
+        value -= legal.cost.bonus * (0.5 + 0.25 * context.threat(context.here))
+    # A slowed action costs more for the same effect (R-B6): only worth it when nothing
+    # else is, and never before the same action unslowed.
+    if decision.slow:
+        value -= 0.5
+    return Choice(decision, value, why)

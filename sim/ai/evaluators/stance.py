@@ -1,0 +1,33 @@
+"""The evaluators of the small actions of a turn: standing up, drawing, guarding, ending it."""
+
+from __future__ import annotations
+
+from sim.ai.context import Context
+from sim.core import actions as a
+from sim.core.actions import Action
+from sim.core.catalog import Weapon
+from sim.core.creature import item_kind
+from sim.play.legal import Legal
+from sim.rules.combat.reactions import (
+    held_weapon,
+)
+
+
+def stand_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    return 3.0, "stands up"
+
+
+def draw(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Draw)
+    kind = c.world.catalog.get(item_kind(c.world, d.item))
+    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
+        return 2.0, f"draws its {kind.name}"
+    return -1.0, "draw: nothing it needs"
+
+
+def guard(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    return 0.3 * c.threat(c.here) - 0.5, "guards: a free parry or block"
+
+
+def end_turn(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    return 0.0, "ends its turn"

@@ -1,0 +1,6 @@
+"""The AI's levels and how long a game it plays may last."""
+
+from __future__ import annotations
+
+LEVELS = ("random", "easy", "normal", "hard")
+ROUND_CAP = 30  # a game AIs play out stops here when no side has won (a "capped" game)
