@@ -11,10 +11,12 @@ only dice are its own seeded ones.
 
 Levels (`levels`): `random` (uniform over the legal decisions, a baseline), `easy` (greedy on
 damage, blind to threats, cheap: `greedy`), `normal` (every evaluator) and `hard` (normal's
-best candidates played out on forks of the battle: `lookahead`).
+best candidates played out on forks of the battle: `lookahead`), and `classic` (`normal`
+as it was before issue #29, the baseline bench/ai.py measures against). A level is a policy,
+a weight set and a search effort, all in sim/data/ai.toml.
 
 Modules, by role:
-- `levels`: the levels and the round cap of a game AIs play;
+- `levels`, `weights`: the levels, the round cap of a game AIs play, and sim/data/ai.toml read;
 - `seats`: which sides the AI plays and the loop that plays them (`players`, `play`);
 - `choice`: a decision and its reason;
 - `chooser`: the policy `AI`, `rank` and `score` of the legal decisions;

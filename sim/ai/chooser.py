@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from sim.ai import weights
 from sim.ai.choice import Choice
 from sim.ai.context import Context
 from sim.ai.evaluators import evaluator_of
 from sim.ai.greedy import greedy
-from sim.ai.levels import LEVELS
 from sim.ai.lookahead import look_ahead
 from sim.ai.reactions import react
+from sim.ai.weights import Search, Weights
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.creature import creatures, incapacitated, team_of
@@ -24,6 +25,7 @@ from sim.play.engine import (
     ReactionChoice,
 )
 from sim.play.legal import Legal, legal_decisions, listing
+from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.reactions import (
     NONE,
 )
@@ -35,8 +37,7 @@ class AI:
     the battle waits for."""
 
     def __init__(self, level: str = "normal", seed: int = 0) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.settings = weights.level(level)  # ValueError: no such level
         self.level = level
         self.seed = seed
         self._dice = SeededDice(seed)
@@ -47,7 +48,8 @@ class AI:
     def choose(self, battle: Battle, avoid: Collection[Decision] = ()) -> Choice:
         """The decision to submit now; `avoid`: decisions `submit` refused in this state (a
         fault in legal_decisions), which are not offered again."""
-        if self.level == "random":
+        settings = self.settings
+        if settings.policy == "random":
             # One draw from the whole list, made without making every move of it.
             found: Sequence[Legal] = listing(battle)
             if avoid:
@@ -57,7 +59,7 @@ class AI:
             pick = found[self._dice.roll(len(found)) - 1]
             return Choice(pick.decision, 0.0, "a random legal decision")
         pending = battle.pending
-        if self.level == "easy":
+        if settings.policy == "greedy":
             if isinstance(pending, AwaitingAction):
                 return greedy(battle, pending.unit, avoid)
             if isinstance(pending, AwaitingReaction) and pending.kind == "interrupt":
@@ -70,17 +72,26 @@ class AI:
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(battle, pending, listed, known_roll=self.level == "hard")
+            return react(battle, pending, listed, known_roll=settings.search is not None)
         assert isinstance(pending, AwaitingAction)
-        ranked = rank(battle.world, pending.unit, listed, objectives=battle.objectives)
-        if self.level == "hard" and len(ranked) > 1:
-            return self._look_ahead(battle, pending.unit, ranked)
+        ranked = rank(
+            battle.world,
+            pending.unit,
+            listed,
+            objectives=battle.objectives,
+            weights=settings.weights,
+        )
+        if settings.search is not None and len(ranked) > 1:
+            return self._look_ahead(battle, pending.unit, ranked, settings.search)
         return ranked[0]
 
-    def _look_ahead(self, battle: Battle, unit: str, ranked: list[Choice]) -> Choice:
+    def _look_ahead(
+        self, battle: Battle, unit: str, ranked: list[Choice], search: Search
+    ) -> Choice:
         """`hard`'s choice: `look_ahead` with `normal` playing the forks, on seeds from the
         AI's own dice."""
-        return look_ahead(battle, unit, ranked, self._dice, AI("normal", self.seed))
+        guide = AI(search.guide, self.seed)
+        return look_ahead(battle, unit, ranked, self._dice, guide, search)
 
 
 def rank(
@@ -89,9 +100,10 @@ def rank(
     listed: tuple[Legal, ...],
     *,
     objectives: tuple[Objective, ...] = (),
+    weights: Weights | None = None,
 ) -> list[Choice]:
     """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties)."""
-    context = Context(world, unit, objectives)
+    context = Context(world, unit, objectives, weights)
     scored = [score(context, legal) for legal in listed]
     order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
     return [scored[i] for i in order]
@@ -103,7 +115,7 @@ def score(context: Context, legal: Legal) -> Choice:
     decision = legal.decision
     assert isinstance(decision, Action)
     evaluate = evaluator_of(decision)
-    if evaluate is None:
+    if evaluate is None or RULEBOOK[type(decision)].evaluator in context.w.off:
         return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
     target = getattr(decision, "target", "")
     hostile = not isinstance(decision, a.Aid | a.Administer | a.AbilityAction)
@@ -122,9 +134,10 @@ def score(context: Context, legal: Legal) -> Choice:
     # Bonus Actions left at the end of the turn pay for reactions until the next one
     # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
     if legal.cost is not None and legal.cost.bonus:
-        value -= legal.cost.bonus * (0.5 + 0.25 * context.threat(context.here))
+        w = context.w
+        value -= legal.cost.bonus * (w.bonus_spent + w.bonus_threat * context.threat(context.here))
     # A slowed action costs more for the same effect (R-B6): only worth it when nothing
     # else is, and never before the same action unslowed.
     if decision.slow:
-        value -= 0.5
+        value -= context.w.slowed
     return Choice(decision, value, why)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.components import Budget, Position
@@ -35,14 +36,22 @@ from sim.rules.reach.threat import (
     reaching_plane,
 )
 
-KILL = 8.0  # a foe taken out of the fight is worth this many hit points beyond its damage
+KILL = book().kill  # a foe taken out of the fight, in hit points beyond its damage
 
 
 class Context:
     """What every evaluation of one creature's decision needs, worked out once."""
 
-    def __init__(self, world: World, unit: str, objectives: tuple[Objective, ...] = ()) -> None:
+    def __init__(
+        self,
+        world: World,
+        unit: str,
+        objectives: tuple[Objective, ...] = (),
+        weights: Weights | None = None,
+    ) -> None:
         self.world = world
+        # The weight set the evaluators count by: `normal`'s unless told.
+        self.w = weights if weights is not None else book().weights["normal"]
         self.unit = unit
         self.team = team_of(world, unit)
         self.here = world.need(unit, Position).cell

@@ -9,6 +9,7 @@ from sim.ai.choice import Choice
 from sim.ai.evaluators import evaluator_of
 from sim.ai.luck import Luck
 from sim.ai.prospect import prospect
+from sim.ai.weights import Search, level
 from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.creature import team_of
@@ -22,28 +23,24 @@ from sim.play.engine import (
 )
 from sim.rules.objectives import Reach
 
-LOOKAHEAD_CANDIDATES = 3  # `hard` plays out normal's best few decisions
-LOOKAHEAD_EXTRA = 2  # and the best of up to this many other kinds close behind them
-LOOKAHEAD_MARGIN = 3.0  # "close behind": within this many hit points' worth of the best
-LOOKAHEAD_SEEDS = 4  # dice seeds each candidate is played with
-LOOKAHEAD_FIRST = 2  # after this many seeds, a candidate behind the best by more than
-LOOKAHEAD_CUT = 4.0  # this many hit points' worth a seed is not played on
-LOOKAHEAD_SWITCH = 0.5  # hard overrules normal's best only by this much on average
-LOOKAHEAD_CONTEST_SWITCH = 2.0  # or by this much with a contest (Trip, Shove, Grapple)
-LOOKAHEAD_STEPS = 80  # decisions a look-ahead plays at most (its turn and the foes' after it)
-
 
 def played_out(
-    battle: Battle, unit: str, choice: Choice, seed: int, guide: Guide, team: str
+    battle: Battle, unit: str, choice: Choice, seed: int, guide: Guide, team: str, steps: int
 ) -> float:
     """How well `team` stands, by `prospect`, on `play_out`'s fork: `choice`, the rest of
     `unit`'s turn and the foes' turns after it, with the luck of their attacks taken out."""
-    fork, luck = play_out(battle, unit, choice, seed, guide, team)
+    fork, luck = play_out(battle, unit, choice, seed, guide, team, steps)
     return prospect(fork, team) - luck.total
 
 
 def play_out(
-    battle: Battle, unit: str, choice: Choice, seed: int, guide: Guide, team: str
+    battle: Battle,
+    unit: str,
+    choice: Choice,
+    seed: int,
+    guide: Guide,
+    team: str,
+    steps: int | None = None,
 ) -> tuple[Battle, Luck]:
     """A fork of `battle` with dice `seed` once `choice` is submitted and `guide` has played
     the rest of `unit`'s turn, then the turns of the foes that come after it, up to the next
@@ -62,7 +59,11 @@ def play_out(
     luck = Luck(fork, team)
     luck.submit(choice.decision)
     turn_over = False  # `unit`'s turn has ended: another creature acts
-    for _ in range(LOOKAHEAD_STEPS):  # bounds a bad loop
+    if steps is None:  # as `hard` plays it
+        search = level("hard").search
+        assert search is not None
+        steps = search.steps
+    for _ in range(steps):  # bounds a bad loop
         pending = fork.pending
         if not isinstance(pending, AwaitingAction | AwaitingReaction):
             break
@@ -79,7 +80,7 @@ def play_out(
 CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
 
 
-def candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice]:
+def candidates(ranked: list[Choice], search: Search, goals: Collection[Pos] = ()) -> list[Choice]:
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
     look-ahead can overrule `normal` where its scoring misjudges one kind against another;
@@ -88,15 +89,15 @@ def candidates(ranked: list[Choice], goals: Collection[Pos] = ()) -> list[Choice
     defences and letting the foes come to it (`normal` closes in, and spends its move and a
     Bonus Action to). Beside a foe it strikes: idling there only lets the look-ahead's luck
     (an Interrupt that hits) pick a turn that wins nothing."""
-    top = ranked[:LOOKAHEAD_CANDIDATES]
+    top = ranked[: search.candidates]
     kinds = {type(c.decision) for c in top}
-    for choice in ranked[LOOKAHEAD_CANDIDATES:]:
-        if len(top) >= LOOKAHEAD_CANDIDATES + LOOKAHEAD_EXTRA:
+    for choice in ranked[search.candidates :]:
+        if len(top) >= search.candidates + search.extra:
             break
         kind = type(choice.decision)
         # Only a kind normal weighs: one it has nothing to say of (a Drop) would be played
         # out as normal's turn after it, weighed against normal's best alone.
-        close = choice.score >= ranked[0].score - LOOKAHEAD_MARGIN
+        close = choice.score >= ranked[0].score - search.margin
         if kind not in kinds and evaluator_of(choice.decision) is not None and close:
             kinds.add(kind)
             top.append(choice)
@@ -119,39 +120,41 @@ class Guide(Protocol):
     def decide(self, battle: Battle) -> Decision: ...
 
 
-def look_ahead(battle: Battle, unit: str, ranked: list[Choice], dice: Dice, guide: Guide) -> Choice:
+def look_ahead(
+    battle: Battle, unit: str, ranked: list[Choice], dice: Dice, guide: Guide, search: Search
+) -> Choice:
     """Play each of `normal`'s few best distinct candidates, then `normal` to the end of
     `unit`'s turn and through the foes' turns after it (`play_out`), on forks of the
     battle with the same dice seeds for every candidate (so the candidates differ by what
     they do, not by their luck), and keep the one whose turns end best on average by
     `prospect`: what each side has left and how the foes' reply and the objectives stand.
-    `normal`'s own best stands unless another does clearly better (by LOOKAHEAD_SWITCH):
+    `normal`'s own best stands unless another does clearly better (by search.switch):
     four seeds cannot tell a smaller gap from luck.
     `guide` plays the forks; the seeds are drawn from `dice`."""
     team = team_of(battle.world, unit)
     goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
-    top = candidates(ranked, goals)
+    top = candidates(ranked, search, goals)
     # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
-    seeds = [dice.roll(1_000_000) for _ in range(LOOKAHEAD_SEEDS)]
+    seeds = [dice.roll(1_000_000) for _ in range(search.seeds)]
     totals = [0.0] * len(top)
     alive = list(range(len(top)))
     played = 0
     for seed in seeds:
         for i in alive:
-            totals[i] += played_out(battle, unit, top[i], seed, guide, team)
+            totals[i] += played_out(battle, unit, top[i], seed, guide, team, search.steps)
         played += 1
-        if played == LOOKAHEAD_FIRST:
+        if played == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;
             # normal's best always is, as the measure the others must clearly beat.
             lead = max(totals[i] for i in alive)
-            alive = [i for i in alive if i == 0 or totals[i] >= lead - LOOKAHEAD_CUT * played]
+            alive = [i for i in alive if i == 0 or totals[i] >= lead - search.cut * played]
             if len(alive) == 1:
                 break
     pick = max(alive, key=lambda i: (totals[i], -i))
     # A contest's luck (a Trip's knock-down, a Shove's push) is not taken out: its few
     # seeds swing by a creature knocked Prone or not, so it must do clearly better.
     contest = isinstance(top[pick].decision, CONTESTS)
-    margin = LOOKAHEAD_CONTEST_SWITCH if contest else LOOKAHEAD_SWITCH
+    margin = search.contest_switch if contest else search.switch
     if totals[pick] - totals[0] < margin * played:
         pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
     best, best_value = top[pick], totals[pick] / played

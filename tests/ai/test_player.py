@@ -372,7 +372,7 @@ def test_sim_run_with_one_side_to_the_ai_plays_the_script_for_the_other(
         ("green", "sim run: --ai: no team 'green' in this scenario (teams: blue, red)"),
         (
             "red=brutal",
-            "sim run: --ai: level must be one of random, easy, normal, hard, not 'brutal'",
+            "sim run: --ai: level must be one of random, easy, normal, hard, classic, not 'brutal'",
         ),
         ("red,red=hard", "sim run: --ai names team 'red' twice"),
         ("=hard", "sim run: --ai wants TEAM or TEAM=LEVEL, e.g. red=hard, not '=hard'"),

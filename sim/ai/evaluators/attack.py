@@ -18,10 +18,10 @@ def attack(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if isinstance(plan, Refusal):
         return -1.0, plan.reason
     hit, dealt, kill = c.hit_value(d.target, plan.weapon, plan.melee)
-    focus = 3.0 * hit / max(hp(c.world, d.target), 1)
+    focus = c.w.focus * hit / max(hp(c.world, d.target), 1)
     if c.guarded:
         near = min(chebyshev(c.world.need(d.target, Position).cell, g) for g in c.guarded)
-        focus += max(0, 4 - near) * hit  # a foe about to take the objective
+        focus += max(0, c.w.objective_focus_cells - near) * hit  # a foe about to take the objective
     value = dealt + KILL * kill + focus
     return value, (
         f"attacks {d.target}: {percent(hit)} to hit, {dealt:.1f} damage expected"

@@ -22,8 +22,8 @@ def aid(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         menaced = any(reaches(c.world, f, c.world.need(f, Position).cell, there) for f in c.foes)
         if menaced:
             # Back at 1 HP within a foe's reach, it would only go down again (R-X11, R-K2).
-            return 0.2, f"aids {d.target}, who is down but still menaced"
-        return KILL + 2.0, f"aids {d.target}, who is down"
+            return c.w.aid_menaced, f"aids {d.target}, who is down but still menaced"
+        return KILL + c.w.aid_downed, f"aids {d.target}, who is down"
     return -1.0, f"aid: {d.target} is not down"
 
 

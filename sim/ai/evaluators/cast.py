@@ -42,5 +42,5 @@ def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         hit, _, _ = c.hit_value(touched[0], None, False)
         value *= hit
     elif ability.save:
-        value *= 0.6
-    return value - 0.5, f"{ability.verb} on {d.target or d.to or 'itself'}"
+        value *= c.w.cast_save
+    return value - c.w.cast_cost, f"{ability.verb} on {d.target or d.to or 'itself'}"

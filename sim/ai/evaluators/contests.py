@@ -28,8 +28,8 @@ def shove(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = shove_odds(c.world, c.unit, d.target)
     landing = push_worth(c.world, c.unit, d.target)
     already = has(c.world, d.target, Condition.PRONE)
-    value = odds.win * landing + (0.0 if already else odds.prone * 1.5)
-    return value - 0.3, f"shoves {d.target}: {percent(odds.win)} to win the contest"
+    value = odds.win * landing + (0.0 if already else odds.prone * c.w.shove_prone)
+    return value - c.w.shove_cost, f"shoves {d.target}: {percent(odds.win)} to win the contest"
 
 
 def push_worth(world: World, shover: str, target: str) -> float:
@@ -53,7 +53,7 @@ def trip(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = min(trip_odds(c.world, c.unit, d.target), key=lambda o: o.hit)
     _, dealt, _ = c.hit_value(d.target, d.weapon, True)
     # A Trip is a 1 Action: two attacks' worth of budget for one attack and a chance of Prone.
-    value = dealt + odds.prone * 2.0 - dealt
+    value = dealt + odds.prone * c.w.trip_prone - dealt
     return value, f"trips {d.target}: {percent(odds.prone)} to knock it down"
 
 
@@ -61,6 +61,6 @@ def grapple(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Grapple)
     chance = grapple_chance(c.world, c.unit, d.target)
     caster = bool(known(c.world, d.target))
-    value = chance * (6.0 if caster else 1.0) - 2.0
+    value = chance * (c.w.grapple_caster if caster else c.w.grapple_other) - c.w.grapple_cost
     why = f"grapples {d.target}: {percent(chance)} to hold it"
     return value, why + (", a caster" if caster else "")

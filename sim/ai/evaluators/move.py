@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.ai.context import KILL, Context, chebyshev
+from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.components import Position
@@ -31,19 +31,19 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if strike <= 0:
         target = ""
     closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
-    value = strike + 0.4 * closer - 0.05 * legal.cost.half
+    value = strike + c.w.move_closer * closer - c.w.move_cost * legal.cost.half
     why = f"{d.name}s to {cell.x},{cell.y}"
     if c.goals:
         before = min(chebyshev(c.here, g) for g in c.goals)
         after = min(chebyshev(cell, g) for g in c.goals)
-        value += 1.0 * (before - after) + (KILL * 2 if after == 0 else 0.0)
+        value += c.w.goal_step * (before - after) + (c.w.goal_reached if after == 0 else 0.0)
         if after < before:
             why += ", toward the objective"
     if c.warden:
         # Standing on the cell itself bars it: no foe can end a move there (R-M5).
         before = min(chebyshev(c.here, g) for g in c.guarded)
         after = min(chebyshev(cell, g) for g in c.guarded)
-        value += 0.8 * (before - after) + 3.0 * ((after == 0) - (before == 0))
+        value += c.w.warden_step * (before - after) + c.w.warden_on * ((after == 0) - (before == 0))
         if after < before:
             why += ", to guard the objective"
     # Weighed as a trade: the damage the foes can deal it at the end cell against what it can
@@ -52,7 +52,7 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     danger = c.threat(cell) - c.threat(c.here)
     pressure = c.menace(cell) - c.menace(c.here)
     provoked = provoked_damage(c, d)
-    value -= 0.5 * (danger - pressure) + provoked
+    value -= c.w.trade * (danger - pressure) + provoked
     if provoked:
         why += f", provoking {provoked:.1f} damage expected"
     if target:
@@ -104,4 +104,4 @@ def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     hurt = hp(c.world, c.unit) <= c.threat(c.here)
     if not held_by(c.world, c.unit) or not hurt:
         return -1.0, "disengage: not worth leaving"
-    return 0.5 * c.threat(c.here), "disengages to step out of reach"
+    return c.w.disengage_share * c.threat(c.here), "disengages to step out of reach"

@@ -14,19 +14,19 @@ from sim.rules.combat.reactions import (
 
 
 def stand_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
-    return 3.0, "stands up"
+    return c.w.stand_up, "stands up"
 
 
 def draw(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Draw)
     kind = c.world.catalog.get(item_kind(c.world, d.item))
     if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
-        return 2.0, f"draws its {kind.name}"
+        return c.w.draw, f"draws its {kind.name}"
     return -1.0, "draw: nothing it needs"
 
 
 def guard(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
-    return 0.3 * c.threat(c.here) - 0.5, "guards: a free parry or block"
+    return c.w.guard_threat * c.threat(c.here) - c.w.guard_cost, "guards: a free parry or block"
 
 
 def end_turn(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
