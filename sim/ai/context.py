@@ -13,17 +13,18 @@ from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.components import Budget, Position
 from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.play.apply import apply
 from sim.play.odds import (
     AttackOdds,
     attack_odds,
 )
+from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.attack import plan_attack
-from sim.rules.combat.reactions import (
-    held_weapon,
-)
+from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.objectives import Objective, Reach
 from sim.rules.reach.fields import INF, Field, window_around
 from sim.rules.reach.opportunity import provoked_along, provoking_cells
@@ -210,6 +211,17 @@ class Context:
                 total += weight * self.own_damage(foe)
         return total
 
+    def best_strike(self) -> float:
+        """What one attack from where it stands can win at best (`strike` of one ½ Action):
+        what an action that spends a ½ Action gives up."""
+        return self.strike(self.here, 1)[0]
+
+    def threat_after(self, decision: a.Action) -> float:
+        """`threat` where it stands once a sure action (a Brace, an Evade) has had its
+        effect: the same foes' damage against the defences it would then have."""
+        changed = after(self.world, decision)
+        return Context(changed, self.unit, weights=self.w).threat(self.here)
+
     def own_damage(self, foe: str) -> float:
         """What one melee attack of this creature on `foe` is expected to deal, `foe`
         defending as well as it can, worked out once."""
@@ -353,3 +365,13 @@ def strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
         for spot in reaching_from(world, unit, world.need(foe, Position).cell)
         if spot not in taken and grid.kind(spot) != Kind.WALL
     ]
+
+
+def after(world: World, decision: a.Action) -> World:
+    """A copy of `world` with `decision`'s effects applied, for an action without dice (a
+    stance, an Aim): what it changes, read off the rules rather than guessed."""
+    changed = world.copy()
+    for event in RULEBOOK[type(decision)].resolve(changed, decision, SeededDice(0)):
+        if not isinstance(event, Ask):
+            apply(changed, event)
+    return changed

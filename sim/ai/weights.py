@@ -41,6 +41,27 @@ class Weights:
     guard_cost: float
     cast_save: float
     cast_cost: float
+    trip_stand: float
+    trip_dodge: float
+    disengage_crowd: int
+    disengage_spared: float
+    aim: float
+    feint: float
+    feint_later: float
+    disarm_blows: float
+    disarm_strikes: float
+    break_free: float
+    break_free_threat: float
+    brace: float
+    evade: float
+    hide: float
+    throw_keep: float
+    toss: float
+    prepare: float
+    prepare_openings: int
+    prepare_horizon: float
+    administer: float
+    pick_up: float
     off: frozenset[str]
 
 

@@ -1,4 +1,4 @@
-"""The evaluators of care: Aid to a downed ally and drinking a potion."""
+"""The evaluators of care: Aid to a downed ally, First Aid or a potion given, a potion drunk."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from sim.ai.context import KILL, Context
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.catalog import Gadget
-from sim.core.components import Health, Position
+from sim.core.components import Health, Position, Stats
 from sim.core.creature import incapacitated, item_kind
 from sim.core.world import World
 from sim.play.legal import Legal
@@ -39,3 +39,22 @@ def consume(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if heal <= 0 or health.hp > health.max_hp // 2:
         return -1.0, "consume: not hurt enough"
     return heal, f"drinks {item_kind(c.world, d.item)}: about {heal:.0f} hit points back"
+
+
+def administer(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-X12: the hit points its First Aid, or the potion it gives, brings a hurt ally back,
+    for a 1 Action, two blows of its own."""
+    assert isinstance(d, a.Administer)
+    world = c.world
+    if incapacitated(world, d.target):
+        return -1.0, f"administer: {d.target} is down, and needs Aid first"
+    health = world.need(d.target, Health)
+    if d.item is None:
+        healed = float(world.need(c.unit, Stats).skill("first_aid"))
+    else:
+        healed = _heal_amount(world, d.item)
+    healed = min(healed, health.max_hp - health.hp)
+    if healed <= 0 or health.hp > health.max_hp // 2:
+        return -1.0, f"administer: {d.target} is not hurt enough"
+    worth = c.w.administer * healed - 2 * c.best_strike()
+    return worth, f"tends {d.target}: about {healed:.0f} hit points back"

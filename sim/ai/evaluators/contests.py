@@ -1,4 +1,4 @@
-"""The evaluators of the contests that move or hold a foe: Shove, Trip, Grapple."""
+"""The evaluators of contests with a foe: Shove, Trip, Grapple, Break Free and Disarm."""
 
 from __future__ import annotations
 
@@ -7,20 +7,29 @@ from sim.ai.context import Context
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.condition import Condition
-from sim.core.creature import has, hp
+from sim.core.creature import conditions, has, hp
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.play.legal import Legal
 from sim.play.odds import (
+    attack_odds,
+    break_free_chance,
+    disarm_chance,
     grapple_chance,
     shove_odds,
     trip_odds,
 )
 from sim.rules.combat.casting import known
-from sim.rules.combat.reactions import (
-    Ask,
-)
+from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.combat.shove import push
+
+
+def unguarded(c: Context, target: str, defence: str, weapon: str | None) -> float:
+    """How much more one melee blow of this creature deals `target` when it cannot choose
+    `defence` (a Prone creature cannot Dodge, a disarmed one cannot Parry)."""
+    odds = attack_odds(c.world, c.unit, target, weapon=weapon, melee=True)
+    kept = [o.damage for o in odds if o.defence != defence]
+    return (min(kept) if kept else 0.0) - min(o.damage for o in odds)
 
 
 def shove(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -53,7 +62,15 @@ def trip(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = min(trip_odds(c.world, c.unit, d.target), key=lambda o: o.hit)
     _, dealt, _ = c.hit_value(d.target, d.weapon, True)
     # A Trip is a 1 Action: two attacks' worth of budget for one attack and a chance of Prone.
-    value = dealt + odds.prone * c.w.trip_prone - dealt
+    # Prone, the foe spends a 1 Action standing up (R-M10), two blows it does not strike, and
+    # cannot Dodge until then: a dodger is the one worth tripping.
+    stand = 2 * c.foe_damage(d.target)
+    bare = unguarded(c, d.target, "dodge", d.weapon)
+    value = (
+        dealt
+        + odds.prone * (c.w.trip_prone + c.w.trip_stand * stand + c.w.trip_dodge * bare)
+        - dealt
+    )
     return value, f"trips {d.target}: {percent(odds.prone)} to knock it down"
 
 
@@ -64,3 +81,35 @@ def grapple(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     value = chance * (c.w.grapple_caster if caster else c.w.grapple_other) - c.w.grapple_cost
     why = f"grapples {d.target}: {percent(chance)} to hold it"
     return value, why + (", a caster" if caster else "")
+
+
+def disarm(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-X5: its weapon on the ground, the foe strikes with its fists and cannot Parry until it
+    spends a ½ Action picking it up; a 1 Action, two blows' worth of budget. A duellist, whose
+    blade both hits hard and parries, is the one to disarm."""
+    assert isinstance(d, a.Disarm)
+    world = c.world
+    weapon = d.item or held_weapon(world, d.target, melee=True)
+    if weapon is None:
+        return -1.0, f"disarm: {d.target} holds no weapon"
+    chance = disarm_chance(world, c.unit, d.target)
+    armed = c.foe_damage(d.target)
+    fists = min(o.damage for o in attack_odds(world, d.target, c.unit, weapon=None, melee=True))
+    own = held_weapon(world, c.unit, melee=True)
+    parry = unguarded(c, d.target, "parry", own)
+    worth = chance * (c.w.disarm_blows * max(armed - fists, 0.0) + c.w.disarm_strikes * parry)
+    return (
+        worth - c.best_strike(),
+        f"disarms {d.target}: {percent(chance)} to knock its weapon away",
+    )
+
+
+def break_free(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-G2: a Full Action for the chance to move again, worth it when its blows from here
+    win less than getting out of the holder's grip."""
+    holder = conditions(c.world, c.unit).creature(Condition.GRAPPLED)
+    if not holder:
+        return -1.0, "break free: nothing holds it"
+    chance = break_free_chance(c.world, c.unit, holder)
+    worth = chance * (c.w.break_free + c.w.break_free_threat * c.threat(c.here))
+    return worth - 2 * c.best_strike(), f"breaks free of {holder}: {percent(chance)} to get loose"

@@ -97,11 +97,16 @@ def provoked_damage(c: Context, d: a.Movement) -> float:
 
 
 def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
-    """R-R5: worth the Attacks of Opportunity the best move away would provoke, when staying
-    is worse than leaving (the creature is hurt and outnumbered where it stands)."""
+    """R-R5: worth the Attacks of Opportunity the move away would provoke, when staying is
+    worse than leaving: it is hurt and outnumbered where it stands, or in the reach of
+    several foes at once (each would strike it as it goes)."""
     if not c.foes:
         return -1.0, "disengage: no one to slip away from"
+    held = held_by(c.world, c.unit)
     hurt = hp(c.world, c.unit) <= c.threat(c.here)
-    if not held_by(c.world, c.unit) or not hurt:
+    crowded = len(held) >= c.w.disengage_crowd
+    if not held or not (hurt or crowded):
         return -1.0, "disengage: not worth leaving"
-    return c.w.disengage_share * c.threat(c.here), "disengages to step out of reach"
+    spared = sum(c.foe_damage(foe) for foe in held)
+    value = c.w.disengage_share * c.threat(c.here) + c.w.disengage_spared * spared
+    return value, "disengages to step out of reach"

@@ -1,4 +1,5 @@
-"""The evaluators of the small actions of a turn: standing up, drawing, guarding, ending it."""
+"""The evaluators of the small actions of a turn: standing up, drawing or picking up a weapon,
+guarding, ending it."""
 
 from __future__ import annotations
 
@@ -31,3 +32,12 @@ def guard(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 def end_turn(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     return 0.0, "ends its turn"
+
+
+def pick_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-X7: a weapon back in empty hands (after a Disarm), worth as much as drawing one."""
+    assert isinstance(d, a.PickUp)
+    kind = c.world.catalog.get(item_kind(c.world, d.item))
+    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
+        return c.w.pick_up, f"picks up {kind.name}"
+    return -1.0, "pick up: nothing it needs"
