@@ -118,7 +118,7 @@ def score(context: Context, legal: Legal) -> Choice:
     if evaluate is None or RULEBOOK[type(decision)].evaluator in context.w.off:
         return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
     target = getattr(decision, "target", "")
-    hostile = not isinstance(decision, a.Aid | a.Administer | a.AbilityAction)
+    hostile = not isinstance(decision, a.Aid | a.Administer | a.Toss | a.AbilityAction)
     if hostile and target and incapacitated(context.world, target):
         # Beating a creature that is already down wins nothing (R-C6, R-K2).
         return Choice(decision, -1.0, f"{decision.name}: {target} is already down")

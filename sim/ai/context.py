@@ -68,6 +68,7 @@ class Context:
         self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
         self._strike_cells: list[Pos] | None = None  # where it could strike a foe from
         self._reached: frozenset[Pos] | None = None
+        self._shoots: bool | None = None
         self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
@@ -209,6 +210,32 @@ class Context:
             )
             if weight:
                 total += weight * self.own_damage(foe)
+        return total
+
+    def shoots(self) -> bool:
+        """Whether it can shoot a foe from where it stands (a ranged attack the rules allow)."""
+        if self._shoots is None:
+            self._shoots = False
+            for foe in self.foes:
+                plan = plan_attack(self.world, a.Attack(self.unit, target=foe))
+                if not isinstance(plan, Refusal) and not plan.melee:
+                    self._shoots = True
+                    break
+        return self._shoots
+
+    def sheltered(self, cell: Pos) -> float:
+        """The damage of one blow of each foe close by that could strike this creature in
+        `cell` only from ground higher than its own (it would have to climb first, R-A4)."""
+        grid = self.world.grid
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            if chebyshev(cell, there) > CLOSE:
+                continue
+            level = grid.ground_half(there)
+            spots = reaching_from(self.world, foe, cell)
+            if all(grid.ground_half(spot) > level for spot in spots):
+                total += self.foe_damage(foe)
         return total
 
     def best_strike(self) -> float:

@@ -58,10 +58,14 @@ class Weights:
     throw_keep: float
     toss: float
     prepare: float
-    prepare_openings: int
     prepare_horizon: float
     administer: float
     pick_up: float
+    shooter_closer: float
+    throw_only_weapon: float
+    hide_ambush: float
+    high_ground: float
+    stance_cost: float
     off: frozenset[str]
 
 

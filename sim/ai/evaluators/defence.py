@@ -8,7 +8,8 @@ from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.components import Position
 from sim.play.legal import Legal
-from sim.play.odds import hide_odds
+from sim.play.odds import attack_odds, hide_odds
+from sim.rules.combat.reactions import NONE, held_weapon
 from sim.rules.reach.threat import reaches
 
 
@@ -20,7 +21,7 @@ def brace(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if threat <= 0:
         return -1.0, "brace: no foe can strike it"
     saved = threat - c.threat_after(d)
-    worth = c.w.brace * saved - 2 * c.best_strike()
+    worth = c.w.brace * saved - 2 * c.best_strike() - c.w.stance_cost
     return worth, f"braces: {saved:.1f} of {threat:.1f} damage expected saved"
 
 
@@ -34,10 +35,14 @@ def evade(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         there = c.world.need(foe, Position).cell
         coming = attack_count(reaches(c.world, foe, there, c.here), chebyshev(c.here, there))
         if coming:
-            saved = max(saved, c.foe_damage(foe) - foe_damage(changed, foe, c.unit))
+            spared = c.foe_damage(foe) - foe_damage(changed, foe, c.unit)
+            saved = max(saved, min(coming, 1.0) * spared)
     if saved <= 0:
         return -1.0, "evade: no blow it would dodge better"
-    return c.w.evade * saved - c.best_strike(), f"evades: {saved:.1f} damage saved on a Dodge"
+    return (
+        c.w.evade * saved - c.best_strike() - c.w.stance_cost,
+        f"evades: {saved:.1f} damage saved on a Dodge",
+    )
 
 
 def hide(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -47,5 +52,13 @@ def hide(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = hide_odds(c.world, c.unit)
     if odds.every <= 0:
         return -1.0, "hide: a foe sees it in plain sight"
-    worth = odds.every * c.w.hide * c.threat(c.here) - 2 * c.best_strike()
+    # Unseen, its next blow meets no defence (R-X8): the foe it would gain most on.
+    weapon = held_weapon(c.world, c.unit, melee=True)
+    ambush = 0.0
+    for foe in c.foes:
+        odds_on = attack_odds(c.world, c.unit, foe, weapon=weapon, melee=True)
+        bare = next((o.damage for o in odds_on if o.defence == NONE), 0.0)
+        ambush = max(ambush, bare - min(o.damage for o in odds_on))
+    shelter = c.w.hide * c.threat(c.here) + c.w.hide_ambush * ambush
+    worth = odds.every * shelter - 2 * c.best_strike() - c.w.stance_cost
     return worth, f"hides: {percent(odds.every)} to go unseen by every foe"

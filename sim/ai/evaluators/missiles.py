@@ -40,6 +40,9 @@ def throw(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Throw)
     if weapon_kind(c.world, d.item) is None:
         return -1.0, "throw: only a weapon is worth throwing"
+    if held_weapon(c.world, c.unit, melee=True) == d.item and c.w.throw_only_weapon < 0:
+        # Its only blade thrown, it fights bare-handed until it walks over to pick it up.
+        return c.w.throw_only_weapon, "throw: its only melee weapon"
     hit, dealt, kill = hit_value(c.world, c.unit, d.target, d.item, False)
     value = dealt + KILL * kill - _parting(c, d.item)
     return value, (

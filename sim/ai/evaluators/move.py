@@ -31,7 +31,11 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if strike <= 0:
         target = ""
     closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
-    value = strike + c.w.move_closer * closer - c.w.move_cost * legal.cost.half
+    toward = c.w.move_closer
+    if c.w.shooter_closer != 1.0 and c.shoots():
+        # A shooter that has a foe in its bow's range here gains no shot by coming nearer.
+        toward *= c.w.shooter_closer
+    value = strike + toward * closer - c.w.move_cost * legal.cost.half
     why = f"{d.name}s to {cell.x},{cell.y}"
     if c.goals:
         before = min(chebyshev(c.here, g) for g in c.goals)
@@ -52,6 +56,12 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     danger = c.threat(cell) - c.threat(c.here)
     pressure = c.menace(cell) - c.menace(c.here)
     provoked = provoked_damage(c, d)
+    if c.w.high_ground and cell != c.here:
+        # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge.
+        shelter = c.sheltered(cell) - c.sheltered(c.here)
+        value += c.w.high_ground * shelter
+        if shelter > 0:
+            why += ", to high ground"
     value -= c.w.trade * (danger - pressure) + provoked
     if provoked:
         why += f", provoking {provoked:.1f} damage expected"
