@@ -72,7 +72,7 @@ class AI:
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(battle, pending, listed, known_roll=settings.search is not None)
+            return react(battle, pending, listed, known_roll=settings.read_roll)
         assert isinstance(pending, AwaitingAction)
         ranked = rank(
             battle.world,
@@ -135,7 +135,12 @@ def score(context: Context, legal: Legal) -> Choice:
     # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
     if legal.cost is not None and legal.cost.bonus:
         w = context.w
-        value -= legal.cost.bonus * (w.bonus_spent + w.bonus_threat * context.threat(context.here))
+        threat = context.threat(context.here)
+        if w.disengage_leaves and isinstance(decision, a.Disengage):
+            threat = 0.0  # it leaves the threat it stands in; its move weighs where it goes
+        # A move (a Step) weighs the threat at its end itself; the share here is the rest's.
+        share = w.move_bonus_threat if isinstance(decision, a.Movement) else w.bonus_threat
+        value -= legal.cost.bonus * (w.bonus_spent + share * threat)
     # A slowed action costs more for the same effect (R-B6): only worth it when nothing
     # else is, and never before the same action unslowed.
     if decision.slow:

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
-from sim.core.components import Budget, Position
+from sim.core.components import Body, Budget, Position
 from sim.core.creature import creatures, hp, incapacitated, team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
@@ -225,7 +225,7 @@ class Context:
 
     def sheltered(self, cell: Pos) -> float:
         """The damage of one blow of each foe close by that could strike this creature in
-        `cell` only from ground higher than its own (it would have to climb first, R-A4)."""
+        `cell` only from ground it must climb up to first (R-A4, R-M7): a ledge."""
         grid = self.world.grid
         total = 0.0
         for foe in self.foes:
@@ -233,8 +233,13 @@ class Context:
             if chebyshev(cell, there) > CLOSE:
                 continue
             level = grid.ground_half(there)
+            if grid.ground_half(cell) <= level:
+                continue  # no higher than the foe: it strikes up or across as ever
+            # A rise above half its height needs a Jump (R-M3), one above its height a Climb
+            # (R-M6, R-M7): a 1 Action on a face it may hang from, not a step.
+            tall = self.world.need(foe, Body).height
             spots = reaching_from(self.world, foe, cell)
-            if all(grid.ground_half(spot) > level for spot in spots):
+            if all((grid.ground_half(spot) - level) / 2 > tall for spot in spots):
                 total += self.foe_damage(foe)
         return total
 

@@ -66,6 +66,8 @@ class Weights:
     hide_ambush: float
     high_ground: float
     stance_cost: float
+    disengage_leaves: bool
+    move_bonus_threat: float
     off: frozenset[str]
 
 
@@ -89,12 +91,14 @@ class Search:
 @dataclass(frozen=True, slots=True)
 class Level:
     """A level of the AI: its policy ("random", "greedy" or "rank"), the weight set it ranks
-    by and the look-ahead it adds (None: none)."""
+    by, the look-ahead it adds (None: none), and whether it weighs a defence against the Hit
+    Roll already rolled (R-A2: the window opens on a rolled attack) or against the odds."""
 
     name: str
     policy: str
     weights: Weights | None
     search: Search | None
+    read_roll: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +135,8 @@ def parse(data: dict[str, Any]) -> Book:
             raise ValueError(f"ai.toml levels.{name}: no policy {table['policy']!r}")
         weights = sets[table["weights"]] if "weights" in table else None
         search = searches[table["search"]] if "search" in table else None
-        levels[name] = Level(name, table["policy"], weights, search)
+        read = bool(table.get("read_roll", False))
+        levels[name] = Level(name, table["policy"], weights, search, read)
     return Book(float(data["currency"]["kill"]), sets, levels)
 
 

@@ -8,6 +8,7 @@ from sim.core.actions import Action
 from sim.core.components import Position
 from sim.core.creature import hp
 from sim.play.legal import Legal
+from sim.rules.combat.reactions import held_weapon
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.reach.fields import Field
 from sim.rules.reach.opportunity import held_by, provocations
@@ -108,13 +109,15 @@ def provoked_damage(c: Context, d: a.Movement) -> float:
 
 def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     """R-R5: worth the Attacks of Opportunity the move away would provoke, when staying is
-    worse than leaving: it is hurt and outnumbered where it stands, or in the reach of
-    several foes at once (each would strike it as it goes)."""
+    worse than leaving: it is hurt and outnumbered where it stands, or it is a shooter in the
+    reach of several foes at once (each would strike it as it goes)."""
     if not c.foes:
         return -1.0, "disengage: no one to slip away from"
     held = held_by(c.world, c.unit)
     hurt = hp(c.world, c.unit) <= c.threat(c.here)
-    crowded = len(held) >= c.w.disengage_crowd
+    # A shooter in the reach of several foes strikes better from further off: it leaves.
+    shooter = held_weapon(c.world, c.unit, melee=False) is not None
+    crowded = shooter and len(held) >= c.w.disengage_crowd
     if not held or not (hurt or crowded):
         return -1.0, "disengage: not worth leaving"
     spared = sum(c.foe_damage(foe) for foe in held)
