@@ -41,7 +41,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.ai.player import AI, Choice, play, players, take_seats
+from sim.ai.choice import Choice
+from sim.ai.chooser import AI
+from sim.ai.seats import play, players, take_seats
 from sim.content.scenario import load
 from sim.core.actions import Action, EndTurn
 from sim.formats.replay import begin

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.ai import player as ai
+from sim.ai import seats as ai
 from sim.content.scenario import Scenario, load, loads
 from sim.core.events import to_json
 from sim.formats.replay import begin
@@ -73,6 +73,11 @@ GAMES: dict[str, Callable[[], Battle]] = {
     "scripted_skirmish": lambda: scripted(_shipped("skirmish"), 3),
     "normal_skirmish": lambda: ai_game(
         _shipped("skirmish"), 5, {"blue": "normal", "red": "normal"}, round_cap=10
+    ),
+    # `classic` is `normal` as it was before issue #29 (sim/data/ai.toml): its log is the one
+    # normal_skirmish had then, and stays so when normal changes.
+    "classic_skirmish": lambda: ai_game(
+        _shipped("skirmish"), 5, {"blue": "classic", "red": "classic"}, round_cap=10
     ),
     "hard_vs_normal_skirmish": lambda: ai_game(
         _shipped("skirmish"), 11, {"blue": "hard", "red": "normal"}, round_cap=3

@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from sim.ai.player import AI, LEVELS, ROUND_CAP, Choice, play, players, seats, take_seats
+from sim.ai.choice import Choice
+from sim.ai.chooser import AI
+from sim.ai.levels import LEVELS, ROUND_CAP
+from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.content.tiled import TiledError

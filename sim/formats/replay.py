@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sim.ai.player import LEVELS
+from sim.ai.levels import LEVELS
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.core.dice import SeededDice
 from sim.core.events import to_json as event_json

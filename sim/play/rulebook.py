@@ -90,7 +90,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.FallProne: Mechanic(
         prone.check_fall_prone, prone.resolve_fall_prone, (by_itself(a.FallProne),)
     ),
-    a.Aim: Mechanic(stance.check_aim, stance.resolve_aim, (by_itself(a.Aim),)),
+    a.Aim: Mechanic(stance.check_aim, stance.resolve_aim, (by_itself(a.Aim),), "aim"),
     a.Assist: Mechanic(
         assist.check_assist,
         assist.resolve_assist,
@@ -105,7 +105,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         "attack",
         odds=odds.attack_chance,
     ),
-    a.Brace: Mechanic(stance.check_brace, stance.resolve_brace, (by_itself(a.Brace),)),
+    a.Brace: Mechanic(stance.check_brace, stance.resolve_brace, (by_itself(a.Brace),), "brace"),
     a.Consume: Mechanic(
         items.check_consume,
         items.resolve_consume,
@@ -116,6 +116,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         disarm.check_disarm,
         disarm.resolve_disarm,
         _over(Over.CLOSE, disarm.disarm_candidates),
+        "disarm",
         odds=odds.disarm_action_chance,
     ),
     a.Draw: Mechanic(
@@ -124,13 +125,17 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Stow: Mechanic(items.check_stow, items.resolve_stow, _over(Over.HELD, items.stow_candidates)),
     a.Drop: Mechanic(items.check_drop, items.resolve_drop, _over(Over.HELD, items.drop_candidates)),
     a.PickUp: Mechanic(
-        items.check_pick_up, items.resolve_pick_up, _over(Over.AROUND, items.pick_up_candidates)
+        items.check_pick_up,
+        items.resolve_pick_up,
+        _over(Over.AROUND, items.pick_up_candidates),
+        "pick_up",
     ),
-    a.Evade: Mechanic(stance.check_evade, stance.resolve_evade, (by_itself(a.Evade),)),
+    a.Evade: Mechanic(stance.check_evade, stance.resolve_evade, (by_itself(a.Evade),), "evade"),
     a.Feint: Mechanic(
         feint.check_feint,
         feint.resolve_feint,
         _over(Over.CLOSE, feint.feint_candidates),
+        "feint",
         odds=odds.feint_action_chance,
     ),
     a.Aid: Mechanic(
@@ -140,6 +145,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         aid.check_administer,
         aid.resolve_administer,
         _over(Over.CREATURE, aid.administer_candidates),
+        "administer",
     ),
     a.Grapple: Mechanic(
         grapple.check_grapple,
@@ -149,11 +155,14 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         odds=odds.grapple_action_chance,
     ),
     a.BreakFree: Mechanic(
-        grapple.check_break_free, grapple.resolve_break_free, (by_itself(a.BreakFree),)
+        grapple.check_break_free,
+        grapple.resolve_break_free,
+        (by_itself(a.BreakFree),),
+        "break_free",
     ),
     a.Release: Mechanic(grapple.check_release, grapple.resolve_release, (by_itself(a.Release),)),
     a.Guard: Mechanic(stance.check_guard, stance.resolve_guard, (by_itself(a.Guard),), "guard"),
-    a.Hide: Mechanic(hide.check_hide, hide.resolve_hide, (by_itself(a.Hide),)),
+    a.Hide: Mechanic(hide.check_hide, hide.resolve_hide, (by_itself(a.Hide),), "hide"),
     a.Shove: Mechanic(
         shove.check_shove,
         shove.resolve_shove,
@@ -162,16 +171,23 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
         odds=odds.shove_chance,
     ),
     a.Prepare: Mechanic(
-        prepare.check_prepare, prepare.resolve_prepare, _over(Over.PLAN, prepare.prepare_candidates)
+        prepare.check_prepare,
+        prepare.resolve_prepare,
+        _over(Over.PLAN, prepare.prepare_candidates),
+        "prepare",
     ),
     a.Throw: Mechanic(
-        throw.check_throw, throw.resolve_throw, _over(Over.MISSILE, throw.throw_candidates)
+        throw.check_throw,
+        throw.resolve_throw,
+        _over(Over.MISSILE, throw.throw_candidates),
+        "throw",
     ),
     a.Toss: Mechanic(
         throw.check_toss,
         throw.resolve_toss,
         _over(Over.AROUND, throw.toss_to_cell_candidates)
         + _over(Over.MISSILE, throw.toss_candidates),
+        "toss",
     ),
     a.Trip: Mechanic(
         trip.check_trip,

@@ -5,7 +5,7 @@ actions and reactions each side chose).
 Game `i` of a batch with base seed `S` is played with the seed `game_seed(S, i)`: the first 8
 bytes of sha256("sim batch S i"), big-endian, with the top bit cleared (so it is a seed a save
 holds, 0 to 2**63 - 1). Hashing rather than `S + i` keeps the games of two batches with nearby
-base seeds independent samples. The battle's dice and the AI players (`sim.ai.player.players`) both
+base seeds independent samples. The battle's dice and the AI players (`sim.ai.seats.players`) both
 take that seed, exactly as `sim run SCENARIO --seed SEED --ai ...` does, so any one game can
 be played again by itself.
 
@@ -35,7 +35,8 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any, Protocol
 
-from sim.ai.player import percent, play, players, take_seats
+from sim.ai.choice import percent
+from sim.ai.seats import play, players, take_seats
 from sim.content.scenario import MAX_SEED, Scenario
 from sim.core import events as ev
 from sim.core.actions import Action, EndTurn, Refusal

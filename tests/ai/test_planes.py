@@ -1,5 +1,5 @@
 """Issue #11: the AI weighs the threat, menace and nearness to a foe of every cell around a
-creature at once (`threat.reached_plane`, `threat.reaching_plane`, `_Context.nearest_foe`);
+creature at once (`threat.reached_plane`, `threat.reaching_plane`, `Context.nearest_foe`);
 each must be what the one-cell sum gives
 (R-A4 reach with heights, R-M7 hanging creatures) on every shipped map, with creatures set down
 among their foes, some of them hanging on a face."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from sim.ai.player import _Context
+from sim.ai.context import Context
 from sim.content.scenario import load
 from sim.core.components import Position
 from sim.core.creature import creatures
@@ -43,7 +43,7 @@ def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> 
                 world.set(unit, Position(_open(world, unit, rng), up))
                 hung += up > 0
             for unit in units:
-                context = _Context(world, unit)
+                context = Context(world, unit)
                 window = context.window
                 for y in range(window.y0, window.y1):
                     for x in range(window.x0, window.x1):

@@ -15,19 +15,14 @@ from typing import Any
 
 import pytest
 
-from sim.ai.player import (
-    AI,
-    LEVELS,
-    Choice,
-    _defend_known,
-    _Luck,
-    _play_out,
-    play,
-    prospect,
-    rank,
-    standing,
-    take_seats,
-)
+from sim.ai.choice import Choice
+from sim.ai.chooser import AI, rank
+from sim.ai.levels import LEVELS
+from sim.ai.lookahead import play_out
+from sim.ai.luck import Luck
+from sim.ai.prospect import prospect, standing
+from sim.ai.reactions import defend_known
+from sim.ai.seats import play, take_seats
 from sim.cli.main import main
 from sim.content.scenario import load
 from sim.core import actions as a
@@ -111,7 +106,7 @@ def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
     legal_decisions); it moves and, where the battle lasts long enough to meet the foe, attacks
     and answers reaction windows, not only ends turns. A battle won by an objective within the
     six rounds (chasm, river_crossing: a side runs to its goal) is over, with a winner."""
-    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    caplog.set_level(logging.WARNING, logger="sim.ai.seats")
     b, kinds = ai_game(path, 1, "normal", "easy", cap=6)
     print(f"{path.stem}: {dict(sorted(kinds.items()))}")
     assert not caplog.records, [r.getMessage() for r in caplog.records]
@@ -154,7 +149,7 @@ def test_a_refused_decision_is_logged_and_not_submitted_twice_in_a_row(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     b = begin(load(ROOT / "scenarios/skirmish.toml"), 1)
-    caplog.set_level(logging.WARNING, logger="sim.ai.player")
+    caplog.set_level(logging.WARNING, logger="sim.ai.seats")
     submitted: list[str] = []
     outcome = play(
         b,
@@ -256,13 +251,15 @@ def to_ana(b: Battle) -> None:
 
 def test_it_attacks_the_foe_it_can_take_down() -> None:
     """Two orcs in reach; mog has 2 hit points left: the attack goes to mog, and the reason
-    gives the odds in words."""
+    gives the odds in words. Both orcs parry nearly every blow: `normal` first feints mog
+    (R-X10, issue #29), `classic` strikes at once."""
     b = seeded_battle(PAIR, 3)
     to_ana(b)
-    choice = AI("normal").choose(b)
+    choice = AI("classic").choose(b)
     assert choice.decision == a.Attack("ana", target="mog")
     assert choice.why.startswith("attacks mog: ")
     assert "% to hit" in choice.why and "damage expected" in choice.why
+    assert AI("normal").choose(b).decision == a.Feint("ana", target="mog")
 
 
 def test_it_never_beats_a_foe_that_is_already_down() -> None:
@@ -377,7 +374,7 @@ def test_sim_run_with_one_side_to_the_ai_plays_the_script_for_the_other(
         ("green", "sim run: --ai: no team 'green' in this scenario (teams: blue, red)"),
         (
             "red=brutal",
-            "sim run: --ai: level must be one of random, easy, normal, hard, not 'brutal'",
+            "sim run: --ai: level must be one of random, easy, normal, hard, classic, not 'brutal'",
         ),
         ("red,red=hard", "sim run: --ai names team 'red' twice"),
         ("=hard", "sim run: --ai wants TEAM or TEAM=LEVEL, e.g. red=hard, not '=hard'"),
@@ -444,8 +441,9 @@ def test_a_swimmer_beside_a_held_slipway_swims_to_the_quay_climbs_out_and_strike
     accept(b, choice.decision)
     assert conditions_of(b, "ana") == {}
     choice = AI("normal").choose(b)
-    assert choice.decision == a.Attack("ana", target="grok")
-    assert choice.why.startswith("attacks grok: ")
+    # grok parries nearly every blow: with the ½ Action left, `normal` feints for the next one.
+    assert choice.decision in (a.Attack("ana", target="grok"), a.Feint("ana", target="grok"))
+    assert choice.why.startswith(("attacks grok: ", "feints grok: "))
 
 
 def test_an_orc_on_the_slipway_goes_into_the_water_after_the_swimmer() -> None:
@@ -774,7 +772,9 @@ def test_hard_plays_the_foes_turns_out_up_to_its_sides_next_turn(
     while b.world.turn.current != unit:
         end_turns(b, b.world.turn.current or "")
     before = len(b.log)
-    fork, _ = _play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("normal"), "blue")
+    # `classic` plays the forks here: the order of turns, not the choices, is under test, and
+    # normal's Trip takes the archer down on seed 3 (its turn is then skipped).
+    fork, _ = play_out(b, unit, Choice(a.EndTurn(unit), 0.0, ""), 7, AI("classic"), "blue")
     assert len(b.log) == before and b.pending == AwaitingAction(unit)
     events = fork.log[before:]
     started = [e.unit for e in events if isinstance(e, TurnStarted)]
@@ -810,7 +810,7 @@ def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -
     left, worth = set(), set()
     for seed in range(1, 9):
         fork = b.fork(SeededDice(seed))
-        luck = _Luck(fork, "red")
+        luck = Luck(fork, "red")
         for _ in range(2):  # the second adds half grok's FCS Bonus (R-A1)
             luck.submit(a.Attack("grok", target="bram"))
             while isinstance(fork.pending, AwaitingReaction):
@@ -872,11 +872,11 @@ def test_hard_defends_against_the_hit_roll_its_tag_names_whatever_its_words() ->
     accepted(b, unit="bob", reaction="none")  # no Interrupt (R-R7)
     assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "defence"
     names = list(b.pending.options)
-    assert _defend_known(b, "bob", names) is not None
+    assert defend_known(b, "bob", names) is not None
     hit = max(i for i, e in enumerate(b.log) if isinstance(e, Rolled))
     rolled = b.log[hit]
     assert isinstance(rolled, Rolled) and rolled.tag is RollKind.HIT
     b.log[hit] = dataclasses.replace(rolled, purpose="a swing of the sword")
-    assert _defend_known(b, "bob", names) is not None
+    assert defend_known(b, "bob", names) is not None
     b.log[hit] = dataclasses.replace(rolled, tag=RollKind.SHOVE)
-    assert _defend_known(b, "bob", names) is None
+    assert defend_known(b, "bob", names) is None

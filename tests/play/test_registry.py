@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import pytest
 
-from sim.ai.player import EVALUATORS
+from sim.ai.evaluators import EVALUATORS
 from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core import codec
@@ -285,7 +285,7 @@ def test_each_generator_makes_candidates_of_its_own_type_only() -> None:
 
 
 def test_every_evaluator_an_entry_names_is_the_ais_and_the_ai_has_no_other() -> None:
-    """The AI weighs a decision by the evaluator its type's entry names (sim/ai/player.py
+    """The AI weighs a decision by the evaluator its type's entry names (sim/ai/evaluators
     EVALUATORS); an entry naming none is worth nothing to it."""
     named = {m.evaluator for m in RULEBOOK.values() if m.evaluator is not None}
     assert named == set(EVALUATORS)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sim.ai.player import play as ai_play
+from sim.ai.seats import play as ai_play
 from sim.cli.main import main
 from sim.content.scenario import Scenario, load, loads
 from sim.core.actions import Action, Attack, Refusal

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.ai.player import players
+from sim.ai.seats import players
 from sim.formats.replay import ReplayError, load_save, replay
 from sim.play.engine import AwaitingReaction, BattleOver
 from sim.ui.draw.render import Renderer

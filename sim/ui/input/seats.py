@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.ai.player import AI, players
+from sim.ai.chooser import AI
+from sim.ai.seats import players
 from sim.core.actions import Refusal
 from sim.core.components import Policy
 from sim.core.creature import creatures, team_of

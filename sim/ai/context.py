@@ -1,0 +1,409 @@
+"""What the evaluators read of one creature's turn: threat and menace maps, reach, foes' damage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sim.ai.weights import Weights, book
+from sim.core import actions as a
+from sim.core.actions import Refusal
+from sim.core.components import Body, Budget, Position
+from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.dice import SeededDice
+from sim.core.geometry import Pos
+from sim.core.grid import Kind
+from sim.core.world import World
+from sim.play.apply import apply
+from sim.play.odds import (
+    AttackOdds,
+    attack_odds,
+)
+from sim.play.rulebook import RULEBOOK
+from sim.rules.combat.attack import plan_attack
+from sim.rules.combat.reactions import Ask, held_weapon
+from sim.rules.objectives import Objective, Reach
+from sim.rules.reach.fields import INF, Field, window_around
+from sim.rules.reach.opportunity import provoked_along, provoking_cells
+from sim.rules.reach.threat import (
+    enemies,
+    gaps,
+    reached_plane,
+    reaches,
+    reaching_from,
+    reaching_plane,
+)
+
+KILL = book().kill  # a foe taken out of the fight, in hit points beyond its damage
+
+
+class Context:
+    """What every evaluation of one creature's decision needs, worked out once."""
+
+    def __init__(
+        self,
+        world: World,
+        unit: str,
+        objectives: tuple[Objective, ...] = (),
+        weights: Weights | None = None,
+    ) -> None:
+        self.world = world
+        # The weight set the evaluators count by: `normal`'s unless told.
+        self.w = weights if weights is not None else book().weights["normal"]
+        self.unit = unit
+        self.team = team_of(world, unit)
+        self.here = world.need(unit, Position).cell
+        self.foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
+        self.budget = world.need(unit, Budget)
+        self._paths: dict[Pos, tuple[Pos, ...]] = {}
+        self._threat: dict[Pos, float] = {}
+        self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
+        self.maps: dict[type[a.Movement], Mapping[Pos, Any]] = {}
+        self._foe_damage: dict[str, float] = {}
+        self._own_damage: dict[str, float] = {}
+        self._menace: dict[Pos, float] = {}
+        self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
+        self._strike_cells: list[Pos] | None = None  # where it could strike a foe from
+        self._reached: frozenset[Pos] | None = None
+        self._shoots: bool | None = None
+        self._from = np.zeros((0, 2), dtype=np.int64)  # what nearest_foe measures from
+        self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
+        self._nearest_reached: dict[type[a.Movement], int] = {}
+        self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
+        self._nearest_plane: npt.NDArray[np.int64] | None = None
+        # `threat` and `menace` of every cell around, worked out at once when first asked.
+        self.window = window_around(world, self.here, PLANE_RADIUS)
+        self._threats: npt.NDArray[np.float64] | None = None
+        self._menaces: npt.NDArray[np.float64] | None = None
+        self.goals = [
+            cell
+            for objective in objectives
+            if isinstance(objective, Reach) and objective.team == self.team
+            for cell in objective.cells
+        ]
+        # Cells the foes win by reaching: worth standing on or beside, and a foe near one is
+        # the first to stop.
+        self.guarded = [
+            cell
+            for objective in objectives
+            if isinstance(objective, Reach) and objective.team != self.team
+            for cell in objective.cells
+        ]
+        if self.guarded:
+            # One warden is enough (standing on the cell bars it): the nearest of the side;
+            # the others hunt.
+            def near(u: str) -> int:
+                return min(chebyshev(world.need(u, Position).cell, g) for g in self.guarded)
+
+            side = [
+                u
+                for u in creatures(world)
+                if team_of(world, u) == self.team and not incapacitated(world, u)
+            ]
+            self.warden = min(side, key=lambda u: (near(u), u)) == unit
+        else:
+            self.warden = False
+
+    # --- shared measures ---
+    def hit_value(self, target: str, weapon: str | None, melee: bool) -> tuple[float, float, float]:
+        return hit_value(self.world, self.unit, target, weapon, melee)
+
+    def threat(self, cell: Pos) -> float:
+        """Damage the foes can be expected to deal to this creature standing in `cell`: a foe
+        that reaches it from where it stands counts two attacks, one that can come close
+        counts one."""
+        if self.window.holds(cell):
+            if self._threats is None:
+                self._threats = self._weighed(
+                    lambda foe, there: reached_plane(self.world, foe, there, self.window),
+                    self.foe_damage,
+                )
+            return float(self._threats[self.window.local(cell)])
+        if cell not in self._threat:
+            self._threat[cell] = self.threat_at(cell)
+        return self._threat[cell]
+
+    def threat_at(self, cell: Pos) -> float:
+        """`threat` of one cell, worked out on its own (a cell beyond `window`)."""
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            weight = attack_count(reaches(self.world, foe, there, cell), chebyshev(cell, there))
+            if weight:
+                total += weight * self.foe_damage(foe)
+        return total
+
+    def _weighed(
+        self,
+        reaching: Callable[[str, Pos], npt.NDArray[np.bool_]],
+        damage: Callable[[str], float],
+    ) -> npt.NDArray[np.float64]:
+        """`threat` or `menace` of every cell of `window` at once (issue #11): for each foe in
+        turn, `attack_count` of its plane of reach (`reaching(foe, its cell)`) times its `damage`,
+        added up in the same order as the sum of one cell (adding the 0 of a foe far off
+        changes nothing)."""
+        total = np.zeros(self.window.shape, dtype=np.float64)
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            near = gaps(self.window, there) <= CLOSE
+            weight = np.where(
+                reaching(foe, there), REACHING_ATTACKS, np.where(near, CLOSE_ATTACKS, 0.0)
+            )
+            total = total + weight * damage(foe)
+        return total
+
+    def strike(self, cell: Pos, half: int) -> tuple[float, str]:
+        """The best that `half` ½ Actions of attacks from `cell` on one foe can deal it (each
+        ½ Action an attack, at most two), and that foe ("" for none)."""
+        key = (cell, half)
+        if key in self._strike:
+            return self._strike[key]
+        best, target = 0.0, ""
+        if half > 0:
+            moved: World | None = None  # the world with the creature at `cell`, made once
+            for foe in self.foes:
+                there = self.world.need(foe, Position).cell
+                if not reaches(self.world, self.unit, cell, there):
+                    continue
+                if moved is None:
+                    moved = self.world
+                    if cell != self.here:
+                        moved = self.world.copy()
+                        moved.set(self.unit, Position(cell))
+                # The weapon the attack would use: valued unarmed (weapon None), a strike
+                # from the end cell dealt nothing through armour, and no move set one up.
+                plan = plan_attack(moved, a.Attack(self.unit, target=foe))
+                if isinstance(plan, Refusal):
+                    continue
+                _, dealt, kill = hit_value(moved, self.unit, foe, plan.weapon, plan.melee)
+                value = dealt * min(half, 2) + KILL * kill
+                if value > best:
+                    best, target = value, foe
+        self._strike[key] = (best, target)
+        return best, target
+
+    def menace(self, cell: Pos) -> float:
+        """Damage this creature can be expected to deal the foes from `cell` in its next turn,
+        weighed as `threat` weighs theirs: two attacks on a foe it reaches from there, one on
+        a foe close by."""
+        if self.window.holds(cell):
+            if self._menaces is None:
+                self._menaces = self._weighed(
+                    lambda _, there: reaching_plane(self.world, self.unit, there, self.window),
+                    self.own_damage,
+                )
+            return float(self._menaces[self.window.local(cell)])
+        if cell not in self._menace:
+            self._menace[cell] = self.menace_at(cell)
+        return self._menace[cell]
+
+    def menace_at(self, cell: Pos) -> float:
+        """`menace` of one cell, worked out on its own (a cell beyond `window`)."""
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            weight = attack_count(
+                reaches(self.world, self.unit, cell, there), chebyshev(cell, there)
+            )
+            if weight:
+                total += weight * self.own_damage(foe)
+        return total
+
+    def shoots(self) -> bool:
+        """Whether it can shoot a foe from where it stands (a ranged attack the rules allow)."""
+        if self._shoots is None:
+            self._shoots = False
+            for foe in self.foes:
+                plan = plan_attack(self.world, a.Attack(self.unit, target=foe))
+                if not isinstance(plan, Refusal) and not plan.melee:
+                    self._shoots = True
+                    break
+        return self._shoots
+
+    def sheltered(self, cell: Pos) -> float:
+        """The damage of one blow of each foe close by that could strike this creature in
+        `cell` only from ground it must climb up to first (R-A4, R-M7): a ledge."""
+        grid = self.world.grid
+        total = 0.0
+        for foe in self.foes:
+            there = self.world.need(foe, Position).cell
+            if chebyshev(cell, there) > CLOSE:
+                continue
+            level = grid.ground_half(there)
+            if grid.ground_half(cell) <= level:
+                continue  # no higher than the foe: it strikes up or across as ever
+            # A rise above half its height needs a Jump (R-M3), one above its height a Climb
+            # (R-M6, R-M7): a 1 Action on a face it may hang from, not a step.
+            tall = self.world.need(foe, Body).height
+            spots = reaching_from(self.world, foe, cell)
+            if all((grid.ground_half(spot) - level) / 2 > tall for spot in spots):
+                total += self.foe_damage(foe)
+        return total
+
+    def best_strike(self) -> float:
+        """What one attack from where it stands can win at best (`strike` of one ½ Action):
+        what an action that spends a ½ Action gives up."""
+        return self.strike(self.here, 1)[0]
+
+    def threat_after(self, decision: a.Action) -> float:
+        """`threat` where it stands once a sure action (a Brace, an Evade) has had its
+        effect: the same foes' damage against the defences it would then have."""
+        changed = after(self.world, decision)
+        return Context(changed, self.unit, weights=self.w).threat(self.here)
+
+    def own_damage(self, foe: str) -> float:
+        """What one melee attack of this creature on `foe` is expected to deal, `foe`
+        defending as well as it can, worked out once."""
+        if foe not in self._own_damage:
+            self._own_damage[foe] = foe_damage(self.world, self.unit, foe)
+        return self._own_damage[foe]
+
+    def reached(self) -> frozenset[Pos]:
+        """`provoking_cells`, worked out once: only leaving one of these can provoke (R-R4)."""
+        if self._reached is None:
+            self._reached = provoking_cells(self.world, self.unit)
+        return self._reached
+
+    def nearest_reached(self, kind: type[a.Movement], field: Field) -> int:
+        """The least cost, by `kind`'s search, of a cell some foe reaches (`reached`),
+        worked out once per Movement Action; INF if it gets to none."""
+        if kind not in self._nearest_reached:
+            costs = (field.cost(q) for q in self.reached())
+            self._nearest_reached[kind] = min((c for c in costs if c is not None), default=INF)
+        return self._nearest_reached[kind]
+
+    def foe_damage(self, foe: str) -> float:
+        """`foe_damage` of `foe` on this creature, worked out once."""
+        if foe not in self._foe_damage:
+            self._foe_damage[foe] = foe_damage(self.world, foe, self.unit)
+        return self._foe_damage[foe]
+
+    def provoked_on(self, kind: type[a.Movement], field: Field, cell: Pos) -> float:
+        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, each
+        provocation weighed by `foe_damage` (whether the foe can pay for it or not), worked out
+        for every cell of the field at once when first asked: the cells past the shortcut of
+        `provoked_damage` (costing more than the nearest cell a foe reaches), or every cell when the
+        creature stands in a foe's reach."""
+        plane = self._provoked.get(kind)
+        if plane is None:
+            asked = field.ground.can_end.copy()
+            if self.here not in self.reached():
+                asked &= field.dist > self.nearest_reached(kind, field)
+            plane = provoked_along(self.world, self.unit, field, self.foe_damage, asked)
+            self._provoked[kind] = plane
+        return float(plane[field.window.local(cell)])
+
+    def nearest_foe(self, cell: Pos) -> int:
+        """How many cells `cell` is from the nearest cell this creature could strike a foe
+        from (R-A4, heights included). The foe's own cell is no measure: a swimmer beside a
+        quay, or a climber below a ledge, stands next to a foe it cannot reach and would never
+        move to get out or up."""
+        known = self._nearest.get(cell)
+        if known is not None:
+            return known
+        if self._strike_cells is None:
+            self._strike_cells = self._strikes()
+            # Where to measure from, as an array: every candidate move asks (issue #11).
+            spots = self._strike_cells or [self.world.need(f, Position).cell for f in self.foes]
+            self._from = np.array([(s.x, s.y) for s in spots], dtype=np.int64).reshape(-1, 2)
+        if self.window.holds(cell):
+            if self._nearest_plane is None:
+                # Every cell around at once: the least gap to any spot, cell by cell.
+                spots = [Pos(int(x), int(y)) for x, y in self._from]
+                plane = np.zeros(self.window.shape, dtype=np.int64)
+                if spots:
+                    plane = gaps(self.window, spots[0])
+                    for spot in spots[1:]:
+                        np.minimum(plane, gaps(self.window, spot), out=plane)
+                self._nearest_plane = plane
+            return int(self._nearest_plane[self.window.local(cell)])
+        found = self.nearest_foe_at(cell)
+        self._nearest[cell] = found
+        return found
+
+    def nearest_foe_at(self, cell: Pos) -> int:
+        """`nearest_foe` of one cell, worked out on its own (a cell beyond `window`)."""
+        self.nearest_foe(self.here)  # where to measure from, made once
+        apart = np.abs(self._from - (cell.x, cell.y)).max(axis=1)
+        return int(apart.min()) if len(apart) else 0
+
+    def _strikes(self) -> list[Pos]:
+        """`strike_spots` of this creature and its foes."""
+        return strike_spots(self.world, self.unit, self.foes)
+
+
+def hit_value(
+    world: World, unit: str, target: str, weapon: str | None, melee: bool
+) -> tuple[float, float, float]:
+    """(chance to hit, expected damage, kill chance) of one attack of `unit` now, against the
+    defence that serves the target best (it is assumed to choose well)."""
+    odds = attack_odds(world, unit, target, weapon=weapon, melee=melee)
+    worst = min(odds, key=lambda o: o.hit)
+    kill = worst.hit if worst.per_hit >= hp(world, target) else 0.0
+    return worst.hit, worst.damage, kill
+
+
+REACHING_ATTACKS, CLOSE_ATTACKS, CLOSE = 2.0, 0.7, 4
+# Cells around a creature whose threat and menace are worked out at once: further than any
+# Movement Action of the shipped creatures goes; a cell beyond is weighed on its own.
+PLANE_RADIUS = 32
+
+
+def attack_count(reaching: bool, gap: int) -> float:
+    """How many attacks `threat` and `menace` count between two creatures: two when one
+    reaches the other where they stand, 0.7 when they are close (it can come in), else none."""
+    if reaching:
+        return REACHING_ATTACKS
+    return CLOSE_ATTACKS if gap <= CLOSE else 0.0
+
+
+def chebyshev(p: Pos, q: Pos) -> int:
+    return max(abs(p.x - q.x), abs(p.y - q.y))
+
+
+def foe_odds(world: World, foe: str, unit: str) -> tuple[AttackOdds, ...]:
+    """The odds of one melee attack of `foe` on `unit`, with the weapon it would use: the
+    melee weapon in its hands when `unit` is out of its reach now (a threat from a cell it
+    would come to was counted unarmed, nothing through armour)."""
+    plan = plan_attack(world, a.Attack(foe, target=unit))
+    if isinstance(plan, Refusal) or not plan.melee:
+        weapon = held_weapon(world, foe, melee=True)
+    else:
+        weapon = plan.weapon
+    return attack_odds(world, foe, unit, weapon=weapon, melee=True)
+
+
+def foe_damage(world: World, foe: str, unit: str) -> float:
+    """What one attack of `foe` on `unit` is expected to deal, `unit` defending as well as it
+    can."""
+    return min(o.damage for o in foe_odds(world, foe, unit))
+
+
+def strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
+    """Every open cell no other creature stands in from which `unit` reaches a foe where it
+    stands (R-A4, heights included)."""
+    grid = world.grid
+    taken = {
+        world.need(u, Position).cell
+        for u in creatures(world)
+        if u != unit and not incapacitated(world, u)
+    }
+    return [
+        spot
+        for foe in foes
+        for spot in reaching_from(world, unit, world.need(foe, Position).cell)
+        if spot not in taken and grid.kind(spot) != Kind.WALL
+    ]
+
+
+def after(world: World, decision: a.Action) -> World:
+    """A copy of `world` with `decision`'s effects applied, for an action without dice (a
+    stance, an Aim): what it changes, read off the rules rather than guessed."""
+    changed = world.copy()
+    for event in RULEBOOK[type(decision)].resolve(changed, decision, SeededDice(0)):
+        if not isinstance(event, Ask):
+            apply(changed, event)
+    return changed

@@ -1,0 +1,46 @@
+"""The evaluator of a spell or ability: the damage and healing it does to each creature touched."""
+
+from __future__ import annotations
+
+from sim.ai.context import Context
+from sim.core import actions as a
+from sim.core.abilities import Damage, Heal
+from sim.core.actions import Action, Refusal
+from sim.core.components import Health
+from sim.core.creature import incapacitated, team_of
+from sim.play.legal import Legal
+from sim.rules.combat.casting import affected
+
+
+def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """A spell or ability by the damage and healing it is expected to do to each creature it
+    touches, foes counting for it and allies against it."""
+    assert isinstance(d, a.AbilityAction)
+    ability = c.world.catalog.abilities.get(d.ability)
+    touched = affected(c.world, d)
+    if ability is None or isinstance(touched, Refusal):
+        return -1.0, f"{d.ability}: cannot be aimed"
+    value = 0.0
+    for unit in touched:
+        sign = -1.0 if team_of(c.world, unit) == c.team else 1.0
+        down = incapacitated(c.world, unit)
+        for effect in ability.effects:
+            if isinstance(effect, Damage):
+                if down and sign > 0:
+                    # Burning a foe that is already down wins nothing (R-K2, R-C6): casters
+                    # that did spent every turn on the fallen while the standing foe waited.
+                    continue
+                amount = effect.amount
+                value += sign * (amount.count * (amount.die + 1) / 2 + amount.flat)
+            elif isinstance(effect, Heal):
+                health = c.world.need(unit, Health)
+                if health.hp < health.max_hp:
+                    amount = effect.amount
+                    mean = amount.count * (amount.die + 1) / 2 + amount.flat
+                    value -= sign * min(mean, health.max_hp - health.hp)
+    if ability.attack and touched:
+        hit, _, _ = c.hit_value(touched[0], None, False)
+        value *= hit
+    elif ability.save:
+        value *= c.w.cast_save
+    return value - c.w.cast_cost, f"{ability.verb} on {d.target or d.to or 'itself'}"

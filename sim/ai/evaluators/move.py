@@ -1,0 +1,125 @@
+"""The evaluators of moving: a Movement Action's end cell weighed as a trade, and Disengage."""
+
+from __future__ import annotations
+
+from sim.ai.context import Context, chebyshev
+from sim.core import actions as a
+from sim.core.actions import Action
+from sim.core.components import Position
+from sim.core.creature import hp
+from sim.play.legal import Legal
+from sim.rules.combat.reactions import held_weapon
+from sim.rules.movement.climb import ClimbPlan, plan_climb
+from sim.rules.reach.fields import Field
+from sim.rules.reach.opportunity import held_by, provocations
+from sim.rules.reach.reachmap import reach_map
+
+
+def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    assert isinstance(d, a.Movement) and d.to is not None and legal.cost is not None
+    world, cell = c.world, d.to
+    if isinstance(d, a.Climb):
+        # R-M7: a climb that stops part-way leaves the climber hanging below the face it is
+        # aimed at, not on top of it.
+        climbed = plan_climb(world, d)
+        if isinstance(climbed, ClimbPlan):
+            cell = climbed.end
+    half_left = c.budget.half - legal.cost.half
+    # What it can strike from there with what the move leaves, over what it can strike
+    # staying where it is: a step from one cell in reach to another wins no attack.
+    strike, target = c.strike(cell, half_left)
+    strike -= c.strike(c.here, c.budget.half)[0]
+    if strike <= 0:
+        target = ""
+    closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
+    toward = c.w.move_closer
+    if c.w.shooter_closer != 1.0 and c.shoots():
+        # A shooter that has a foe in its bow's range here gains no shot by coming nearer.
+        toward *= c.w.shooter_closer
+    value = strike + toward * closer - c.w.move_cost * legal.cost.half
+    why = f"{d.name}s to {cell.x},{cell.y}"
+    if c.goals:
+        before = min(chebyshev(c.here, g) for g in c.goals)
+        after = min(chebyshev(cell, g) for g in c.goals)
+        value += c.w.goal_step * (before - after) + (c.w.goal_reached if after == 0 else 0.0)
+        if after < before:
+            why += ", toward the objective"
+    if c.warden:
+        # Standing on the cell itself bars it: no foe can end a move there (R-M5).
+        before = min(chebyshev(c.here, g) for g in c.guarded)
+        after = min(chebyshev(cell, g) for g in c.guarded)
+        value += c.w.warden_step * (before - after) + c.w.warden_on * ((after == 0) - (before == 0))
+        if after < before:
+            why += ", to guard the objective"
+    # Weighed as a trade: the damage the foes can deal it at the end cell against what it can
+    # deal them from there. Counting only the first, two sides that each hold back out of
+    # reach end every turn and the battle never ends.
+    danger = c.threat(cell) - c.threat(c.here)
+    pressure = c.menace(cell) - c.menace(c.here)
+    provoked = provoked_damage(c, d)
+    if c.w.high_ground and cell != c.here:
+        # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge.
+        shelter = c.sheltered(cell) - c.sheltered(c.here)
+        value += c.w.high_ground * shelter
+        if shelter > 0:
+            why += ", to high ground"
+    value -= c.w.trade * (danger - pressure) + provoked
+    if provoked:
+        why += f", provoking {provoked:.1f} damage expected"
+    if target:
+        why += f" to attack {target}"
+    elif closer > 0:
+        why += ", closing in"
+    return value, why
+
+
+def provoked_damage(c: Context, d: a.Movement) -> float:
+    """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4, after a
+    Disengage none: `provoked`)."""
+    assert d.to is not None
+    # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
+    # creature hanging on a face leaves its first cell from a height: no shortcut for it.
+    near = c.reached()
+    lifted = c.world.need(c.unit, Position).elevation != 0
+    if not near and not lifted:
+        return 0.0
+    kind = type(d)
+    if kind not in c.maps:  # one reach map per Movement Action, not one per candidate cell
+        c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
+    found = c.maps[kind].get(d.to)
+    if found is None:
+        return 0.0
+    # Every cell a path passes before its end costs less to get to than the end: a move that
+    # costs no more than the cheapest cell some foe reaches passes none of them.
+    if (
+        not lifted
+        and c.here not in near
+        and isinstance(found.route, Field)
+        and found.cost <= c.nearest_reached(kind, found.route)
+    ):
+        return 0.0
+    if not lifted and isinstance(found.route, Field):
+        # The same sum as below, without building the path, for every cell at once (issue #11).
+        return c.provoked_on(kind, found.route, d.to)
+    path = tuple(p for p, _ in found.path)
+    if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
+        return 0.0
+    return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
+
+
+def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-R5: worth the Attacks of Opportunity the move away would provoke, when staying is
+    worse than leaving: it is hurt and outnumbered where it stands, or it is a shooter in the
+    reach of several foes at once (each would strike it as it goes)."""
+    if not c.foes:
+        return -1.0, "disengage: no one to slip away from"
+    held = held_by(c.world, c.unit)
+    hurt = hp(c.world, c.unit) <= c.threat(c.here)
+    # A shooter in the reach of several foes strikes better from further off: it leaves.
+    shooter = held_weapon(c.world, c.unit, melee=False) is not None
+    crowded = shooter and len(held) >= c.w.disengage_crowd
+    if not held or not (hurt or crowded):
+        return -1.0, "disengage: not worth leaving"
+    spared = sum(c.foe_damage(foe) for foe in held)
+    value = c.w.disengage_share * c.threat(c.here) + c.w.disengage_spared * spared
+    return value, "disengages to step out of reach"

@@ -1,0 +1,122 @@
+"""What the dice gave a look-ahead's attacks beyond their odds, taken out as a control variate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.ai.context import KILL
+from sim.core import actions as a
+from sim.core import events as ev
+from sim.core.actions import Refusal
+from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.play.engine import (
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    Decision,
+    Outcome,
+    ReactionChoice,
+)
+from sim.play.odds import (
+    attack_odds,
+)
+from sim.rules.combat.attack import plan_attack
+from sim.rules.combat.reactions import (
+    NONE,
+    held_weapon,
+)
+
+
+@dataclass(slots=True)
+class OpenAttack:
+    """An attack submitted in a look-ahead whose Hit Roll has not been resolved yet."""
+
+    attacker: str
+    target: str
+    damage: float  # expected, the target defending as well as it can
+    kill: float  # the chance it takes the target down
+    mark: int  # the length of the log when it was submitted
+    sign: float  # +1 for an attack of the side that looks ahead, -1 for a foe's
+
+
+class Luck:
+    """What the dice gave the attacks of a look-ahead beyond what they were expected to,
+    in hit points' worth for `team` (as `standing` counts them)."""
+
+    def __init__(self, battle: Battle, team: str) -> None:
+        self.battle = battle
+        self.team = team
+        self.total = 0.0
+        self.open: list[OpenAttack] = []
+
+    def submit(self, decision: Decision) -> Outcome:
+        battle = self.battle
+        pending = battle.pending
+        if isinstance(decision, a.Attack) and isinstance(pending, AwaitingAction):
+            self._expect(decision.actor, decision.target, decision)
+        elif (
+            isinstance(decision, ReactionChoice)
+            and isinstance(pending, AwaitingReaction)
+            and pending.kind in ("interrupt", "attack_of_opportunity")
+            and decision.choice != NONE
+            and battle.resolving is not None
+        ):
+            # An Interrupt or an Attack of Opportunity is a strike on the one acting (R-R4,
+            # R-R7), with the melee weapon in hand: its luck is taken out as an attack's is.
+            self._expect(decision.unit, battle.resolving.actor, None)
+        outcome = battle.submit(decision)
+        if self.open:
+            self._settle()
+        return outcome
+
+    def _expect(self, attacker: str, target: str, attack: a.Attack | None) -> None:
+        """Note what a strike of `attacker` on `target` is expected to deal: `attack`, the
+        Attack decision, or None for a reaction's strike with the melee weapon in hand."""
+        world = self.battle.world
+        if target not in creatures(world) or incapacitated(world, target):
+            return
+        if attack is None:
+            weapon, melee = held_weapon(world, attacker, melee=True), True
+        else:
+            plan = plan_attack(world, attack)
+            if isinstance(plan, Refusal):
+                return
+            weapon, melee = plan.weapon, plan.melee
+        odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
+        worst = min(odds, key=lambda o: o.damage)
+        left = max(hp(world, target), 0)
+        sign = 1.0 if team_of(world, attacker) == self.team else -1.0
+        kill = worst.hit if worst.per_hit >= left else 0.0
+        damage = worst.hit * min(worst.per_hit, left)
+        self.open.append(OpenAttack(attacker, target, damage, kill, len(self.battle.log), sign))
+
+    def _settle(self) -> None:
+        log = self.battle.log
+        still: list[OpenAttack] = []
+        for attack in self.open:
+            found = next(
+                (
+                    k
+                    for k, e in enumerate(log[attack.mark :], attack.mark)
+                    if isinstance(e, ev.AttackResolved)
+                    and e.attacker == attack.attacker
+                    and e.target == attack.target
+                ),
+                None,
+            )
+            if found is None:
+                lost = any(
+                    isinstance(e, ev.ActionLost) and e.unit == attack.attacker
+                    for e in log[attack.mark :]
+                )
+                if not lost:  # an interrupted attack is what happened, not luck
+                    still.append(attack)
+                continue
+            dealt, down = 0.0, 0.0
+            after = log[found + 1] if found + 1 < len(log) else None
+            if isinstance(after, ev.Damaged) and after.unit == attack.target:
+                before = after.hp + after.amount
+                dealt = float(max(before, 0) - max(after.hp, 0))
+                down = 1.0 if before > 0 >= after.hp else 0.0
+            self.total += attack.sign * (dealt - attack.damage + KILL * (down - attack.kill))
+        self.open = still

@@ -1,0 +1,387 @@
+"""Issue #29: one small map per evaluator where one decision is clearly right, and the AI at
+`normal` takes it. A failure prints what it chose and why, and the best of the rest."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sim.ai.choice import Choice
+from sim.ai.chooser import AI, rank
+from sim.core import actions as a
+from sim.play.engine import AwaitingAction, Battle
+from sim.play.legal import legal_decisions
+from tests.helpers import end_turns, give, scenario_text, seeded_battle, unit
+
+Chosen = TypeVar("Chosen", bound=a.Action)
+
+
+def turn_of(text: str, uid: str, seed: int = 1) -> Battle:
+    """A battle on `text` at the start of `uid`'s turn, everyone before it having waited."""
+    b = seeded_battle(text, seed)
+    while b.world.turn.current != uid:
+        end_turns(b, b.world.turn.current or "")
+    return b
+
+
+def chosen(b: Battle) -> Choice:
+    """What `normal` chooses now."""
+    return AI("normal").choose(b)
+
+
+def why_not(b: Battle, choice: Choice) -> str:
+    """What the AI chose and why, and its best few decisions with their scores."""
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction)
+    ranked = rank(b.world, pending.unit, tuple(legal_decisions(b, slowed=False)))
+    lines = [f"chose {choice.decision} ({choice.score:.2f}): {choice.why}", "ranked:"]
+    lines += [f"  {c.score:6.2f} {c.why}" for c in ranked[:8]]
+    return "\n".join(lines)
+
+
+def expect(b: Battle, kind: type[Chosen]) -> tuple[Chosen, str]:
+    """`normal`'s choice now, which must be of `kind`: the decision and its reason."""
+    choice = chosen(b)
+    assert isinstance(choice.decision, kind), why_not(b, choice)
+    return choice.decision, choice.why
+
+
+def test_aim_before_a_long_shot() -> None:
+    """An archer with a brute far off across an empty hall: nothing threatens it this turn,
+    so +2 on the shot (R-X1) is worth more than the Bonus Action kept for a Dodge."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #a.........#
+            #.........g#
+            ############
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+        ),
+        "ana",
+    )
+    _, why = expect(b, a.Aim)
+    assert why.startswith("aims at grok: +2 to hit worth ")
+
+
+def test_feint_against_a_high_defence() -> None:
+    """A bare-handed dwarf whose Dodge lets few blows through (AGI d10+8): a fighter with
+    Deception sets up a blow at +5 (R-X10) rather than swing at 4 %."""
+    b = turn_of(
+        scenario_text(
+            """
+            #####
+            #ad.#
+            #####
+            """,
+            unit("ana", "blue", "human_fighter", "a", policy="ask", skills={"deception": 8})
+            + "\n"
+            + unit("dain", "red", "dwarf_guard", "d", policy="ask", held=[], agi="d10+8"),
+        ),
+        "ana",
+    )
+    assert expect(b, a.Feint)[0] == a.Feint("ana", target="dain")
+
+
+def test_disengage_before_leaving_two_enemies() -> None:
+    """An archer between two brutes: slipping away (R-R5) spares it two Attacks of
+    Opportunity, worth more than a blow of its bow at either."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #g.....#
+            #ao....#
+            ########
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask")
+            + "\n"
+            + unit("olg", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "ana",
+    )
+    expect(b, a.Disengage)
+
+
+def test_grapple_a_caster() -> None:
+    """Bare hands beside a mage: holding the caster (R-G1) is worth more than a punch."""
+    b = turn_of(
+        scenario_text(
+            """
+            #####
+            #am.#
+            #####
+            """,
+            unit("ana", "blue", "human_fighter", "a", policy="ask", held=[])
+            + "\n"
+            + unit("mage", "red", "human_mage", "m", policy="ask"),
+        ),
+        "ana",
+    )
+    _, why = expect(b, a.Grapple)
+    assert why.endswith(", a caster")
+
+
+def test_break_free() -> None:
+    """A fighter held by a goblin in plate, two cells from its side's objective: its sword
+    barely dents the plate, and breaking free (R-G2) frees the way."""
+    b = turn_of(
+        scenario_text(
+            """
+            #######
+            #.mg.X#
+            #######
+            """,
+            unit("mira", "blue", "human_fighter", "m", policy="ask")
+            + "\n"
+            + unit("grok", "red", "goblin_sneak", "g", policy="ask", armour="plate"),
+            extra='\n[[objectives]]\nkind = "reach"\nteam = "blue"\nat = "X"\n'
+            '[legend]\nX = { kind = "open" }\n',
+        ),
+        "mira",
+    )
+    give(b, "mira", "grappled", "grok")
+    give(b, "grok", "grappling", "mira")
+    expect(b, a.BreakFree)
+
+
+def test_trip_a_dodger() -> None:
+    """An orc raider with a club (a trip weapon, R-X19) beside an elf whose Dodge turns most
+    blows, with another raider beside her: Prone, she cannot Dodge their blows and spends her
+    next 1 Action getting up."""
+    b = turn_of(
+        scenario_text(
+            """
+            #####
+            #re.#
+            #.k.#
+            #####
+            """,
+            unit("rok", "red", "orc_raider", "r", policy="ask")
+            + "\n"
+            + unit("kor", "red", "orc_raider", "k", policy="ask")
+            + "\n"
+            + unit("elle", "blue", "elf_skirmisher", "e", policy="ask"),
+        ),
+        "rok",
+    )
+    assert expect(b, a.Trip)[0].target == "elle"
+
+
+def test_disarm_a_duellist() -> None:
+    """A fighter whose longsword parries nearly every blow (STR d10+8, R-R2), between two
+    orcs: disarmed (R-X5), she cannot Parry the other orc's blows, and spends half her turn
+    picking the sword up (R-X7)."""
+    b = turn_of(
+        scenario_text(
+            """
+            #####
+            #bfo#
+            #####
+            """,
+            unit("grok", "red", "orc_brute", "b", policy="ask")
+            + "\n"
+            + unit("olg", "red", "orc_brute", "o", policy="ask")
+            + "\n"
+            + unit(
+                "ana", "blue", "human_fighter", "f", policy="ask", held=["longsword"], str="d10+8"
+            ),
+        ),
+        "grok",
+    )
+    assert expect(b, a.Disarm)[0].target == "ana"
+
+
+def test_hide_behind_cover() -> None:
+    """A goblin in cover with a brute coming (R-X8): unseen, the brute cannot aim at it and its
+    knife's next blow meets no defence."""
+    b = turn_of(
+        scenario_text(
+            """
+            #########
+            #.......#
+            #s...o..#
+            #.......#
+            #########
+            """,
+            unit("snik", "blue", "goblin_sneak", "s", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+            extra='[legend]\ns = { kind = "cover" }\n',
+        ),
+        "snik",
+    )
+    expect(b, a.Hide)
+
+
+def test_throw_the_dagger_at_a_fleeing_archer() -> None:
+    """An archer across a pit no jump of the fighter clears: the dagger (R-X17, not its only
+    blade) is the one blow it can land this turn."""
+    b = turn_of(
+        scenario_text(
+            """
+            ##########
+            #f.PPPP.a#
+            #..PPPP..#
+            ##########
+            """,
+            unit("ana", "blue", "human_fighter", "f", policy="ask", held=["longsword", "dagger"])
+            + "\n"
+            + unit("arch", "red", "human_archer", "a", policy="ask"),
+            extra='[legend]\nP = { kind = "pit" }\n',
+        ),
+        "ana",
+    )
+    assert expect(b, a.Throw)[0] == a.Throw("ana", target="arch", item="ana.dagger")
+
+
+def test_brace_against_a_charge() -> None:
+    """A halfling at the end of a hall, two brutes charging: nothing to strike and nowhere to
+    go, it doubles its RES for their blows (R-X3)."""
+    b = turn_of(
+        scenario_text(
+            """
+            #########
+            #.......#
+            #m..og..#
+            #.......#
+            #########
+            """,
+            unit("mira", "blue", "halfling_medic", "m", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask")
+            + "\n"
+            + unit("olg", "red", "orc_brute", "g", policy="ask"),
+        ),
+        "mira",
+    )
+    expect(b, a.Brace)
+
+
+def test_prepare_an_attack_on_a_door() -> None:
+    """A fighter in a doorway, a raider five cells off: rather than walk out to it, it
+    prepares an attack for when the raider comes through (R-P1)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #...#......#
+            #...f.....r#
+            #...#......#
+            ############
+            """,
+            unit("ana", "blue", "human_fighter", "f", policy="ask")
+            + "\n"
+            + unit("rok", "red", "orc_raider", "r", policy="ask"),
+        ),
+        "ana",
+    )
+    assert expect(b, a.Prepare)[0].then == a.Attack("ana", target="rok")
+
+
+def test_climb_to_high_ground() -> None:
+    """An archer beside a climbable rock 3 m high, a brute coming: on top, the brute cannot
+    strike it without climbing (R-A4, R-M7)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #.TT...#
+            #aTT.o.#
+            #......#
+            ########
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+            "[legend.T]\nheight = 6\nclimbable = true\n",
+        ),
+        "ana",
+    )
+    _, why = expect(b, a.Climb)
+    assert ", to high ground" in why
+
+
+def test_aid_a_downed_ally() -> None:
+    """An ally down beside it, the foe far off: Aid (R-X11) puts it back in the fight."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #ab....#
+            #.....o#
+            ########
+            """,
+            unit("ana", "blue", "human_fighter", "a", policy="ask")
+            + "\n"
+            + unit("bram", "blue", "human_fighter", "b", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "ana",
+    )
+    give(b, "bram", "incapacitated")
+    assert expect(b, a.Aid)[0] == a.Aid("ana", target="bram")
+
+
+def test_stand_up_before_fighting() -> None:
+    """Prone, with the foe four cells off: up first (R-M10), rather than crawl to it."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #a.....#
+            #....o.#
+            ########
+            """,
+            unit("ana", "blue", "human_fighter", "a", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "ana",
+    )
+    give(b, "ana", "prone")
+    expect(b, a.StandUp)
+
+
+def test_administer_first_aid_to_a_hurt_ally() -> None:
+    """A medic beside a fighter at 3 hit points, no foe in sight: First Aid (R-X12)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #mb....#
+            #......#
+            ########
+            """,
+            unit("mira", "blue", "halfling_medic", "m", policy="ask")
+            + "\n"
+            + unit("bram", "blue", "human_fighter", "b", policy="ask", hp=3),
+        ),
+        "mira",
+    )
+    assert expect(b, a.Administer)[0].target == "bram"
+
+
+def test_classic_takes_none_of_them() -> None:
+    """`classic` (sim/data/ai.toml) keeps the AI of before issue #29: it never aims."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #a.........#
+            #.........g#
+            ############
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+        ),
+        "ana",
+    )
+    assert not isinstance(AI("classic").choose(b).decision, a.Aim)
+    assert isinstance(AI("normal").choose(b).decision, a.Aim)
