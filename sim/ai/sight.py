@@ -25,12 +25,12 @@ only submit what the rules accept. That listing, like a refused decision, can te
 
 from __future__ import annotations
 
-from sim.core.components import Position
+from sim.core.components import Conditions, Position, Stats, Team
 from sim.core.creature import creatures, incapacitated, team_of, unseen_by
 from sim.core.world import World
 from sim.play.engine import Battle
 from sim.rules.combat.prepare import Prepared
-from sim.rules.movement.diving import apart
+from sim.rules.movement.diving import apart, submerged
 
 
 class FutureDice(RuntimeError):
@@ -53,15 +53,29 @@ SEALED = _Sealed()
 def hidden(world: World, team: str) -> tuple[str, ...]:
     """The creatures of the other sides that no creature of `team` sees: each is Unseen by
     it (R-X8) or the water stands between them (R-M8). Only creatures in the fight look
-    (R-K2); a side with none standing looks with all it has."""
+    (R-K2); a side with none standing looks with all it has. Worked out once per state: the
+    guide of `hard`'s look-ahead asks at every decision of its forks."""
+    return world.memo(("hidden", team), lambda: _hidden(world, team), reads=_READS)
+
+
+_READS = (Conditions, Position, Team, Stats)
+
+
+def _hidden(world: World, team: str) -> tuple[str, ...]:
     side = [u for u in creatures(world) if team_of(world, u) == team]
     eyes = [u for u in side if not incapacitated(world, u)] or side
-    return tuple(
-        other
-        for other in creatures(world)
-        if team_of(world, other) != team
-        and all(u in unseen_by(world, other) or apart(world, u, other) for u in eyes)
-    )
+    diving = any(submerged(world, u) for u in eyes)
+    out = []
+    for other in creatures(world):
+        if team_of(world, other) == team:
+            continue
+        unseen = unseen_by(world, other)
+        # Nobody under water on either hand and Unseen by none: seen (the common case).
+        if not unseen and not diving and not submerged(world, other):
+            continue
+        if all(u in unseen or apart(world, u, other) for u in eyes):
+            out.append(other)
+    return tuple(out)
 
 
 class Sightings:
