@@ -42,7 +42,8 @@ class AI:
         self.level = level
         self.seed = seed
         self._dice = SeededDice(seed)
-        # Where its sides last saw the creatures they no longer see (sim/ai/sight.py).
+        # Where its sides last saw the creatures they no longer see (sim/ai/sight.py); a
+        # guide's (a snapshot) follows no battle.
         self.sightings = Sightings()
 
     def decide(self, battle: Battle) -> Decision:
@@ -66,6 +67,7 @@ class AI:
         # Everything below reads the battle as the side knows it, never the true world; what
         # it may try is still the true battle's (legal_decisions, battle.check).
         team = team_of(battle.world, pending.unit)
+        self.sightings.follow(battle, team)
         known = known_world(battle.world, team, self.sightings, battle.start)
         if settings.policy == "greedy":
             if isinstance(pending, AwaitingAction):
@@ -99,9 +101,9 @@ class AI:
         AI's own dice. It forks the battle as its side knows it (`known_battle`), never the
         true one: the hidden creatures where they were last seen, no foe's plan, and sealed
         dice that the forks replace with their own. The guide starts from what this AI has
-        seen, so it places the hidden creatures where the forks already have them."""
+        seen and follows nothing, so it leaves the hidden creatures where the forks have them."""
         guide = AI(search.guide, self.seed)
-        guide.sightings = self.sightings.copy()
+        guide.sightings = self.sightings.snapshot()
         known = known_battle(battle, team, self.sightings)
         return look_ahead(known, unit, ranked, self._dice, guide, search)
 

@@ -8,8 +8,8 @@ rolls still to come. So the AI reads `known_world` (the evaluators, the chooser,
 and `known_battle` (`hard`'s look-ahead forks it), never the true world:
 
 - a creature hidden from the whole side (`hidden`) stands where the side last saw it
-  (`Sightings`, kept by the AI from one decision to the next), or, never seen by this AI, where
-  it began the battle (deployment is public); it keeps its Unseen condition, so the known
+  (`Sightings`, the battle's events followed as the side saw them), or, never seen (hidden
+  from the start), where it began the battle; it keeps its Unseen condition, so the known
   battle refuses to single it out as the true one does. Moving it, rather than taking it out,
   keeps every creature the turn order names in the known battle, and a player who saw the
   goblin slip behind the crate does know roughly where it is;
@@ -28,6 +28,7 @@ from __future__ import annotations
 from sim.core.components import Conditions, Position, Stats, Team
 from sim.core.creature import creatures, incapacitated, team_of, unseen_by
 from sim.core.world import World
+from sim.play.apply import apply
 from sim.play.engine import Battle
 from sim.rules.combat.prepare import Prepared
 from sim.rules.movement.diving import apart, submerged
@@ -79,27 +80,58 @@ def _hidden(world: World, team: str) -> tuple[str, ...]:
 
 
 class Sightings:
-    """Where each side last saw each creature of the others, as of the AI's last look: the
-    memory a player keeps from one turn to the next."""
+    """Where each side last saw each creature of the others. `follow` folds the battle's
+    events, from the world as it began, one at a time, and after each the side notes where it
+    sees the others, as a player watching the board would: a goblin that hides is remembered
+    where it hid, not where it went after. A function of the battle's history alone, not of
+    when the AI was asked: an AI given a side mid-battle, or a save loaded, knows the same."""
 
     def __init__(self) -> None:
         self._seen: dict[str, dict[str, Position]] = {}
+        # Per side: the folded world, how many events of the log it has taken, the last one.
+        self._fold: dict[str, tuple[World, int, object]] = {}
+        self._start: World | None = None
+        self._frozen = False
 
-    def look(self, world: World, team: str) -> tuple[str, ...]:
-        """Note where `team` sees the others now; the creatures it does not see."""
+    def follow(self, battle: Battle, team: str) -> None:
+        """Fold the events logged since the last call (all of them for a new battle)."""
+        start = battle.start
+        if start is None or self._frozen:
+            return  # a snapshot, or a battle not begun with Battle.begin: no history to follow
+        if start is not self._start:
+            self._seen, self._fold, self._start = {}, {}, start
+        log = battle.log
+        world, done, last = self._fold.get(team, (start, 0, None))
+        if done and (done > len(log) or log[done - 1] is not last):
+            # Another branch of the same battle (a fork): its history from the start.
+            world, done = start, 0
+            self._seen.pop(team, None)
+        if done == len(log):
+            return
+        if done == 0:
+            world = start.copy()
+            self._note(world, team)  # the deployment
+        for event in log[done:]:
+            apply(world, event)
+            self._note(world, team)
+        self._fold[team] = (world, len(log), log[-1])
+
+    def _note(self, world: World, team: str) -> None:
         unseen = hidden(world, team)
         seen = self._seen.setdefault(team, {})
         for other in creatures(world):
             if other not in unseen and team_of(world, other) != team:
                 seen[other] = world.need(other, Position)
-        return unseen
 
     def last(self, team: str, unit: str) -> Position | None:
         return self._seen.get(team, {}).get(unit)
 
-    def copy(self) -> Sightings:
+    def snapshot(self) -> Sightings:
+        """What is known now, that follows no battle: for `hard`'s guide, whose forks are
+        already the battle as its side knows it."""
         clone = Sightings()
         clone._seen = {team: dict(seen) for team, seen in self._seen.items()}
+        clone._frozen = True
         return clone
 
 
@@ -107,8 +139,8 @@ def known_world(world: World, team: str, sightings: Sightings, start: World | No
     """`world` as `team` knows it (see the module's docstring): a copy with the creatures
     hidden from it where it last saw them (`sightings`, else their place in `start`, the
     world as the battle began) and the other sides' waiting plans taken out; `world` itself
-    when nothing is kept from the side. Notes what the side sees in `sightings`."""
-    unseen = sightings.look(world, team)
+    when nothing is kept from the side."""
+    unseen = hidden(world, team)
     plans = [u for u, plan in world.each(Prepared) if not plan.by and team_of(world, u) != team]
     if not unseen and not plans:
         return world

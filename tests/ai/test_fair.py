@@ -9,9 +9,13 @@ import pytest
 from sim.ai.chooser import AI
 from sim.ai.sight import FutureDice, Sightings, hidden, known_battle, known_world
 from sim.core import actions as a
+from sim.core import events as ev
 from sim.core.components import Position
+from sim.core.condition import Condition
 from sim.core.dice import SeededDice
+from sim.core.events import Event
 from sim.core.geometry import Pos
+from sim.play.apply import apply
 from sim.play.engine import AwaitingAction, Battle, Decision
 from sim.play.legal import legal_decisions
 from sim.rules.combat.prepare import Prepared
@@ -103,20 +107,36 @@ def test_a_creature_one_ally_sees_is_known_to_the_side() -> None:
     assert beside != away
 
 
+def happen(b: Battle, *events: Event) -> None:
+    """Test setup: `events` happen and are logged, as the rules would log them."""
+    for event in events:
+        apply(b.world, event)
+        b.log.append(event)
+
+
 def test_a_hidden_creature_stands_where_the_side_last_saw_it() -> None:
-    """Seen by bob at one cell, then hidden from both and moved: the known world has it
-    where bob saw it; never seen by this AI, where it was deployed."""
+    """sly steps, hides from ana and bob (R-X8), then slips on: the side knows it where it
+    hid, not where it went; an AI that follows the battle from the start only now (a save
+    loaded) knows the same; a creature hidden before anyone looked stands where deployed."""
     b = hall()
     sightings = Sightings()
-    seen_at = placed(b, Pos(6, 4))
-    assert known_world(seen_at.world, "blue", sightings, seen_at.start) is seen_at.world
-    give(seen_at, "sly", "unseen", ("ana", "bob"))
-    seen_at.world.set("sly", Position(Pos(3, 3)))
-    known = known_world(seen_at.world, "blue", sightings, seen_at.start)
-    assert known.need("sly", Position).cell == Pos(6, 4)
-    assert seen_at.world.need("sly", Position).cell == Pos(3, 3)  # the true world untouched
-    fresh = known_world(seen_at.world, "blue", Sightings(), seen_at.start)
-    assert fresh.need("sly", Position).cell == SLY
+    sightings.follow(b, "blue")
+    assert known_world(b.world, "blue", sightings, b.start) is b.world  # nothing hidden
+    step = Pos(9, 4)
+    happen(
+        b,
+        ev.Moved("sly", SLY, step, 2),
+        ev.ConditionGained("sly", Condition.UNSEEN, ("ana", "bob")),
+        ev.Moved("sly", step, Pos(8, 4), 2),
+        ev.Moved("sly", Pos(8, 4), Pos(7, 4), 2),
+    )
+    for following in (sightings, Sightings()):
+        following.follow(b, "blue")
+        known = known_world(b.world, "blue", following, b.start)
+        assert known.need("sly", Position).cell == step
+    assert b.world.need("sly", Position).cell == Pos(7, 4)  # the true world untouched
+    unfollowed = known_world(b.world, "blue", Sightings(), b.start)
+    assert unfollowed.need("sly", Position).cell == SLY
 
 
 def test_a_diver_the_water_hides_from_the_whole_side_is_hidden() -> None:
