@@ -54,8 +54,8 @@ SEALED = _Sealed()
 def hidden(world: World, team: str) -> tuple[str, ...]:
     """The creatures of the other sides that no creature of `team` sees: each is Unseen by
     it (R-X8) or the water stands between them (R-M8). Only creatures in the fight look
-    (R-K2); a side with none standing looks with all it has. Worked out once per state: the
-    guide of `hard`'s look-ahead asks at every decision of its forks."""
+    (R-K2); a side with none standing looks with all it has. Worked out once per state:
+    `Sightings` asks after every event, and `hard`'s guide at every decision of its forks."""
     return world.memo(("hidden", team), lambda: _hidden(world, team), reads=_READS)
 
 
