@@ -7,7 +7,7 @@ registry (sim/play/rulebook.py, `Mechanic.evaluator`) has an evaluator that give
 decision of that kind a value in hit points' worth, from the exact odds (sim/play/odds.py) and
 the threat maps, and the chooser takes the best. Every choice carries a reason in words, for
 the log ("attacks grok: 72 % to hit, 5.1 damage expected"). Deterministic for a given seed: its
-only dice are its own seeded ones.
+only dice are its own seeded ones. It decides from what its side can see (`sight`).
 
 Levels (`levels`): `random` (uniform over the legal decisions, a baseline), `easy` (greedy on
 damage, blind to threats, cheap: `greedy`), `normal` (every evaluator) and `hard` (normal's
@@ -18,6 +18,8 @@ a weight set and a search effort, all in sim/data/ai.toml.
 Modules, by role:
 - `levels`, `weights`: the levels, the round cap of a game AIs play, and sim/data/ai.toml read;
 - `seats`: which sides the AI plays and the loop that plays them (`players`, `play`);
+- `sight`: the battle as the AI's side knows it, the only one it reads: the creatures hidden
+  from the whole side where it last saw them, no foe's waiting plan, no dice to come;
 - `choice`: a decision and its reason;
 - `chooser`: the policy `AI`, `rank` and `score` of the legal decisions;
 - `context`: what the evaluators read of one creature's turn (threat, menace, reach, damage);

@@ -11,6 +11,7 @@ from sim.ai.evaluators import evaluator_of
 from sim.ai.greedy import greedy
 from sim.ai.lookahead import look_ahead
 from sim.ai.reactions import react
+from sim.ai.sight import Sightings, known_battle, known_world
 from sim.ai.weights import Search, Weights
 from sim.core import actions as a
 from sim.core.actions import Action
@@ -41,6 +42,9 @@ class AI:
         self.level = level
         self.seed = seed
         self._dice = SeededDice(seed)
+        # Where its sides last saw the creatures they no longer see (sim/ai/sight.py); a
+        # guide's (a snapshot) follows no battle.
+        self.sightings = Sightings()
 
     def decide(self, battle: Battle) -> Decision:
         return self.choose(battle).decision
@@ -59,9 +63,15 @@ class AI:
             pick = found[self._dice.roll(len(found)) - 1]
             return Choice(pick.decision, 0.0, "a random legal decision")
         pending = battle.pending
+        assert isinstance(pending, AwaitingAction | AwaitingReaction), pending
+        # Everything below reads the battle as the side knows it, never the true world; what
+        # it may try is still the true battle's (legal_decisions, battle.check).
+        team = team_of(battle.world, pending.unit)
+        self.sightings.follow(battle, team)
+        known = known_world(battle.world, team, self.sightings, battle.start)
         if settings.policy == "greedy":
             if isinstance(pending, AwaitingAction):
-                return greedy(battle, pending.unit, avoid)
+                return greedy(battle, known, pending.unit, avoid)
             if isinstance(pending, AwaitingReaction) and pending.kind == "interrupt":
                 # Weighing an Interrupt (R-R7) costs more than all else easy weighs: it keeps
                 # its Bonus Actions for defence.
@@ -72,26 +82,30 @@ class AI:
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(battle, pending, listed, known_roll=settings.read_roll)
-        assert isinstance(pending, AwaitingAction)
+            return react(battle, known, pending, listed, known_roll=settings.read_roll)
         ranked = rank(
-            battle.world,
+            known,
             pending.unit,
             listed,
             objectives=battle.objectives,
             weights=settings.weights,
         )
         if settings.search is not None and len(ranked) > 1:
-            return self._look_ahead(battle, pending.unit, ranked, settings.search)
+            return self._look_ahead(battle, team, pending.unit, ranked, settings.search)
         return ranked[0]
 
     def _look_ahead(
-        self, battle: Battle, unit: str, ranked: list[Choice], search: Search
+        self, battle: Battle, team: str, unit: str, ranked: list[Choice], search: Search
     ) -> Choice:
         """`hard`'s choice: `look_ahead` with `normal` playing the forks, on seeds from the
-        AI's own dice."""
+        AI's own dice. It forks the battle as its side knows it (`known_battle`), never the
+        true one: the hidden creatures where they were last seen, no foe's plan, and sealed
+        dice that the forks replace with their own. The guide starts from what this AI has
+        seen and follows nothing, so it leaves the hidden creatures where the forks have them."""
         guide = AI(search.guide, self.seed)
-        return look_ahead(battle, unit, ranked, self._dice, guide, search)
+        guide.sightings = self.sightings.snapshot()
+        known = known_battle(battle, team, self.sightings)
+        return look_ahead(known, unit, ranked, self._dice, guide, search)
 
 
 def rank(

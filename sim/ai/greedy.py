@@ -15,6 +15,7 @@ from sim.core.components import Body, Gear, Position
 from sim.core.condition import Condition
 from sim.core.creature import has, incapacitated, item_kind, team_of
 from sim.core.geometry import Pos
+from sim.core.world import World
 from sim.play.engine import (
     Battle,
     Decision,
@@ -33,13 +34,13 @@ from sim.rules.reach.threat import (
 _MOVES = {kind.name: kind for kind in ORDER}
 
 
-def greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
+def greedy(battle: Battle, world: World, unit: str, avoid: Collection[Decision]) -> Choice:
     """`easy`'s decision on its own turn: the attack that deals most now (R-A2, R-A3); else
     back on its feet (R-M10) or out of a grapple (R-G2); else the move that gets it nearest
     its side's objective or a foe, cheapest first; else the end of its turn. Greedy on damage,
     blind to threats and Attacks of Opportunity, and it asks the rules only of the few
-    decisions it weighs, not of every legal one."""
-    world = battle.world
+    decisions it weighs, not of every legal one. It reads `world`, the battle as its side
+    knows it (sim/ai/sight.py); the rules it asks are the true battle's."""
 
     def allowed(decision: Action) -> bool:
         return decision not in avoid and not isinstance(battle.check(decision), Refusal)
@@ -80,7 +81,7 @@ def greedy(battle: Battle, unit: str, avoid: Collection[Decision]) -> Choice:
         return Choice(a.StandUp(unit), 0.5, "stands up")
     if has(world, unit, Condition.GRAPPLED) and allowed(a.BreakFree(unit)):
         return Choice(a.BreakFree(unit), 0.5, "tries to break free")
-    move = _closing(battle, unit, foes, allowed)
+    move = _closing(battle, world, unit, foes, allowed)
     if move is not None:
         return move
     return Choice(a.EndTurn(unit), 0.0, "ends its turn")
@@ -99,11 +100,10 @@ def _apart(
 
 
 def _closing(
-    battle: Battle, unit: str, foes: list[str], allowed: Callable[[Action], bool]
+    battle: Battle, world: World, unit: str, foes: list[str], allowed: Callable[[Action], bool]
 ) -> Choice | None:
     """`easy`'s move: to the reachable cell nearest (in cells) its side's objective, or else
     a foe, and of those the cheapest; only if it gets nearer than it stands."""
-    world = battle.world
     team = team_of(world, unit)
     goals = [
         c for o in battle.objectives if isinstance(o, Reach) and o.team == team for c in o.cells

@@ -38,18 +38,23 @@ _VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
 
 
 def react(
-    battle: Battle, pending: AwaitingReaction, listed: tuple[Legal, ...], known_roll: bool = False
+    battle: Battle,
+    world: World,
+    pending: AwaitingReaction,
+    listed: tuple[Legal, ...],
+    known_roll: bool = False,
 ) -> Choice:
     """Defend with the defence that adds most; take an Attack of Opportunity; Interrupt only
     when what it wins beats the defences its 2 Bonus Actions would otherwise pay for (R-R7);
-    catch only with a free hand (dropping a weapon to catch costs more than it saves)."""
-    world = battle.world
+    catch only with a free hand (dropping a weapon to catch costs more than it saves).
+    It reads `world`, the battle as its side knows it (sim/ai/sight.py), and of `battle`
+    only what has happened: the action being resolved and the rolls made."""
     names = [d.decision.choice for d in listed if isinstance(d.decision, ReactionChoice)]
     unit = pending.unit
     if pending.kind == "defence":
         usable = [n for n in names if n != NONE]
         if usable and known_roll:
-            known = defend_known(battle, unit, names)
+            known = defend_known(battle, world, unit, names)
             if known is not None:
                 return known
         if usable:
@@ -73,12 +78,11 @@ def react(
     return Choice(ReactionChoice(unit, NONE), 0.0, "lets it pass")
 
 
-def defend_known(battle: Battle, unit: str, names: list[str]) -> Choice | None:
+def defend_known(battle: Battle, world: World, unit: str, names: list[str]) -> Choice | None:
     """`hard`'s defence: the attack's Hit Roll is known when the window opens (R-A2: the
     defence answers a rolled attack), so each defence is worth its chance to beat that total
     times the damage of a hit, less the defences its Bonus Actions would no longer pay for
     against the attacks still to come before this creature's next turn."""
-    world = battle.world
     acting = battle.resolving
     rolled = next(
         (e for e in reversed(battle.log) if isinstance(e, ev.Rolled) and e.tag is RollKind.HIT),

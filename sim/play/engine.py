@@ -235,6 +235,12 @@ class Battle:
         clone.dice = dice
         return clone
 
+    @property
+    def start(self) -> World | None:
+        """The world as the battle began, before initiative (None for a battle not begun with
+        `begin`): where each creature was deployed, which every side saw. Not to be changed."""
+        return self._origin[0] if self._origin is not None else None
+
     # --- what the engine waits for ---------------------------------------------------------
     @property
     def pending(self) -> Pending:

@@ -872,11 +872,11 @@ def test_hard_defends_against_the_hit_roll_its_tag_names_whatever_its_words() ->
     accepted(b, unit="bob", reaction="none")  # no Interrupt (R-R7)
     assert isinstance(b.pending, AwaitingReaction) and b.pending.kind == "defence"
     names = list(b.pending.options)
-    assert defend_known(b, "bob", names) is not None
+    assert defend_known(b, b.world, "bob", names) is not None
     hit = max(i for i, e in enumerate(b.log) if isinstance(e, Rolled))
     rolled = b.log[hit]
     assert isinstance(rolled, Rolled) and rolled.tag is RollKind.HIT
     b.log[hit] = dataclasses.replace(rolled, purpose="a swing of the sword")
-    assert defend_known(b, "bob", names) is not None
+    assert defend_known(b, b.world, "bob", names) is not None
     b.log[hit] = dataclasses.replace(rolled, tag=RollKind.SHOVE)
-    assert defend_known(b, "bob", names) is None
+    assert defend_known(b, b.world, "bob", names) is None
