@@ -51,8 +51,8 @@ class Context:
         weights: Weights | None = None,
     ) -> None:
         self.world = world
-        # The weight set the evaluators count by: `normal`'s unless told.
-        self.w = weights if weights is not None else book().weights["normal"]
+        # The weight set the evaluators count by: the level `normal`'s unless told.
+        self.w = weights if weights is not None else _normal()
         self.unit = unit
         self.team = team_of(world, unit)
         self.here = world.need(unit, Position).cell
@@ -407,3 +407,10 @@ def after(world: World, decision: a.Action) -> World:
         if not isinstance(event, Ask):
             apply(changed, event)
     return changed
+
+
+def _normal() -> Weights:
+    """The weight set of the level `normal` (sim/data/ai.toml)."""
+    weights = book().levels["normal"].weights
+    assert weights is not None, "the level normal ranks by a weight set"
+    return weights

@@ -1,5 +1,5 @@
 """Issue #29: one small map per evaluator where one decision is clearly right, and the AI at
-`normal` takes it. A failure prints what it chose and why, and the best of the rest."""
+`tactical` takes it. A failure prints what it chose and why, and the best of the rest."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from sim.ai.choice import Choice
 from sim.ai.chooser import AI, rank
+from sim.ai.weights import book
 from sim.core import actions as a
 from sim.play.engine import AwaitingAction, Battle
 from sim.play.legal import legal_decisions
@@ -24,22 +25,23 @@ def turn_of(text: str, uid: str, seed: int = 1) -> Battle:
 
 
 def chosen(b: Battle) -> Choice:
-    """What `normal` chooses now."""
-    return AI("normal").choose(b)
+    """What `tactical` chooses now."""
+    return AI("tactical").choose(b)
 
 
 def why_not(b: Battle, choice: Choice) -> str:
     """What the AI chose and why, and its best few decisions with their scores."""
     pending = b.pending
     assert isinstance(pending, AwaitingAction)
-    ranked = rank(b.world, pending.unit, tuple(legal_decisions(b, slowed=False)))
+    weights = book().levels["tactical"].weights
+    ranked = rank(b.world, pending.unit, tuple(legal_decisions(b, slowed=False)), weights=weights)
     lines = [f"chose {choice.decision} ({choice.score:.2f}): {choice.why}", "ranked:"]
     lines += [f"  {c.score:6.2f} {c.why}" for c in ranked[:8]]
     return "\n".join(lines)
 
 
 def expect(b: Battle, kind: type[Chosen]) -> tuple[Chosen, str]:
-    """`normal`'s choice now, which must be of `kind`: the decision and its reason."""
+    """`tactical`'s choice now, which must be of `kind`: the decision and its reason."""
     choice = chosen(b)
     assert isinstance(choice.decision, kind), why_not(b, choice)
     return choice.decision, choice.why
@@ -384,4 +386,4 @@ def test_classic_takes_none_of_them() -> None:
         "ana",
     )
     assert not isinstance(AI("classic").choose(b).decision, a.Aim)
-    assert isinstance(AI("normal").choose(b).decision, a.Aim)
+    assert isinstance(AI("tactical").choose(b).decision, a.Aim)
