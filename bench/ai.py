@@ -11,8 +11,9 @@ share of games the first level wins is printed with its 95 % Wilson interval, pe
 (and won as blue and as red) and in all, against the goal of the pairing: the whole action
 economy (`tactical`, which becomes `normal` once it meets this goal and keeps the balance bands)
 beats `classic` (`normal` before issue #29, kept as a baseline) and `hard` beats `normal` in
->= 65 %, `normal` beats `random` in >= 95 %. A game stopped by the round cap counts as not won. A pairing with
-a level this tree does not have is named ("unknown AI level classic") and not played.
+>= 65 %, `normal` beats `random` in >= 95 %. A game stopped by the round cap counts as not
+won. A pairing with a level this tree does not have is named ("unknown AI level classic") and
+not played.
 
 Decision time: the CPU time of every decision of every level in every game it played
 (`time.thread_time`, so the load of a shared machine does not inflate it), median and 99th
