@@ -111,9 +111,14 @@ class Sightings:
         if done == 0:
             world = start.copy()
             self._note(world, team)  # the deployment
+        noted = world.stamp(_READS)
         for event in log[done:]:
             apply(world, event)
-            self._note(world, team)
+            # Most events (rolls, spending) move nobody and hide nobody: nothing to note.
+            now = world.stamp(_READS)
+            if now != noted:
+                self._note(world, team)
+                noted = now
         self._fold[team] = (world, len(log), log[-1])
 
     def _note(self, world: World, team: str) -> None:
