@@ -11,7 +11,7 @@ from sim.ai.evaluators import evaluator_of
 from sim.ai.greedy import greedy
 from sim.ai.lookahead import look_ahead
 from sim.ai.reactions import react
-from sim.ai.sight import Sightings, known_battle, known_world
+from sim.ai.sight import Sightings, hidden, known_battle, known_world
 from sim.ai.weights import Search, Weights
 from sim.core import actions as a
 from sim.core.actions import Action
@@ -67,7 +67,11 @@ class AI:
         # Everything below reads the battle as the side knows it, never the true world; what
         # it may try is still the true battle's (legal_decisions, battle.check).
         team = team_of(battle.world, pending.unit)
-        self.sightings.follow(battle, team)
+        # Where the side last saw a creature is read only while one is hidden from it, and a
+        # look-ahead's guide starts from it; folding the history is put off until then (the
+        # fold is the same whenever it is made: it follows the whole log).
+        if settings.search is not None or hidden(battle.world, team):
+            self.sightings.follow(battle, team)
         known = known_world(battle.world, team, self.sightings, battle.start)
         if settings.policy == "greedy":
             if isinstance(pending, AwaitingAction):
