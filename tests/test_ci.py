@@ -36,3 +36,14 @@ def test_ci_installs_as_the_readme_says_with_ruff_and_mypy_in_the_test_extra() -
     test_extra = " ".join(extras["optional-dependencies"]["test"])
     assert "ruff" in test_extra and "mypy" in test_extra and "import-linter" in test_extra
     assert commands.index("mypy --strict") < commands.index("python -m pytest")
+
+
+def test_the_rules_copy_the_readme_links_is_the_shared_one() -> None:
+    """docs/RULES.md is what README links for the rule ids (R-M6...): it must stay the
+    project's ../shared/RULES.md, byte for byte, where that stands beside the checkout."""
+    import pytest
+
+    shared = TOP.parent / "shared" / "RULES.md"
+    if not shared.exists():
+        pytest.skip("no ../shared/RULES.md beside this checkout to compare with")
+    assert (TOP / "docs" / "RULES.md").read_bytes() == shared.read_bytes()
