@@ -29,7 +29,7 @@ from sim.ui.input.handler import EventHandler
 from sim.ui.input.handover import HandoverHandler
 from sim.ui.input.hints import HINTS_FILE, Hints
 from sim.ui.input.lists import ListHandler
-from sim.ui.input.loop import run_window
+from sim.ui.input.loop import open_surface, run_window
 from sim.ui.input.marking import MarkHandler
 from sim.ui.input.menu import Menu, MenuHandler
 from sim.ui.input.seats import Seats
@@ -74,16 +74,8 @@ class App:
         with their levels (team -> level). `scale`: the UI scale (`--ui-scale`); None follows
         the window's size. `replayer`: opens a save in the replay viewer over this window (the
         menu's Watch a replay; sim/ui/input/viewer.py's `nested`), None where there is none."""
-        pygame.display.init()
-        pygame.font.init()
         self.window = window
-        if window:
-            pygame.display.set_caption(f"sim — {session.scenario.name}")
-            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
-        else:
-            if pygame.display.get_surface() is None:
-                pygame.display.set_mode((1, 1))  # an event queue for posted events
-            self.surface = pygame.Surface(size)
+        self.surface = open_surface(window, size, f"sim — {session.scenario.name}")
         self.session = session
         self.view = View()
         self.camera = Camera()

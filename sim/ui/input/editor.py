@@ -29,7 +29,7 @@ from sim.ui.draw.terrain import TerrainLayer
 from sim.ui.draw.text import Fonts
 from sim.ui.draw.tokens import draw_shape, initials
 from sim.ui.input.camera import PAN_KEYS, wheel_factor
-from sim.ui.input.loop import run_window
+from sim.ui.input.loop import open_surface, run_window
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics, default_scale, default_window
 from sim.ui.model.planner import threat_map
@@ -92,16 +92,8 @@ class Editor:
         scale: float | None = None,
     ) -> None:
         """`scale`: the UI scale (`--ui-scale`); None follows the window's size."""
-        pygame.display.init()
-        pygame.font.init()
         self.window = window
-        if window:
-            pygame.display.set_caption(f"sim edit — {source.path}")
-            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
-        else:
-            if pygame.display.get_surface() is None:
-                pygame.display.set_mode((1, 1))
-            self.surface = pygame.Surface(size)
+        self.surface = open_surface(window, size, f"sim edit — {source.path}")
         self.source = source
         self.save_to = save_to or source.path
         self.history = me.History(source.state)

@@ -1,4 +1,4 @@
-"""The window's event loop, shared by the client and the map editor."""
+"""The window's surface and event loop, shared by the client and the map editor."""
 
 from __future__ import annotations
 
@@ -30,3 +30,17 @@ def run_window(
         pygame.display.flip()
         clock.tick(60)
     pygame.quit()
+
+
+def open_surface(window: bool, size: tuple[int, int], caption: str) -> pygame.Surface:
+    """The surface a frame is drawn on: a resizable window titled `caption`, or (headless,
+    `window` false) a plain surface of `size` with a 1x1 display behind it for the event queue
+    that tests post events to."""
+    pygame.display.init()
+    pygame.font.init()
+    if window:
+        pygame.display.set_caption(caption)
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+    if pygame.display.get_surface() is None:
+        pygame.display.set_mode((1, 1))  # an event queue for posted events
+    return pygame.Surface(size)
