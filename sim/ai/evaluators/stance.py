@@ -18,11 +18,19 @@ def stand_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     return c.w.stand_up, "stands up"
 
 
+def _needed(c: Context, item: str) -> Weapon | None:
+    """`item` when it is a weapon and the creature holds no melee weapon: one it needs."""
+    kind = c.world.catalog.get(item_kind(c.world, item))
+    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
+        return kind
+    return None
+
+
 def draw(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     assert isinstance(d, a.Draw)
-    kind = c.world.catalog.get(item_kind(c.world, d.item))
-    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
-        return c.w.draw, f"draws its {kind.name}"
+    weapon = _needed(c, d.item)
+    if weapon is not None:
+        return c.w.draw, f"draws its {weapon.name}"
     return -1.0, "draw: nothing it needs"
 
 
@@ -37,7 +45,7 @@ def end_turn(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 def pick_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     """R-X7: a weapon back in empty hands (after a Disarm), worth as much as drawing one."""
     assert isinstance(d, a.PickUp)
-    kind = c.world.catalog.get(item_kind(c.world, d.item))
-    if isinstance(kind, Weapon) and held_weapon(c.world, c.unit, melee=True) is None:
-        return c.w.pick_up, f"picks up {kind.name}"
+    weapon = _needed(c, d.item)
+    if weapon is not None:
+        return c.w.pick_up, f"picks up {weapon.name}"
     return -1.0, "pick up: nothing it needs"
