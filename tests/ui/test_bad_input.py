@@ -187,7 +187,7 @@ def test_sim_run_refuses_a_deeply_nested_script_line_and_goes_on(
         DEEP_LINE + "\n" + '{"unit": "x", "action": "aim", "n": ' + "1" * 5000 + "}\n",
         encoding="utf-8",
     )
-    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script), "--keep-going"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     refusals = [r for r in records if r["type"] == "refused"]
     assert refusals == [
@@ -535,7 +535,7 @@ def test_a_bad_cell_or_name_is_shown_as_json_not_python(
 ) -> None:
     script = tmp_path / "s.jsonl"
     script.write_text(line + "\n", encoding="utf-8")
-    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script), "--keep-going"]) == 0
     refused = [json.loads(out) for out in capsys.readouterr().out.splitlines()][-1]
     assert refused["type"] == "refused" and refused["reason"] == reason
 
