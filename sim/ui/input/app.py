@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import pygame
@@ -318,12 +319,35 @@ STAND_INS = ("offscreen", "dummy")
 NO_WINDOW = "use `sim play --text` to print the battle in the terminal instead"
 
 
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Standard error of the process itself (file descriptor 2) goes nowhere meanwhile: SDL's
+    video drivers write their own lines there as they probe for a display ("error:
+    XDG_RUNTIME_DIR is invalid or not set in the environment."), and a player should read
+    one clear line of ours instead. Python's own writes are flushed first."""
+    sys.stderr.flush()
+    try:
+        kept = os.dup(2)
+    except OSError:  # no file descriptor 2 at all: nothing to quieten
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as nowhere:
+            os.dup2(nowhere.fileno(), 2)
+            yield
+    finally:
+        os.dup2(kept, 2)
+        os.close(kept)
+
+
 def display_problem() -> str | None:
     """Why no window can open here (no display, or an SDL_VIDEODRIVER that cannot open), in
-    words for the player; None when one can. It does not wait: it asks SDL once."""
+    words for the player; None when one can. It does not wait: it asks SDL once, with SDL's
+    own messages kept off the terminal (`quiet_stderr`)."""
     asked = [d.strip().lower() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")]
     try:
-        pygame.display.init()
+        with quiet_stderr():
+            pygame.display.init()
     except pygame.error as error:
         return f"cannot open a window ({error}); {NO_WINDOW}"
     driver = pygame.display.get_driver()
