@@ -267,9 +267,10 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         ld.problem(("units",), "the scenario needs at least one [[units]] table")
         units = []
     used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
+    markers: dict[str, tuple[Pos, ...]] = {}
     if rows is None:
         ld.mapless = True
-        grid, markers = Grid(1, 1), {}
+        grid = Grid(1, 1)
     else:
         grid, markers = _grid(ld, rows, legend, used)
         if isinstance(raw.get("map"), dict):
@@ -834,7 +835,7 @@ def _ground_items(
         if not known:
             ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
-        if pos is None or not known:
+        if pos is None or not isinstance(kind, str) or not known:
             continue
         if world.grid.kind(pos) is Kind.WALL:
             ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")

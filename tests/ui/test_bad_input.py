@@ -137,8 +137,11 @@ def test_a_survive_objective_has_a_most_rounds() -> None:
 def test_a_map_larger_than_the_range_is_one_problem() -> None:
     rows = "\n".join(["." * 1025] * 2)
     text = f'name = "wide"\n[map]\nrows = """\n{rows}\n"""\n[[units]]\nid = "a"\nteam = "x"\n'
+    # One problem for the map, not one a row; the unit is checked all the same (issue #33).
     assert problems(text) == [
-        "bad.toml:3: the map is 1025 cells across and 2 down; at most 1024 each way"
+        "bad.toml:3: the map is 1025 cells across and 2 down; at most 1024 each way",
+        "bad.toml:7: unit 'a' needs a template or race, str, agi, fcs, res",
+        'bad.toml:7: `at` must be a map marker like "a" or a cell like [3, 4], not None',
     ]
 
 

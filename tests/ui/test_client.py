@@ -517,7 +517,7 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
     assert not isinstance(app.session.battle.pending, AwaitingReaction), "no provocation"
     p.shot("stepped")
     p.key(pygame.K_z)
-    assert at(app, mover) == start and app.view.status == "undone"
+    assert at(app, mover) == start and app.view.status == f"undone: {mover}'s step"
     p.click_cell(start)  # select it again
 
     # A move that provokes: the hovered path marks the cell where the enemy may attack. The
@@ -902,7 +902,7 @@ def test_a_prepared_plan_is_hidden_from_the_other_side(duel: Path, shots: Path) 
     about = " ".join(app.scene.unit_lines(app.session, app.view, "ana"))
     assert "prepared: attack grok when an enemy comes within 1.5 m" in about
     log = app.scene.log_lines(app.session, app.view)
-    assert "ana prepares attack grok for when an enemy comes within 1.5 m" in log
+    assert "ana prepares to attack grok when an enemy comes within 1.5 m" in log
     p.shot("plan_shown_to_blue")
 
 
@@ -1049,7 +1049,8 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     p.sit_down()
     assert acting(app) == "ana"
     p.key(pygame.K_z)  # ana's own side may take its walk back
-    assert app.view.status == "undone" and at(app, "ana") == Pos(3, 2)
+    # What Z took back is said: grok's answer, made on ana's turn (ana never left her cell).
+    assert app.view.status == "undone: grok's answer (no reaction)" and at(app, "ana") == Pos(3, 2)
 
 
 def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -> None:

@@ -259,7 +259,7 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     p.click_cell(Pos(3, 1))
     stepped = list(app.session.battle.decisions)
     p.key(pygame.K_z)
-    assert app.view.status == "undone"
+    assert app.view.status == "undone: ana's step"
     assert app.session.battle.decisions == attacked
     p.key(pygame.K_z)
     assert app.view.status == (
@@ -351,9 +351,7 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     catch = ReactionAnswered(
         "ana", "catch", "grok throws", ("catch",), "catch, dropping ana.heater", "player"
     )
-    assert (
-        describe(catch, None, names) == "ana reacts (its player): catch, dropping the heater shield"
-    )
+    assert describe(catch, None, names) == "ana catches it, dropping the heater shield"
     assert describe(ConditionGained("ana", Condition.BREAK_FREE_TRIED, 2)) == (
         "ana: tried to break free this turn"
     )

@@ -43,6 +43,7 @@ from sim.ui.model.scene import Scene, plan_secret
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.logbook import lines
+from sim.ui.words.status import say
 
 Replayer = Callable[[Path, "App"], "App"]  # a save and the window's game -> the viewer on it
 
@@ -185,7 +186,7 @@ class App:
         result = self.session.submit(decision)
         self.show_results(result)
         if isinstance(result, Refusal):
-            self.view.refuse(f"refused: {result.reason}")
+            self.view.refuse(say("refused", why=result.reason))
         else:
             said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
@@ -223,7 +224,7 @@ class App:
         its new size). From now on the scale no longer follows the window's size."""
         self.ui_scale = scale
         self.renderer.rescale(Metrics(scale))
-        self.view.status = f"UI scale {scale:g}"
+        self.view.status = say("ui_scale", scale=f"{scale:g}")
 
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
@@ -282,7 +283,7 @@ class App:
         if self.watching is not None and not self.watching.running:
             self.watching = None
             self.window_surface()
-            self.view.status = "back from the replay"
+            self.view.status = say("back_from_replay")
         return self.watching is not None
 
     # --- events ------------------------------------------------------------------------------

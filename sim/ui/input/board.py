@@ -19,6 +19,7 @@ from sim.ui.input.saving import FILE_KEYS, play_again, quick_load, save
 from sim.ui.input.undo import undo, undo_turn
 from sim.ui.model.actionbar import prompt_options
 from sim.ui.model.planner import hidden_from
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -166,7 +167,7 @@ class BoardHandler(EventHandler):
         its answer first; else the mode's (`on_cell`)."""
         pending = self.app.session.battle.pending
         if isinstance(pending, AwaitingReaction):
-            self.app.view.status = f"answer {pending.unit}'s reaction first"
+            self.app.view.status = say("answer_first", unit=pending.unit)
             return
         self.on_cell(cell, shift)
 

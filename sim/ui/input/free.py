@@ -11,6 +11,7 @@ from sim.play.engine import Decision
 from sim.ui.input.board import BoardHandler
 from sim.ui.input.orders import commit
 from sim.ui.model.actionbar import build, judge
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -53,7 +54,7 @@ def commit_move(app: App, cell: Pos) -> None:
         return
     decision = plan.decision(view.slow, view.quicken)
     if decision is None:
-        view.status = f"cannot move there: {plan.refusal}"
+        view.status = say("cannot_move", why=plan.refusal)
         return
     if view.preparing is not None:
         if not isinstance(commit(app, decision), Refusal):
@@ -62,11 +63,11 @@ def commit_move(app: App, cell: Pos) -> None:
     if view.disengage:
         first = build(unit, "disengage", False, False)
         if isinstance(first, str):
-            view.refuse(f"refused: {first}")
+            view.refuse(say("refused", why=first))
             return
         check = app.session.battle.check(first)  # type: ignore[arg-type]
         if isinstance(check, Refusal):
-            view.refuse(f"refused: Disengage: {check.reason}")
+            view.refuse(say("disengage_refused", why=check.reason))
             return
         keep = len(app.session.battle.decisions)
         app.submit(first)
@@ -75,7 +76,7 @@ def commit_move(app: App, cell: Pos) -> None:
             # The move cannot follow the Disengage: take the Disengage back too.
             app.session.rewind(keep)
             app.sync()
-            view.refuse(f"refused after Disengage: {result.reason}")
+            view.refuse(say("refused_after_disengage", why=result.reason))
             return
     else:
         result = app.submit(decision)
@@ -96,7 +97,7 @@ class FreeHandler(BoardHandler):
             if shift:
                 if cell not in view.waypoints:
                     view.waypoints.append(cell)
-                    view.status = f"waypoint {len(view.waypoints)} at {cell}"
+                    view.status = say("waypoint", n=len(view.waypoints), cell=cell)
                 return
             commit_move(app, cell)
             return
@@ -121,6 +122,10 @@ class FreeHandler(BoardHandler):
             view.clear_plan()
             if acting is not None and unit != acting and not app.mine(unit):
                 reason = attack_refusal(app, unit)
-                view.status = f"{unit} selected" + (f"; cannot attack: {reason}" if reason else "")
+                view.status = (
+                    say("selected_no_attack", unit=unit, why=reason)
+                    if reason
+                    else say("selected", unit=unit)
+                )
             return
         view.status = ""

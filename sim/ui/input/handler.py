@@ -10,6 +10,7 @@ import pygame
 
 from sim.ui.input import camera
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -71,7 +72,7 @@ def cancel(app: App) -> None:
     elif view.preparing is not None or isinstance(view.mode, Marking):
         view.preparing = None
         view.mode = Free()
-        view.status = "Prepare cancelled"
+        view.status = say("prepare_cancelled")
     elif view.waypoints:
         view.waypoints.clear()
     elif view.move_only:

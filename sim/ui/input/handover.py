@@ -10,6 +10,7 @@ import pygame
 from sim.play.engine import AwaitingAction
 from sim.ui.input.handler import EventHandler, Hit
 from sim.ui.input.saving import FILE_KEYS, continue_offered
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -27,7 +28,7 @@ def take_seat(app: App) -> None:
     if isinstance(pending, AwaitingAction):
         view.selected = pending.unit
     app.hints.show(app.world, view)
-    view.status = f"{view.side.upper()} has the screen"
+    view.status = say("seated", side=view.side.upper())
 
 
 class HandoverHandler(EventHandler):

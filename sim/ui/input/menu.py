@@ -18,6 +18,7 @@ from sim.ui.input.undo import rewind_refusal
 from sim.ui.model.menu import AI_PAUSES, WATCH, replay_lines, scaled
 from sim.ui.model.menu import Line as MenuLine
 from sim.ui.model.menu import lines as menu_lines
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -84,7 +85,7 @@ class Menu:
         try:
             app.watching = app.replayer(path, app)
         except ReplayError as error:
-            app.view.status = f"cannot watch it: {error}"
+            app.view.status = say("cannot_watch", fault=error)
             return
         app.view.menu = None
 
@@ -95,7 +96,7 @@ class Menu:
         if line is None:
             return
         if not line.ok:
-            view.status = f"{line.label}: {line.detail}"
+            view.status = say("menu_refused", label=line.label, why=line.detail)
             return
         if value in ("resume", "save", "load", "new"):
             view.menu = None

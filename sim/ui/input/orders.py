@@ -11,7 +11,6 @@ from sim.play.engine import AwaitingReaction, Decision, Outcome
 from sim.ui.model.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
-    AREA_HELP,
     Choice,
     ability_choices,
     aim_of,
@@ -24,6 +23,7 @@ from sim.ui.model.actionbar import (
 from sim.ui.model.intent import held_ready, listed_items, weapon_choice
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import DIVE, MOVES
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -34,7 +34,7 @@ def commit(app: App, decision: Decision) -> Outcome:
     instead (Prepare's "then")."""
     wrapped = held_ready(app.view, decision)
     if isinstance(wrapped, str):
-        app.view.refuse(f"refused: {wrapped}")
+        app.view.refuse(say("refused", why=wrapped))
         return Refusal(wrapped)
     result = app.submit(wrapped)
     if wrapped is not decision and not isinstance(result, Refusal):
@@ -47,24 +47,24 @@ def choose_action(app: App, name: str) -> None:
     view = app.view
     unit = app.acting()
     if unit is None:
-        view.status = "it is not your creature's turn"
+        view.status = say("not_your_turn")
         return
     view.selected = unit
     if view.marking is not None:
-        view.status = AREA_HELP
+        view.status = say("area_help")
         return
     entry = next((e for e in app.scene.entries(app.session, view) if e.name == name), None)
     need = needs(name)
     if view.preparing is not None and name in ("prepare", "end_turn"):
-        view.status = "Prepare: choose the action to hold ready (Esc cancels)"
+        view.status = say("prepare_choose")
         return
     if name in MOVES or name == DIVE:
         view.move_only = None if view.move_only == name else name
         view.waypoints.clear()
-        view.status = f"{name}: click a cell" if view.move_only else "any Movement Action"
+        view.status = say("move_chosen", action=name) if view.move_only else say("any_move")
         return
     if entry is not None and not entry.ok:
-        view.status = f"{name.replace('_', ' ')}: {entry.detail}"
+        view.status = say("action_refused", action=name.replace("_", " "), why=entry.detail)
         return
     preparing = view.preparing
     if "ability" in need or "trigger" in need:
@@ -82,7 +82,7 @@ def choose_action(app: App, name: str) -> None:
     shifted = name != "end_turn"
     decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
     if isinstance(decision, str):
-        view.refuse(f"refused: {decision}")
+        view.refuse(say("refused", why=decision))
         return
     commit(app, decision)
 
@@ -126,35 +126,32 @@ def choose(app: App, value: str) -> None:
             if choice.value == AREA_CHOICE:
                 if value == AREA_CHOICE:
                     view.mode = Marking()
-                    view.status = AREA_HELP
+                    view.status = say("area_help")
                     return
             elif choice.value == value:
                 view.mode = Free()
                 view.preparing = fields
-                view.status = (
-                    f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
-                    " (Esc cancels)"
-                )
+                view.status = say("prepare_trigger", trigger=trigger_words(fields))
                 return
         return
     chosen = next((c for c in choices(app) if c.value == value), None)
     if chosen is None:
         return
     if not chosen.ok and view.preparing is None:
-        view.status = f"{value}: {chosen.detail}"
+        view.status = say("action_refused", action=value, why=chosen.detail)
         return
     ability = app.world.catalog.abilities[value]
     view.mode = Free()
     if not aim_of(ability):
         decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
         if isinstance(decision, str):
-            view.refuse(f"refused: {decision}")
+            view.refuse(say("refused", why=decision))
         else:
             commit(app, decision)
         return
     view.mode = Targeting(name, ability=value)
     what = "a creature" if aim_of(ability) == ("target",) else "a cell"
-    view.status = f"{name} {value}: click {what} (Esc cancels)"
+    view.status = say("click_target", action=f"{name} {value}", what=what)
 
 
 def pick_item(app: App, item: str) -> None:
@@ -173,7 +170,7 @@ def pick_item(app: App, item: str) -> None:
     else:
         decision = build(view.selected, name, view.slow, view.quicken, item=item)
     if isinstance(decision, str):
-        view.refuse(f"refused: {decision}")
+        view.refuse(say("refused", why=decision))
     else:
         commit(app, decision)
 

@@ -16,6 +16,7 @@ from sim.core.actions import Refusal
 from sim.core.components import Policy
 from sim.core.creature import creatures, team_of
 from sim.play.engine import BattleOver, Decision, SetPolicy
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -78,7 +79,7 @@ class Seats:
         pending = app.session.battle.pending
         assert not isinstance(pending, BattleOver)
         choice = player.choose(app.session.battle, self.refused)
-        note = f"AI {pending.unit}: {choice.why}"
+        note = say("ai_decided", unit=pending.unit, why=choice.why)
         result = app.session.submit(choice.decision, note)
         app.show_results(result)
         if isinstance(result, Refusal):
@@ -104,18 +105,18 @@ class Seats:
             del self.seated[team]
             self.shown()
             self.fast = False
-            app.view.status = f"{team.upper()} is played by its player again"
+            app.view.status = say("ai_back", side=team.upper())
             app.sync()
             return
         # On a handover screen, the side asked to sit down; else the one sitting.
         side = app.view.handover or app.view.side
         if side is None or isinstance(app.session.battle.pending, BattleOver):
-            app.view.status = "no side at the screen to hand to the AI"
+            app.view.status = say("ai_no_side")
             return
         self.seated[side] = AI("normal", app.session.seed * 1_000_003 + len(self.seated))
         self.seat()
         app.view.clear_plan()
-        app.view.status = f"{side.upper()} is played by the AI (normal); I takes it back"
+        app.view.status = say("ai_handed", side=side.upper(), level="normal")
         self.wait()
         app.sync()
 
@@ -123,7 +124,7 @@ class Seats:
         """Space during an AI turn and I, on every screen of the game; whether it was one."""
         if pressed == pygame.K_SPACE and self.turn() is not None:
             self.fast = True
-            self.app.view.status = "playing the AI's turn out"
+            self.app.view.status = say("ai_fast")
             return True
         if pressed == pygame.K_i:
             self.hand_to_ai()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.play.engine import BattleOver
+from sim.ui.words.status import decision_words, say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -29,7 +30,7 @@ def may_rewind(app: App, what: str) -> bool:
     """Whether the game may be taken back now; if not, the status line says why."""
     refused = rewind_refusal(app)
     if refused is not None:
-        app.view.status = f"cannot {what}: {refused}"
+        app.view.status = say("cannot_rewind", what=what, why=refused)
     return refused is None
 
 
@@ -39,9 +40,11 @@ def undo(app: App) -> None:
     session = app.session
     keep = session.undo_step_point()
     if keep is None:
-        app.view.status = f"cannot undo: {session.undo_reason()}"
+        app.view.status = say("cannot_undo", why=session.undo_reason())
         return
+    before = list(session.battle.decisions)
     session.rewind(keep)
+    taken = before[len(session.battle.decisions)]  # then the refused ones after it, if any
     # The AI's own answers undone with the player's decision: else it would only give them
     # again at once.
     while app.seats.turn() is not None:
@@ -49,7 +52,7 @@ def undo(app: App) -> None:
         if keep is None:
             break
         session.rewind(keep)
-    app.view.status = "undone"
+    app.view.status = say("undone", what=decision_words(taken))
     app.view.clear_plan()
     app.sync()
 
@@ -60,9 +63,9 @@ def undo_turn(app: App) -> None:
     keep = app.session.turn_start_point()
     if keep is None:
         reason = app.session.turn_undo_reason() or "nothing done this turn yet"
-        app.view.status = f"cannot undo: {reason}"
+        app.view.status = say("cannot_undo", why=reason)
         return
     app.session.rewind(keep)
-    app.view.status = "back to the start of the turn"
+    app.view.status = say("undone_turn")
     app.view.clear_plan()
     app.sync()
