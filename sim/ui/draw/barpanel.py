@@ -60,7 +60,10 @@ class BarPanel:
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     def entries(self, session: Session, view: View) -> list[Entry]:
-        """The buttons the scene answers for this state and view."""
+        """The buttons the scene answers for this state and view; none in the replay viewer,
+        where nothing is decided (its bar is the overlay toggles and help)."""
+        if view.replaying:
+            return []
         return self.scene.entries(session, view)
 
     @property

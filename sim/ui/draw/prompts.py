@@ -478,16 +478,20 @@ class Prompts(Panel):
             empty = f"{unit} knows no abilities"
         self._list_panel(surface, board, title + "  (Esc cancels)", rows, "choice", empty)
 
-    def battle_over(self, surface: pygame.Surface, board: pygame.Rect, session: Session) -> None:
+    def battle_over(
+        self, surface: pygame.Surface, board: pygame.Rect, session: Session, again: bool = True
+    ) -> None:
         """The battle-over panel at the top of the board (the board stays in view below it):
-        who won, the rounds, each creature's damage dealt and taken, and Play again."""
+        who won, the rounds, each creature's damage dealt and taken, and Play again (`again`;
+        not in the replay viewer, where no game is played)."""
         px = self.m.px
         f = self.fonts
         lines = self.scene.outcome(session)
         if not lines:
             return
         head, rest = lines[0], lines[1:]
-        height = px(60) + px(22) * len(rest) + px(50)
+        button_room = px(50) if again else px(10)
+        height = px(60) + px(22) * len(rest) + button_room
         box = pygame.Rect(
             0, 0, min(px(660), board.width - px(20)), min(height, board.height - px(20))
         )
@@ -504,7 +508,7 @@ class Prompts(Panel):
         )
         y = box.y + px(52)
         for line in rest:
-            if y + px(22) > box.bottom - px(46):
+            if y + px(22) > box.bottom - button_room + px(4):
                 break
             f.draw(
                 surface,
@@ -513,6 +517,8 @@ class Prompts(Panel):
                 self.m.font,
             )
             y += px(22)
+        if not again:
+            return
         button = pygame.Rect(0, 0, px(240), px(34))
         button.midbottom = (box.centerx, box.bottom - px(8))
         pygame.draw.rect(surface, pal.YELLOW, button, border_radius=5)

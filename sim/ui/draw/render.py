@@ -165,7 +165,7 @@ class Renderer:
         if view.choosing is not None:
             prompts.choice_list(surface, lay.board, session, view)
         if isinstance(pending, BattleOver):
-            prompts.battle_over(surface, lay.board, session)
+            prompts.battle_over(surface, lay.board, session, again=not view.replaying)
         if view.help:
             prompts.help(surface, lay.board, REPLAY_HELP if view.replaying else HELP)
         return self.hits

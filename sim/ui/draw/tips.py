@@ -35,6 +35,9 @@ class Tips(Panel):
         super().__init__(fonts, metrics, scene)
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None
         self.token_rects: list[pygame.Rect] = []  # the creatures' cells this frame
+        # Where results show on the board this frame (a hit, a miss, damage): a tip keeps off
+        # them, as it keeps off what it describes.
+        self.marker_rects: list[pygame.Rect] = []
         self.world: World | None = None  # the battle's world, for the tips' item names
 
     def odds_rows(self, session: Session, view: View) -> list[tuple[str, pal.RGB]]:
@@ -167,13 +170,14 @@ class Tips(Panel):
             if view.disengage and not plan.provocations:
                 rows.append((f"Disengage first ({disengage} bonus): provokes nobody", pal.TEXT))
             for prov in plan.provocations:
-                can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
-                rows.append(
-                    (
-                        f"! leaving {prov.cell}: {prov.enemy} may attack ({can})",
-                        pal.TEXT_BAD if prov.can_react else pal.TEXT_DIM,
-                    )
-                )
+                # R-R4, R-R8: only a foe with a Bonus Action left can take the attack; one
+                # without is said to be harmless, not warned of.
+                cell, enemy = prov.cell, prov.enemy
+                if prov.can_react:
+                    rows.append((f"! leaving {cell}: {enemy} may attack", pal.TEXT_BAD))
+                else:
+                    words = f"leaving {cell}: {enemy} cannot attack (no Bonus Action left)"
+                    rows.append((words, pal.TEXT_DIM))
             world = session.battle.world
             end = plan.cells[-1] if plan.cells else None
             if end is not None and end == view.hover and plan.unit in creatures(world):
@@ -190,8 +194,10 @@ class Tips(Panel):
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
         world = session.battle.world
-        keep = [world.need(plan.unit, Position).cell, *(p.cell for p in plan.provocations)]
-        avoid = tuple(cell_rect(camera, cell) for cell in keep)
+        # The whole path stays in sight, not only its ends: the tip describes it.
+        keep = [world.need(plan.unit, Position).cell, *plan.cells, *view.waypoints,
+                *(p.cell for p in plan.provocations)]  # fmt: skip
+        avoid = tuple(cell_rect(camera, cell) for cell in dict.fromkeys(keep) if cell != end)
         self.box(surface, board, cell_rect(camera, end), rows, avoid)
 
     def mark_tip(
@@ -255,10 +261,18 @@ class Tips(Panel):
         ]
         boxes = [pygame.Rect(x, y, width, height) for x, y in tries]
         inside = [b for b in boxes if board.contains(b)] or boxes
-        avoid = (cell, *avoid)
-        clear = [b for b in inside if not any(b.colliderect(a) for a in avoid)] or inside
-        # Among those, cover as few creatures as can be.
-        box = min(clear, key=lambda b: len(b.collidelistall(self.token_rects))).clamp(board)
+        kept = [*avoid, *self.marker_rects]
+
+        def covers(b: pygame.Rect) -> tuple[int, int, int]:
+            # Never the hovered cell; then as little as can be of what the tip is about (the
+            # path, the mover, the results shown), then of the creatures; else the first try.
+            return (
+                b.colliderect(cell),
+                len(b.collidelistall(kept)),
+                len(b.collidelistall(self.token_rects)),
+            )
+
+        box = min(inside, key=covers).clamp(board)
         self.tip = (tuple(text for text, _ in rows), box)
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.formats.replay import ReplayError, save_dir
+from sim.formats.replay import ReplayError, read, save_dir
 from sim.ui.draw.render import MENU_TITLES
 from sim.ui.input.handler import EventHandler, Hit, cancel
 from sim.ui.input.policies import ask_reactions, side_asked
@@ -35,6 +35,8 @@ class Menu:
 
     def __init__(self, app: App) -> None:
         self.app = app
+        # The quick save's refusal, with what it was worked out for (`load_refusal`).
+        self._load_checked: tuple[tuple[object, ...], str | None] | None = None
 
     def lines(self) -> list[MenuLine]:
         app = self.app
@@ -49,13 +51,34 @@ class Menu:
         asked = side_asked(app)
         return menu_lines(
             settings=view.menu == "settings",
-            may_load=rewind_refusal(app) or (None if app.quicksave.is_file() else NO_QUICK_SAVE),
+            may_load=self.load_refusal(),
             asked=asked,
             pause=app.seats.pause,
             seated=view.side is not None,
             scale=app.renderer.m.scale,
             may_watch=self.watch_refusal(),
         )
+
+    def load_refusal(self) -> str | None:
+        """Why the quick save cannot be loaded now (as F9 would refuse it), or None: not this
+        side's to take back, no quick save, one that cannot be read, or dice rolled since it
+        (undo's rule). The save is read again only when it or the game changed."""
+        app = self.app
+        refused = rewind_refusal(app)
+        if refused is not None:
+            return refused
+        try:
+            stat = app.quicksave.stat()
+        except OSError:
+            return NO_QUICK_SAVE
+        key = (str(app.quicksave), stat.st_mtime_ns, stat.st_size, app.session.version)
+        if self._load_checked is None or self._load_checked[0] != key:
+            try:
+                why = app.session.load_refusal(read(app.quicksave)) or None
+            except ReplayError as error:
+                why = str(error)
+            self._load_checked = (key, why)
+        return self._load_checked[1]
 
     def title(self) -> str:
         """The open menu page's title, saying where Esc goes."""

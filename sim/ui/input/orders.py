@@ -58,13 +58,15 @@ def choose_action(app: App, name: str) -> None:
     if view.preparing is not None and name in ("prepare", "end_turn"):
         view.status = say("prepare_choose")
         return
+    # A struck-through button says why and changes nothing (a Movement Action's click-a-cell
+    # mode included); one already chosen may still be toggled off.
+    if entry is not None and not entry.ok and view.move_only != name:
+        view.refuse(say("action_refused", action=name.replace("_", " "), why=entry.detail))
+        return
     if name in MOVES or name == DIVE:
         view.move_only = None if view.move_only == name else name
         view.waypoints.clear()
         view.status = say("move_chosen", action=name) if view.move_only else say("any_move")
-        return
-    if entry is not None and not entry.ok:
-        view.status = say("action_refused", action=name.replace("_", " "), why=entry.detail)
         return
     preparing = view.preparing
     if "ability" in need or "trigger" in need:
