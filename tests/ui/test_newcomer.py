@@ -271,3 +271,171 @@ def test_can_be_hit_by_agrees_with_a_tip_that_offers_an_attack(shots: Path) -> N
     p.hover(Pos(3, 4))  # an empty cell: whose melee reach covers one of ours there
     assert app.scene.cell_hitters(app.session, app.view) == "can be hit by: nobody"
     p.shot("can_be_hit_by")
+
+
+# --- traps that cost a player the game -----------------------------------------------------
+
+ARCHER = """
+name = "archer"
+seed = 3
+
+[map]
+rows = \"\"\"
+########
+#......#
+#..ab..#
+#......#
+########
+\"\"\"
+
+[[units]]
+id = "bram"
+team = "blue"
+template = "human_archer"
+at = "a"
+
+[[units]]
+id = "grok"
+team = "red"
+template = "orc_brute"
+at = "b"
+"""
+SPRINT_WHY = "a Sprint rolls its distance (AGI Roll + Bonus), and its roll cannot be undone"
+
+
+def test_a_sprint_says_it_rolls_and_waits_for_a_second_click(shots: Path) -> None:
+    """bram's 10 m Sprint: the tip says its distance is rolled and no undo takes that back,
+    and that a click asks once more. The first click decides nothing and says so; the tip then
+    says a second click (or Enter) goes; Esc drops it. Armed again, Enter makes the Sprint,
+    and Z refuses to take it back, as the tip said."""
+    app, p = bram_first(shots, (1600, 1000))
+    end = Pos(at(app, "bram").x + 6, at(app, "bram").y)
+    p.hover(end)
+    rows = app.renderer.tip[0] if app.renderer.tip else ()
+    assert rows[0] == "Sprint 10 m"
+    assert SPRINT_WHY in " ".join(rows) and rows[-1] == "a click asks once more before it goes"
+    p.shot("sprint_tip_warns")
+    p.click_cell(end)
+    assert app.session.battle.decisions == [] and app.view.confirm is not None
+    assert app.view.status == (
+        f"{SPRINT_WHY}: click again or press Enter to go ahead (Esc cancels)"
+    )
+    rows = app.renderer.tip[0] if app.renderer.tip else ()
+    assert rows[-1] == "click again or press Enter to go ahead (Esc: not)"
+    p.shot("sprint_waits")
+    p.key(pygame.K_ESCAPE)
+    assert app.view.confirm is None and app.view.status == "held back: nothing was decided"
+    assert app.view.selected == "bram"  # Esc took back the click, not the selection
+    p.click_cell(end)
+    p.key(pygame.K_RETURN)
+    assert [d.name for d in app.session.battle.decisions] == ["sprint"]  # type: ignore[union-attr]
+    assert at(app, "bram") == end
+    p.key(pygame.K_z)
+    assert (
+        app.view.status == "cannot undo: the last decision rolled dice; undo stops at a dice roll"
+    )
+
+
+def test_a_walk_nobody_can_attack_goes_at_once(shots: Path) -> None:
+    """A Walk that rolls nothing and leaves no foe's reach needs no second click."""
+    app, p = bram_first(shots)
+    here = at(app, "bram")
+    p.button("action", "walk")
+    p.click_cell(Pos(here.x + 1, here.y + 1))
+    assert [d.name for d in app.session.battle.decisions] == ["walk"]  # type: ignore[union-attr]
+    assert app.view.confirm is None
+
+
+def test_an_archers_punch_that_deals_nothing_waits_for_a_second_click(
+    tmp_path: Path, shots: Path
+) -> None:
+    """bram, the archer, beside grok: a click on grok would punch with a fist, 0 damage after
+    grok's armour, for a half-action. The tip says so; the click waits; Enter makes it."""
+    path = write_scenario(tmp_path, "archer", ARCHER)
+    app = make_app(path, seed_where(path, "bram"))
+    p = Player(app, shots)
+    p.sit_down()
+    p.hover(at(app, "grok"))
+    rows = " ".join(app.renderer.tip[0] if app.renderer.tip else ())
+    why = "bram's fist deals 0 damage a hit to grok after armour: the attack only spends its cost"
+    assert why in rows and "a click asks once more before it goes" in rows
+    p.shot("punch_tip_warns")
+    p.click_cell(at(app, "grok"))
+    assert app.session.battle.decisions == []
+    assert app.view.status.startswith(why)
+    p.key(pygame.K_RETURN)
+    assert [d.name for d in app.session.battle.decisions] == ["attack"]  # type: ignore[union-attr]
+
+
+def test_a_move_a_foe_may_attack_waits_for_a_second_click(tmp_path: Path, shots: Path) -> None:
+    """ana walks away from grok, who has his Bonus Actions: his Attack of Opportunity would be
+    rolled. The tip warns and says a click asks once more; the first click waits."""
+    path = write_scenario(tmp_path, "duel", DUEL)
+    app = make_app(path, seed_where(path, "ana"))
+    p = Player(app, shots)
+    p.sit_down()
+    p.button("action", "walk")
+    p.hover(Pos(1, 3))
+    rows = app.renderer.tip[0] if app.renderer.tip else ()
+    why = "the move leaves grok's reach: grok may attack, and its roll cannot be undone"
+    assert "! leaving (3,2): grok may attack" in rows and why in " ".join(rows)
+    p.click_cell(Pos(1, 3))
+    assert app.session.battle.decisions == [] and app.view.confirm is not None
+    p.click_cell(Pos(1, 3))
+    assert app.view.handover == "red"  # grok's prompt: the walk went ahead
+
+
+def test_the_reacting_side_sees_what_its_answer_did_before_the_handover(
+    tmp_path: Path, shots: Path
+) -> None:
+    """ana (her defences now "always", P) walks away from grok, who asks his player: red sits
+    down for grok's prompt and takes the Attack of Opportunity. Before the screen goes back to
+    blue, red's board stays in view with a panel of what the answer did (the attack's rolls
+    and result); Enter passes the screen, and only then does the handover screen show."""
+    path = write_scenario(tmp_path, "duel", DUEL)
+    app = make_app(path, seed_where(path, "ana"))
+    p = Player(app, shots)
+    p.sit_down()
+    p.key(pygame.K_p)
+    assert app.view.status == "ana: reactions always, defence best"
+    p.button("action", "walk")
+    p.click_twice(Pos(1, 3))
+    assert p.sit_down() == "red"
+    p.button("option", "attack")
+    view = app.view
+    assert view.handover == "blue" and view.side == "red"
+    said = view.aftermath
+    assert said[0].startswith("grok: attack of opportunity — grok makes an Attack of Opportunity")
+    assert any(line.startswith("grok's attack of opportunity on ana: Hit Roll") for line in said)
+    assert any(line.startswith("grok rolls d") for line in said)
+    app.frame()
+    hits = [v for _, k, v in app.renderer.hits.items if k == "aftermath"]
+    assert hits == ["blue"]  # the panel's button; the board is drawn, not the handover screen
+    assert not [v for _, k, v in app.renderer.hits.items if k == "handover"]
+    p.shot("what_the_answer_did")
+    p.button("aftermath", "blue")
+    assert not view.aftermath and view.handover == "blue"
+    app.frame()
+    assert [v for _, k, v in app.renderer.hits.items if k == "handover"] == ["blue"]
+    p.shot("then_the_handover")
+
+
+def test_an_automatic_reaction_is_said_in_the_log_and_on_the_board(shots: Path) -> None:
+    """bram shoots at grok, whose policy is the default "auto": what auto decided and why is
+    a line of the log (ending "(auto)"), a word over grok on the board (his reaction, or
+    "holds back"), and the reason in the Last line beside the bar."""
+    from sim.core.events import ReactionAnswered
+    from sim.ui.model.markers import REACTED
+
+    app, p = bram_first(shots)
+    result = app.submit(parse({"unit": "bram", "action": "attack", "target": "grok"}))
+    answered = [e for e in getattr(result, "events", ()) if isinstance(e, ReactionAnswered)]
+    assert answered and answered[0].unit == "grok" and answered[0].reason
+    reason = answered[0].reason
+    assert f"{reason} (auto)" in app.scene.log_lines(app.session, app.view)
+    said = [m for m in app.view.markers if m.unit == "grok" and m.kind == REACTED]
+    assert [m.text for m in said] == [
+        {"none": "holds back"}.get(answered[0].choice, answered[0].choice)
+    ]
+    assert reason in app.view.last
+    p.shot("auto_reaction")

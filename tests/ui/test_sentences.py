@@ -177,8 +177,9 @@ SAMPLE_VALUES: dict[str, object] = {
 SAMPLE_FOR: dict[str, dict[str, object]] = {
     "cannot_rewind": {"what": "undo", "why": "take the screen first"},
     "undone": {"what": "ana's walk"},
-    "confirm": {"what": "Sprint 10 m rolls its distance (AGI), and no undo takes a roll back"},
-    "confirm_dropped": {"what": "the Sprint was not confirmed"},
+    "confirm": {
+        "what": "a Sprint rolls its distance (AGI Roll + Bonus), and its roll cannot be undone"
+    },
     "editor_undone": {"what": "4 cells"},
     "editor_redone": {"what": "unit fighter2"},
     "editor_unit_field": {"key": "team", "value": "'red'", "unit": "fighter2"},

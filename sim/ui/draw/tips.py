@@ -19,9 +19,10 @@ from sim.ui.draw.panel import Panel, cell_rect
 from sim.ui.draw.text import Fonts
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics
-from sim.ui.model.actionbar import cost_label
+from sim.ui.model.actionbar import build, cost_label
 from sim.ui.model.intent import aim_needs, aim_words, assist_step
 from sim.ui.model.planner import PathPlan
+from sim.ui.model.risk import warning
 from sim.ui.model.scene import Scene, turn_unit, unit_at
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
@@ -74,7 +75,7 @@ class Tips(Panel):
             if actor is None or view.selected != actor:
                 return
             key = (session.version, hover, actor, view.side, view.omniscient,
-                   view.preparing is not None, view.slow, view.quicken)  # fmt: skip
+                   view.preparing is not None, view.slow, view.quicken, view.confirm)  # fmt: skip
             rows = self.memo.get("enemy_tip", key, lambda: self._enemy_rows(session, view, hover))
         odds = self.scene.forecast(session, view)
         if odds is not None:  # keep the places a shove may land in sight
@@ -115,7 +116,25 @@ class Tips(Panel):
         else:
             rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
             rows += self.odds_rows(session, view)
+            attack = build(actor, "attack", view.slow, view.quicken, target=unit)
+            why = warning(world, attack) if not isinstance(attack, str) else ""
+            rows += self.confirm_rows(view, why, attack)
+            if not why:  # every attack rolls: said, though it is what a player expects
+                rows.append(("rolls dice: no undo goes back past it", pal.TEXT_DIM))
         return rows
+
+    def confirm_rows(
+        self, view: View, why: str, decision: object | None
+    ) -> list[tuple[str, pal.RGB]]:
+        """A decision that waits for a second click (sim/ui/model/risk.py): why, and what the
+        next click does; none for one that goes at once."""
+        if not why:
+            return []
+        rows = [(line, pal.YELLOW) for line in self.fonts.wrap(why, self.m.font, self.m.px(380))]
+        held = view.confirm is not None and view.confirm.decision == decision
+        if held:
+            return [*rows, ("click again or press Enter to go ahead (Esc: not)", pal.YELLOW)]
+        return [*rows, ("a click asks once more before it goes", pal.TEXT_DIM)]
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         """What clicking `hover` would do with the action being targeted, as the click does."""
@@ -191,6 +210,10 @@ class Tips(Panel):
                 rows.append((f"{len(view.waypoints)} waypoint(s); Backspace removes", pal.TEXT_DIM))
             if view.preparing is not None:
                 rows.append(("held ready, not taken now", pal.YELLOW))
+            else:
+                decision = plan.decision(view.slow, view.quicken)
+                why = warning(session.battle.world, decision, plan.provocations) if decision else ""
+                rows += self.confirm_rows(view, why, decision)
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
         world = session.battle.world

@@ -27,7 +27,7 @@ from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
 from sim.ui.input.free import FreeHandler
 from sim.ui.input.handler import EventHandler
-from sim.ui.input.handover import HandoverHandler
+from sim.ui.input.handover import AftermathHandler, HandoverHandler
 from sim.ui.input.hints import HINTS_FILE, Hints
 from sim.ui.input.lists import ListHandler
 from sim.ui.input.loop import open_surface, run_window
@@ -182,6 +182,7 @@ class App:
     def submit(self, decision: Decision) -> Outcome:
         """Submit a decision of the side at the screen; the status line says what it did."""
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
+        self.view.confirm = None  # a click held back is for the battle as it was
         self.seats.wait()
         result = self.session.submit(decision)
         self.show_results(result)
@@ -292,6 +293,8 @@ class App:
         board in its mode. Made afresh from the view for each event, since the AI, an undo or
         a load change the mode between events as well."""
         view = self.view
+        if view.aftermath:
+            return AftermathHandler(self)
         if view.handover is not None:
             return HandoverHandler(self)
         if view.menu is not None:

@@ -67,6 +67,20 @@ def next_own(app: App) -> None:
     view.clear_plan()
 
 
+def go_ahead(handler: BoardHandler) -> None:
+    """Enter: the decision held back for a second click goes ahead, as that click would make
+    it (the cell clicked first is clicked again); one made without a cell is submitted."""
+    app = handler.app
+    held = app.view.confirm
+    if held is None:
+        return
+    if held.cell is not None:
+        handler.click_cell(held.cell)
+    else:
+        app.view.confirm = None
+        app.submit(held.decision)
+
+
 class BoardHandler(EventHandler):
     """The board is shown and the side at the screen plays: what is the same in every mode."""
 
@@ -87,6 +101,9 @@ class BoardHandler(EventHandler):
                 answer(app, options[index])
             return
         if self.mode_key(key):
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and view.confirm is not None:
+            go_ahead(self)
             return
         if key == pygame.K_ESCAPE:
             cancel(app)

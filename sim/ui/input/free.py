@@ -9,7 +9,7 @@ from sim.core.actions import Refusal
 from sim.core.geometry import Pos
 from sim.play.engine import Decision
 from sim.ui.input.board import BoardHandler
-from sim.ui.input.orders import commit
+from sim.ui.input.orders import commit, confirmed
 from sim.ui.model.actionbar import build, judge
 from sim.ui.words.status import say
 
@@ -57,9 +57,12 @@ def commit_move(app: App, cell: Pos) -> None:
         view.status = say("cannot_move", why=plan.refusal)
         return
     if view.preparing is not None:
-        if not isinstance(commit(app, decision), Refusal):
+        held = commit(app, decision, cell)
+        if held is not None and not isinstance(held, Refusal):
             view.waypoints.clear()
         return
+    if not confirmed(app, decision, cell, plan.provocations):
+        return  # a second click on the cell (or Enter) makes it
     if view.disengage:
         first = build(unit, "disengage", False, False)
         if isinstance(first, str):
@@ -104,8 +107,8 @@ class FreeHandler(BoardHandler):
         if unit is not None and acting is not None and view.selected == acting and unit != acting:
             offer = attack_offer(app, unit)
             if offer is not None:
-                result = commit(app, offer)
-                if not isinstance(result, Refusal):
+                result = commit(app, offer, cell)
+                if result is not None and not isinstance(result, Refusal):
                     view.clear_plan()
                 return
         if (

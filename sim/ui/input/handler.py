@@ -63,7 +63,10 @@ def cancel(app: App) -> None:
     """Esc: close what is open, else drop the plan, else the selection; with nothing left to
     cancel, open the menu."""
     view = app.view
-    if view.menu is not None:
+    if view.confirm is not None:
+        view.confirm = None
+        view.status = say("confirm_dropped")
+    elif view.menu is not None:
         view.menu = None if view.menu == "main" else "main"
     elif view.help:
         view.help = False

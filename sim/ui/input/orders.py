@@ -4,10 +4,14 @@ the decision committed, or held ready while a Prepare trigger is chosen."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Refusal
-from sim.play.engine import AwaitingReaction, Decision, Outcome
+from sim.core.events import Event
+from sim.core.geometry import Pos
+from sim.play.engine import Accepted, AwaitingReaction, Decision, Outcome
+from sim.rules.reach.opportunity import Provocation
 from sim.ui.model.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
@@ -21,21 +25,53 @@ from sim.ui.model.actionbar import (
     trigger_words,
 )
 from sim.ui.model.intent import held_ready, listed_items, weapon_choice
+from sim.ui.model.markers import summary
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import DIVE, MOVES
+from sim.ui.model.risk import warning
+from sim.ui.model.scene import plan_secret
+from sim.ui.model.view import Confirm
+from sim.ui.words.logbook import lines
 from sim.ui.words.status import say
+from sim.ui.words.wording import item_words
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
 
 
-def commit(app: App, decision: Decision) -> Outcome:
+def confirmed(
+    app: App,
+    decision: Decision,
+    cell: Pos | None = None,
+    provocations: Iterable[Provocation] | None = None,
+) -> bool:
+    """Whether `decision` may be submitted now. One whose result rolls dice no undo takes back
+    (a Sprint, a move a foe may attack), or an attack that can deal no damage, waits for a
+    second click on `cell` (or Enter), and the status line says why (sim/ui/model/risk.py)."""
+    view = app.view
+    held = view.confirm
+    if held is not None and held.decision == decision:
+        view.confirm = None
+        return True
+    why = warning(app.world, decision, provocations)
+    if not why:
+        view.confirm = None
+        return True
+    view.confirm = Confirm(decision, why, cell)
+    view.status = say("confirm", what=why)
+    return False
+
+
+def commit(app: App, decision: Decision, cell: Pos | None = None) -> Outcome | None:
     """Submit a decision the player made; while a Prepare trigger is chosen, hold it ready
-    instead (Prepare's "then")."""
+    instead (Prepare's "then"). None when it waits for a second click on `cell` first
+    (`confirmed`)."""
     wrapped = held_ready(app.view, decision)
     if isinstance(wrapped, str):
         app.view.refuse(say("refused", why=wrapped))
         return Refusal(wrapped)
+    if wrapped is decision and not confirmed(app, decision, cell):
+        return None  # a held-ready action rolls nothing now
     result = app.submit(wrapped)
     if wrapped is not decision and not isinstance(result, Refusal):
         app.view.preparing = None
@@ -178,8 +214,26 @@ def pick_item(app: App, item: str) -> None:
 
 
 def answer(app: App, option: str) -> None:
-    """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7)."""
+    """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7). When the
+    screen then goes to another side, the side that answered first sees what its answer did
+    (the view's aftermath, a short panel over its board), then hands the screen over."""
     pending = app.session.battle.pending
     if not isinstance(pending, AwaitingReaction):
         return
-    app.submit(answer_for(pending, option))
+    side = app.view.side
+    result = app.submit(answer_for(pending, option))
+    view = app.view
+    if isinstance(result, Accepted) and view.handover is not None and view.handover != side:
+        view.aftermath = aftermath(app, result.events)
+
+
+def aftermath(app: App, events: tuple[Event, ...]) -> list[str]:
+    """What an answer to a reaction prompt did, as the side that answered may read it: the
+    result in a line, then the log's lines of it (the last AFTERMATH_LINES)."""
+    world = app.world
+    said = lines(events, plan_secret(world, app.view), item_words(world))
+    head = summary(events, world)
+    return ([head] if head else []) + said[-AFTERMATH_LINES:]
+
+
+AFTERMATH_LINES = 8  # the log lines the panel after a reaction shows, at most

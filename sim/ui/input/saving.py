@@ -48,6 +48,7 @@ def load(app: App, path: Path | str) -> None:
         app.view.status = say("cannot_load", why=refused)
         return
     app.view.offer = ""
+    app.view.aftermath = []  # what an answer did in the game left behind
     grid_changed = not scenario.world.grid.same_as(app.world.grid)
     app.session = Session(scenario, saved.seed, battle)
     app.scene.reset()

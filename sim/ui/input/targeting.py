@@ -79,5 +79,7 @@ class TargetHandler(BoardHandler):
             return
         if isinstance(decision, str):
             view.refuse(say("refused", why=decision))
-        elif not isinstance(commit(app, decision), Refusal):
+            return
+        result = commit(app, decision, cell)
+        if result is not None and not isinstance(result, Refusal):
             view.clear_plan()

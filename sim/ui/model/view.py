@@ -8,8 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.core.geometry import Pos
+from sim.play.engine import Decision
 from sim.ui.model.markers import Marker
 from sim.ui.model.mode import Choosing, Free, Marking, Mode, Picking, Targeting
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A decision held back until a second click on `cell` (or Enter): `why` it waits, in
+    words (sim/ui/model/risk.py)."""
+
+    decision: Decision
+    why: str
+    cell: Pos | None = None
 
 
 @dataclass
@@ -46,6 +57,9 @@ class View:
     hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
     replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
     menu: str | None = None  # the Esc menu open: "main" or "settings"
+    confirm: Confirm | None = None  # a click held back for a second one (or Enter)
+    # The reacting side's view of what its answer did, shown before the handover (lines).
+    aftermath: list[str] = field(default_factory=list)
 
     @property
     def eyes(self) -> str | None:
@@ -75,6 +89,7 @@ class View:
         self.waypoints.clear()
         self.mode = Free()
         self.preparing = None
+        self.confirm = None
 
     # --- the mode's parts, read-only (the mode is changed as a whole) ---------------------------
     @property

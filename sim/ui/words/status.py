@@ -35,7 +35,7 @@ SAYINGS: dict[str, str] = {
     "refused_after_disengage": "refused after Disengage: {why}",
     "waypoint": "waypoint {n} at {cell}",
     "confirm": "{what}: click again or press Enter to go ahead" + ESC,
-    "confirm_dropped": "not done: {what}",
+    "confirm_dropped": "held back: nothing was decided",
     # Prepare
     "prepare_choose": "Prepare: choose the action to hold ready" + ESC,
     "prepare_trigger": "Prepare {trigger}: now choose the action to hold ready" + ESC,
