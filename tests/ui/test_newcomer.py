@@ -439,3 +439,73 @@ def test_an_automatic_reaction_is_said_in_the_log_and_on_the_board(shots: Path) 
     ]
     assert reason in app.view.last
     p.shot("auto_reaction")
+
+
+# --- saves ----------------------------------------------------------------------------------
+
+
+def test_a_quick_load_goes_on_in_the_sittings_own_autosave(
+    tmp_path: Path, shots: Path, private_saves: Path
+) -> None:
+    """A duel in the window: turns pass (the sitting's autosave is written), F5, two more
+    turns, F9: the game loaded goes on in the same autosave file, and after another turn
+    there is still one autosave of this sitting beside the quick save (a load used to
+    start a second)."""
+    path = write_scenario(tmp_path, "duel", DUEL)
+    app = make_app(path, seed_where(path, "ana"))
+    p = Player(app, shots)
+
+    def end_turn() -> None:
+        if app.view.handover is not None:
+            p.sit_down()
+        p.key(pygame.K_e)
+
+    end_turn()
+    end_turn()
+    first = app.session.autosave
+    assert first is not None and first.is_file()
+    p.sit_down()
+    p.key(pygame.K_F5)
+    end_turn()
+    end_turn()
+    p.sit_down()
+    p.key(pygame.K_F9)
+    assert app.view.status.startswith("loaded ")
+    assert app.session.autosave == first
+    if app.view.handover is not None:
+        p.sit_down()
+    end_turn()
+    autosaves = sorted(q.name for q in private_saves.glob("*.autosave.json"))
+    assert autosaves == [first.name]
+
+
+def test_the_replay_page_says_who_won_in_how_many_rounds_or_that_it_is_unfinished(
+    tmp_path: Path, shots: Path, private_saves: Path
+) -> None:
+    """The menu's Watch a replay lists each save with what it holds: a finished game's winner
+    and rounds, an unfinished one's round and decisions, an unreadable file as such."""
+    from sim.formats.replay import read, write
+
+    private_saves.mkdir(parents=True, exist_ok=True)
+    done = finished_save(tmp_path)
+    (private_saves / "done.save.json").write_bytes(done.read_bytes())
+    going = Session(load(SKIRMISH), BRAM_FIRST)
+    going.autosave = None
+    for unit in ("bram", "grok", "ana", "vex", "bram"):
+        going.submit(parse({"unit": unit, "action": "end_turn"}))
+    write(private_saves / "going.save.json", going.save())
+    (private_saves / "broken.json").write_text("{not json", encoding="utf-8")
+    app = App(Session(load(SKIRMISH), BRAM_FIRST), (1280, 800), replayer=lambda path, host: host)
+    p = Player(app, shots)
+    p.sit_down()
+    app.view.menu = "replays"
+    labels = {line.value: line.label for line in app.menu.lines()}
+    saved = read(done)
+    won = f"{saved.winners[0].upper()} won after {saved.rounds} rounds"
+    assert saved.over and saved.rounds > 1
+    assert labels["watch:done.save.json"].startswith(f"done.save.json: {won} · ")
+    assert labels["watch:going.save.json"].startswith(
+        "going.save.json: unfinished, round 2, 5 decisions · "
+    )
+    assert labels["watch:broken.json"].startswith("broken.json: cannot be read · ")
+    p.shot("replay_page")

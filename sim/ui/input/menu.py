@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.formats.replay import ReplayError, read, save_dir
+from sim.formats.replay import ReplayError, Save, read, save_dir
 from sim.ui.draw.render import MENU_TITLES
 from sim.ui.input.handler import EventHandler, Hit, cancel
 from sim.ui.input.policies import ask_reactions, side_asked
 from sim.ui.input.saving import NO_QUICK_SAVE, new_game, quick_load, save
 from sim.ui.input.undo import rewind_refusal
-from sim.ui.model.menu import AI_PAUSES, WATCH, replay_lines, scaled
+from sim.ui.model.menu import AI_PAUSES, WATCH, replay_lines, save_words, scaled
 from sim.ui.model.menu import Line as MenuLine
 from sim.ui.model.menu import lines as menu_lines
 from sim.ui.words.status import say
@@ -37,17 +37,13 @@ class Menu:
         self.app = app
         # The quick save's refusal, with what it was worked out for (`load_refusal`).
         self._load_checked: tuple[tuple[object, ...], str | None] | None = None
+        self._about: dict[Path, tuple[tuple[int, int], str]] = {}  # `about`, by file
 
     def lines(self) -> list[MenuLine]:
         app = self.app
         view = app.view
         if view.menu == "replays":
-            return replay_lines(
-                [
-                    (p.name, time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime)))
-                    for p in self.saves()
-                ]
-            )
+            return replay_lines([(p.name, self.about(p)) for p in self.saves()])
         asked = side_asked(app)
         return menu_lines(
             settings=view.menu == "settings",
@@ -98,6 +94,24 @@ class Menu:
         found = save_dir().glob("*.json") if save_dir().is_dir() else iter(())
         files = [p for p in found if p.is_file()]
         return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))[:8]
+
+    def about(self, path: Path) -> str:
+        """What the save at `path` holds and when it was written (`save_words`), read again
+        only when the file changed: the page asks it every frame."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return save_words(None, "?")
+        key = (stat.st_mtime_ns, stat.st_size)
+        kept = self._about.get(path)
+        if kept is None or kept[0] != key:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(stat.st_mtime))
+            try:
+                found: Save | None = read(path)
+            except ReplayError:
+                found = None
+            kept = self._about[path] = (key, save_words(found, when))
+        return kept[1]
 
     def watch(self, path: Path) -> None:
         """Open a save in the replay viewer over the game; the game waits until it is closed.

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from sim.ai.seats import players
-from sim.formats.replay import ReplayError, load_save, replay
+from sim.formats.replay import ReplayError, is_autosave, load_save, replay
 from sim.play.engine import AwaitingReaction, BattleOver
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
@@ -50,7 +50,10 @@ def load(app: App, path: Path | str) -> None:
     app.view.offer = ""
     app.view.aftermath = []  # what an answer did in the game left behind
     grid_changed = not scenario.world.grid.same_as(app.world.grid)
-    app.session = Session(scenario, saved.seed, battle)
+    unsaved = app.session.autosave is None and not is_autosave(path)  # a play-test's window
+    app.session = Session(scenario, saved.seed, battle, autosave=sitting_autosave(app, path))
+    if unsaved:
+        app.session.autosave = None
     app.scene.reset()
     if grid_changed:
         app.renderer = Renderer(app.session, app.renderer.m, app.scene)
@@ -61,6 +64,17 @@ def load(app: App, path: Path | str) -> None:
     app.seats.seat()
     app.sync()
     app.view.status = say("loaded", path=path)
+
+
+def sitting_autosave(app: App, path: Path | str) -> Path | None:
+    """Where a game loaded in the window goes on being autosaved: in the loaded autosave
+    itself (as `sim play --load` does), else in the autosave this window's sitting has
+    written already, so a quick load does not start a second autosave of the same sitting;
+    None (a file of its own) when the sitting has written none yet."""
+    if is_autosave(path):
+        return Path(path)
+    session = app.session
+    return session.autosave if session.autosaved is not None else None
 
 
 def quick_load(app: App) -> None:
