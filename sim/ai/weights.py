@@ -86,6 +86,7 @@ class Search:
     contest_switch: float
     steps: int
     guide: str
+    hidden_walks: float
 
 
 @dataclass(frozen=True, slots=True)
