@@ -41,6 +41,11 @@ class Weights:
     guard_cost: float
     cast_save: float
     cast_cost: float
+    burning_stack: float
+    bleeding_stack: float
+    quickened_turn: float
+    slowed_turn: float
+    prone_given: float
     trip_stand: float
     trip_dodge: float
     disengage_crowd: int
