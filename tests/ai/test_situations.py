@@ -407,4 +407,3 @@ def test_focus_before_the_fight() -> None:
     )
     used, why = expect(b, a.Use)
     assert used.ability == "battle_focus", why
-

@@ -1,12 +1,12 @@
-"""The evaluator of a spell or ability: the damage and healing it does to each creature touched."""
+"""The evaluator of a spell or ability: the damage, healing and conditions it gives."""
 
 from __future__ import annotations
 
 from sim.ai.context import Context
 from sim.core import actions as a
+from sim.core import condition as cond
 from sim.core.abilities import Condition, Damage, Heal
 from sim.core.actions import Action, Refusal
-from sim.core import condition as cond
 from sim.core.components import Health
 from sim.core.creature import incapacitated, team_of
 from sim.play.legal import Legal
