@@ -39,6 +39,7 @@ from sim.ui.model.hotseat import follow
 from sim.ui.model.markers import markers, summary
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import Planner, hidden_from
+from sim.ui.model.rewind import quick_save
 from sim.ui.model.scene import Scene, plan_secret
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
@@ -94,7 +95,7 @@ class App:
         self.shift = False  # tests may set it, since posted clicks carry no modifier state
         self.turn_key: tuple[int, int] | None = None  # the turn `sync` last saw begin
         self.results_at = (0, 0)  # the session and decision the results on the board are of
-        self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
+        self.quicksave = quick_save(session)
         self.offer = offer
         self.hints = Hints(save_dir() / HINTS_FILE)
         if offer is not None:

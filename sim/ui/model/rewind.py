@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.formats.replay import ReplayError, load_save
+from sim.formats.replay import ReplayError, load_save, save_dir
 from sim.play.engine import AwaitingReaction, BattleOver
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+
+
+def quick_save(session: Session) -> Path:
+    """The scenario's quick save (F5 and F9 in the window, `save` and `load` in the terminal):
+    one file a scenario, beside the autosaves."""
+    return save_dir() / f"{Path(session.scenario.path).stem}.save.json"
 
 
 def rewind_refusal(session: Session, view: View, acting: str | None) -> str | None:

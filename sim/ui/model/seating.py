@@ -82,9 +82,9 @@ class Seating:
             self.refused = []
         return note, result
 
-    def hand_over(self, session: Session, team: str) -> None:
-        """`team` is played by the AI from now on, at the level HANDED."""
-        self.seated[team] = AI(HANDED, session.seed * 1_000_003 + len(self.seated))
+    def hand_over(self, session: Session, team: str, level: str = HANDED) -> None:
+        """`team` is played by the AI from now on, at `level`."""
+        self.seated[team] = AI(level, session.seed * 1_000_003 + len(self.seated))
         self.seat_on(session)
 
     def hand_back(self, session: Session, team: str) -> None:
