@@ -133,7 +133,9 @@ class Console:
             if not self.over_shown:
                 self.over_shown = True
                 self.screen()
-                self.say("The battle is over: " + "; ".join(self.scene.outcome(self.session)))
+                self.say("The battle is over:")
+                for line in self.scene.outcome(self.session):
+                    self.say(f"  {line}")
                 self.say("`again` plays it again, `load` loads a save, `quit` leaves")
             return
         if self.view.handover is not None:
@@ -230,7 +232,8 @@ class Console:
         team = board.team_marks(world)
         for unit, line in scene.initiative(session, view):
             now = ">" if not isinstance(pending, BattleOver) and pending.unit == unit else " "
-            mark = "?" if line.startswith("???") else marks[unit] + team[team_of(world, unit)]
+            hidden = scene.hidden(session, view, unit)
+            mark = "??" if hidden else marks[unit] + team[team_of(world, unit)]
             self.say(f" {now}{mark} {line}")
         for line in scene.goal_lines(session):
             self.say(line, tl.DIM)
