@@ -820,7 +820,10 @@ def reader(stream: IO[str], out: IO[str], complete: Console | None = None) -> Ca
         return input
 
     def read(prompt: str) -> str:
-        line = stream.readline()
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # closed or unreadable: the game ends as at its end
+            line = ""
         if not line:
             raise EOFError
         print(prompt + line.rstrip("\n"), file=out, flush=True)
