@@ -165,7 +165,9 @@ def action_decision(
         return _prepare(session, view, unit, rest)
     if "ability" in need:
         if not rest:
-            return f"{name} needs a {ABILITY_ACTIONS[name]}: {_known(world, unit, name)}"
+            what = ABILITY_ACTIONS[name]
+            article = "an" if what[0] in "aeiou" else "a"
+            return f"{name} needs {article} {what}: {_known(world, unit, name)}"
         chosen = next((a for a in known(world, unit) if spoken(a) == spoken(rest[0])), None)
         ability = world.catalog.abilities.get(chosen or "")
         if chosen is None or ability is None or ability.kind != ABILITY_ACTIONS[name]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -149,7 +150,7 @@ def test_the_side_at_the_screen_reads_only_what_it_may_and_refusals_change_nothi
     )
     code, out = play(monkeypatch, capsys, [str(pit)], keys)
     assert code == 0
-    said = {line.split("> ", 1)[1]: reply for line, reply in zip(out, out[1:]) if "> " in line}
+    said = {line.split("> ", 1)[1]: reply for line, reply in pairwise(out) if "> " in line}
     assert said["look 3,1"] == "RED has not taken the seat: press Enter first"
     assert said["walk 3,1"] == (
         "cannot move there: walk: (3,1): a Walk allows 2.5 m; this path needs 3 m"
@@ -262,7 +263,7 @@ def test_against_the_ai_the_player_hands_its_side_over_and_the_battle_ends(
     assert "  AI ana: attacks grok: 27 % to hit, 1.1 damage expected, 27 % to take it down" in out
     over = after(out, "The battle is over:")
     assert over[1] == "  BLUE wins after 2 rounds"
-    save, _, battle = load_save(Path(out[-1].split()[2]))
+    save, _, _ = load_save(Path(out[-1].split()[2]))
     assert save.over and dict(save.ai) == {"blue": "normal", "red": "normal"}
 
 
