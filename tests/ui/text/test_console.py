@@ -301,3 +301,59 @@ def test_the_terminal_mode_imports_no_pygame(pit: Path, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Pit fight (seed 4)" in done.stdout
+
+
+def test_in_a_real_terminal_tab_completes_and_a_handover_clears_the_screen(
+    pit: Path, tmp_path: Path
+) -> None:
+    """Keystrokes through a pseudo-terminal, as a player types them: Enter takes the seat,
+    Tab completes "wa" to "walk" (readline), and the handover clears the screen."""
+    import os
+    import pty
+    import select
+    import time
+
+    main_fd, terminal = pty.openpty()
+    env = {**os.environ, "SIM_SAVE_DIR": str(tmp_path), "TERM": "xterm", "PYTHONPATH": os.getcwd()}
+    env.pop("NO_COLOR", None)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "play", "--text", str(pit)],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=env,
+        close_fds=True,
+    )
+    os.close(terminal)
+    seen = b""
+
+    def until(wanted: bytes, seconds: float = 60.0) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + seconds
+        while wanted not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([main_fd], [], [], 0.2)
+            if ready:
+                try:
+                    seen += os.read(main_fd, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+        assert wanted in seen, seen[-2000:].decode(errors="replace")
+
+    try:
+        until(b"RED: press Enter to take the seat> ")
+        assert b"\x1b[2J" in seen  # the handover's new screen
+        os.write(main_fd, b"\r")
+        until(b"RED grok> ")
+        os.write(main_fd, b"wa\t")
+        until(b"RED grok> walk")
+        os.write(main_fd, b" 5,1\r")
+        until(b"grok moves (6,1) -> (5,1) (1 m)")
+        assert b"\x1b[38;2;" in seen  # coloured, as the letters say it
+        os.write(main_fd, b"quit\r")
+        until(b"autosaved to ")
+        assert child.wait(timeout=30) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.close(main_fd)
