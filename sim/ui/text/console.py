@@ -97,6 +97,7 @@ class Console:
         self.base = 0  # where a side that has not looked yet starts reading the log
         self.over_shown = False
         self.running = True
+        self.changed = False  # the screen is drawn again after the command
 
     # --- the loop ----------------------------------------------------------------------------
     def run(self) -> int:
@@ -146,8 +147,6 @@ class Console:
         if played or first or self.changed:
             self.screen()
         self.changed = False
-
-    changed = False  # the screen should be drawn again after the command
 
     def play_ai(self) -> bool:
         """The AI's decisions, one after another while the battle waits for a side it plays,
