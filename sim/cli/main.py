@@ -94,7 +94,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the last unfinished game of the scenario, from its autosave",
     )
-    play.add_argument("--text", action="store_true", help="print the battle as text, no window")
+    play.add_argument(
+        "--text",
+        action="store_true",
+        help="play in the terminal, no window (commands at a prompt; `help` lists them)",
+    )
     play.add_argument(
         "--ai",
         metavar="TEAM[=LEVEL],...",
@@ -548,17 +552,19 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
+    assert seed is not None  # `sim play` takes no --dice: its seed is always known
     if not args.text and not _display_ok():
         return 1  # before the battle's text: it would say a game starts that never does
+    from sim.ui.model.session import Session
+
+    if args.text:
+        _offer(scenario, args.scenario)
+        return _terminal(Session(scenario, seed), ai=levels)
     # The window's session begins afresh on the scenario, which `begin` leaves as loaded.
     battle = scenario.begin(dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
     offer = _offer(scenario, args.scenario)
-    if args.text or seed is None:
-        return 0
-    from sim.ui.model.session import Session
-
     return _window(Session(scenario, seed), offer, ai=levels, scale=args.ui_scale)
 
 
@@ -601,13 +607,12 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
     print(f"Continuing {last.path} ({last.describe()})")
-    if args.text:
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     levels = _saved_levels(args, scenario, last.save)
     session = Session(scenario, last.save.seed, battle, autosave=last.path)
+    if args.text:
+        return _terminal(session, ai=levels)
     return _window(session, ai=levels, scale=args.ui_scale)
 
 
@@ -621,17 +626,16 @@ def _resume(args: argparse.Namespace) -> int:
     except ReplayError as error:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
-    if args.text:
-        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     own = Path(args.load) if is_autosave(args.load) else None
+    if args.text:
+        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
     levels = _saved_levels(args, scenario, save)
-    return _window(
-        Session(scenario, save.seed, battle, autosave=own), ai=levels, scale=args.ui_scale
-    )
+    session = Session(scenario, save.seed, battle, autosave=own)
+    if args.text:
+        return _terminal(session, ai=levels)
+    return _window(session, ai=levels, scale=args.ui_scale)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -681,6 +685,13 @@ def _display_ok(command: str = "play") -> bool:
     if problem is not None:
         print(f"sim {command}: {problem}", file=sys.stderr)
     return problem is None
+
+
+def _terminal(session: Session, ai: dict[str, str] | None = None) -> int:
+    """`sim play --text`: the game in the terminal (sim/ui/text), which imports no pygame."""
+    from sim.ui.text.console import play as play_text
+
+    return play_text(session, ai=ai)
 
 
 def _window(

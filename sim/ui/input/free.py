@@ -11,6 +11,7 @@ from sim.play.engine import Decision
 from sim.ui.input.board import BoardHandler
 from sim.ui.input.orders import commit
 from sim.ui.model.actionbar import build, judge
+from sim.ui.model.intent import disengage_first
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -60,13 +61,9 @@ def commit_move(app: App, cell: Pos) -> None:
             view.waypoints.clear()
         return
     if view.disengage:
-        first = build(unit, "disengage", False, False)
+        first = disengage_first(app.session, unit)
         if isinstance(first, str):
-            view.refuse(f"refused: {first}")
-            return
-        check = app.session.battle.check(first)  # type: ignore[arg-type]
-        if isinstance(check, Refusal):
-            view.refuse(f"refused: Disengage: {check.reason}")
+            view.refuse(first)
             return
         keep = len(app.session.battle.decisions)
         app.submit(first)

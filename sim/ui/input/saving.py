@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import pygame
 
 from sim.ai.seats import players
-from sim.formats.replay import ReplayError, load_save, replay
-from sim.play.engine import AwaitingReaction, BattleOver
+from sim.formats.replay import ReplayError, replay
+from sim.play.engine import BattleOver
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
-from sim.ui.input.undo import may_rewind
+from sim.ui.model import rewind
+from sim.ui.model.rewind import loaded
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 
@@ -37,18 +38,13 @@ def save(app: App, path: Path | None = None) -> bool:
 
 
 def load(app: App, path: Path | str) -> None:
-    try:
-        saved, scenario, battle = load_save(path)
-    except ReplayError as error:
-        app.view.status = str(error)
-        return
-    refused = app.session.load_refusal(saved)
-    if refused:
-        app.view.status = f"cannot load: {refused}"
+    session = loaded(app.session, path)
+    if isinstance(session, str):
+        app.view.status = session
         return
     app.view.offer = ""
-    grid_changed = not scenario.world.grid.same_as(app.world.grid)
-    app.session = Session(scenario, saved.seed, battle)
+    grid_changed = not session.scenario.world.grid.same_as(app.world.grid)
+    app.session = session
     app.scene.reset()
     if grid_changed:
         app.renderer = Renderer(app.session, app.renderer.m, app.scene)
@@ -65,16 +61,13 @@ def quick_load(app: App) -> None:
     """F9 and the menu's Load: the quick save, when the side at the screen may take the game
     back (as the menu's Load line says)."""
     view = app.view
-    # From the handover screen between turns (or at a fresh start) anyone may load; not from
-    # the one before a reaction prompt, which follows the other side's move.
-    between_turns = view.handover is not None and not isinstance(
-        app.session.battle.pending, AwaitingReaction
-    )
-    if between_turns or may_rewind(app, "load"):
-        if app.quicksave.is_file():
-            load(app, app.quicksave)
-        else:
-            view.status = f"cannot load: {NO_QUICK_SAVE}"
+    refused = rewind.load_refusal(app.session, view, app.acting())
+    if refused is not None:
+        view.status = f"cannot load: {refused}"
+    elif app.quicksave.is_file():
+        load(app, app.quicksave)
+    else:
+        view.status = f"cannot load: {NO_QUICK_SAVE}"
 
 
 FILE_KEYS: dict[int, Callable[[App], object]] = {pygame.K_F5: save, pygame.K_F9: quick_load}

@@ -198,6 +198,18 @@ def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
     return Verdict(True, f"costs {cost_label(result)}{then}")
 
 
+def disengage_first(session: Session, unit: str) -> Decision | str:
+    """The Disengage a move toggled "Disengage first" takes before it (R-R5), or why it is
+    refused, in words."""
+    first = build(unit, "disengage", False, False)
+    if isinstance(first, str):
+        return f"refused: {first}"
+    check = session.battle.check(first)  # type: ignore[arg-type]
+    if isinstance(check, Refusal):
+        return f"refused: Disengage: {check.reason}"
+    return first
+
+
 def acting_unit(session: Session) -> str | None:
     pending = session.battle.pending
     if isinstance(pending, AwaitingAction | AwaitingReaction):
