@@ -563,6 +563,10 @@ def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute 
 def _units(
     ld: _Loader, world: World, units: list[Any], markers: dict[str, tuple[Pos, ...]]
 ) -> None:
+    most = limits().map.units
+    if len(units) > most:
+        ld.problem(("units",), f"{len(units):,} units; a scenario may have at most {most:,}")
+        return
     standing: dict[Pos, str] = {}
     seen: set[str] = set()  # ids declared so far, also by units that had problems
     for index, unit in enumerate(units):

@@ -33,7 +33,7 @@ from sim.content.scenario import (
 from sim.content.tmx import TiledError
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
-from sim.core.limits import first_problems
+from sim.core.limits import first_problems, limits
 
 __all__ = ["TiledError", "load_tmx", "read_tmx", "to_scenario", "write_tmx"]
 
@@ -164,6 +164,12 @@ def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[
     for layer in tiled.layers:
         if not isinstance(layer, tmx.ObjectLayer) or layer.name != "units":
             continue
+        most = limits().map.units
+        if len(units) + len(layer.objects) > most:
+            # Refused before any is read: each unit costs the scenario writer a millisecond.
+            count = len(units) + len(layer.objects)
+            problems.append(f"{tiled.path}: {count:,} units; a map may have at most {most:,}")
+            return []
         for obj in layer.objects:
             where = f"{tiled.path}: layer 'units', object {tmx.shown(obj.name or str(obj.id))}"
             props = dict(obj.properties)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from sim.content import xmltree
 from sim.core.files import Unreadable, read_bytes
-from sim.core.limits import Limits, limits
+from sim.core.limits import Limits, TiledLimits, limits
 
 Value = str | int | float | bool
 GID_FLAGS = 0xF0000000  # flipped horizontally, vertically, diagonally, rotated (hexagonal)
@@ -125,8 +125,7 @@ class _Reader:
     limits: Limits
     name: str = field(init=False)
     root: Path = field(init=False)  # the map's folder: what it names must be inside it
-    tiles: int = 0
-    objects: int = 0
+    tiles: int = 0  # in all the map's tilesets, its own and those in .tsx files
     cells: int = 0
     templates: dict[Path, tuple[dict[str, str], dict[str, Value]]] = field(default_factory=dict)
 
@@ -153,7 +152,9 @@ class _Reader:
         try:
             root = xmltree.parse(
                 data,
-                xmltree.XmlLimits(tl.xml_depth, tl.xml_elements, tl.text_chars, tl.cells),
+                xmltree.XmlLimits(
+                    tl.xml_depth, tl.xml_elements, tl.text_chars, tl.cells, _counted(tl)
+                ),
                 _TEXT_TAGS,
                 _PACKED,
             )
@@ -209,30 +210,25 @@ class _Reader:
                 "an infinite map, which cannot be imported yet; in Tiled, untick Infinite in "
                 "Map > Map Properties and save it again"
             )
-        width = self.whole(root.attrs, "width", "the map", root.line)
-        height = self.whole(root.attrs, "height", "the map", root.line)
+        width = self.whole(root.attrs, "width", "the map's", root.line)
+        height = self.whole(root.attrs, "height", "the map's", root.line)
         side = self.limits.map.side
         if width < 1 or height < 1:
             raise self.refuse(f"{width} × {height} cells; a map needs at least 1 each way")
         if width > side or height > side:
             raise self.refuse(f"{width} × {height} cells; at most {side} each way")
-        tile_w = self.whole(root.attrs, "tilewidth", "the map", root.line)
-        tile_h = self.whole(root.attrs, "tileheight", "the map", root.line)
+        tile_w = self.whole(root.attrs, "tilewidth", "the map's", root.line)
+        tile_h = self.whole(root.attrs, "tileheight", "the map's", root.line)
         if not (1 <= tile_w <= tl.tile_pixels and 1 <= tile_h <= tl.tile_pixels):
             raise self.refuse(
                 f"tiles of {tile_w} × {tile_h} pixels; a tile needs 1 to {tl.tile_pixels:,} "
                 "pixels each way (Map > Map Properties: Tile Width and Tile Height)"
             )
+        # The counts of layers, tilesets and objects were checked as the XML was parsed.
         layers = _layer_elements(root)
-        if len(layers) > tl.layers:
-            raise self.refuse(f"{len(layers):,} layers; a map may have at most {tl.layers}")
-        tileset_elements = root.findall("tileset")
-        if len(tileset_elements) > tl.tilesets:
-            raise self.refuse(
-                f"{len(tileset_elements):,} tilesets; a map may use at most {tl.tilesets}"
-            )
         tilesets = sorted(
-            (self.tileset(element) for element in tileset_elements), key=lambda t: t.firstgid
+            (self.tileset(element) for element in root.findall("tileset")),
+            key=lambda t: t.firstgid,
         )
         read_layers: list[TileLayer | ObjectLayer] = []
         for element in layers:
@@ -258,9 +254,9 @@ class _Reader:
         if text is None:
             if default is not None:
                 return default
-            raise self.refuse(f"{what} has no {key}; Tiled always writes one", line)
+            raise self.refuse(f"{what} {key} is missing; Tiled always writes one", line)
         if not _WHOLE.fullmatch(text.strip()):
-            raise self.refuse(f"{what}'s {key} must be a whole number, not {shown(text, 30)}", line)
+            raise self.refuse(f"{what} {key} must be a whole number, not {shown(text, 30)}", line)
         return int(text)
 
     def decimal(self, attrs: dict[str, str], key: str, what: str, line: int) -> float:
@@ -270,7 +266,7 @@ class _Reader:
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise self.refuse(f"{what}'s {key} must be a number, not {shown(text, 30)}", line)
+            raise self.refuse(f"{what} {key} must be a number, not {shown(text, 30)}", line)
         return value
 
     def properties(self, element: xmltree.Element, file: str) -> dict[str, Value]:
@@ -292,7 +288,7 @@ class _Reader:
 
     def tileset(self, element: xmltree.Element) -> Tileset:
         line = element.line
-        firstgid = self.whole(element.attrs, "firstgid", "a tileset", line)
+        firstgid = self.whole(element.attrs, "firstgid", "a tileset's", line)
         if not 1 <= firstgid <= ~GID_FLAGS & 0xFFFFFFFF:
             raise self.refuse(f"a tileset's firstgid must be 1 or more, not {firstgid}", line)
         source = element.attrs.get("source")
@@ -319,7 +315,7 @@ class _Reader:
                     tile.line,
                     file,
                 )
-            number = self.whole(tile.attrs, "id", "a tile", tile.line)
+            number = self.whole(tile.attrs, "id", "a tile's", tile.line)
             if number < 0:
                 raise self.refuse(f"a tile's id must be 0 or more, not {number}", tile.line, file)
             cls = tile.attrs.get("class") or tile.attrs.get("type", "")
@@ -333,7 +329,7 @@ class _Reader:
         what = f"layer {shown(name)}"
         line = element.line
         for key, size in (("width", width), ("height", height)):
-            given = self.whole(element.attrs, key, what, line, default=size)
+            given = self.whole(element.attrs, key, f"{what}:", line, default=size)
             if given != size:
                 raise self.refuse(
                     f"{what} is {key} {given} but the map is {size}; Tiled writes layers the "
@@ -451,18 +447,13 @@ class _Reader:
         name = element.attrs.get("name", "")
         objects: list[MapObject] = []
         for obj in element.findall("object"):
-            self.objects += 1
-            if self.objects > self.limits.tiled.objects:
-                raise self.refuse(
-                    f"more than {self.limits.tiled.objects:,} objects in the map", obj.line
-                )
             attrs: dict[str, str] = {}
             props: dict[str, Value] = {}
             if "template" in obj.attrs:
                 attrs, props = self.template(obj.attrs["template"], obj.line)
             attrs = {**attrs, **obj.attrs}
             props = {**props, **self.properties(obj, self.name)}
-            what = f"layer {shown(name)}, an object"
+            what = f"layer {shown(name)}, object {shown(attrs.get('name') or attrs.get('id', ''))}:"
             gid = self.whole(attrs, "gid", what, obj.line, default=0)
             objects.append(
                 MapObject(
@@ -504,6 +495,21 @@ class _Reader:
         return self.templates[path]
 
 
+LAYER_TAGS = ("layer", "objectgroup", "imagelayer", "group")
+
+
+def _counted(tl: TiledLimits) -> dict[tuple[str, str], tuple[str, int]]:
+    """What the XML parser counts, by parent and tag, and the limit of each count: a map of
+    3,000 layers is refused at its 257th, before the rest is parsed."""
+    counted = {
+        (parent, tag): ("layers", tl.layers) for parent in ("map", "group") for tag in LAYER_TAGS
+    }
+    counted[("map", "tileset")] = ("tilesets", tl.tilesets)
+    counted[("tileset", "tile")] = ("tiles", tl.tiles)
+    counted[("objectgroup", "object")] = ("objects", tl.objects)
+    return counted
+
+
 def _layer_elements(root: xmltree.Element) -> list[xmltree.Element]:
     """Every layer of the map in drawing order, the layers of groups in their place; groups
     and image layers are counted among them (the limit is on layers of any kind)."""
@@ -514,7 +520,7 @@ def _layer_elements(root: xmltree.Element) -> list[xmltree.Element]:
         if child is None:
             stack.pop()
             continue
-        if child.tag in ("layer", "objectgroup", "imagelayer", "group"):
+        if child.tag in LAYER_TAGS:
             found.append(child)
         if child.tag == "group":
             stack.append(iter(child.children))

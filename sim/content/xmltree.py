@@ -55,6 +55,9 @@ class XmlLimits:
     elements: int
     text_chars: int
     max_packed: int
+    # Elements counted by (parent tag, tag): the name of their count and its limit. Counts
+    # that share a name add up ("layers": <layer> and <group> in <map> and in <group>).
+    counted: Mapping[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,6 +71,7 @@ class _Builder:
     root: Element | None = None
     elements: int = 0
     packed_count: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
     # What stands on the stack for a packed child, which is never kept.
     skip: Element = field(default_factory=lambda: Element("", {}, 0))
 
@@ -88,6 +92,11 @@ class _Builder:
         self.elements += 1
         if self.elements > self.limits.elements:
             self.refuse(f"more than {self.limits.elements:,} elements")
+        if parent is not None and (parent.tag, tag) in self.limits.counted:
+            noun, most = self.limits.counted[(parent.tag, tag)]
+            self.counts[noun] = self.counts.get(noun, 0) + 1
+            if self.counts[noun] > most:
+                self.refuse(f"more than {most:,} {noun}; a map may have at most {most:,}")
         for name, value in attrs.items():
             if len(value) > self.limits.text_chars:
                 self.refuse(
@@ -168,8 +177,12 @@ def parse(
     except expat.ExpatError as error:
         reason = expat.ErrorString(error.code) or "broken"
         raise XmlError(
-            f"line {error.lineno}: not well-formed XML ({reason}); the file is damaged or not "
-            "a Tiled file"
+            f"line {error.lineno}: broken XML ({reason}); the file is damaged or not a Tiled file"
+        ) from None
+    except (LookupError, ValueError):  # the declared encoding: unknown, or multi-byte
+        raise XmlError(
+            f"line {parser.CurrentLineNumber}: the file declares an encoding that cannot be "
+            "read; Tiled writes UTF-8"
         ) from None
     if builder.root is None:
         raise XmlError("line 1: no element at all")

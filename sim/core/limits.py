@@ -31,9 +31,10 @@ class FileLimits:
 
 @dataclass(frozen=True, slots=True)
 class MapLimits:
-    """[map]: the cells of a map."""
+    """[map]: the cells of a map, and its units."""
 
     side: int
+    units: int
 
 
 @dataclass(frozen=True, slots=True)
