@@ -27,6 +27,7 @@ class FileLimits:
     tiled_map: int
     tiled_tileset: int
     tiled_template: int
+    hints: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,4 +117,4 @@ def first_problems(lines: Sequence[str], shown: int | None = None) -> list[str]:
     keep = limits().problems.shown if shown is None else shown
     if len(lines) <= keep:
         return list(lines)
-    return [*lines[:keep], f"… and {len(lines) - keep} more"]
+    return [*lines[:keep], f"… and {len(lines) - keep:,} more"]

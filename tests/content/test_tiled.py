@@ -254,8 +254,8 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
 
 
 def test_import_tiled_prints_only_its_own_words(tmp_path: Path) -> None:
-    """pytmx loads pygame's tools when it is imported; pygame's banner must not reach standard
-    output ahead of the command's line (a fresh process, as a user runs it)."""
+    """Nothing but the command's line reaches standard output (pytmx, which read maps before,
+    loaded pygame's tools and its banner; a fresh process, as a user runs it)."""
     import os
     import subprocess
     import sys
