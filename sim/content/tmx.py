@@ -153,7 +153,12 @@ class _Reader:
             root = xmltree.parse(
                 data,
                 xmltree.XmlLimits(
-                    tl.xml_depth, tl.xml_elements, tl.text_chars, tl.cells, _counted(tl)
+                    tl.xml_depth,
+                    tl.xml_elements,
+                    tl.text_chars,
+                    tl.cells,
+                    tl.xml_markup_bytes,
+                    _counted(tl),
                 ),
                 _TEXT_TAGS,
                 _PACKED,

@@ -24,6 +24,7 @@ from typing import NoReturn
 from xml.parsers import expat
 
 GID_MAX = 0xFFFFFFFF
+_CHUNK = 1 << 16  # bytes given to expat at a time, so that what it holds can be measured
 
 
 class XmlError(Exception):
@@ -55,6 +56,10 @@ class XmlLimits:
     elements: int
     text_chars: int
     max_packed: int
+    # Bytes of one piece of markup (a start tag with its attributes, a comment, a DOCTYPE):
+    # expat holds a piece whole before it reports it, so a tag of millions of attributes is
+    # refused at this size rather than read into a dictionary of millions of entries.
+    markup_bytes: int
     # Elements counted by (parent tag, tag): the name of their count and its limit. Counts
     # that share a name add up ("layers": <layer> and <group> in <map> and in <group>).
     counted: Mapping[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
@@ -72,6 +77,7 @@ class _Builder:
     elements: int = 0
     packed_count: int = 0
     counts: dict[str, int] = field(default_factory=dict)
+    reported: int = 0  # the byte where the last thing expat reported starts
     # What stands on the stack for a packed child, which is never kept.
     skip: Element = field(default_factory=lambda: Element("", {}, 0))
 
@@ -79,6 +85,7 @@ class _Builder:
         raise XmlError(f"line {self.parser.CurrentLineNumber}: {message}")
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
+        self.reported = self.parser.CurrentByteIndex
         parent = self.stack[-1] if self.stack else None
         if parent is not None and parent.tag in self.packed:
             child, attribute = self.packed[parent.tag]
@@ -123,12 +130,14 @@ class _Builder:
         into.append(int(number))
 
     def end(self, tag: str) -> None:
+        self.reported = self.parser.CurrentByteIndex
         element = self.stack.pop()
         text = self.pieces.pop()
         if text:
             element.text = "".join(text)
 
     def chars(self, data: str) -> None:
+        self.reported = self.parser.CurrentByteIndex
         if not self.stack or self.stack[-1].tag not in self.text_tags:
             return
         pieces = self.pieces[-1]
@@ -138,6 +147,10 @@ class _Builder:
             self.refuse(
                 f"<{self.stack[-1].tag}> text of more than {self.limits.text_chars:,} characters"
             )
+
+    def markup(self, *_: object) -> None:
+        """A comment, processing instruction or DOCTYPE: only where it was is kept."""
+        self.reported = self.parser.CurrentByteIndex
 
     def entity(self, *_: object) -> None:
         self.refuse(
@@ -172,8 +185,20 @@ def parse(
     parser.UnparsedEntityDeclHandler = builder.entity
     parser.SkippedEntityHandler = builder.skipped
     parser.ExternalEntityRefHandler = builder.external
+    parser.CommentHandler = builder.markup
+    parser.ProcessingInstructionHandler = builder.markup
+    parser.StartDoctypeDeclHandler = builder.markup
+    parser.EndDoctypeDeclHandler = builder.markup
     try:
-        parser.Parse(data, True)
+        for start in range(0, len(data), _CHUNK):
+            parser.Parse(data[start : start + _CHUNK], False)
+            pending = min(len(data), start + _CHUNK) - builder.reported
+            if pending > limits.markup_bytes:
+                builder.refuse(
+                    f"a tag (or other markup) of more than {limits.markup_bytes:,} bytes; the "
+                    "file is damaged or not a Tiled file"
+                )
+        parser.Parse(b"", True)
     except expat.ExpatError as error:
         reason = expat.ErrorString(error.code) or "broken"
         raise XmlError(

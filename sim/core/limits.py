@@ -50,6 +50,7 @@ class TiledLimits:
     cells: int
     xml_depth: int
     xml_elements: int
+    xml_markup_bytes: int
     text_chars: int
 
 

@@ -189,6 +189,12 @@ def test_xml_past_its_limits_is_refused_by_line(
     assert _refused(path, capsys, tmp_path) == (
         f"{path}: line 4: <property> attribute 'value' has 70,000 characters; at most 65,536"
     )
+    attributes = " ".join(f'a{i}=""' for i in range(200_000))  # 1.4 MB in one tag
+    path = _map(tmp_path, SKIRMISH.replace("<map ", f"<map {attributes} ", 1))
+    assert _refused(path, capsys, tmp_path) == (
+        f"{path}: line 2: a tag (or other markup) of more than 1,048,576 bytes; the file is "
+        "damaged or not a Tiled file"
+    )
     many = SKIRMISH.replace("<properties>", "<properties>" + "<x/>" * 250_001, 1)
     path = _map(tmp_path, many)
     assert _refused(path, capsys, tmp_path, 10.0) == (f"{path}: line 3: more than 250,000 elements")
