@@ -20,15 +20,16 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
-from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
+from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.components import Budget, Position
 from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
-from sim.core.files import write_atomically
+from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
+from sim.core.limits import first_problems, limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -257,7 +258,7 @@ def _check(paths: list[str]) -> int:
             load(path)
         except ScenarioError as error:
             failed = True
-            print(str(error))
+            print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
     return 1 if failed else 0
@@ -291,16 +292,18 @@ def _emit(out: IO[str], record: dict[str, Any]) -> None:
 def _script_lines(path: str | None) -> list[str]:
     if path is None:
         return []
+    limit = limits().files.script
+    what = "a script"
+    if path == "-":
+        text = sys.stdin.read(limit + 1)  # a pipe has no size to check first
+        if len(text) > limit:
+            raise UsageError(f"the script on standard input: {too_large(0, limit, what, True)}")
+        return text.splitlines()
     try:
-        if path == "-":
-            return sys.stdin.read().splitlines()
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise UsageError(f"cannot read the script {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(
-            f"cannot read the script {path}: not UTF-8 text ({error.reason})"
-        ) from None
+        return read_text(path, limit, what).splitlines()
+    except Unreadable as error:
+        reason = str(error).removeprefix("cannot read the file: ")
+        raise UsageError(f"cannot read the script {path}: {reason}") from None
 
 
 def _scenario(path: str) -> Scenario:
@@ -790,13 +793,17 @@ def _tiled(args: argparse.Namespace) -> int:
         text = _from_tiled(args.tmx)
         if text is None:
             return 1
-        mapedit.save(args.out, text)
         try:
-            load(args.out)
+            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
         except ScenarioError as error:
-            print(
-                f"{args.out} was written, but sim check finds problems:\n{error}", file=sys.stderr
-            )
+            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
+            print("\n".join(first_problems(lines)), file=sys.stderr)
+            print(f"nothing was written to {args.out}", file=sys.stderr)
+            return 1
+        try:
+            mapedit.save(args.out, text)
+        except OSError as error:
+            print(f"{args.out}: cannot write it: {error.strerror or error}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}")
         return 0
