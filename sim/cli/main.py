@@ -20,15 +20,16 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
-from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
+from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.components import Budget, Position
 from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
-from sim.core.files import write_atomically
+from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
+from sim.core.limits import first_problems, limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -94,7 +95,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the last unfinished game of the scenario, from its autosave",
     )
-    play.add_argument("--text", action="store_true", help="print the battle as text, no window")
+    play.add_argument(
+        "--text",
+        action="store_true",
+        help="play in the terminal, no window (commands at a prompt; `help` lists them)",
+    )
     play.add_argument(
         "--ai",
         metavar="TEAM[=LEVEL],...",
@@ -265,7 +270,7 @@ def _check(paths: list[str]) -> int:
             load(path)
         except ScenarioError as error:
             failed = True
-            print(str(error))
+            print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
     return 1 if failed else 0
@@ -299,16 +304,18 @@ def _emit(out: IO[str], record: dict[str, Any]) -> None:
 def _script_lines(path: str | None) -> list[str]:
     if path is None:
         return []
+    limit = limits().files.script
+    what = "a script"
+    if path == "-":
+        text = sys.stdin.read(limit + 1)  # a pipe has no size to check first
+        if len(text) > limit:
+            raise UsageError(f"the script on standard input: {too_large(0, limit, what, True)}")
+        return text.splitlines()
     try:
-        if path == "-":
-            return sys.stdin.read().splitlines()
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise UsageError(f"cannot read the script {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(
-            f"cannot read the script {path}: not UTF-8 text ({error.reason})"
-        ) from None
+        return read_text(path, limit, what).splitlines()
+    except Unreadable as error:
+        reason = str(error).removeprefix("cannot read the file: ")
+        raise UsageError(f"cannot read the script {path}: {reason}") from None
 
 
 def _scenario(path: str) -> Scenario:
@@ -571,17 +578,19 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
+    assert seed is not None  # `sim play` takes no --dice: its seed is always known
     if not args.text and not _display_ok():
         return 1  # before the battle's text: it would say a game starts that never does
+    from sim.ui.model.session import Session
+
+    if args.text:
+        _offer(scenario, args.scenario)
+        return _terminal(Session(scenario, seed), ai=levels)
     # The window's session begins afresh on the scenario, which `begin` leaves as loaded.
     battle = scenario.begin(dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
     offer = _offer(scenario, args.scenario)
-    if args.text or seed is None:
-        return 0
-    from sim.ui.model.session import Session
-
     return _window(Session(scenario, seed), offer, ai=levels, scale=args.ui_scale)
 
 
@@ -624,13 +633,12 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
     print(f"Continuing {last.path} ({last.describe()})")
-    if args.text:
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     levels = _saved_levels(args, scenario, last.save)
     session = Session(scenario, last.save.seed, battle, autosave=last.path)
+    if args.text:
+        return _terminal(session, ai=levels)
     return _window(session, ai=levels, scale=args.ui_scale)
 
 
@@ -644,17 +652,16 @@ def _resume(args: argparse.Namespace) -> int:
     except ReplayError as error:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
-    if args.text:
-        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     own = Path(args.load) if is_autosave(args.load) else None
+    if args.text:
+        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
     levels = _saved_levels(args, scenario, save)
-    return _window(
-        Session(scenario, save.seed, battle, autosave=own), ai=levels, scale=args.ui_scale
-    )
+    session = Session(scenario, save.seed, battle, autosave=own)
+    if args.text:
+        return _terminal(session, ai=levels)
+    return _window(session, ai=levels, scale=args.ui_scale)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -704,6 +711,13 @@ def _display_ok(command: str = "play") -> bool:
     if problem is not None:
         print(f"sim {command}: {problem}", file=sys.stderr)
     return problem is None
+
+
+def _terminal(session: Session, ai: dict[str, str] | None = None) -> int:
+    """`sim play --text`: the game in the terminal (sim/ui/text), which imports no pygame."""
+    from sim.ui.text.console import play as play_text
+
+    return play_text(session, ai=ai)
 
 
 def _window(
@@ -816,13 +830,17 @@ def _tiled(args: argparse.Namespace) -> int:
         text = _from_tiled(args.tmx)
         if text is None:
             return 1
-        mapedit.save(args.out, text)
         try:
-            load(args.out)
+            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
         except ScenarioError as error:
-            print(
-                f"{args.out} was written, but sim check finds problems:\n{error}", file=sys.stderr
-            )
+            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
+            print("\n".join(first_problems(lines)), file=sys.stderr)
+            print(f"nothing was written to {args.out}", file=sys.stderr)
+            return 1
+        try:
+            mapedit.save(args.out, text)
+        except OSError as error:
+            print(f"{args.out}: cannot write it: {error.strerror or error}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}")
         return 0

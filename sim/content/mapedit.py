@@ -26,9 +26,10 @@ from sim.content.scenario import (
     map_levels,
     read_terrain,
 )
-from sim.core.files import write_atomically
+from sim.core.files import Unreadable, read_text, write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
+from sim.core.limits import limits
 
 MAX_HALF = 2 * MAX_METRES
 # Characters a saved map may take for a new legend entry or [map.levels] key: never a quote, a
@@ -289,11 +290,9 @@ def open_text(text: str, path: str = "<scenario>") -> Source:
 
 def open_file(path: str | Path) -> Source:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise EditError(f"{path}:1: cannot read the file: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise EditError(f"{path}:1: not UTF-8 text ({error.reason})") from None
+        text = read_text(path, limits().files.scenario, "a scenario file")
+    except Unreadable as error:
+        raise EditError(f"{path}:1: {error}") from None
     return open_text(text, str(path))
 
 

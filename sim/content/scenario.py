@@ -32,8 +32,10 @@ from sim.core.components import (
 )
 from sim.core.condition import Condition
 from sim.core.dice import Dice
+from sim.core.files import Unreadable, read_text
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
+from sim.core.limits import first_problems, limits
 from sim.core.numbers import Rules, default_rules
 from sim.core.world import World
 from sim.play.auto import AUTO
@@ -89,7 +91,7 @@ ATTRIBUTE = re.compile(r"^d([0-9]+)\+([0-9]+)$")
 MAX_METRES = 1000
 MAX_BONUS = 50  # an attribute's Bonus; the shipped templates use up to 7
 MAX_HP = 1000
-MAX_MAP_SIDE = 1024  # cells across and down
+MAX_MAP_SIDE = limits().map.side  # cells across and down (sim/data/limits.toml, [map])
 MAX_ROUNDS = 10_000  # a survive objective
 MAX_SEED = 2**63 - 1
 MAX_EQUIPMENT = 100  # names in a unit's `held` or `carried`; the shipped templates use up to 3
@@ -107,7 +109,10 @@ class ScenarioError(Exception):
     def __init__(self, path: str, problems: list[Problem]) -> None:
         self.path = path
         self.problems = problems
-        super().__init__("\n".join(f"{path}:{p.line}: {p.message}" for p in problems))
+        # Every problem is kept; the message lists the first screenful (sim check of a file
+        # with 200,000 unknown keys prints 51 lines, not 21 MB).
+        lines = [f"{path}:{p.line}: {p.message}" for p in problems]
+        super().__init__("\n".join(first_problems(lines)))
 
 
 @dataclass(frozen=True)
@@ -182,13 +187,9 @@ def load(path: str | Path, rules: Rules | None = None, catalog: Catalog | None =
     """Read and check a scenario file; raise ScenarioError listing every problem."""
     name = str(path)
     try:
-        raw_bytes = Path(path).read_bytes()
-    except OSError as error:
-        raise ScenarioError(name, [Problem(1, f"cannot read the file: {error.strerror}")]) from None
-    try:
-        text = raw_bytes.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ScenarioError(name, [Problem(1, f"not UTF-8 text ({error.reason})")]) from None
+        text = read_text(path, limits().files.scenario, "a scenario file")
+    except Unreadable as error:
+        raise ScenarioError(name, [Problem(1, str(error))]) from None
     return loads(text, name, rules, catalog)
 
 
@@ -577,6 +578,10 @@ def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute 
 def _units(
     ld: _Loader, world: World, units: list[Any], markers: dict[str, tuple[Pos, ...]]
 ) -> None:
+    most = limits().map.units
+    if len(units) > most:
+        ld.problem(("units",), f"{len(units):,} units; a scenario may have at most {most:,}")
+        return
     standing: dict[Pos, str] = {}
     seen: set[str] = set()  # ids declared so far, also by units that had problems
     for index, unit in enumerate(units):

@@ -33,7 +33,8 @@ from sim.ai.levels import LEVELS
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.core.dice import SeededDice
 from sim.core.events import to_json as event_json
-from sim.core.files import mode_for
+from sim.core.files import Unreadable, mode_for, read_bytes
+from sim.core.limits import limits
 from sim.core.numbers import default_rules
 from sim.play.auto import AUTO
 from sim.play.decisions import DecisionError, parse, shown, to_json
@@ -282,9 +283,10 @@ def write(path: str | Path, save: Save) -> None:
 def read(path: str | Path) -> Save:
     where = str(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise ReplayError(f"{where}: cannot read the save: {error.strerror or error}") from None
+        raw = read_bytes(path, limits().files.save, "a save")
+    except Unreadable as error:
+        reason = str(error).removeprefix("cannot read the file: ")
+        raise ReplayError(f"{where}: cannot read the save: {reason}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

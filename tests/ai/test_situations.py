@@ -387,3 +387,23 @@ def test_classic_takes_none_of_them() -> None:
     )
     assert not isinstance(AI("classic").choose(b).decision, a.Aim)
     assert isinstance(AI("tactical").choose(b).decision, a.Aim)
+
+
+def test_focus_before_the_fight() -> None:
+    """A fighter that knows battle focus, the brute two cells off and coming: it Quickens
+    itself (R-K3, R-B6; the ability's condition is what it is worth) rather than wait."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #.f..o.#
+            ########
+            """,
+            unit("ana", "blue", "human_fighter", "f", policy="ask", abilities=["battle_focus"])
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "ana",
+    )
+    used, why = expect(b, a.Use)
+    assert used.ability == "battle_focus", why

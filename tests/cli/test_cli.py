@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -477,22 +478,29 @@ def test_a_broken_scenario_stops_run_with_its_problems(
 # --- play and check ----------------------------------------------------------------------------
 
 
-def test_play_prints_the_default_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_prints_the_default_scenario(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sim play --text` (tests/ui/text/ play whole battles): Enter takes the seat."""
     assert DEFAULT_SCENARIO == SKIRMISH
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
     assert main(["play", "--text"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "Skirmish at the ford (seed 1)"
-    assert lines[1] == "##############"
-    assert "Round 1;" in out
+    assert lines[0] == "Skirmish at the ford (seed 1); `help` lists the commands"
+    assert "Skirmish at the ford: round 1, grok to act — RED sees" in lines
+    assert "0 ############################" in lines
     for uid in ("ana", "bram", "grok", "vex"):
         assert uid in out
 
 
-def test_play_takes_a_scenario_and_a_seed(duel: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_takes_a_scenario_and_a_seed(
+    duel: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
     assert main(["play", str(duel), "--seed", "5", "--text"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "Duel (seed 5)"
+    assert out.splitlines()[0] == "Duel (seed 5); `help` lists the commands"
     assert "HP 15/15" in out and "HP 16/16" in out
 
 

@@ -7,6 +7,7 @@ touching no save (item 13)."""
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import subprocess
@@ -276,7 +277,7 @@ def test_closing_the_window_prints_where_the_game_was_autosaved(
 
 
 def test_sim_play_offers_the_last_unfinished_game_and_continue_takes_it_up(
-    private_saves: Path, capsys: pytest.CaptureFixture[str]
+    private_saves: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     older = Session(load(SKIRMISH), 1)
     end_turns(older, 2)
@@ -295,7 +296,11 @@ def test_sim_play_offers_the_last_unfinished_game_and_continue_takes_it_up(
     out = capsys.readouterr().out
     assert out.startswith(f"Continuing {newer.autosave} (5 decisions, last saved ")
     _, _, battle = load_save(newer.autosave)
-    assert f"Round {battle.world.turn.round}; {battle.world.turn.current} to act" in out
+    turn = battle.world.turn
+    assert f": round {turn.round}, {turn.current} to act" not in out  # Enter shows the board
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    assert main(["play", str(SKIRMISH), "--continue", "--text"]) == 0
+    assert f": round {turn.round}, {turn.current} to act" in capsys.readouterr().out
 
 
 def test_continue_opens_the_window_on_the_game_and_keeps_its_autosave(

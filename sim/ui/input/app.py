@@ -21,7 +21,7 @@ from sim.core.creature import creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.formats.replay import Unfinished, save_dir
-from sim.play.engine import AwaitingAction, BattleOver, Decision, Outcome
+from sim.play.engine import AwaitingAction, Decision, Outcome
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
@@ -36,9 +36,11 @@ from sim.ui.input.menu import Menu, MenuHandler
 from sim.ui.input.seats import Seats
 from sim.ui.input.targeting import TargetHandler
 from sim.ui.look.metrics import Metrics, default_scale, default_window
+from sim.ui.model.hotseat import follow
 from sim.ui.model.markers import markers, summary
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import Planner, hidden_from
+from sim.ui.model.rewind import quick_save
 from sim.ui.model.scene import Scene, plan_secret
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
@@ -95,7 +97,7 @@ class App:
         self.shift = False  # tests may set it, since posted clicks carry no modifier state
         self.turn_key: tuple[int, int] | None = None  # the turn `sync` last saw begin
         self.results_at = (0, 0)  # the session and decision the results on the board are of
-        self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
+        self.quicksave = quick_save(session)
         self.offer = offer
         self.hints = Hints(save_dir() / HINTS_FILE)
         if offer is not None:
@@ -143,41 +145,7 @@ class App:
         """After any change: hand the screen over when the engine waits for another side."""
         self.forget_results()
         self.hints.show(self.world, self.view)
-        pending = self.session.battle.pending
-        view = self.view
-        if isinstance(pending, BattleOver):
-            view.handover = None
-            view.side = None
-            view.omniscient = True
-            view.clear_plan()
-            return
-        seated = self.seats.seated
-        team = team_of(self.world, pending.unit)
-        if team in seated:
-            # The screen stays with a side a person plays (everyone's, when the AI plays all).
-            if view.side is None or view.side in seated:
-                people = sorted({team_of(self.world, u) for u in creatures(self.world)})
-                people = [t for t in people if t not in seated]
-                view.side = people[0] if people else None
-                view.omniscient = not people
-                view.clear_plan()
-            view.handover = None
-        elif view.side != team:
-            view.handover = team
-            view.omniscient = False
-            view.clear_plan()
-            view.selected = None
-        turn = self.world.turn
-        key = (turn.round, turn.index)
-        if key != self.turn_key:
-            self.turn_key = key
-            view.clear_plan()
-            view.move_only = None
-            view.disengage = view.slow = view.quicken = False
-            if isinstance(pending, AwaitingAction):
-                view.selected = pending.unit
-        if view.selected is not None and not self.world.exists(view.selected):
-            view.selected = None
+        self.turn_key = follow(self.session, self.view, self.seats.seated, self.turn_key)
 
     def submit(self, decision: Decision) -> Outcome:
         """Submit a decision of the side at the screen; the status line says what it did."""

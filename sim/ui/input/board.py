@@ -19,13 +19,12 @@ from sim.ui.input.saving import FILE_KEYS, play_again, quick_load, save
 from sim.ui.input.undo import undo, undo_turn
 from sim.ui.model.actionbar import prompt_options
 from sim.ui.model.planner import hidden_from
+from sim.ui.model.view import TOGGLES
 from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
 
-FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
-         "disengage": "disengage", "help": "help"}  # fmt: skip  # toggles that only flip
 TOGGLE_KEYS = {
     pygame.K_r: "reach", pygame.K_t: "threat", pygame.K_y: "own",
     pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
@@ -37,15 +36,8 @@ LOG_PAGE = 8  # lines PageUp and PageDown scroll the log
 def toggle(app: App, name: str) -> None:
     """A toggle of the action bar (or its key): an overlay, help, Disengage, Slow or Quicken,
     and the bar's undo, save and load buttons."""
-    view = app.view
-    if name in FLAGS:
-        setattr(view, FLAGS[name], not getattr(view, FLAGS[name]))
-    elif name == "slow":
-        view.slow = not view.slow
-        view.quicken = view.quicken and not view.slow
-    elif name == "quicken":
-        view.quicken = not view.quicken
-        view.slow = view.slow and not view.quicken
+    if name in TOGGLES:
+        app.view.toggle(name)
     elif name == "undo":
         undo(app)
     elif name == "undo_turn":

@@ -11,6 +11,7 @@ from sim.play.engine import Decision
 from sim.ui.input.board import BoardHandler
 from sim.ui.input.orders import commit, confirmed
 from sim.ui.model.actionbar import build, judge
+from sim.ui.model.intent import disengage_first
 from sim.ui.words.status import say
 
 if TYPE_CHECKING:
@@ -64,13 +65,9 @@ def commit_move(app: App, cell: Pos) -> None:
     if not confirmed(app, decision, cell, plan.provocations):
         return  # a second click on the cell (or Enter) makes it
     if view.disengage:
-        first = build(unit, "disengage", False, False)
+        first = disengage_first(app.session, unit)
         if isinstance(first, str):
-            view.refuse(say("refused", why=first))
-            return
-        check = app.session.battle.check(first)  # type: ignore[arg-type]
-        if isinstance(check, Refusal):
-            view.refuse(say("disengage_refused", why=check.reason))
+            view.refuse(say("why", why=first))
             return
         keep = len(app.session.battle.decisions)
         app.submit(first)

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.play.engine import AwaitingAction
 from sim.ui.input.handler import EventHandler, Hit
 from sim.ui.input.saving import FILE_KEYS, continue_offered
-from sim.ui.words.status import say
+from sim.ui.model import hotseat
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -18,17 +17,8 @@ if TYPE_CHECKING:
 
 def take_seat(app: App) -> None:
     """The side asked to sit down has the screen."""
-    view = app.view
-    if view.handover is None:
-        return
-    view.side = view.handover
-    view.handover = None
-    view.offer = ""  # the new game goes ahead
-    pending = app.session.battle.pending
-    if isinstance(pending, AwaitingAction):
-        view.selected = pending.unit
-    app.hints.show(app.world, view)
-    view.status = say("seated", side=view.side.upper())
+    if hotseat.take_seat(app.session, app.view):
+        app.hints.show(app.world, app.view)
 
 
 class AftermathHandler(EventHandler):

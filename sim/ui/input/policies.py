@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from sim.core.actions import Refusal
 from sim.core.components import Policy
 from sim.core.creature import creatures, team_of
-from sim.play.auto import AUTO
 from sim.play.engine import DEFENCES, REACTION_POLICIES, SetPolicy
+from sim.ui.model.seating import side_policies
 from sim.ui.words.status import say
 
 if TYPE_CHECKING:
@@ -51,10 +51,8 @@ def ask_reactions(app: App, ask: bool) -> None:
     side = app.view.side
     if side is None:
         return
-    for unit in creatures(app.world):
-        policy = app.world.get(unit, Policy) or Policy()
-        if team_of(app.world, unit) == side and (policy.reactions == "ask") != ask:
-            app.submit(SetPolicy(unit, "ask" if ask else AUTO, policy.defence))
+    for decision in side_policies(app.world, side, ask):
+        app.submit(decision)
     app.view.status = say("side_asked" if ask else "side_automatic", side=side.upper())
     if ask and app.hints.due:
         app.hints.taken_up()

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import pygame
 
 from sim.ai.seats import players
-from sim.formats.replay import ReplayError, is_autosave, load_save, replay
-from sim.play.engine import AwaitingReaction, BattleOver
+from sim.formats.replay import ReplayError, replay
+from sim.play.engine import BattleOver
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
-from sim.ui.input.undo import may_rewind
+from sim.ui.model import rewind
+from sim.ui.model.rewind import loaded
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.status import say
@@ -38,22 +39,14 @@ def save(app: App, path: Path | None = None) -> bool:
 
 
 def load(app: App, path: Path | str) -> None:
-    try:
-        saved, scenario, battle = load_save(path)
-    except ReplayError as error:
-        app.view.status = say("save_fault", fault=error)
-        return
-    refused = app.session.load_refusal(saved)
-    if refused:
-        app.view.status = say("cannot_load", why=refused)
+    session = loaded(app.session, path)
+    if isinstance(session, str):
+        app.view.status = session
         return
     app.view.offer = ""
     app.view.aftermath = []  # what an answer did in the game left behind
-    grid_changed = not scenario.world.grid.same_as(app.world.grid)
-    unsaved = app.session.autosave is None and not is_autosave(path)  # a play-test's window
-    app.session = Session(scenario, saved.seed, battle, autosave=sitting_autosave(app, path))
-    if unsaved:
-        app.session.autosave = None
+    grid_changed = not session.scenario.world.grid.same_as(app.world.grid)
+    app.session = session
     app.scene.reset()
     if grid_changed:
         app.renderer = Renderer(app.session, app.renderer.m, app.scene)
@@ -66,31 +59,17 @@ def load(app: App, path: Path | str) -> None:
     app.view.status = say("loaded", path=path)
 
 
-def sitting_autosave(app: App, path: Path | str) -> Path | None:
-    """Where a game loaded in the window goes on being autosaved: in the loaded autosave
-    itself (as `sim play --load` does), else in the autosave this window's sitting has
-    written already, so a quick load does not start a second autosave of the same sitting;
-    None (a file of its own) when the sitting has written none yet."""
-    if is_autosave(path):
-        return Path(path)
-    session = app.session
-    return session.autosave if session.autosaved is not None else None
-
-
 def quick_load(app: App) -> None:
     """F9 and the menu's Load: the quick save, when the side at the screen may take the game
     back (as the menu's Load line says)."""
     view = app.view
-    # From the handover screen between turns (or at a fresh start) anyone may load; not from
-    # the one before a reaction prompt, which follows the other side's move.
-    between_turns = view.handover is not None and not isinstance(
-        app.session.battle.pending, AwaitingReaction
-    )
-    if between_turns or may_rewind(app, "load"):
-        if app.quicksave.is_file():
-            load(app, app.quicksave)
-        else:
-            view.status = say("cannot_load", why=NO_QUICK_SAVE)
+    refused = rewind.load_refusal(app.session, view, app.acting())
+    if refused is not None:
+        view.status = say("cannot_load", why=refused)
+    elif app.quicksave.is_file():
+        load(app, app.quicksave)
+    else:
+        view.status = say("cannot_load", why=NO_QUICK_SAVE)
 
 
 FILE_KEYS: dict[int, Callable[[App], object]] = {pygame.K_F5: save, pygame.K_F9: quick_load}

@@ -701,19 +701,21 @@ class Scene:
     def log_lines(self, session: Session, view: View) -> list[str]:
         """The last 200 lines of the log as the seat may read them (plans of the other side
         hidden)."""
-        secret = plan_secret(session.battle.world, view)
-        names = item_words(session.battle.world)
+        key = (session.version, view.side, view.omniscient)
+        return self.memo.get("log", key, lambda: log_said(session, view)[-200:])
 
-        def said() -> list[str]:
-            log, out, start = session.battle.log, [], 0
-            # An AI's reason goes before the events of its decision.
-            for at in sorted(a for a in session.notes if a <= len(log)):
-                out += lines(log[start:at], secret, names)
-                out.append(session.notes[at])
-                start = at
-            return (out + lines(log[start:], secret, names))[-200:]
 
-        return self.memo.get("log", (session.version, view.side, view.omniscient), said)
+def log_said(session: Session, view: View, start: int = 0) -> list[str]:
+    """The log's lines from event `start` on, as the seat may read them (plans of the other
+    side hidden), each AI's reason before the events of its decision."""
+    secret = plan_secret(session.battle.world, view)
+    names = item_words(session.battle.world)
+    log, out = session.battle.log, []
+    for at in sorted(a for a in session.notes if start <= a <= len(log)):
+        out += lines(log[start:at], secret, names)
+        out.append(session.notes[at])
+        start = at
+    return out + lines(log[start:], secret, names)
 
 
 def _area_cells(world: World, centre: Pos, radius_half: int) -> tuple[Pos, ...]:

@@ -12,6 +12,11 @@ from sim.play.engine import Decision
 from sim.ui.model.markers import Marker
 from sim.ui.model.mode import Choosing, Free, Marking, Mode, Picking, Targeting
 
+# The toggles that only flip, by name: the View's field each flips.
+FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
+         "disengage": "disengage", "help": "help"}  # fmt: skip
+TOGGLES = (*FLAGS, "slow", "quicken")
+
 
 @dataclass(frozen=True, slots=True)
 class Confirm:
@@ -84,6 +89,18 @@ class View:
     def shows_refusal(self) -> bool:
         """Whether the status line still says the last refusal."""
         return bool(self.status) and self.status == self.refusal
+
+    def toggle(self, name: str) -> None:
+        """Flip an overlay ("reach", "threat", "own"), help, or a toggle of the next action
+        ("disengage", "slow", "quicken"; Slow and Quicken exclude each other, R-B6)."""
+        if name in FLAGS:
+            setattr(self, FLAGS[name], not getattr(self, FLAGS[name]))
+        elif name == "slow":
+            self.slow = not self.slow
+            self.quicken = self.quicken and not self.slow
+        elif name == "quicken":
+            self.quicken = not self.quicken
+            self.slow = self.slow and not self.quicken
 
     def clear_plan(self) -> None:
         self.waypoints.clear()
