@@ -404,7 +404,7 @@ def test_a_scripted_policy_logs_no_reason_as_before() -> None:
          "choice": "none", "by": "policy"},
     ]  # fmt: skip
     answer = next(e for e in b.log if isinstance(e, ReactionAnswered))
-    assert describe(answer) == "bo reacts (its policy): no reaction"
+    assert describe(answer) == "bo does not react, by its reaction policy"
     assert markers([answer], b.world, 0.0) == []
 
 

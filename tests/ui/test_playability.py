@@ -149,24 +149,22 @@ CLIFF_FORT = Path(__file__).resolve().parents[2] / "scenarios" / "cliff_fort.tom
 
 
 def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> None:
-    """Cliff fort: lia chooses Climb and points at the watchtower two cells off: the tip says
-    why not (a climb goes to a neighbouring face, R-M7) and so does the click. ana, beside it,
-    chooses Climb: the tower lights up, the tip says she stops 8 m up the 10 m face, and the
-    click climbs (the engine's partial climb, docs/examples/cliff_climb.jsonl)."""
+    """Cliff fort: lia, two cells off the watchtower, has no face to climb: her Climb button is
+    struck through, and a click on it says why and chooses nothing (issue #33: a struck-through
+    button entered its click-a-cell mode all the same). ana, beside it, chooses Climb: the
+    tower lights up, the tip says she stops 8 m up the 10 m face, and the click climbs (the
+    engine's partial climb, docs/examples/cliff_climb.jsonl)."""
     app = make_app(CLIFF_FORT, seed=seed_where(CLIFF_FORT, "lia", "ana"))
     p = Player(app, shots)
     p.sit_down()
     assert app.view.selected == "lia"
     tower = Pos(3, 1)
     p.button("action", "climb")
-    p.hover(tower)
-    rows = tip_lines(app)
-    assert rows[0] == "cannot move there"
-    assert "a climb goes to a neighbouring cell's face" in " ".join(rows)
-    p.shot("climb_too_far")
-    p.click_cell(tower)
-    assert app.session.battle.decisions == []
-    assert app.view.status.startswith("cannot move there: climb: (3,1): a climb goes")
+    assert app.view.move_only is None
+    assert app.view.status == (
+        "climb: lia has no climbable face beside it to climb up or down (R-M7)"
+    )
+    p.shot("climb_struck")
 
     p.key(pygame.K_e)  # ana is of lia's side: no handover
     assert app.view.selected == "ana"
@@ -259,7 +257,7 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     p.click_cell(Pos(3, 1))
     stepped = list(app.session.battle.decisions)
     p.key(pygame.K_z)
-    assert app.view.status == "undone"
+    assert app.view.status == "undone: ana's step"
     assert app.session.battle.decisions == attacked
     p.key(pygame.K_z)
     assert app.view.status == (
@@ -351,9 +349,7 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     catch = ReactionAnswered(
         "ana", "catch", "grok throws", ("catch",), "catch, dropping ana.heater", "player"
     )
-    assert (
-        describe(catch, None, names) == "ana reacts (its player): catch, dropping the heater shield"
-    )
+    assert describe(catch, None, names) == "ana catches it, dropping the heater shield"
     assert describe(ConditionGained("ana", Condition.BREAK_FREE_TRIED, 2)) == (
         "ana: tried to break free this turn"
     )

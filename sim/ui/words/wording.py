@@ -22,10 +22,10 @@ def id_words(item: str) -> str:
     """An item id read as words when the world no longer knows the item (a potion drunk):
     its kind as written after the owner.
 
-    >>> id_words("bo.heater"), id_words("healing_potion")
-    ('heater', 'healing potion')
+    >>> id_words("bo.heater"), id_words("healing_potion"), id_words("rock12")
+    ('heater', 'healing potion', 'rock')
     """
-    return item.rsplit(".", 1)[-1].replace("_", " ")
+    return item.rsplit(".", 1)[-1].rstrip("0123456789").replace("_", " ")
 
 
 def item_words(world: World) -> ItemWords:
@@ -100,6 +100,58 @@ def condition_words(name: str, value: Value) -> str:
         return str(words[name](value))
     plain = name.replace("_", " ")
     return plain if value in (1, "", True) else f"{plain} ({written(value)})"
+
+
+# How a condition's end reads after the creature's name, where "is no longer ..." would not
+# ("ana is no longer has guarded"): the others read "is no longer" and their plain words.
+LOST_WORDS = {
+    "guard_used": "may guard again",
+    "break_free_tried": "may try to break free again",
+    "incapacitated": "is back in the fight",
+    "hanging": "no longer hangs on a face",
+    "unseen": "is seen again",
+    "assisted_by": "is no longer helped",
+    "submerged": "is no longer under water",
+    "disengaged": "no longer moves without provoking",
+    "feint_turns": "",
+}
+
+
+def condition_lost_words(name: str) -> str:
+    """A condition's end as a player reads it after the creature's name; "" for bookkeeping.
+
+    >>> condition_lost_words("guard_used"), condition_lost_words("prone")
+    ('may guard again', 'is no longer prone')
+    >>> condition_lost_words("grappled"), condition_lost_words("feint_turns")
+    ('is no longer grappled', '')
+    """
+    if name in LOST_WORDS:
+        return LOST_WORDS[name]
+    return f"is no longer {name.replace('_', ' ')}"
+
+
+# A reaction taken, as the log says it after the creature's name ("grok parries").
+REACTION_DONE = {
+    "dodge": "dodges",
+    "parry": "parries",
+    "block": "blocks",
+    "attack": "makes an Attack of Opportunity",
+    "interrupt": "interrupts",
+    "catch": "catches it",
+    "none": "does not react",
+}
+
+
+def reaction_done(choice: str, names: ItemWords = id_words) -> str:
+    """A reaction chosen, after the creature's name; a Catch that frees a hand names the item
+    it drops (`names`: item ids in words).
+
+    >>> reaction_done("parry"), reaction_done("none"), reaction_done("catch, dropping bo.rock")
+    ('parries', 'does not react', 'catches it, dropping the rock')
+    """
+    first, _, rest = choice.partition(", dropping ")
+    words = REACTION_DONE.get(first, first.replace("_", " "))
+    return f"{words}, dropping the {names(rest)}" if rest else words
 
 
 RULE_ID = r"R-[A-Z]{1,2}\d+[a-z]?"
