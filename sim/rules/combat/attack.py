@@ -78,8 +78,8 @@ def hit_roll(
     factor: int = 1,
 ) -> Generator[ev.Event | Ask, Reply | None, int]:
     """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
-    Feint against this target (R-X10, melee) and an Assist against it (R-X21) used up;
-    attacking ends Unseen (R-X8)."""
+    Feint (R-X10, melee, whatever the target) and an Assist against this target (R-X21) used
+    up; attacking ends Unseen (R-X8)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
     modifier = 0
@@ -87,9 +87,9 @@ def hit_roll(
     if not melee and held.has(Condition.AIMING):
         modifier += held.count(Condition.AIMING)  # R-X1
         yield ev.ConditionLost(attacker, Condition.AIMING, "used on this ranged attack")
-    if melee and held.creature(Condition.FEINTED) == target:
-        modifier += world.rules.actions.feint_bonus  # R-X10
-        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee attack")
+    if melee and held.has(Condition.FEINTED):
+        modifier += held.count(Condition.FEINTED)  # R-X10: whatever the target
+        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee Hit Roll")
     helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
     modifier += helped
     yield from used
@@ -131,7 +131,7 @@ def strike(
     choice = NONE
     if not incapacitated(world, target):  # R-A2: an Incapacitated defender's roll is 0
         options = (
-            () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
+            () if unseen else defence_options(world, target, dodge_only=dodge_only)
         )
         slow = False
         if options:

@@ -175,8 +175,8 @@ def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
     assert not isinstance(targets, Refusal)
     yield ev.AbilityUsed(actor, ability.name, action.target or None, action.to, targets)
     if ability.attack:
-        # R-A1..R-A3: a ranged Hit Roll in the caster's attack window; the target may Dodge or
-        # Block; the spell's own effects instead of a weapon's damage.
+        # R-A1..R-A3: a ranged Hit Roll in the caster's attack window; the target may Dodge,
+        # Parry (R-R2: any attack) or Block; the spell's own effects instead of a weapon's.
         target = targets[0]
         result = yield from strike(
             world,

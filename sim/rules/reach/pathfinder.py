@@ -35,6 +35,9 @@ PARAMS = 16
 # this file's text: so the constants below are written out here, not imported, and
 # tests/rules/reach/test_reach_property.py checks them against footing.DIRECTIONS and grid.Kind.
 
+# jump.ROUNDING: what a float sum of exact parts may lack of the whole half-metre it equals (R-U4).
+ROUNDING = 1e-6
+
 # Gait codes (reach.GAIT_CODES gives them to footing.Gait) and the terrain kinds the rules test.
 STRIDE, STEP, CRAWL, SWIM = range(4)
 DIFFICULT, WALL, PIT = 1, 2, 3  # grid.Kind
@@ -148,9 +151,12 @@ def _runup_for_length(params: Float, needed: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _runup_for_height(params: Float, needed: int) -> int:
-    """JumpReach.runup_for_height for whole half-metres, BLOCKED for None."""
-    extra = max(needed - int(params[M_STANDING_HEIGHT]), 0)
+def _runup_for_height(params: Float, needed: int, grab: bool) -> int:
+    """JumpReach.runup_for_height, BLOCKED for None: the exact standing height, with the
+    jumper's height when it grabs a ledge, rounded down once (R-U4), then whole metres of
+    run-up height on top."""
+    exact = params[M_STANDING_HEIGHT] + (params[M_GRAB_HEIGHT] if grab else 0.0)
+    extra = max(needed - int(np.floor(exact + ROUNDING)), 0)
     steps = -(-extra // 2)
     if steps * 2 > int(params[M_EXTRA_HEIGHT_CAP]):
         return BLOCKED
@@ -181,7 +187,6 @@ def jump_line(
     max_cells = min(_jump_length(params, runup_made) // per, max_cost // per, len(costs) - 1)
     base = planes[P_HEIGHT, ay, ax]
     height = params[M_HEIGHT]
-    factor_a = (flags[ay, ax] & F_DIFFICULT) != 0
     clearance = 0  # the most the jump must rise above its take-off to pass over (R-M6)
     blocked_between = False
     walk = 0
@@ -213,17 +218,14 @@ def jump_line(
         rise = planes[P_HEIGHT, by, bx] - base
         if -rise > height:
             continue
-        cost = length
-        if factor_a or flags[by, bx] & F_DIFFICULT:
-            cost *= int(params[M_DIFFICULT])
+        cost = length  # R-M6 Decision: paid one for one, difficult ground at either end or not
         if cost >= walk_k or cost > max_cost:
             continue  # walking the line is as cheap, or the jump is out of budget
         landing = max(rise, 0) + planes[P_OBSTACLE, by, bx]
-        need_clear = _runup_for_height(params, clearance)
-        need_land = _runup_for_height(params, landing)
+        need_clear = _runup_for_height(params, clearance, False)
+        need_land = _runup_for_height(params, landing, False)
         if rise > 0:
-            grab = _runup_for_height(params, int(np.ceil(landing - params[M_GRAB_HEIGHT])))
-            need_land = min(need_land, grab)
+            need_land = min(need_land, _runup_for_height(params, landing, True))
         runup = max(need_clear, need_land, _runup_for_length(params, length))
         if runup <= runup_made:
             costs[k] = cost
@@ -341,8 +343,8 @@ def _settle(
     top = levels - 1
     dist = np.full(n * levels, BLOCKED, dtype=np.int32)
     done = np.zeros(n * levels, dtype=np.bool_)
-    # Every leg costs less than `span` (a step, or a jump along the window's longest line,
-    # doubled on difficult ground), so the states waiting at any time fit in `span` buckets.
+    # Every leg costs less than `span` (a step, doubled on difficult ground, or a jump along the
+    # window's longest line), so the states waiting at any time fit in `span` buckets.
     longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
     span = longest * max(int(params[M_DIFFICULT]), 1) + 1
     head = np.full(span, -1, dtype=np.int32)  # bucket c % span: a linked list of states
@@ -603,6 +605,7 @@ def warm_up() -> None:
         (M_LIMIT, 4),
         (M_STANDING_LENGTH, 2),
         (M_LENGTH_CAP, 4),
+        (M_STANDING_HEIGHT, 1.6),
         (M_HEIGHT_PER_RUNUP, 6),
         (M_EXTRA_HEIGHT_CAP, 2),
         (M_GRAB_HEIGHT, 3.6),

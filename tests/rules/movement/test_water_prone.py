@@ -207,7 +207,8 @@ def test_R_M8_crawl_allowance_is_the_agi_die_over_2(agi: str, metres: int) -> No
     path = [[x, 1] for x in range(2, 2 + metres)]
     reason = refused(b, unit="ana", action="crawl", path=[*path, [1 + metres + 1, 2]])
     assert reason == (
-        f"({metres + 2},2): a Crawl allows {metres:g} m; this path needs {metres + 1.5:g} m"
+        f"crawl: {metres:g} m allowed (AGI die {2 * metres} / 2), this path costs "
+        f"{metres + 1.5:g} m; the metres run out at ({metres + 2},2) (R-M8)"
     )
     events = accepted(b, unit="ana", action="crawl", path=path)
     assert events[0]["half"] == 2
@@ -274,7 +275,9 @@ def test_R_M8_swimming_is_speed_over_3_and_ignores_difficult_ground() -> None:
     reason = refused(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1], [6, 2]])
     assert reason == "(6,2): water 0 m deep is too shallow to swim (R-M8)"
     reason = refused(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1], [5, 2]])
-    assert reason == "(5,2): a Swim allows 3 m; this path needs 4 m"
+    assert reason == (
+        "swim: 3 m allowed (Speed 9 / 3), this path costs 4 m; the metres run out at (5,2) (R-M8)"
+    )
     events = accepted(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1]])
     assert costs(events) == [([3, 1], 2), ([4, 1], 2), ([5, 1], 2)]
 

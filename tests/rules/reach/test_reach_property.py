@@ -35,12 +35,12 @@ from sim.rules.movement.footing import (
     Gait,
     Mover,
     gait_word,
-    is_difficult,
     mover,
     standing_at,
     step_cost,
 )
 from sim.rules.movement.footing import step_problem as scalar_problem
+from sim.rules.movement import jump
 from sim.rules.movement.jump import jump_reach, plan_jump
 from sim.rules.movement.movement import _explicit, plan_move, traced
 from sim.rules.reach import pathfinder as pf
@@ -207,9 +207,8 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
                 continue
             plan = plan_jump(world, m, jr, a, b)
             if not isinstance(plan, str):
-                rough = is_difficult(world, m, a) or is_difficult(world, m, b)
-                cost = plan.length * (m.difficult_factor if rough else 1)
-                found.append((b, cost, plan.length, plan.runup_needed))
+                # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
+                found.append((b, plan.length, plan.length, plan.runup_needed))
         jumps[a] = found
     best: dict[Pos, int] = {}
     queue = [(0, 0, start.y, start.x)]
@@ -321,6 +320,7 @@ def test_the_compiled_constants_are_the_python_ones() -> None:
     drift from the directions and terrain kinds everything else uses (R-U3)."""
     assert tuple(zip(pf.DX.tolist(), pf.DY.tolist(), strict=True)) == DIRECTIONS
     assert (pf.DIFFICULT, pf.WALL, pf.PIT) == (Kind.DIFFICULT, Kind.WALL, Kind.PIT)
+    assert pf.ROUNDING == jump.ROUNDING  # R-U4: both forms round a jump's height alike
 
 
 def test_warming_up_compiles_the_search_the_reach_map_uses() -> None:
