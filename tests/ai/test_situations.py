@@ -49,7 +49,8 @@ def expect(b: Battle, kind: type[Chosen]) -> tuple[Chosen, str]:
 
 def test_aim_before_a_long_shot() -> None:
     """An archer with a brute far off across an empty hall: nothing threatens it this turn,
-    so +2 on the shot (R-X1) is worth more than the Bonus Action kept for a Dodge."""
+    so +2 on the shot (R-X1) is worth more than the Bonus Action kept for a Dodge. The brute's
+    hands are empty: with his greataxe he would Parry the arrow too (R-R2)."""
     b = turn_of(
         scenario_text(
             """
@@ -60,7 +61,7 @@ def test_aim_before_a_long_shot() -> None:
             """,
             unit("ana", "blue", "human_archer", "a", policy="ask")
             + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+            + unit("grok", "red", "orc_brute", "g", policy="ask", held=[]),
         ),
         "ana",
     )
@@ -381,7 +382,7 @@ def test_classic_takes_none_of_them() -> None:
             """,
             unit("ana", "blue", "human_archer", "a", policy="ask")
             + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+            + unit("grok", "red", "orc_brute", "g", policy="ask", held=[]),
         ),
         "ana",
     )

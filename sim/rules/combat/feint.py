@@ -28,7 +28,7 @@ def check_feint(world: World, action: Feint) -> Refusal | None:
             f"{action.actor} already has a feint's +{held.count(Condition.FEINTED)} for its next "
             "melee Hit Roll; a second Feint does not stack with an unused one (R-X10)"
         )
-    return in_reach(world, action.actor, action.target, "feint")
+    return in_reach(world, action.actor, action.target, "feint", "R-X10")
 
 
 def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:

@@ -13,7 +13,6 @@ from sim.core.grid import Kind
 from sim.core.world import World
 from sim.rules.movement.footing import Mover, blocker, standing_at
 
-
 # R-U4: a sum of exact parts (AGI Bonus / 10, a height of 1.8 m) comes out of floating point a
 # hair under the whole half-metre it equals (0.6 + 3.6 = 4.2 is fine, others are not); this
 # margin is far below any real part (heights are given to the centimetre), so it only undoes
@@ -152,8 +151,10 @@ def lengths(jr: JumpReach, unit: str, runup: int) -> str:
     at most, with the run-up that takes.
 
     >>> jr = JumpReach(2, 4, 0, 1.6, 6, 2, 3.6)
-    >>> lengths(jr, "ana", 0), lengths(jr, "ana", 1)
-    ('ana jumps 1 m standing, at most 2 m with a run-up of 1 m', 'ana jumps 1 m standing, 1.5 m with the 0.5 m run-up made, at most 2 m with a run-up of 1 m')
+    >>> print(lengths(jr, "ana", 0))
+    ana jumps 1 m standing, at most 2 m with a run-up of 1 m
+    >>> print(lengths(jr, "ana", 1))
+    ana jumps 1 m standing, 1.5 m with the 0.5 m run-up made, at most 2 m with a run-up of 1 m
     """
     out = f"{unit} jumps {_m(jr.length(0))} standing"
     if jr.length(0) < jr.length(runup) < jr.max_length:
@@ -169,8 +170,10 @@ def heights(jr: JumpReach, unit: str, runup: int, ledge: bool) -> str:
     with the run-up made so far, at most with a run-up, and the same grabbing a ledge.
 
     >>> jr = JumpReach(4, 8, 0, 1.6, 6, 2, 3.6)  # AGI Bonus 8, 1.8 m tall
-    >>> heights(jr, "ana", 0, True)
-    'ana reaches 0.5 m standing, 1.5 m with a run-up of 3 m; grabbing the ledge, 2.5 m standing, 3.5 m with a run-up of 3 m'
+    >>> for part in heights(jr, "ana", 0, True).split("; "):
+    ...     print(part)
+    ana reaches 0.5 m standing, 1.5 m with a run-up of 3 m
+    grabbing the ledge, 2.5 m standing, 3.5 m with a run-up of 3 m
     """
     top = jr.runup_for_height(jr.height(10**6)) or 0
 
@@ -238,8 +241,7 @@ def plan_jump(
     need_clear = jr.runup_for_height(clearance)
     if need_clear is None:
         return (
-            f"{b}: the jump must clear {_m(clearance)}; {heights(jr, m.unit, runup, False)} "
-            "(R-M6)"
+            f"{b}: the jump must clear {_m(clearance)}; {heights(jr, m.unit, runup, False)} (R-M6)"
         )
     grabs = False
     need_land = jr.runup_for_height(landing)

@@ -215,19 +215,19 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
         if grid.water_half(a) >= m.height_half:
             return (
                 f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water or "
-                "step out onto a bank beside it"
+                "step out onto a bank beside it (R-M8)"
             )
         return None
     if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
     b = path[0]
     if not grid.inside(b):
-        return f"{b}: off the map"
+        return f"{b}: off the map (R-U1)"
     kind = grid.kind(b)
     if kind is Kind.WALL:
-        return f"{b}: a wall"
+        return f"{b}: a wall (R-U1)"
     if kind is Kind.PIT:
-        return f"{b}: a pit; a swimmer cannot step out into it"
+        return f"{b}: a pit; a swimmer cannot step out into it (R-M8)"
     water = water_problem(world, m, Gait.STRIDE, b)
     if water:
         return water
@@ -279,7 +279,7 @@ def _explicit(
         forced_jump = index in action.jumps
         adjacent = here.is_adjacent(cell)
         if cell == here:
-            return f"{cell}: the path repeats a cell"
+            return f"{cell}: the path repeats a cell (R-U1)"
         if adjacent and not forced_jump:
             last = index == len(path) - 1
             problem = step_problem(world, m, gait, here, cell, allow_fall=last, action=word)
@@ -353,8 +353,6 @@ def _covers(m: Mover, a: Pos, b: Pos) -> int:
     return per * max(abs(b.x - a.x), abs(b.y - a.y))
 
 
-
-
 def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     """The legs of a move and their cost, or the first cell where it fails and why (pure).
     Planned once for the check and the resolution (issue #11): the budget the check spends
@@ -381,12 +379,12 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     if kind is Jump:
         target = action.to if action.to is not None else (action.path[-1] if action.path else None)
         if target is None or (action.path and len(action.path) != 1):
-            return Refusal('a jump needs one landing cell: "to": [x, y]')
+            return Refusal('a jump needs one landing cell: "to": [x, y] (R-M6)')
         return standing_jump(world, m, start, target)
     swimming = has(world, unit, Condition.SWIMMING)
     if isinstance(action, Step) and swimming:
         if action.to is not None and action.path:
-            return Refusal('give either "path" or "to", not both')
+            return Refusal('give either "path" or "to", not both (R-M1)')
         out_path = (action.to,) if action.to is not None else action.path
         legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
@@ -409,7 +407,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
     if action.to is not None and action.path:
-        return Refusal('give either "path" or "to", not both')
+        return Refusal('give either "path" or "to", not both (R-M1)')
     diving = isinstance(action, Swim) and action.submerged
     if diving:
         # R-M8 Decision: a dive stays in water at least as deep as the swimmer is tall; the
@@ -420,9 +418,9 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         m = replace(m, waist_half=m.height_half)
     if action.to is not None:
         if action.to == start:
-            return Refusal(f"{unit} is already at {start}")
+            return Refusal(f"{unit} is already at {start} (R-M1)")
         if not world.grid.inside(action.to):
-            return Refusal(f"{action.to}: off the map")
+            return Refusal(f"{action.to}: off the map (R-U1)")
         if diving and too_shallow_to_dive(world, m.height_half, (action.to,)) is not None:
             return Refusal(_shallow(world, m, action.to))  # as the same dive given by `path`
         water = water_problem(world, m, gait, action.to)
@@ -437,7 +435,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         )
     else:
         if not action.path:
-            return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to"')
+            return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to" (R-M1)')
         legs_or_problem = _explicit(world, action, m, gait, jr, start, word)
     if isinstance(legs_or_problem, str):
         return Refusal(legs_or_problem)
@@ -480,8 +478,8 @@ def _unreachable(
 ) -> str:
     to = action.to
     assert to is not None
-    if cost is not None:
-        other = standing_at(world, action.actor).get(to)
+    other = standing_at(world, action.actor).get(to)
+    if other is not None:
         return f"{to}: {other} is standing there; a move cannot end on it (R-M5)"
     if isinstance(action, Swim) and action.submerged:
         # The deep water may be cut off by shallower water the dive cannot pass (R-M8).

@@ -548,13 +548,13 @@ def test_R_R4_an_aoo_stops_a_run_half_way_and_an_ask_window_is_answered_inline()
         "bob", "ana is leaving bob's reach at (3,1)", ("attack", "none")
     )
     assert refused(b, unit="ana", reaction="attack") == (
-        "the open window is bob's to answer, not ana's"
+        "the open window is bob's to answer, not ana's (R-R8)"
     )
     assert refused(b, unit="bob", reaction="dodge") == (
-        "'dodge' is not an option; bob may choose attack, none"
+        "'dodge' is not an option; bob may choose attack, none (R-R8)"
     )
     assert refused(b, unit="ana", action="end_turn") == (
-        "waiting for bob to answer: ana is leaving bob's reach at (3,1)"
+        "waiting for bob to answer: ana is leaving bob's reach at (3,1) (R-R8)"
     )
     events = accepted(b, unit="bob", reaction="attack")
     assert windows(events)[0] == (

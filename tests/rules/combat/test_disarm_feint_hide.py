@@ -303,7 +303,7 @@ def test_R_X10_refusals_name_the_reason() -> None:
     assert refused(b, unit="ana", action="feint", target="cy") == (
         "cy at (5,1) is out of ana's reach (R-A4)"
     )
-    assert refused(b, unit="ana", action="feint", target="ana") == "ana cannot feint itself"
+    assert refused(b, unit="ana", action="feint", target="ana") == "ana cannot feint itself (R-X10)"
 
 
 # --- R-X8 Hide and Unseen -----------------------------------------------------------------------

@@ -378,7 +378,8 @@ def test_R_B3_a_very_complex_spell_must_be_the_first_action_of_the_turn() -> Non
     b = area_battle()
     accepted(b, unit="mara", action="aim")
     assert refused(b, unit="mara", action="cast", spell="inferno", to=[5, 2]) == (
-        "a Full Action must be the first action of the turn; mara has already acted this turn"
+        "a Full Action must be the first action of the turn; mara has already acted this turn "
+        "(R-B3)"
     )
 
 
@@ -443,7 +444,7 @@ def test_R_B6_battle_focus_is_a_source_of_quicken_until_it_wears_off() -> None:
         {"type": "condition_gained", "unit": "thrak", "condition": "quickened", "value": 2},
     ]  # fmt: skip
     assert refused(b, unit="thrak", action="cast", spell="firebolt", target="grok") == (
-        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1 half-action"
+        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1 half-action (R-B4)"
     )
     b.dice = LoadedDice([5, 1, 2])
     events = accepted(b, unit="thrak", action="cast", spell="firebolt", target="grok", quicken=True)
@@ -591,9 +592,12 @@ def refusal_battle() -> Battle:
     [
         (
             dict(action="cast", spell="fireball", target="zed"),
-            "there is no spell 'fireball' (known: firebolt, frost_grip, inferno, mend)",
+            "there is no spell 'fireball' (known: firebolt, frost_grip, inferno, mend) (R-X20)",
         ),
-        (dict(action="use", ability="rage"), "there is no ability 'rage' (known: battle_focus)"),
+        (
+            dict(action="use", ability="rage"),
+            "there is no ability 'rage' (known: battle_focus) (R-X20)",
+        ),
         (
             dict(action="cast", spell="mend", target="thrak"),
             "mara does not know mend (it knows: firebolt, frost_grip, inferno) (R-X20)",
@@ -624,7 +628,7 @@ def refusal_battle() -> Battle:
         ),
         (
             dict(action="cast", spell="firebolt", target="nobody"),
-            "there is no creature 'nobody' to target with firebolt",
+            "there is no creature 'nobody' to target with firebolt (R-X20)",
         ),
         (
             dict(action="cast", spell="inferno", target="zed"),
@@ -634,7 +638,7 @@ def refusal_battle() -> Battle:
             dict(action="cast", spell="inferno", to=[4, 1]),
             "(4,1) is a wall; inferno needs an open cell (R-A5)",
         ),
-        (dict(action="cast", spell="inferno", to=[20, 1]), "(20,1) is outside the 15x5 map"),
+        (dict(action="cast", spell="inferno", to=[20, 1]), "(20,1) is outside the 15x5 map (R-U1)"),
         (
             dict(action="cast", spell="frost_grip", target="zed"),
             "zed is 13 m away; frost_grip reaches 8 m (R-X20)",
@@ -660,7 +664,8 @@ def test_R_B4_a_spell_the_budget_cannot_pay_is_refused() -> None:
     b = refusal_battle()
     accepted(b, unit="mara", action="aim")
     assert refused(b, unit="mara", action="cast", spell="frost_grip", target="zed") == (
-        "mara has only 1 Bonus Action left; Cast frost_grip (1½ Action) costs 2 Bonus Actions"
+        "mara has only 1 Bonus Action left; Cast frost_grip (1½ Action) costs 2 Bonus Actions "
+        "(R-B4)"
     )
 
 

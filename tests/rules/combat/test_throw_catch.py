@@ -141,10 +141,10 @@ def test_R_X17_R_A5_refusals_a_held_item_a_target_and_a_line_of_sight() -> None:
     )
     b = duel()
     assert refused(b, unit="ana", action="throw", target="ana", item="dagger") == (
-        "ana cannot throw at itself"
+        "ana cannot throw at itself (R-X17)"
     )
     assert refused(b, unit="ana", action="throw", target="zed", item="dagger") == (
-        "there is no creature 'zed' to throw at"
+        "there is no creature 'zed' to throw at (R-X17)"
     )
     b = begin(
         creature("ana", "blue", "a", held=["dagger"]),
@@ -403,19 +403,19 @@ def test_R_X18_refusals_weight_distance_destination_and_sight() -> None:
         "(5,1) is 4 m away; ana tosses 3 m (R-X18: STR Bonus metres)"
     )
     both = refused(b, unit="ana", action="toss", item="healing_potion", to=[2, 1], target="cy")
-    assert both == 'a toss needs either "to": a cell [x, y], or "target": a creature'
+    assert both == 'a toss needs either "to": a cell [x, y], or "target": a creature (R-X18)'
     assert refused(b, unit="ana", action="toss", item="healing_potion") == both
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[0, 1]) == (
-        "(0,1): a wall; nothing can land there"
+        "(0,1): a wall; nothing can land there (R-X18)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[1, 5]) == (
-        "(1,5): off the map"
+        "(1,5): off the map (R-U1)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[1, 1]) == (
         "(1,1) is where ana stands; drop the item instead (R-X7)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", target="ana") == (
-        "ana cannot toss to itself"
+        "ana cannot toss to itself (R-X18)"
     )
     assert refused(b, unit="ana", action="toss", item="torch", to=[2, 1]) == (
         "ana holds no 'torch' to toss; draw it first (R-X17, R-X18)"

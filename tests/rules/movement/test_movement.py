@@ -75,8 +75,7 @@ def test_R_U2_two_diagonals_are_3_m_which_a_walk_allows_but_three_are_4_5_m() ->
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 2], [3, 1], [4, 2]])
     assert reason == (
-        "walk: 3 m allowed (Speed 9 / 3), this path costs 4.5 m; the metres run out at (4,2) "
-        "(R-M1)"
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 4.5 m; the metres run out at (4,2) (R-M1)"
     )
     events = accepted(b, unit="ana", action="walk", path=[[2, 2], [3, 1]])
     assert moves(events) == [([2, 2], 3), ([3, 1], 3)]
@@ -185,8 +184,7 @@ def test_R_M1_a_walk_half_a_metre_longer_is_refused_naming_the_cell_it_runs_out(
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 1], [3, 1], [4, 2]])
     assert reason == (
-        "walk: 3 m allowed (Speed 9 / 3), this path costs 3.5 m; the metres run out at (4,2) "
-        "(R-M1)"
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 3.5 m; the metres run out at (4,2) (R-M1)"
     )
 
 
@@ -221,7 +219,9 @@ def test_R_M1_athletics_adds_its_level_in_metres_to_run() -> None:
     events = accepted(b, unit="ana", action="run", path=row(1, *range(2, 13)))
     assert sum(c for _, c in moves(events)) == 22
     b = solo()
-    assert "run: 9 m allowed (Speed 9)," in refused(b, unit="ana", action="run", path=row(1, *range(2, 13)))
+    assert "run: 9 m allowed (Speed 9)," in refused(
+        b, unit="ana", action="run", path=row(1, *range(2, 13))
+    )
 
 
 def test_R_M1_armour_lowers_walk_run_and_sprint() -> None:
@@ -231,7 +231,9 @@ def test_R_M1_armour_lowers_walk_run_and_sprint() -> None:
         "walk: 2 m allowed (Speed 7 / 3, plate taking 2 off its Speed 9), this path costs 3 m; "
         "the metres run out at (4,1) (R-M1)"
     )
-    assert "run: 7 m allowed (Speed 7, plate taking 2 off its Speed 9)," in refused(b, unit="ana", action="run", path=row(1, *range(2, 10)))
+    assert "run: 7 m allowed (Speed 7, plate taking 2 off its Speed 9)," in refused(
+        b, unit="ana", action="run", path=row(1, *range(2, 10))
+    )
 
 
 SPRINTER = {"agi": "d4+1"}  # Sprint: 9 + d4 + 1 = 11..14 m
@@ -291,7 +293,7 @@ def test_R_M1_a_movement_action_that_cannot_be_paid_is_refused() -> None:
     b = solo()
     accepted(b, unit="ana", action="run", path=row(1, 2))
     assert refused(b, unit="ana", action="walk", path=row(1, 3)) == (
-        "ana has only 0 half-actions left; Walk (½ Action) costs 1 half-action"
+        "ana has only 0 half-actions left; Walk (½ Action) costs 1 half-action (R-B4)"
     )
 
 
@@ -451,15 +453,15 @@ def test_a_destination_the_move_cannot_reach_is_refused_with_the_cell() -> None:
         "walk: 3 m allowed (Speed 9 / 3), the cheapest path to (6,1) costs 6 m; the metres run "
         "out at (4,1) (R-M1)"
     )
-    assert refused(b, unit="ana", action="walk", to=[20, 1]) == "(20,1): off the map"
-    assert refused(b, unit="ana", action="walk", to=[0, 1]) == "ana is already at (0,1)"
+    assert refused(b, unit="ana", action="walk", to=[20, 1]) == "(20,1): off the map (R-U1)"
+    assert refused(b, unit="ana", action="walk", to=[0, 1]) == "ana is already at (0,1) (R-M1)"
 
 
 def test_a_path_and_a_destination_together_are_refused() -> None:
     """A decision gives a path of cells or a destination, not both (R-B4: nothing changes)."""
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 1]], to=[2, 1])
-    assert reason == 'give either "path" or "to", not both'
+    assert reason == 'give either "path" or "to", not both (R-M1)'
 
 
 def test_a_path_of_cells_must_be_neighbours_for_a_step() -> None:

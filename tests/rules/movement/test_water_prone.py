@@ -112,13 +112,13 @@ def test_R_M10_fall_prone_is_a_half_action_and_stand_up_one_action() -> None:
     events = accepted(b, unit="ana", action="fall_prone")
     assert types(events) == ["spent", "condition_gained"]
     assert (events[0]["half"], events[1]["condition"]) == (1, "prone")
-    assert refused(b, unit="ana", action="fall_prone") == "ana is already prone"
+    assert refused(b, unit="ana", action="fall_prone") == "ana is already prone (R-M10)"
     end_turns(b, "ana")
     events = accepted(b, unit="ana", action="stand_up")
     assert types(events) == ["spent", "condition_lost"]
     assert events[0]["half"] == 2
     end_turns(b, "ana")
-    assert refused(b, unit="ana", action="stand_up") == "ana is not prone"
+    assert refused(b, unit="ana", action="stand_up") == "ana is not prone (R-M10)"
 
 
 def test_R_M10_falling_prone_in_waist_deep_water_starts_swimming_instead() -> None:
@@ -323,7 +323,7 @@ def test_R_M8_out_of_its_depth_a_swimmer_cannot_just_stand_up() -> None:
     reason = refused(b, unit="ana", action="step", path=[])
     assert reason == (
         "(2,1): ana's feet do not touch the bottom here; swim to shallower water or step out "
-        "onto a bank beside it"
+        "onto a bank beside it (R-M8)"
     )
     reason = refused(b, unit="ana", action="step", path=[[3, 1]])
     assert reason == "(3,1): water 2 m deep is over ana's head; swim (R-M9)"

@@ -30,6 +30,7 @@ from sim.core.creature import conditions, creatures
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
+from sim.rules.movement import jump
 from sim.rules.movement.footing import (
     DIRECTIONS,
     Gait,
@@ -40,7 +41,6 @@ from sim.rules.movement.footing import (
     step_cost,
 )
 from sim.rules.movement.footing import step_problem as scalar_problem
-from sim.rules.movement import jump
 from sim.rules.movement.jump import jump_reach, plan_jump
 from sim.rules.movement.movement import _explicit, plan_move, traced
 from sim.rules.reach import pathfinder as pf
