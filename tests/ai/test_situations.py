@@ -199,6 +199,35 @@ def test_disarm_a_duellist() -> None:
     assert expect(b, a.Disarm)[0].target == "ana"
 
 
+def test_disarming_a_duellist_counts_the_shots_she_can_no_longer_parry() -> None:
+    """R-R2: a Parry answers any attack, an arrow too, so disarming the fighter (R-X5) is worth
+    more when an archer of grok's side can shoot her from across the hall: she could parry
+    those shots as well as grok's blows."""
+    rows = """
+        ##########
+        #bf......#
+        #.......x#
+        ##########
+        """
+    fighter = unit(
+        "ana", "blue", "human_fighter", "f", policy="ask", held=["longsword"], str="d10+8"
+    )
+
+    def disarm_score(*others: str) -> float:
+        grok = unit("grok", "red", "orc_brute", "b", policy="ask")
+        shown = rows if others else rows.replace("x", ".")
+        b = turn_of(scenario_text(shown, "\n".join((grok, fighter, *others))), "grok")
+        pending = b.pending
+        assert isinstance(pending, AwaitingAction)
+        weights = book().levels["tactical"].weights
+        ranked = rank(b.world, "grok", tuple(legal_decisions(b, slowed=False)), weights=weights)
+        return next(c.score for c in ranked if isinstance(c.decision, a.Disarm))
+
+    archer = unit("xan", "red", "human_archer", "x", policy="ask")
+    alone, shot_at = disarm_score(), disarm_score(archer)
+    assert shot_at > alone, (alone, shot_at)
+
+
 def test_hide_behind_cover() -> None:
     """A goblin in cover with a brute coming (R-X8): unseen, the brute cannot aim at it and its
     knife's next blow meets no defence."""
