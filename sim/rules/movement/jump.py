@@ -16,7 +16,7 @@ from sim.rules.movement.footing import Mover, blocker, standing_at
 # R-U4: a sum of exact parts (AGI Bonus / 10, a height of 1.8 m) comes out of floating point a
 # hair under the whole half-metre it equals (0.6 + 3.6 = 4.2 is fine, others are not); this
 # margin is far below any real part (heights are given to the centimetre), so it only undoes
-# that error. pathfinder.ROUNDING is the same number, for the compiled search.
+# that error. The compiled search is given the heights rounded here (pathfinder.M_GRAB_HEIGHT).
 ROUNDING = 1e-6
 
 

@@ -29,14 +29,14 @@ M_HEIGHT, M_LEAP, M_WAIST, M_ORTHOGONAL, M_DIAGONAL, M_DIFFICULT = range(6)
 M_GAIT, M_JUMPS, M_LIMIT = 6, 7, 8
 M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 12
 M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
+# M_STANDING_HEIGHT and M_GRAB_HEIGHT are the heights a standing jump reaches without and with a
+# ledge grab, each rounded once from its exact parts (R-U4, `JumpReach.height`): a run-up adds
+# whole metres to either, so the compiled search needs no rounding of its own.
 PARAMS = 16
 
 # numba compiles module globals into the code as constants, and its cache on disk knows only
 # this file's text: so the constants below are written out here, not imported, and
 # tests/rules/reach/test_reach_property.py checks them against footing.DIRECTIONS and grid.Kind.
-
-# jump.ROUNDING: what a float sum of exact parts may lack of the whole half-metre it equals (R-U4).
-ROUNDING = 1e-6
 
 # Gait codes (reach.GAIT_CODES gives them to footing.Gait) and the terrain kinds the rules test.
 STRIDE, STEP, CRAWL, SWIM = range(4)
@@ -152,11 +152,10 @@ def _runup_for_length(params: Float, needed: int) -> int:
 
 @njit(cache=True, inline="always")
 def _runup_for_height(params: Float, needed: int, grab: bool) -> int:
-    """JumpReach.runup_for_height, BLOCKED for None: the exact standing height, with the
-    jumper's height when it grabs a ledge, rounded down once (R-U4), then whole metres of
-    run-up height on top."""
-    exact = params[M_STANDING_HEIGHT] + (params[M_GRAB_HEIGHT] if grab else 0.0)
-    extra = max(needed - int(np.floor(exact + ROUNDING)), 0)
+    """JumpReach.runup_for_height, BLOCKED for None: whole metres of run-up height on top of
+    what a standing jump reaches, grabbing a ledge or not."""
+    standing = int(params[M_GRAB_HEIGHT]) if grab else int(params[M_STANDING_HEIGHT])
+    extra = max(needed - standing, 0)
     steps = -(-extra // 2)
     if steps * 2 > int(params[M_EXTRA_HEIGHT_CAP]):
         return BLOCKED
@@ -605,10 +604,10 @@ def warm_up() -> None:
         (M_LIMIT, 4),
         (M_STANDING_LENGTH, 2),
         (M_LENGTH_CAP, 4),
-        (M_STANDING_HEIGHT, 1.6),
+        (M_STANDING_HEIGHT, 1),
         (M_HEIGHT_PER_RUNUP, 6),
         (M_EXTRA_HEIGHT_CAP, 2),
-        (M_GRAB_HEIGHT, 3.6),
+        (M_GRAB_HEIGHT, 5),
     ):
         params[index] = value
     flags = cell_flags(planes, params)

@@ -30,7 +30,6 @@ from sim.core.creature import conditions, creatures
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
-from sim.rules.movement import jump
 from sim.rules.movement.footing import (
     DIRECTIONS,
     Gait,
@@ -320,7 +319,6 @@ def test_the_compiled_constants_are_the_python_ones() -> None:
     drift from the directions and terrain kinds everything else uses (R-U3)."""
     assert tuple(zip(pf.DX.tolist(), pf.DY.tolist(), strict=True)) == DIRECTIONS
     assert (pf.DIFFICULT, pf.WALL, pf.PIT) == (Kind.DIFFICULT, Kind.WALL, Kind.PIT)
-    assert pf.ROUNDING == jump.ROUNDING  # R-U4: both forms round a jump's height alike
 
 
 def test_warming_up_compiles_the_search_the_reach_map_uses() -> None:
