@@ -48,6 +48,11 @@ GAITS: dict[type[Movement], Gait] = {
 }
 
 
+# How many of its allowance a refused destination move searches for the cheapest path there,
+# to say what it costs: not a rule, only how far a refusal looks (`_unreachable`).
+SEARCHED_ALLOWANCES = 4
+
+
 def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = None) -> int:
     """Half-metres one Movement Action allows (R-M1, R-M8, R-U4). For Sprint, `roll` is the AGI
     Roll (None: the most it could be). It reads attributes, skills and Speed (the body, less
@@ -429,7 +434,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         field = field_to(world, m, gait, start, limit, jr, action.to)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
-            return Refusal(_unreachable(world, action, m, gait, jr, start, cost))
+            return Refusal(_unreachable(world, action, m, gait, jr, start))
         legs_or_problem: tuple[Leg, ...] | str = traced(
             world, m, jr, start, field.route_to(action.to)
         )
@@ -474,8 +479,10 @@ def _unreachable(
     gait: Gait,
     jr: JumpReach | None,
     start: Pos,
-    cost: int | None,
 ) -> str:
+    """Why a move to `action.to` is refused when its search found no way to end there within
+    the allowance: someone stands there (R-M5), no path at all, or what the cheapest one
+    costs against what the action allows."""
     to = action.to
     assert to is not None
     other = standing_at(world, action.actor).get(to)
@@ -488,14 +495,20 @@ def _unreachable(
             f"as deep as {action.actor} is tall) (R-M8)"
         )
     kind = type(action)
-    # Only a refused move searches the whole map: the cheapest path there, however long, to
-    # say what it would cost against what the action allows.
-    grid = world.grid
-    whole = (grid.width + grid.height) * m.diagonal * m.difficult_factor
+    # Only a refused move searches further, as far as a few of the action's allowance, to say
+    # what the cheapest path there costs against what the action allows (a search of the whole
+    # of a large map would keep a player waiting for the words).
     limit = allowance(world, action.actor, kind)
-    field = distance_field(world, m, gait, start, max(whole, limit), jr)
+    further = max(limit, m.orthogonal) * SEARCHED_ALLOWANCES
+    field = distance_field(world, m, gait, start, further, jr)
+    worded = allowance_words(world, action.actor, kind)
+    allowed = f"{kind.name}: {limit / 2:g} m allowed" + (f" ({worded})" if worded else "")
+    rule = "R-M8" if kind in (Crawl, Swim) else "R-M1"
     if field.cost(to) is None or not field.can_end(to):
-        return f"{to}: no path a {kind.name.title()} can take gets there (R-M1)"
+        return (
+            f"{allowed}; no path a {kind.name.title()} can take gets to {to} within "
+            f"{further / 2:g} m ({rule})"
+        )
     legs = traced(world, m, jr, start, field.route_to(to))
     return over_allowance(world, m, kind, legs, limit, f"the cheapest path to {to}")
 

@@ -206,7 +206,7 @@ def test_R_M4_a_fall_can_only_end_a_move() -> None:
     reason = refused(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
     assert reason == "(2,1): a drop of 4 m is higher than ana; climb down or fall (R-M4)"
     assert refused(b, unit="ana", action="walk", to=[2, 1]) == (
-        "(2,1): no path a Walk can take gets there (R-M1)"
+        "walk: 3 m allowed (Speed 9 / 3); no path a Walk can take gets to (2,1) within 12 m (R-M1)"
     )
 
 
