@@ -308,6 +308,35 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
     assert {"type": "turn_started", "unit": "grok", "round": 1} in log
 
 
+def test_R_R8_a_reaction_written_as_an_action_is_refused_saying_how_to_answer_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-R8: Dodge is a reaction, not an action. With grok's defence window open (his player
+    declined the Interrupt first, R-R7), the line {"action": "dodge"} is refused saying how a
+    reaction is answered, and the window stays open for the answer it names."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(DUEL.replace("#A.r.g#", "#Agr..#"), encoding="utf-8")
+    path = script(
+        tmp_path,
+        {"unit": "grok", "policy": "ask"},
+        {"unit": "ana", "action": "attack", "target": "grok"},
+        {"unit": "grok", "reaction": "none"},
+        {"unit": "grok", "action": "dodge"},
+        {"unit": "grok", "reaction": "dodge"},
+    )
+    code, log, _ = run(capsys, "run", scenario, "--dice", "6,1,5,3,2,1,1", "--script", path)
+    assert code == 0
+    refusals = of_type(log, "refused")
+    assert [(r["line"], r["unit"], r["action"]) for r in refusals] == [(4, "grok", "dodge")]
+    assert refusals[0]["reason"] == (
+        'unknown action "dodge": a reaction, answered when the engine opens a window for the '
+        "creature (an attack on it, a throw at it, a foe leaving its reach or acting beside it): "
+        '{"unit": "grok", "reaction": "dodge"}, or in the client the reaction prompt (R-R8)'
+    )
+    answers = [(r["window"], r["choice"], r["by"]) for r in of_type(log, "reaction_answered")]
+    assert answers == [("interrupt", "none", "player"), ("defence", "dodge", "player")]
+
+
 def test_policy_lines_set_how_a_creature_answers_reactions(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -350,7 +379,7 @@ def test_after_the_battle_is_over_every_line_is_refused(
     assert of_type(log, "battle_ended") == [
         {"type": "battle_ended", "winners": ["blue"], "reason": "blue held out for 1 round"}
     ]
-    assert of_type(log, "refused")[-1]["reason"] == "the battle is over"
+    assert of_type(log, "refused")[-1]["reason"] == "the battle is over: a side has won (R-C6)"
 
 
 # --- the state file ----------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def test_an_unknown_policy_is_refused_naming_auto() -> None:
     units = [unit("ana", "blue", "human_fighter", "a"), unit("bo", "red", "orc_brute", "b")]
     b = begun("#ab#", units, [8, 1], [])
     assert refuse(b, SetPolicy("ana", "sometimes")) == (
-        "reaction policy must be one of auto, ask, always, never, not 'sometimes'"
+        "reaction policy must be one of auto, ask, always, never, not 'sometimes' (R-R8)"
     )
 
 

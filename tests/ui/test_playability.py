@@ -24,7 +24,7 @@ from sim.play.engine import AwaitingAction, AwaitingReaction
 from sim.ui.input.app import App
 from sim.ui.model.actionbar import base_label
 from sim.ui.words.logbook import describe
-from sim.ui.words.wording import free_used_words, item_words
+from sim.ui.words.wording import free_used_words, item_words, rule_ids
 from tests.helpers import stated
 from tests.ui import test_client as client
 from tests.ui.test_client import Player, at, make_app, seed_where, write_scenario
@@ -320,7 +320,9 @@ def test_the_action_bar_buttons_keep_their_places(tmp_path: Path, shots: Path) -
     p.shot("bar_slowed")
     p.move_mouse(places["break_free"].center)
     status = app.renderer.bar_status
-    assert status == "break free: " + entries["break_free"].detail
+    words, ids = rule_ids(entries["break_free"].detail)
+    assert status == "break free: " + words  # the rule's id is shown apart, dim (R-B3)
+    assert ids == ("R-B3",) and app.renderer.bar_details == ids
     p.key(pygame.K_s)
     p.key(pygame.K_e)
     assert app.session.battle.pending != AwaitingAction("ana")
@@ -356,7 +358,9 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     assert describe(ConditionGained("ana", Condition.HANGING, Pos(3, 1))) == (
         "ana: hanging on the face of (3,1)"
     )
-    assert describe(ConditionGained("ana", Condition.FEINT_TURNS, 1)) is None
+    assert describe(ConditionGained("ana", Condition.FEINTED, 5)) == (
+        "ana: feinted (+5 to the next melee Hit Roll)"
+    )
     assert describe(Jumped("ana", Pos(1, 1), Pos(3, 1), 4, grabbed_ledge=True)) == (
         "ana jumps (1,1) -> (3,1) (2 m), grabbing the ledge"
     )

@@ -61,16 +61,15 @@ def _stacks(value: Value, noun: str) -> str:
 
 
 def condition_words(name: str, value: Value) -> str:
-    """A condition and its value as a player reads it; "" for bookkeeping a player does not
-    need (the turns left of a feint's bonus).
+    """A condition and its value as a player reads it.
 
     >>> from sim.core.geometry import Pos
     >>> condition_words("break_free_tried", 2), condition_words("hanging", Pos(3, 1))
     ('tried to break free this turn', 'hanging on the face of (3,1)')
     >>> condition_words("burning", 2), condition_words("grappled", "grok")
     ('burning (2 stacks)', 'grappled by grok')
-    >>> condition_words("unseen", ("ana", "bo")), condition_words("feint_turns", 1)
-    ('unseen by ana, bo', '')
+    >>> condition_words("unseen", ("ana", "bo")), condition_words("feinted", 5)
+    ('unseen by ana, bo', 'feinted (+5 to the next melee Hit Roll)')
     """
     simple = {
         "incapacitated": "down (Incapacitated)",
@@ -78,7 +77,6 @@ def condition_words(name: str, value: Value) -> str:
         "disengaged": "disengaged (moves without provoking)",
         "submerged": "under water",
         "break_free_tried": "tried to break free this turn",
-        "feint_turns": "",
     }
     if name in simple:
         return simple[name]
@@ -90,7 +88,7 @@ def condition_words(name: str, value: Value) -> str:
         "bleeding": lambda v: f"bleeding ({_stacks(v, 'stack')})",
         "quickened": lambda v: f"quickened ({_stacks(v, 'turn end')} left)",
         "aiming": lambda v: f"aiming (+{v} to the next ranged Hit Roll)",
-        "feinted": lambda v: f"feinted {v} (a bonus on the next melee Hit Roll against it)",
+        "feinted": lambda v: f"feinted (+{v} to the next melee Hit Roll)",
         "unseen": lambda v: "unseen" if isinstance(v, int) else f"unseen by {_listed(v)}",
         "assisted": lambda v: f"assisted against {v}",
         "assisted_by": lambda v: f"helped by {v}",
