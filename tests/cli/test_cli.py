@@ -324,8 +324,9 @@ def test_R_R8_a_reaction_written_as_an_action_is_refused_saying_how_to_answer_it
         {"unit": "grok", "action": "dodge"},
         {"unit": "grok", "reaction": "dodge"},
     )
-    code, log, _ = run(capsys, "run", scenario, "--dice", "6,1,5,3,2,1,1", "--script", path)
-    assert code == 0
+    args = ("run", scenario, "--dice", "6,1,5,3,2,1,1", "--script", path, "--keep-going")
+    code, log, _ = run(capsys, *args)
+    assert code == 0  # with --keep-going: the line after the refused one is still played
     refusals = of_type(log, "refused")
     assert [(r["line"], r["unit"], r["action"]) for r in refusals] == [(4, "grok", "dodge")]
     assert refusals[0]["reason"] == (
