@@ -39,7 +39,7 @@ SKIRMISH = TOP / "scenarios" / "skirmish.toml"
 VALUES: dict[Condition, object] = {
     Condition.AIMING: 2, Condition.HANGING: Pos(3, 1), Condition.QUICKENED: 2,
     Condition.SLOWED: 1, Condition.BURNING: 2, Condition.BLEEDING: 1,
-    Condition.FEINTED: "grok", Condition.FEINT_TURNS: 1, Condition.ASSISTED: "grok",
+    Condition.FEINTED: 5, Condition.ASSISTED: "grok",
     Condition.ASSISTED_BY: "bram", Condition.ASSISTING: ("bram",), Condition.UNSEEN: ("grok",),
     Condition.GRAPPLING: "grok", Condition.GRAPPLED: "grok", Condition.GUARD_USED: 1,
     Condition.BREAK_FREE_TRIED: 1,

@@ -111,7 +111,6 @@ LOST_WORDS = {
     "assisted_by": "is no longer helped",
     "submerged": "is no longer under water",
     "disengaged": "no longer moves without provoking",
-    "feint_turns": "",
 }
 
 
@@ -120,8 +119,8 @@ def condition_lost_words(name: str) -> str:
 
     >>> condition_lost_words("guard_used"), condition_lost_words("prone")
     ('may guard again', 'is no longer prone')
-    >>> condition_lost_words("grappled"), condition_lost_words("feint_turns")
-    ('is no longer grappled', '')
+    >>> condition_lost_words("grappled")
+    'is no longer grappled'
     """
     if name in LOST_WORDS:
         return LOST_WORDS[name]
