@@ -111,9 +111,9 @@ def _ground(axes: Any, scenario: Scenario) -> None:
                         1,
                         fill=False,
                         hatch=hatch,
-                        edgecolor="#8c8c8c",
+                        edgecolor=(0.45, 0.45, 0.45, 0.55),
                         linewidth=0,
-                        zorder=1,
+                        zorder=2.5,  # over the counts: the ground shows through them
                     )
                 )
     lines = []
