@@ -28,14 +28,16 @@ class FileLimits:
     tiled_tileset: int
     tiled_template: int
     hints: int
+    content_pack: int
 
 
 @dataclass(frozen=True, slots=True)
 class MapLimits:
-    """[map]: the cells of a map, and its units."""
+    """[map]: the cells of a map, its units and the content packs it names."""
 
     side: int
     units: int
+    content_packs: int
 
 
 @dataclass(frozen=True, slots=True)
