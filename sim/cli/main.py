@@ -20,6 +20,7 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
+from sim.content.packs import describe
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
@@ -255,12 +256,14 @@ def _check(paths: list[str]) -> int:
     failed = False
     for path in paths:
         try:
-            load(path)
+            scenario = load(path)
         except ScenarioError as error:
             failed = True
             print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
+            for line in describe(scenario.content, path):  # its own content (issue #32)
+                print(f"  {line}")
     return 1 if failed else 0
 
 

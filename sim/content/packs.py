@@ -442,3 +442,30 @@ def _read_packs(g: _Gatherer, value: Any, spans: Spans, folder: Path) -> list[tu
             continue
         found.append((written, text))
     return found
+
+
+SHOWN = ("templates", "races", "weapons", "shields", "armour", "items", "abilities")
+NAMES_SHOWN = 20  # entries listed of one section; the rest are counted
+
+
+def describe(entries: tuple[Entry, ...], scenario: str) -> list[str]:
+    """A line for each section of a scenario's own content, as `sim check` lists it:
+    `templates: ogre (monsters.toml:3, based on orc_brute), ...`; `scenario` names the
+    scenario's own file."""
+    lines = []
+    for section in SHOWN:
+        found = [e for e in entries if e.section == section]
+        if not found:
+            continue
+        words = []
+        for entry in found[:NAMES_SHOWN]:
+            notes = [f"{entry.file or scenario}:{entry.line}"]
+            if entry.based_on is not None:
+                notes.append(f"based on {entry.based_on}")
+            if entry.replaces:
+                notes.append("replaces the shipped one")
+            words.append(f"{entry.name} ({', '.join(notes)})")
+        if len(found) > NAMES_SHOWN:
+            words.append(f"… and {len(found) - NAMES_SHOWN:,} more")
+        lines.append(f"{section}: {', '.join(words)}")
+    return lines
