@@ -30,7 +30,7 @@ from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
-from sim.core.limits import first_problems, limits
+from sim.core.limits import limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -790,17 +790,24 @@ def _from_tiled(path: str) -> str | None:
 
 def _tiled(args: argparse.Namespace) -> int:
     from sim.content import mapedit
-    from sim.content.tiled import write_tmx
+    from sim.content.tiled import as_scenario, carry_packs, write_tmx
 
     if args.command == "import-tiled":
         text = _from_tiled(args.tmx)
         if text is None:
             return 1
         try:
-            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
-        except ScenarioError as error:
-            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
-            print("\n".join(first_problems(lines)), file=sys.stderr)
+            # Refused before anything is written: --out stays as it was.
+            scenario = loads(text, args.tmx)
+            # Its content packs, beside the map, go beside the scenario too (issue #32).
+            carry_packs(
+                [pack.path for pack in scenario.packs], Path(args.tmx).parent, Path(args.out).parent
+            )
+        except (ScenarioError, mapedit.EditError) as error:
+            if isinstance(error, ScenarioError):
+                print("\n".join(as_scenario(args.tmx, error.problems)), file=sys.stderr)
+            else:
+                print(error, file=sys.stderr)
             print(f"nothing was written to {args.out}", file=sys.stderr)
             return 1
         try:

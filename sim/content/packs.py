@@ -24,7 +24,7 @@ from sim.content.tomlspan import Problem, Spans
 from sim.core import abilities as ab
 from sim.core import catalog as cat
 from sim.core.catalog import Catalog, Report
-from sim.core.files import Unreadable, read_text
+from sim.core.files import Unreadable, read_bytes, read_text, write_atomically
 from sim.core.limits import limits
 from sim.core.numbers import Rules
 
@@ -405,30 +405,15 @@ def _read_packs(g: _Gatherer, value: Any, spans: Spans, folder: Path) -> list[tu
         return []
     found: list[tuple[str, str]] = []
     seen: set[Path] = set()
-    try:
-        root = folder.resolve()
-    except (OSError, RuntimeError) as error:
-        g.problem(file, ("content",), f"the scenario's folder cannot be looked up ({error})")
-        return []
     for written in value:
         where = f"content pack {written!r}"
-        try:
-            if Path(written).is_absolute():
-                g.problem(
-                    file,
-                    ("content",),
-                    f"{where}: a path relative to the scenario's folder, not from /",
-                )
-                continue
-            target = (folder / written).resolve()
-        except (OSError, RuntimeError, ValueError) as error:
-            g.problem(file, ("content",), f"{where} cannot be looked up ({error})")
-            continue
-        if not target.is_relative_to(root):
+        target = _inside(folder, written)
+        if target is None:
             g.problem(
                 file,
                 ("content",),
-                f"{where} is outside the scenario's folder; a pack must be in it or below it",
+                f"{where} is outside the scenario's folder; a pack must be in it or below it, "
+                "named by a path relative to it",
             )
             continue
         if target in seen:
@@ -469,3 +454,66 @@ def describe(entries: tuple[Entry, ...], scenario: str) -> list[str]:
             words.append(f"… and {len(found) - NAMES_SHOWN:,} more")
         lines.append(f"{section}: {', '.join(words)}")
     return lines
+
+
+class PackError(Exception):
+    """Content packs that cannot be copied where a scenario's copy needs them."""
+
+
+def carry(paths: list[str], origin: Path, destination: Path) -> list[Path]:
+    """Copy the content packs `paths` (as a scenario names them) from beside a file in `origin`
+    to the same places beside one in `destination` (Tiled export and import write the scenario
+    elsewhere): the files written. A pack already there with the same bytes is left as it is.
+    Every pack is checked before any is written; PackError says what stops it: a pack missing
+    or refused (outside the folder, too large, not a regular file), or a different file in its
+    place, which is never overwritten."""
+    most = limits().files.content_pack
+    todo: list[tuple[Path, bytes]] = []
+    try:
+        same = origin.resolve() == destination.resolve()
+    except (OSError, RuntimeError) as error:
+        raise PackError(f"{destination}: cannot be looked up ({error})") from None
+    if same:
+        return []
+    for written in paths:
+        source = _inside(origin, written)
+        target = _inside(destination, written)
+        if source is None or target is None:
+            raise PackError(f"content pack {written!r} is outside the scenario's folder")
+        try:
+            data = read_bytes(source, most, "a content pack")
+        except Unreadable as error:
+            raise PackError(f"{source}: {error}") from None
+        try:
+            there = read_bytes(target, most, "a content pack") if target.exists() else None
+        except (Unreadable, OSError) as error:
+            raise PackError(f"{target} is in the way and cannot be read: {error}") from None
+        if there is not None and there != data:
+            raise PackError(
+                f"{target} is already there and differs from {source}; it was not overwritten "
+                "(move it, or write the map elsewhere)"
+            )
+        if there is None:
+            todo.append((target, data))
+    written_now: list[Path] = []
+    for target, data in todo:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(target, data.decode("utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise PackError(f"{target}: cannot write it: {error}") from None
+        written_now.append(target)
+    return written_now
+
+
+def _inside(folder: Path, written: str) -> Path | None:
+    """Where the pack `written` is beside a scenario in `folder`, or None when that is outside
+    the folder (an absolute path, `..` or a link leading out)."""
+    try:
+        root = folder.resolve()
+        if Path(written).is_absolute():
+            return None
+        target = (folder / written).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return target if target.is_relative_to(root) else None

@@ -1038,6 +1038,15 @@ def read_terrain(
     return grid, markers, ld.problems
 
 
+def read_content(
+    raw: dict[str, Any], text: str, path: str = "<scenario>", rules: Rules | None = None
+) -> tuple[Content, list[Problem]]:
+    """The content of a parsed scenario and of its packs exactly as `load` reads it, with its
+    problems: the map editor offers its templates (those without problems) in its palette."""
+    ld = _Loader(path, text, rules or default_rules(), default_catalog())
+    return _content(ld, raw), ld.problems
+
+
 def legend_terrain(raw: dict[str, Any]) -> dict[str, tuple[Kind, int, int, int, bool]]:
     """Each legend character (built-in and the file's) as kind, height, water, obstacle (all
     but kind in half-metres) and climbable; entries with problems are left out."""

@@ -17,7 +17,6 @@ import pygame
 
 from sim.content import mapedit as me
 from sim.content.scenario import Problem, Scenario, ScenarioError, loads
-from sim.core.catalog import default_catalog
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.rules.budget import refilled
@@ -102,7 +101,8 @@ class Editor:
         self.fonts = Fonts()
         self.overlays = Overlays(self.fonts)
         self.camera = Camera()
-        self.templates = sorted(default_catalog().templates)
+        self.palette = source.palette()  # the scenario's own templates first (issue #32)
+        self.templates = [entry.name for entry in self.palette]
         self.template = (
             self.templates.index("human_fighter") if "human_fighter" in self.templates else 0
         )
@@ -688,14 +688,9 @@ class Editor:
         line(f"Team: {self.teams[self.team]}   Template: {self.templates[self.template]}")
         y += m.px(4)
         line("Templates (click, or Tab)", bold=True)
-        catalog = default_catalog()
         self._template_rects = []
-        for index, name in enumerate(self.templates):
-            spec = catalog.templates[name]
-            stats = (
-                f"{name}: {spec.get('race', '')} STR {spec.get('str')} AGI {spec.get('agi')} "
-                f"RES {spec.get('res')} {', '.join(spec.get('held', []))}"
-            )
+        for index, entry in enumerate(self.palette):
+            stats = entry.summary()
             colour = pal.HIGHLIGHT if index == self.template else pal.TEXT
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
             self._template_rects.append((rect, index))
