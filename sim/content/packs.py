@@ -85,7 +85,7 @@ class Content:
 
 @dataclass(frozen=True, slots=True)
 class _File:
-    label: str  # as messages name it
+    label: str  # as messages name it; "" for the scenario's own (ScenarioError names it)
     spans: Spans
     tables: dict[str, Any]
 
@@ -94,6 +94,7 @@ class _File:
 class _Gatherer:
     rules: Rules
     base: Catalog
+    scenario: str  # the scenario's own file, as messages name it
     problems: list[Problem] = field(default_factory=list)
     entries: dict[tuple[str, str], tuple[Entry, _File, dict[str, Any]]] = field(
         default_factory=dict
@@ -181,7 +182,7 @@ class _Gatherer:
         entry = Entry(
             section,
             name,
-            file.label,
+            file.label or self.scenario,
             file.spans.line(path),
             based_on if isinstance(based_on, str) else None,
             replaces,
@@ -210,10 +211,9 @@ class _Gatherer:
                 self.problem(file, path, f"{where}: based_on must be the name of a {word}")
             elif base_key in self.resolving:
                 ring = [k[1] for k in self.resolving[self.resolving.index(base_key) :]]
+                ring += [entry.name, base_name]
                 self.problem(
-                    file,
-                    path,
-                    f"{where}: based_on goes round in a circle: {' -> '.join([*ring, base_name])}",
+                    file, path, f"{where}: based_on goes round in a circle: {' -> '.join(ring)}"
                 )
             elif base_key in self.entries and base_name != entry.name:
                 other = self.entries[base_key][0]
@@ -233,7 +233,8 @@ class _Gatherer:
             elif base_name in shipped:
                 merged = {**shipped[base_name], **own}
             else:
-                known = sorted(set(shipped) | {k[1] for k in self.entries if k[0] == key[0]})
+                named = {e.name for e, _, _ in self.entries.values() if e.section == entry.section}
+                known = sorted(set(shipped) | named)
                 self.problem(
                     file,
                     path,
@@ -308,7 +309,7 @@ def gather(
     """The content of a parsed scenario (`raw`, its `spans`, named `label` in messages, in
     `folder`) and of the packs it names, on the `base` catalog; and every problem found.
     A scenario's `items` that is a list is its items on the ground, not content."""
-    g = _Gatherer(rules, base)
+    g = _Gatherer(rules, base, label)
     own = {
         s: raw[s] for s in SECTIONS if s in raw and not (s == "items" and isinstance(raw[s], list))
     }

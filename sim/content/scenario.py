@@ -233,11 +233,21 @@ def loads(
     try:
         raw = tomlspan.parse(text)
     except tomlspan.TomlProblem as error:
-        raise ScenarioError(path, [Problem(error.line, error.message)]) from None
+        message = error.message
+        if _GROUND.search(text) and _KINDS.search(text):
+            message += (
+                " ([[items]] are items on the ground and [items.NAME] kinds of item, and TOML "
+                "lets a file have only one of them: put the kinds in a content pack)"
+            )
+        raise ScenarioError(path, [Problem(error.line, message)]) from None
     scenario = _build(loader, raw)
     if loader.problems or scenario is None:
         raise ScenarioError(path, _in_order(loader.problems))
     return scenario
+
+
+_GROUND = re.compile(r"^\s*\[\[\s*items\s*\]\]", re.MULTILINE)
+_KINDS = re.compile(r"^\s*\[\s*items\s*\.", re.MULTILINE)
 
 
 def _in_order(problems: list[Problem]) -> list[Problem]:
