@@ -903,6 +903,8 @@ def problem_cells(source: Source, state: MapState, problems: Iterable[Problem]) 
     raw = tomllib.loads(text)
     cells: set[Pos] = set()
     for problem in problems:
+        if problem.file:  # a content pack's (issue #32): no cell of this map
+            continue
         named = re.search(r"row (\d+), column (\d+)", problem.message)
         if named:
             cells.add(Pos(int(named.group(2)), int(named.group(1))))

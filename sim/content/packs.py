@@ -158,12 +158,12 @@ class _Gatherer:
             )
             return
         replaces = table.get("replaces", False)
+        shipped = name in self.shipped_names(section)
         if not isinstance(replaces, bool):
             self.problem(file, (*path, "replaces"), f"{where}: replaces must be true or false")
             replaces = False
             self.broken.add(key)
-        shipped = name in self.shipped_names(section)
-        if shipped and not replaces:
+        elif shipped and not replaces:
             self.problem(
                 file,
                 path,
@@ -336,13 +336,10 @@ def gather(
                     "a content pack's items are kinds of item, [items.NAME] tables; items on "
                     "the ground are the scenario's [[items]]",
                 )
-        files.append(
-            _File(
-                shown,
-                pack_spans,
-                {k: v for k, v in tables.items() if k in SECTIONS and isinstance(v, dict)},
-            )
-        )
+        kept = {k: v for k, v in tables.items() if k in SECTIONS}
+        if isinstance(kept.get("items"), list):  # reported above
+            del kept["items"]
+        files.append(_File(shown, pack_spans, kept))
     for file in files:
         g.collect(file)
     catalog = _catalog(g, check_template)

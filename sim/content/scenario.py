@@ -923,7 +923,18 @@ def _ground_items(
         if not isinstance(entry, dict):
             ld.problem(base, "each [[items]] entry must be a table")
             continue
-        ld.unknown_keys(base, entry, ITEM_KEYS, "item key")
+        for key, value in entry.items():
+            if key in ITEM_KEYS:
+                continue
+            # TOML reads [items.pebble] after [[items]] as a table of the last item.
+            hint = (
+                f"; [items.{key}] after [[items]] is a table of that item: put kinds of item "
+                "in a content pack"
+                if isinstance(value, dict)
+                else ""
+            )
+            expected = ", ".join(sorted(ITEM_KEYS))
+            ld.problem((*base, key), f"unknown item key {key!r} (expected one of {expected}){hint}")
         kind = entry.get("kind")
         if not isinstance(kind, str) or kind not in ld.catalog.equipment:
             if ld.unknown(packs.EQUIPMENT, kind):

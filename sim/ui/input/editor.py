@@ -717,7 +717,8 @@ class Editor:
             y += m.px(4)
         line(f"Problems ({len(problems)})", (230, 90, 90) if problems else pal.TEXT, bold=True)
         for p in problems[:8]:
-            line(f"line {p.line}: {p.message}", (240, 170, 170))
+            where = f"{Path(p.file).name}:{p.line}" if p.file else f"line {p.line}"  # a pack's
+            line(f"{where}: {p.message}", (240, 170, 170))
         if len(problems) > 8:
             line(f"... and {len(problems) - 8} more")
         if not problems:
