@@ -122,7 +122,7 @@ def test_R_X20_bad_rules_data_lists_every_problem() -> None:
         "Very Complex Full), not 'one'",
         "[zap]: range must be 0 to 1000 in half-metre steps, not 0.3",
         "[zap]: a Hit Roll or a save decides who is affected, not both",
-        "[zap]: effect 1: damage must be a number or dice like \"1d6+1\" (at most 100 dice of "
+        '[zap]: effect 1: damage must be a number or dice like "1d6+1" (at most 100 dice of '
         "1000 sides, 1000 more or less), not 'd4'",
         "[zap]: effect 2: unknown key 'turns' (expected condition)",
         "[zap]: effect 2: condition must be one of burning, bleeding, quickened, slowed, prone, "
