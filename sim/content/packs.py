@@ -28,6 +28,8 @@ from sim.core.files import Unreadable, read_bytes, read_text, write_atomically
 from sim.core.limits import limits
 from sim.core.numbers import Rules
 
+# An entry based on one based on another...: checked by recursion, so never deeper than this.
+MAX_DEPTH = 32
 # The order they are checked in: what a template names is known before the templates.
 SECTIONS = ("races", "weapons", "shields", "armour", "items", "abilities", "templates")
 OWN_KEYS = ("based_on", "replaces")
@@ -103,6 +105,8 @@ class _Gatherer:
     resolving: list[tuple[str, str]] = field(default_factory=list)
     broken: set[tuple[str, str]] = field(default_factory=set)
     results: dict[tuple[str, str], Any] = field(default_factory=dict)
+    listed: dict[str, str] = field(default_factory=dict)  # `known`'s, by section
+    counted: int = 0  # entries read, with problems or not
 
     def problem(self, file: _File, path: tomlspan.Path, message: str) -> None:
         self.problems.append(Problem(file.spans.line(path), message, file.label))
@@ -125,7 +129,10 @@ class _Gatherer:
             return set(self.base.abilities)
         return set(self.base.equipment)
 
-    def collect(self, file: _File) -> None:
+    def collect(self, file: _File) -> bool:
+        """Define the file's entries; False, with a problem, once the scenario and its packs
+        have more than the limit's."""
+        most = limits().map.content_entries
         for section in SECTIONS:
             tables = file.tables.get(section)
             if tables is None:
@@ -134,7 +141,17 @@ class _Gatherer:
                 self.problem(file, (section,), f"{section} must be tables like [{section}.NAME]")
                 continue
             for name, table in tables.items():
+                if self.counted >= most:
+                    self.problem(
+                        file,
+                        (section, name),
+                        f"more than {most:,} entries in the scenario and its packs; the rest "
+                        "were not read",
+                    )
+                    return False
+                self.counted += 1
                 self.define(file, section, name, table)
+        return True
 
     def define(self, file: _File, section: str, name: str, table: Any) -> None:
         where = f"{section}.{name}"
@@ -189,6 +206,14 @@ class _Gatherer:
         )
         self.entries[key] = (entry, file, table)
 
+    def known(self, section: str) -> str:
+        """The names of `section`'s entries, shipped and the scenario's own, for a message (the
+        first few: a pack may define thousands)."""
+        if section not in self.listed:
+            own = {e.name for e, _, _ in self.entries.values() if e.section == section}
+            self.listed[section] = known_names(sorted(set(self.shipped(section)) | own))
+        return self.listed[section]
+
     # --- based_on ---------------------------------------------------------------------------
 
     def resolve(self, key: tuple[str, str]) -> dict[str, Any] | None:
@@ -224,6 +249,12 @@ class _Gatherer:
                         f"{where}: based_on {base_name!r} is {_a(cat.ENTRY_WORDS[other.section])}, "
                         f"not {_a(word)}",
                     )
+                elif len(self.resolving) >= MAX_DEPTH:
+                    self.problem(
+                        file,
+                        path,
+                        f"{where}: based_on goes more than {MAX_DEPTH} entries deep",
+                    )
                 else:
                     self.resolving.append(key)
                     found = self.resolve(base_key)
@@ -233,13 +264,11 @@ class _Gatherer:
             elif base_name in shipped:
                 merged = {**shipped[base_name], **own}
             else:
-                named = {e.name for e, _, _ in self.entries.values() if e.section == entry.section}
-                known = sorted(set(shipped) | named)
                 self.problem(
                     file,
                     path,
                     f"{where}: based_on {base_name!r} is not a known {word} "
-                    f"(known: {', '.join(known)})",
+                    f"(known: {self.known(entry.section)})",
                 )
         self.merged[key] = merged
         if merged is None:
@@ -341,7 +370,8 @@ def gather(
             del kept["items"]
         files.append(_File(shown, pack_spans, kept))
     for file in files:
-        g.collect(file)
+        if not g.collect(file):
+            break
     catalog = _catalog(g, check_template)
     entries = tuple(entry for entry, _, _ in g.entries.values())
     content = Content(catalog, entries, tuple(packs), frozenset(g.broken))
@@ -403,6 +433,7 @@ def _read_packs(g: _Gatherer, value: Any, spans: Spans, folder: Path) -> list[tu
         return []
     found: list[tuple[str, str]] = []
     seen: set[Path] = set()
+    room = limits().files.content_all  # bytes the packs not yet read may have
     for written in value:
         where = f"content pack {written!r}"
         target = _inside(folder, written)
@@ -418,13 +449,30 @@ def _read_packs(g: _Gatherer, value: Any, spans: Spans, folder: Path) -> list[tu
             g.problem(file, ("content",), f"{where} is named twice")
             continue
         seen.add(target)
+        own = limits().files.content_pack
+        what = "a content pack"
+        if room < own:
+            what = f"this pack (all of a scenario's share {limits().files.content_all:,})"
         try:
-            text = read_text(target, limits().files.content_pack, "a content pack")
+            text = read_text(target, min(own, room), what)
         except Unreadable as error:
             g.problem(file, ("content",), f"{where}: {error}")
             continue
+        room -= len(text.encode("utf-8"))
         found.append((written, text))
     return found
+
+
+def known_names(names: list[str]) -> str:
+    """Names for a message that lists what is known, the first NAMES_SHOWN of them: a pack
+    may define thousands, and each problem that lists them would hold them all.
+
+    >>> known_names(["a", "b"]), known_names([str(n) for n in range(25)])[-22:]
+    ('a, b', '18, 19, … and 5 more')
+    """
+    if len(names) <= NAMES_SHOWN:
+        return ", ".join(names)
+    return f"{', '.join(names[:NAMES_SHOWN])}, … and {len(names) - NAMES_SHOWN:,} more"
 
 
 SHOWN = ("templates", "races", "weapons", "shields", "armour", "items", "abilities")

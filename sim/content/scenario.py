@@ -178,6 +178,7 @@ class _Loader:
     # file and line, by its key (`_check_template`).
     report: Report | None = None
     reported: int = 0  # problems found so far, wherever they went
+    listed: dict[str, str] = field(default_factory=dict)  # `known`'s, by kind
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -188,6 +189,18 @@ class _Loader:
         return (
             {**self.rules.races, **self.catalog.races} if self.catalog.races else self.rules.races
         )
+
+    def known(self, kind: str) -> str:
+        """The names of the battle's templates (by name), races or abilities (in file order),
+        for a message: the first few, a scenario's content may have thousands."""
+        if kind not in self.listed:
+            names = {
+                "templates": sorted(self.catalog.templates),
+                "races": list(self.races),
+                "abilities": list(self.catalog.abilities),
+            }[kind]
+            self.listed[kind] = packs.known_names(names)
+        return self.listed[kind]
 
     def unknown(self, space: str, name: Any) -> bool:
         """Whether a name that is not in the catalog is to be reported: not when it is a
@@ -329,12 +342,14 @@ def _content(ld: _Loader, raw: dict[str, Any]) -> Content:
     ld.reported += len(problems)
     ld.catalog = content.catalog
     ld.broken = content.broken
+    ld.listed = {}
     return content
 
 
 def _template_check(ld: _Loader) -> packs.TemplateCheck:
     """A content template is checked as a unit with its keys would be, without a place on a
     map: race, attributes, skills, equipment that fits in the hands, abilities and hp."""
+    listed: dict[str, str] = {}  # the names the messages list: one catalog for all templates
 
     def check(
         name: str,
@@ -343,7 +358,7 @@ def _template_check(ld: _Loader) -> packs.TemplateCheck:
         broken: frozenset[tuple[str, str]],
         report: Report,
     ) -> bool:
-        sub = _Loader(ld.path, "", ld.rules, catalog, broken=broken, report=report)
+        sub = _Loader(ld.path, "", ld.rules, catalog, broken=broken, report=report, listed=listed)
         sub.unknown_keys(("templates", name), table, TEMPLATE_KEYS, "template key")
         _stats(sub, ("templates", name), name, table, template=True)
         return sub.reported == 0
@@ -655,9 +670,9 @@ def _units(
         if template is not None:
             if not isinstance(template, str) or template not in ld.catalog.templates:
                 if ld.unknown("templates", template):
-                    known = ", ".join(sorted(ld.catalog.templates))
                     ld.problem(
-                        (*base, "template"), f"unknown template {template!r} (known: {known})"
+                        (*base, "template"),
+                        f"unknown template {template!r} (known: {ld.known('templates')})",
                     )
                 continue
             merged.update(ld.catalog.templates[template])
@@ -705,7 +720,7 @@ def _stats(
         name = stats["race"]
         race = ld.races.get(name) if isinstance(name, str) else None
         if race is None and ld.unknown("races", name):
-            ld.problem((*base, "race"), f"unknown race {name!r} (known: {', '.join(ld.races)})")
+            ld.problem((*base, "race"), f"unknown race {name!r} (known: {ld.known('races')})")
     attrs: list[tuple[str, Attribute]] = []
     for name in ld.rules.attribute_names:
         if name in stats:
@@ -831,7 +846,7 @@ def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
         if name not in ld.catalog.abilities:
             said.add(name)
             if ld.unknown("abilities", name):
-                known = ", ".join(ld.catalog.abilities)
+                known = ld.known("abilities")
                 ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
         elif name in names:
             said.add(name)

@@ -549,3 +549,34 @@ def test_a_scenario_with_ground_items_keeps_its_item_kinds_in_a_pack(tmp_path: P
         "s.toml:29: unknown item key 'pebble' (expected one of at, id, kind); [items.pebble] "
         "after [[items]] is a table of that item: put kinds of item in a content pack"
     ]
+
+
+def test_the_packs_of_a_scenario_share_one_limit_of_bytes(tmp_path: Path) -> None:
+    """Each pack may have 4 MiB, and all of a scenario's together 16 MiB (limits.toml)."""
+    full = "#" * (4 * 1024 * 1024 - 1) + "\n"
+    packs = {f"p{i}": full for i in range(4)}
+    names = ", ".join(f'"{name}.toml"' for name in [*packs, "monsters"])
+    text = PLAIN.replace("[map]", f"content = [{names}]\n[map]")
+    assert problems(tmp_path, MONSTERS, text, **packs) == [
+        f"s.toml:3: content pack 'monsters.toml': {len(MONSTERS.encode()):,} bytes; this pack "
+        "(all of a scenario's share 16,777,216) may have at most 0"
+    ]
+
+
+def test_a_scenario_and_its_packs_define_at_most_ten_thousand_entries(tmp_path: Path) -> None:
+    pack = "".join(f"[items.i{n}]\nweight = 1\n" for n in range(10_001))
+    assert problems(
+        tmp_path, pack, PLAIN.replace("[map]", 'content = ["monsters.toml"]\n[map]')
+    ) == [
+        "monsters.toml:20001: more than 10,000 entries in the scenario and its packs; the rest "
+        "were not read"
+    ]
+
+
+def test_based_on_goes_at_most_32_entries_deep(tmp_path: Path) -> None:
+    """Entries are checked by recursion down their `based_on`; a chain of 40 stops at 32."""
+    pack = "".join(f'[weapons.w{n}]\nbased_on = "w{n + 1}"\n' for n in range(40))
+    pack += '[weapons.w40]\nbased_on = "club"\n'
+    assert problems(
+        tmp_path, pack, PLAIN.replace("[map]", 'content = ["monsters.toml"]\n[map]')
+    ) == ["monsters.toml:66: weapons.w32: based_on goes more than 32 entries deep"]
