@@ -179,6 +179,9 @@ class _Loader:
     report: Report | None = None
     reported: int = 0  # problems found so far, wherever they went
     listed: dict[str, str] = field(default_factory=dict)  # `known`'s, by kind
+    # The map could not be read: units, items and objectives are still checked, all but where
+    # they stand, so every problem of the file is listed at once (issue #33).
+    mapless: bool = False
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -285,8 +288,6 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     content = _content(ld, raw)
     legend = _legend(ld, raw.get("legend", {}))
     rows = _rows(ld, raw.get("map"))
-    if rows is None:
-        return None
     units = raw.get("units", [])
     if not isinstance(units, list) or not units:
         ld.problem(("units",), "the scenario needs at least one [[units]] table")
@@ -294,9 +295,14 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     # `items` that is not a list is item kinds, the scenario's own content ([items.NAME]).
     ground = raw["items"] if isinstance(raw.get("items"), list) else []
     used = _markers(units) | _markers(ground) | _markers(raw.get("objectives", []))
-    grid, markers = _grid(ld, rows, legend, used)
-    if isinstance(raw.get("map"), dict):
-        _layer_rows(ld, grid, raw["map"])
+    markers: dict[str, tuple[Pos, ...]] = {}
+    if rows is None:
+        ld.mapless = True
+        grid = Grid(1, 1)
+    else:
+        grid, markers = _grid(ld, rows, legend, used)
+        if isinstance(raw.get("map"), dict):
+            _layer_rows(ld, grid, raw["map"])
     world = World(grid, ld.rules, ld.catalog)
     _units(ld, world, units, markers)
     _ground_items(ld, world, ground, markers)
@@ -588,6 +594,10 @@ def _layer_rows(ld: _Loader, grid: Grid, raw: dict[str, Any]) -> None:
 def _cell(
     ld: _Loader, where: KeyPath, value: Any, world: World, markers: dict[str, tuple[Pos, ...]]
 ) -> Pos | None:
+    """The cell `value` names (a marker or [x, y]); None, with a problem, when it names none.
+    Without a map (`ld.mapless`) only its form is checked, and None is returned."""
+    if ld.mapless and (isinstance(value, str) or _pair(value)):
+        return None
     if isinstance(value, str):
         cells = markers.get(value, ())
         if not cells:
@@ -600,11 +610,7 @@ def _cell(
             )
             return None
         return cells[0]
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
+    if _pair(value):
         pos = Pos(value[0], value[1])
         if not world.grid.inside(pos):
             ld.problem(where, f"{pos} is outside the {world.grid.width}x{world.grid.height} map")
@@ -612,6 +618,15 @@ def _cell(
         return pos
     ld.problem(where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {value!r}')
     return None
+
+
+def _pair(value: Any) -> bool:
+    """Whether `value` is a cell as [x, y], two whole numbers."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute | None:
@@ -649,6 +664,9 @@ def _units(
             ld.problem(base, "each [[units]] entry must be a table")
             continue
         ld.unknown_keys(base, unit, UNIT_KEYS, "unit key")
+        # A unit with a bad id, team or template is checked on all the same (it is never added
+        # to the world): every problem of the file is listed at once, not one stage at a time.
+        before = ld.reported
         uid = unit.get("id")
         if not isinstance(uid, str) or not ID.match(uid):
             ld.problem(
@@ -656,17 +674,17 @@ def _units(
                 "each unit needs an `id` of lower-case letters, digits "
                 f"and _ starting with a letter, not {uid!r}",
             )
-            continue
-        if uid in seen:
+            uid = f"units[{index}]" if not isinstance(uid, str) or len(uid) > 40 else uid
+        elif uid in seen:
             ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
-            continue
         seen.add(uid)
         team = unit.get("team")
         if not isinstance(team, str) or not team:
             ld.problem((*base, "team"), f"unit {uid!r} needs a `team` (a name)")
-            continue
+            team = ""
         merged: dict[str, Any] = {}
         template = unit.get("template")
+        known_template = True
         if template is not None:
             if not isinstance(template, str) or template not in ld.catalog.templates:
                 if ld.unknown("templates", template):
@@ -674,10 +692,12 @@ def _units(
                         (*base, "template"),
                         f"unknown template {template!r} (known: {ld.known('templates')})",
                     )
-                continue
-            merged.update(ld.catalog.templates[template])
+                known_template = False
+            else:
+                merged.update(ld.catalog.templates[template])
         merged.update({k: v for k, v in unit.items() if k in TEMPLATE_KEYS})
-        _unit(ld, world, base, uid, team, merged, unit, markers, standing)
+        _unit(ld, world, base, uid, team, merged, unit, markers, standing,
+              known_template=known_template, clean=ld.reported == before)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -704,14 +724,22 @@ class _Stats:
 
 
 def _stats(
-    ld: _Loader, base: KeyPath, who: str, stats: dict[str, Any], template: bool = False
+    ld: _Loader,
+    base: KeyPath,
+    who: str,
+    stats: dict[str, Any],
+    *,
+    template: bool = False,
+    ask_missing: bool = True,
 ) -> _Stats | None:
     """A creature's race, attributes, skills, abilities, hit points and equipment, every key
     checked (so one unit's or template's problems are listed together); None when any has a
-    problem. `who` names it in messages; `template`: a content template's keys (issue #32)."""
+    problem. `who` names it in messages; `template`: a content template's keys (issue #32);
+    `ask_missing`: False for a unit whose template is unknown, whose keys it would have given
+    are not asked for."""
     before = ld.reported
     missing = [k for k in ("race", *ld.rules.attribute_names) if k not in stats]
-    if missing:
+    if missing and ask_missing:
         needs = "needs" if template else "needs a template or"
         subject = f"template {who!r}" if template else f"unit {who!r}"
         ld.problem(base, f"{subject} {needs} {', '.join(missing)}")
@@ -768,11 +796,15 @@ def _unit(
     unit: dict[str, Any],
     markers: dict[str, tuple[Pos, ...]],
     standing: dict[Pos, str],
+    *,
+    known_template: bool = True,
+    clean: bool = True,
 ) -> None:
-    # Every key is checked, so one unit's problems are all listed together; the unit is added
-    # only when it has none.
+    """Every key is checked, so one unit's problems are all listed together; the unit is added
+    only when it has none (`clean`: its id, team and template had none). Of a unit whose
+    template is unknown, the keys the template would have given are not asked for."""
     before = ld.reported
-    made = _stats(ld, base, uid, stats)
+    made = _stats(ld, base, uid, stats, ask_missing=known_template)
     race = made.race if made is not None else None
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
     if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
@@ -802,7 +834,7 @@ def _unit(
         ld.problem(
             (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
         )
-    if ld.reported > before or made is None or race is None or pos is None:
+    if not clean or ld.reported > before or made is None or race is None or pos is None:
         return
     world.add_entity(
         uid,
@@ -951,12 +983,11 @@ def _ground_items(
             expected = ", ".join(sorted(ITEM_KEYS))
             ld.problem((*base, key), f"unknown item key {key!r} (expected one of {expected}){hint}")
         kind = entry.get("kind")
-        if not isinstance(kind, str) or kind not in ld.catalog.equipment:
-            if ld.unknown(packs.EQUIPMENT, kind):
-                ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
-            continue
+        known = isinstance(kind, str) and kind in ld.catalog.equipment
+        if not known and ld.unknown(packs.EQUIPMENT, kind):
+            ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
-        if pos is None:
+        if pos is None or not isinstance(kind, str) or not known:
             continue
         if world.grid.kind(pos) is Kind.WALL:
             ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
@@ -1031,6 +1062,8 @@ def _objectives(
             at = entry.get("at")
             if isinstance(at, str):
                 cells = markers.get(at, ())
+                if ld.mapless:
+                    continue
                 if not cells:
                     ld.problem((*base, "at"), f"marker {at!r} does not appear in the map")
                     continue
