@@ -154,8 +154,7 @@ class Fields:
         return value
 
     def number(self, key: str, low: float, high: float, unit: str) -> float | None:
-        """A number of `unit` (int or float) from `low` (excluded when 0 is not allowed) to
-        `high`; always required."""
+        """A number of `unit` (int or float, finite) from `low` to `high`; always required."""
         what = f"a number of {unit} from {low:g} to {high:g}"
         if key not in self.raw:
             return self._missing(key, what, None)
