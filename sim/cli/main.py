@@ -20,6 +20,7 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
+from sim.content.packs import describe
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
@@ -29,7 +30,7 @@ from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
-from sim.core.limits import first_problems, limits
+from sim.core.limits import limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -268,12 +269,14 @@ def _check(paths: list[str]) -> int:
     failed = False
     for path in paths:
         try:
-            load(path)
+            scenario = load(path)
         except ScenarioError as error:
             failed = True
             print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
+            for line in describe(scenario.content, path):  # its own content (issue #32)
+                print(f"  {line}")
     return 1 if failed else 0
 
 
@@ -825,17 +828,24 @@ def _from_tiled(path: str) -> str | None:
 
 def _tiled(args: argparse.Namespace) -> int:
     from sim.content import mapedit
-    from sim.content.tiled import write_tmx
+    from sim.content.tiled import as_scenario, carry_packs, write_tmx
 
     if args.command == "import-tiled":
         text = _from_tiled(args.tmx)
         if text is None:
             return 1
         try:
-            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
-        except ScenarioError as error:
-            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
-            print("\n".join(first_problems(lines)), file=sys.stderr)
+            # Refused before anything is written: --out stays as it was.
+            scenario = loads(text, args.tmx)
+            # Its content packs, beside the map, go beside the scenario too (issue #32).
+            carry_packs(
+                [pack.path for pack in scenario.packs], Path(args.tmx).parent, Path(args.out).parent
+            )
+        except (ScenarioError, mapedit.EditError) as error:
+            if isinstance(error, ScenarioError):
+                print("\n".join(as_scenario(args.tmx, error.problems)), file=sys.stderr)
+            else:
+                print(error, file=sys.stderr)
             print(f"nothing was written to {args.out}", file=sys.stderr)
             return 1
         try:

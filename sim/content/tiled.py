@@ -20,11 +20,12 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from sim.content import mapedit as me
-from sim.content import tmx
+from sim.content import packs, tmx
 from sim.content.scenario import (
     MAX_METRES,
     MAX_SEED,
     UNIT_KEYS,
+    Problem,
     Scenario,
     ScenarioError,
     load,
@@ -38,7 +39,9 @@ from sim.core.limits import first_problems, limits
 __all__ = ["TiledError", "load_tmx", "read_tmx", "to_scenario", "write_tmx"]
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
-MAP_KEYS = ("name", "description", "seed", "items", "objectives")
+# Map properties; `content` and the content sections are the scenario's own content (issue
+# #32): its packs as a TOML array, each section's tables as a TOML inline table.
+MAP_KEYS = ("name", "description", "seed", "items", "objectives", "content", *packs.SECTIONS)
 LIST_KEYS = {"held", "carried", "abilities", "skills"}  # written as TOML text in Tiled
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "tiled"
 TILE = 32  # pixels a cell in exported maps
@@ -205,8 +208,10 @@ def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[
 
 def _map_extras(
     tiled: tmx.TiledMap, problems: list[str], unknown: set[str]
-) -> tuple[int | None, dict[str, list[dict[str, Any]]]]:
-    """The map's seed, and its `items` and `objectives` as lists of tables."""
+) -> tuple[int | None, dict[str, Any]]:
+    """The map's seed, its `items` and `objectives` as lists of tables, and its content:
+    `content`, a list of pack paths, and each content section's tables (`items` as a table is
+    item kinds, issue #32)."""
     props, path = tiled.properties, tiled.path
     seed: int | None = None
     if "seed" in props:
@@ -219,23 +224,45 @@ def _map_extras(
             problems.append(
                 f"{path}: map property seed must be a whole number from 0 to {MAX_SEED}"
             )
-    extras: dict[str, list[dict[str, Any]]] = {}
+    extras: dict[str, Any] = {}
     for key in ("items", "objectives"):
         if key in props:
             value, ok = _toml_text(props[key])
             if ok and isinstance(value, list) and all(isinstance(t, dict) for t in value):
                 extras[key] = value
+            elif ok and key == "items" and isinstance(value, dict):
+                extras[key] = value  # kinds of item, the scenario's own content
             else:
                 problems.append(f"{path}: map property {key} must be a TOML array of tables")
+    if "content" in props:
+        value, ok = _toml_text(props["content"])
+        if ok and isinstance(value, list) and all(isinstance(p, str) for p in value):
+            extras["content"] = value
+        else:
+            problems.append(
+                f"{path}: map property content must be a TOML array of file names, "
+                'like ["monsters.toml"]'
+            )
+    for key in packs.SECTIONS:
+        if key in props and key != "items":
+            value, ok = _toml_text(props[key])
+            if ok and isinstance(value, dict):
+                extras[key] = value
+            else:
+                problems.append(
+                    f"{path}: map property {key} must be a TOML table of {key}, like "
+                    f'{{ ogre = {{ based_on = "orc_brute" }} }}'
+                )
     for key in props:
         if key not in MAP_KEYS:
             unknown.add(f"map property {tmx.shown(key)}")
     return seed, extras
 
 
-def _read(path: str | Path) -> tuple[me.MapState, dict[str, list[dict[str, Any]]], list[str]]:
-    """The scenario a Tiled map describes, its `items` and `objectives` tables, and its
-    warnings. Raises TiledError with every problem (the first screenful of them)."""
+def _read(path: str | Path) -> tuple[me.MapState, dict[str, Any], list[str]]:
+    """The scenario a Tiled map describes, its `items`, `objectives` and content (as
+    `_map_extras` gives them), and its warnings. Raises TiledError with every problem (the
+    first screenful of them)."""
     tiled = tmx.read(path)
     problems: list[str] = []
     unknown: set[str] = set()
@@ -270,11 +297,17 @@ def to_scenario(path: str | Path) -> tuple[str, list[str]]:
     """A Tiled map as the text of a scenario file, and the warnings. Raises TiledError."""
     state, extras, warnings = _read(path)
     text = me.new_text(state.width, state.height)
+    if "content" in extras:  # a top-level key: before the first table
+        text = f"content = {_toml(extras['content'])}\n" + text
     for key, tables in extras.items():
+        if key == "content":
+            continue
+        if isinstance(tables, dict):  # a content section: [weapons.maul], ...
+            for name, table in tables.items():
+                text += f"\n[{key}.{_key(name)}]\n" + _keys(table)
+            continue
         for table in tables:
-            text += f"\n[[{key}]]\n" + "".join(
-                f"{_key(k)} = {_toml(v)}\n" for k, v in table.items()
-            )
+            text += f"\n[[{key}]]\n" + _keys(table)
     try:
         source = me.open_text(text, str(Path(path).with_suffix(".toml")))
     except me.EditError as error:
@@ -295,11 +328,25 @@ def load_tmx(path: str | Path) -> tuple[Scenario, list[str]]:
     try:
         return loads(text, str(path)), warnings
     except ScenarioError as error:
-        raise TiledError(
-            "\n".join(
-                first_problems([f"{path}: as a scenario: {p.message}" for p in error.problems])
-            )
-        ) from None
+        raise TiledError("\n".join(as_scenario(path, error.problems))) from None
+
+
+def _keys(table: Any) -> str:
+    """A table's keys as TOML lines (a value that is no table is left for the check to name)."""
+    if not isinstance(table, dict):
+        return f"value = {_toml(table)}\n"
+    return "".join(f"{_key(k)} = {_toml(v)}\n" for k, v in table.items())
+
+
+def as_scenario(path: str | Path, problems: list[Problem]) -> list[str]:
+    """A Tiled map's problems as a scenario, named by the map: `MAP.tmx: as a scenario: ...`,
+    with the file and line of those in a content pack."""
+    return first_problems(
+        [
+            f"{path}: as a scenario: {f'{p.file}:{p.line}: ' if p.file else ''}{p.message}"
+            for p in problems
+        ]
+    )
 
 
 def _key(key: str) -> str:
@@ -393,7 +440,7 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
     if state.seed is not None:
         map_props["seed"] = state.seed
     for key in ("items", "objectives"):
-        if source.raw.get(key):
+        if source.raw.get(key) and isinstance(source.raw[key], list):
             tables = []
             for index, table in enumerate(source.raw[key]):
                 table = dict(table)
@@ -413,6 +460,13 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
                     "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in table.items()) + " }"
                 )
             map_props[key] = "[" + ", ".join(tables) + "]"
+    raw_content = source.raw.get("content")
+    if isinstance(raw_content, list):
+        map_props["content"] = _toml(raw_content)
+    for key in packs.SECTIONS:
+        section = source.raw.get(key)
+        if isinstance(section, dict):  # `items` that is a list was written above
+            map_props[key] = _toml(section)
     parts.append(props_xml(map_props, " "))
     parts.append(
         f' <tileset firstgid="1" name="sim terrain" tilewidth="{TILE}" tileheight="{TILE}" '
@@ -444,4 +498,17 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
         parts.append(props_xml(props, "   "))
         parts.append("  </object>\n")
     parts.append(" </objectgroup>\n</map>\n")
+    if isinstance(raw_content, list):
+        carry_packs(raw_content, scenario_path.parent, out.parent)
     me.save(out, "".join(parts))
+
+
+def carry_packs(paths: list[str], origin: Path, destination: Path) -> list[Path]:
+    """The content packs `paths` (as a scenario names them) copied from beside a file in
+    `origin` to the same places beside one in `destination`, so a map or scenario written there
+    finds them; the files written. Raises EditError, writing nothing, when one is missing or
+    refused where it is, or a different file is already in its place (never overwritten)."""
+    try:
+        return packs.carry(paths, origin, destination)
+    except packs.PackError as error:
+        raise me.EditError(str(error)) from None

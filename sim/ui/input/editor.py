@@ -17,7 +17,6 @@ import pygame
 
 from sim.content import mapedit as me
 from sim.content.scenario import Problem, Scenario, ScenarioError, loads
-from sim.core.catalog import default_catalog
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.rules.budget import refilled
@@ -104,7 +103,8 @@ class Editor:
         self.fonts = Fonts()
         self.overlays = Overlays(self.fonts)
         self.camera = Camera()
-        self.templates = sorted(default_catalog().templates)
+        self.palette = source.palette()  # the scenario's own templates first (issue #32)
+        self.templates = [entry.name for entry in self.palette]
         self.template = (
             self.templates.index("human_fighter") if "human_fighter" in self.templates else 0
         )
@@ -709,14 +709,9 @@ class Editor:
         line(f"Team: {self.teams[self.team]}   Template: {self.templates[self.template]}")
         y += m.px(4)
         line("Templates (click, or Tab)", bold=True)
-        catalog = default_catalog()
         self._template_rects = []
-        for index, name in enumerate(self.templates):
-            spec = catalog.templates[name]
-            stats = (
-                f"{name}: {spec.get('race', '')} STR {spec.get('str')} AGI {spec.get('agi')} "
-                f"RES {spec.get('res')} {', '.join(spec.get('held', []))}"
-            )
+        for index, entry in enumerate(self.palette):
+            stats = entry.summary()
             colour = pal.HIGHLIGHT if index == self.template else pal.TEXT
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
             self._template_rects.append((rect, index))
@@ -743,7 +738,8 @@ class Editor:
             y += m.px(4)
         line(f"Problems ({len(problems)})", (230, 90, 90) if problems else pal.TEXT, bold=True)
         for p in problems[:8]:
-            line(f"line {p.line}: {p.message}", (240, 170, 170))
+            where = f"{Path(p.file).name}:{p.line}" if p.file else f"line {p.line}"  # a pack's
+            line(f"{where}: {p.message}", (240, 170, 170))
         if len(problems) > 8:
             line(f"... and {len(problems) - 8} more")
         if not problems:
