@@ -87,9 +87,10 @@ GOAL = 50.0
 BASELINE = "cee8779"  # main before issue #11's engine work
 
 
-def generated_map(seed: int, size: int = 40) -> str:
+def generated_map(seed: int, size: int = 40, per_side: int = 4) -> str:
     """A 40x40 scenario: a walled border, scattered walls, difficult ground and ponds; blue
-    starts in the west, red in the east."""
+    starts in the west, red in the east, `per_side` creatures each (BLUE's and RED's templates
+    in turn), two cells apart in a column."""
     rng = random.Random(seed)
     rows = [["." for _ in range(size)] for _ in range(size)]
     for i in range(size):
@@ -99,8 +100,9 @@ def generated_map(seed: int, size: int = 40) -> str:
         rows[y][x] = rng.choice("#,,,~")
     units = []
     for team, templates, x in (("blue", BLUE, 2), ("red", RED, size - 3)):
-        for i, template in enumerate(templates):
-            y = size // 2 - 4 + 2 * i
+        for i in range(per_side):
+            template = templates[i % len(templates)]
+            y = size // 2 - per_side + 2 * i
             rows[y][x] = "."
             units.append(
                 f'[[units]]\nid = "{team}{i}"\nteam = "{team}"\n'
