@@ -125,6 +125,7 @@ def test_the_same_seed_and_script_print_the_same_log(
     assert of_type(log, "turn_ended"), "some end_turn lines should have been accepted"
 
 
+@pytest.mark.slow
 def test_python_m_sim_prints_the_same_log_as_the_sim_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -153,6 +154,7 @@ def test_a_script_can_come_from_standard_input() -> None:
     assert done.stdout.startswith('{"type": "battle_started"')
 
 
+@pytest.mark.slow
 def test_help() -> None:
     done = sim("--help")
     assert done.returncode == 0
@@ -498,6 +500,7 @@ def test_check_on_good_files_exits_0(duel: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.splitlines() == [f"{SKIRMISH}: ok", f"{duel}: ok"]
 
 
+@pytest.mark.slow
 def test_check_from_the_command_line() -> None:
     done = sim("check", SKIRMISH)
     assert done.returncode == 0

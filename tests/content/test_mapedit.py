@@ -298,6 +298,7 @@ def _random_edit(
     return kind, me.add_goal(state, "reach", unit.team, None, cell)
 
 
+@pytest.mark.slow
 def test_load_edit_save_load_gives_the_world_the_edits_made() -> None:
     """Random generated maps, random edits: what the saved file loads as (by the editor, and
     by the engine's loader when `sim check` finds no problem) is the edited state."""
@@ -346,6 +347,7 @@ def test_sim_edit_refuses_what_it_cannot_open(
     assert f"{bad}:5: row 0, column 1: 'x' is not in the legend" in err
 
 
+@pytest.mark.slow
 def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -> None:
     import os
     import subprocess

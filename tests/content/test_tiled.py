@@ -251,6 +251,7 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
     assert [u.id for u in source.state.units] == ["ana", "bram", "grok", "vex"]
 
 
+@pytest.mark.slow
 def test_import_tiled_prints_only_its_own_words(tmp_path: Path) -> None:
     """pytmx loads pygame's tools when it is imported; pygame's banner must not reach standard
     output ahead of the command's line (a fresh process, as a user runs it)."""
