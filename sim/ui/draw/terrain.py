@@ -211,7 +211,7 @@ class TerrainLayer:
         x1, y1 = min(g.width, x0 + CHUNK), min(g.height, y0 + CHUNK)
         w, h = x1 - x0, y1 - y0
         looks = self._look[y0:y1, x0:x1]
-        pixels = self._tile_pixels(c, np.unique(looks))
+        pixels = self._tile_pixels(c, looks)
         # Each cell's tile in its place, gathered by numpy in surfarray's (x, y) order, not
         # blitted a cell at a time: a zoom step draws every chunk on screen afresh (issue #30).
         picture = pixels[looks.T].transpose(0, 2, 1, 3, 4).reshape(w * c, h * c, 3)
@@ -224,8 +224,8 @@ class TerrainLayer:
         return s
 
     def _tile_pixels(self, c: int, looks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
-        """The pixels of each look's tile at size `c` (`[look, x, y, rgb]`), made for `looks`
-        where they are not yet."""
+        """The pixels of each look's tile at size `c` (`[look, x, y, rgb]`), made for the
+        looks in `looks` where they are not yet."""
         if c not in self._look_pixels:
             if len(self._look_pixels) >= 8:  # zoomed through many sizes: keep the latest
                 self._look_pixels.pop(next(iter(self._look_pixels)))
@@ -235,7 +235,9 @@ class TerrainLayer:
                 np.zeros(count, dtype=np.bool_),
             )
         pixels, made = self._look_pixels[c]
-        for look in looks[~made[looks]].tolist():
+        if made.all():
+            return pixels
+        for look in np.unique(looks[~made[looks]]).tolist():
             kind, height, water, obstacle, climb = self._look_keys[look]
             tile = self.tile(c, kind, height, water, obstacle, bool(climb))
             pixels[look] = pygame.surfarray.array3d(tile)
@@ -525,18 +527,25 @@ class TerrainLayer:
         (a zoom step draws every edge layer on screen afresh). (ox, oy): where cell (0, 0)'s
         corner would be on the layer."""
         width = max(2, c // 8)
+        before = (width - 1) // 2
         tick, length, gap = max(1, c // 24), max(3, c // 6), max(4, c // 4)
         ticks = range(gap // 2, c, gap) if c >= 8 else range(0)
-        fill, ledge = s.fill, pal.LEDGE
+        fill, ledge, back = s.fill, pal.LEDGE, (tick - 1) // 2
+        # `_segment` and `_line_rect` written out: an edge along x is a line down the cell's
+        # right side, hachures pointing across it; one along y, across its bottom.
         for edge in edges:
             if abs(edge.diff) < LEDGE_HALF:
                 continue
-            a, b, (nx, ny) = self._segment(edge, edge.x * c - ox, edge.y * c - oy, c)
-            along = (b[0] - a[0], b[1] - a[1])
-            for t in ticks:
-                px, py = a[0] + along[0] * t // c, a[1] + along[1] * t // c
-                fill(ledge, _line_rect((px, py), (px + nx * length, py + ny * length), tick))
-            fill(ledge, _line_rect(a, b, width))
+            px, py = edge.x * c - ox, edge.y * c - oy
+            reach = -length if edge.diff > 0 else 0  # toward the lower side
+            if edge.axis == "x":
+                for t in ticks:
+                    fill(ledge, (px + c + reach, py + t - back, length + 1, tick))
+                fill(ledge, (px + c - before, py, width, c + 1))
+            else:
+                for t in ticks:
+                    fill(ledge, (px + t - back, py + c + reach, tick, length + 1))
+                fill(ledge, (px, py + c - before, c + 1, width))
 
     @staticmethod
     def _segment(
