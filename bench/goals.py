@@ -189,24 +189,24 @@ def frame_goals() -> Iterator[Goal]:
 
 # --- start ---------------------------------------------------------------------------------
 
-# The child that starts `sim play` as a user does, under the dummy video driver, and stops
-# after the first frame the window shows and after the first frame of the board (the key
-# that takes the seat pressed): it prints a mark at each, which the parent times.
+# The child that starts `sim play` as a user does, under the dummy video driver: it prints a
+# mark when the window's first frame is drawn (its notice looked up right after), and when the
+# board's first frame is, the key that takes the seat pressed as the window's loop begins
+# (after what the client prepares once the first frame shows); then it stops.
 PLAY_CHILD = """
 import sys
 from sim.ui.input import app, handover
-shown = []
-def frame(self, _frame=app.App.frame):
-    out = _frame(self)
-    if not shown:
-        shown.append(1)
+def prepare(self, notice, work, _prepare=app.App.prepare):
+    def told():
         print("FIRST FRAME", flush=True)
-        handover.take_seat(self)
-        _frame(self)
-        print("BOARD FRAME", flush=True)
-        raise SystemExit(0)
-    return out
-app.App.frame = frame
+        return notice()
+    _prepare(self, told, work)
+def run(self):
+    handover.take_seat(self)
+    self.frame()
+    print("BOARD FRAME", flush=True)
+app.App.prepare = prepare
+app.App.run = run
 from sim.cli.main import main
 main(["play", sys.argv[1], "--seed", "1"])
 """
@@ -278,8 +278,10 @@ def start_goals(fresh: bool) -> Iterator[Goal]:
         first = _timed_lines([python, "-c", PLAY_CHILD, skirmish], cold)
         yield Goal("sim play fresh, first line <= 1 s", first["first line"], "s",
                    "bare python", bare, first["first line"] <= 1)  # fmt: skip
+        yield Goal("sim play fresh, first frame <= 1 s", first["first frame"], "s",
+                   "bare python", bare, first["first frame"] <= 1)  # fmt: skip
         notice = first.get("notice", float("inf"))
-        yield Goal("sim play fresh, says it compiles <= 1 s", notice, "s",
+        yield Goal("sim play fresh, notice on the terminal <= 1 s", notice, "s",
                    "bare python", bare, notice <= 1)  # fmt: skip
         yield Goal("sim play fresh, board frame <= 5 s", first["board frame"], "s",
                    "bare python", bare, first["board frame"] <= 5)  # fmt: skip

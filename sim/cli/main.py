@@ -689,8 +689,10 @@ def _window(
     ai: dict[str, str] | None = None,
     scale: float | None = None,
 ) -> int:
-    """Open the client, with the reach engine compiled first (the pathfinder says so when it
-    must compile: a few seconds): a window that froze on its first overlay would look hung."""
+    """Open the client; the reach engine is loaded (or compiled, on a first start: seconds)
+    once its first frame shows, before the board's first overlay, and the window and the
+    terminal say so when it compiles: a window that froze on its first overlay would look
+    hung, and one that opened only after the compile would look like nothing happened."""
     from sim.ui.input.app import play
     from sim.ui.input.viewer import nested
 
@@ -698,8 +700,21 @@ def _window(
     # an invisible stand-in window and the command would seem to hang.
     if not _display_ok():
         return 1
-    pathfinder.warm_up()
-    return play(session, offer=offer, ai=ai, scale=scale, replayer=nested)
+    return play(
+        session,
+        offer=offer,
+        ai=ai,
+        scale=scale,
+        replayer=nested,
+        prepare=(_compiling, pathfinder.warm_up),
+    )
+
+
+def _compiling() -> str | None:
+    """The window's words while the reach engine compiles, None when its cache has it."""
+    if not pathfinder.cold():
+        return None
+    return "Preparing the reach engine: compiling it once after installing or updating..."
 
 
 # --- sim edit ---------------------------------------------------------------------------------

@@ -86,3 +86,30 @@ def test_a_fresh_cache_is_filled_by_the_first_command_that_searches(tmp_path: Pa
     again = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
     assert again.returncode == 0 and NOTICE not in again.stderr
     assert again.stdout == first.stdout
+
+
+def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
+    """`sim play` (issue #30): the first frame (the handover screen) is drawn before the reach
+    engine is prepared, the notice written across its foot while it is; without a notice the
+    frame is the plain one. With the engine cached, the client has nothing to say."""
+    import pygame
+
+    from sim.cli.main import _compiling
+    from tests.ui.test_client import make_app
+
+    order: list[str] = []
+    app = make_app(ROOT / "scenarios" / "skirmish.toml")
+
+    def notice() -> str:
+        order.append("notice")
+        return "Preparing the reach engine: compiling it once after installing or updating..."
+
+    app.prepare(notice, lambda: order.append("work"))
+    said = pygame.surfarray.array3d(app.surface)
+    plain = make_app(ROOT / "scenarios" / "skirmish.toml")
+    plain.prepare(lambda: None, lambda: order.append("plain work"))
+    quiet = pygame.surfarray.array3d(plain.surface)
+    assert order == ["notice", "work", "plain work"]
+    differs = (said != quiet).any(axis=(0, 2)).nonzero()[0]  # rows that differ
+    assert differs.size and differs.min() > said.shape[1] * 0.9  # only at the foot
+    assert _compiling() is None  # tests/conftest.py compiled it
