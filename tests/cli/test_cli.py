@@ -148,6 +148,7 @@ def test_without_a_seed_the_scenario_seed_is_used_and_recorded(
     assert log[0]["seed"] == 1
 
 
+@pytest.mark.slow
 def test_a_script_can_come_from_standard_input() -> None:
     done = sim("run", SKIRMISH, "--seed", "1", "--script", "-", stdin=json.dumps(ROUNDS[0]) + "\n")
     assert done.returncode == 0, done.stderr
@@ -194,6 +195,7 @@ def test_dice_that_run_out_stop_the_run_with_a_message(
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_dice_that_run_out_give_no_traceback_from_the_command(duel: Path) -> None:
     done = sim("run", duel, "--dice", "4")
     assert done.returncode == 1

@@ -749,6 +749,7 @@ def test_a_cluster_address_that_is_no_address_is_refused(address: str) -> None:
         head_of(address)
 
 
+@pytest.mark.slow
 def test_a_cluster_that_does_not_answer_is_refused_at_once(
     duel: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

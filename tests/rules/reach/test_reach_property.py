@@ -127,6 +127,7 @@ FAST = settings(
 
 @FAST
 @given(cases())
+@pytest.mark.slow
 def test_scalar_and_compiled_ground_rules_agree_on_every_step(case: Case) -> None:
     """R-U2, R-U3, R-M2, R-M3, R-M4, R-M5, R-M9: the same answer from both forms, for every
     Gait and every neighbouring pair."""
