@@ -173,8 +173,16 @@ def _reachable(
     return xs, ys, costs, lambda i: listed[i].action
 
 
-def play(scenario: Scenario, seed: int) -> tuple[int, int]:
-    """Play one battle to its end (or the round cap); the decisions taken and rounds played."""
+def play(
+    scenario: Scenario,
+    seed: int,
+    cap: int = ROUND_CAP,
+    spent: dict[str, list[float]] | None = None,
+    over: Callable[[World], bool] | None = None,
+) -> tuple[int, int]:
+    """Play one battle to its end (or round `cap`, or until `over(world)`); the decisions
+    taken and rounds played. `spent`, if given, gathers each creature's decisions' CPU seconds
+    in the engine (the battle taking them, not the policy choosing them) and their number."""
     battle = begin(scenario, seed)
     world = battle.world
     for unit in creatures(world):  # the same reactions in every tree (the docstring says why)
@@ -182,10 +190,18 @@ def play(scenario: Scenario, seed: int) -> tuple[int, int]:
     decisions = 0
     while True:
         pending = battle.pending
-        if isinstance(pending, BattleOver) or world.turn.round > ROUND_CAP:
+        if isinstance(pending, BattleOver) or world.turn.round > cap:
+            return decisions, world.turn.round
+        if over is not None and over(world):
             return decisions, world.turn.round
         assert isinstance(pending, AwaitingAction), pending
-        outcome = battle.submit(choose(battle, pending.unit))
+        decision = choose(battle, pending.unit)
+        start = time.process_time()
+        outcome = battle.submit(decision)
+        if spent is not None:
+            mine = spent.setdefault(pending.unit, [0.0, 0])
+            mine[0] += time.process_time() - start
+            mine[1] += 1
         assert not isinstance(outcome, Refusal), outcome
         decisions += 1
 

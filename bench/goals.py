@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -84,6 +85,65 @@ def engine_goals() -> Iterator[Goal]:
         if side == 4:
             yield Goal(f"{name} >= 1.0x the toy loop", ours, "battles/s/core",
                        "toy loop", reference, ours >= reference)  # fmt: skip
+    yield far_goal(engine)
+
+
+def far_goal(engine: ModuleType) -> Goal:
+    """Issue #30: the cost of a decision does not grow with creatures far from the action. The
+    4v4 battles with 12 more creatures a side walled off in a room of their own to the east
+    (they end their turns: they can reach no one), until one side of the eight who fight is
+    down; the engine's CPU time per decision of those eight (`Battle.submit`: the policy's
+    choosing is not counted, it looks at every enemy), against the same eight's with the room
+    empty, in the same run. Within 1.1x."""
+    from sim.core.creature import creatures, incapacitated, team_of
+    from sim.core.world import World
+
+    plain, far = [], []
+    for i in range(4):
+        text = engine.generated_map(1 + i)
+        plain.append(engine.loads(_walled_off(text, 0), f"<bench map {i} and a room>"))
+        far.append(engine.loads(_walled_off(text, 12), f"<bench map {i} and a full room>"))
+    engine.play(far[0], 0, cap=2)
+
+    def decided(world: World) -> bool:  # one side of the eight who fight is down
+        teams = {team_of(world, u) for u in creatures(world) if not u.startswith("far")}
+        return len(teams) < 2 or any(
+            all(
+                incapacitated(world, u)
+                for u in creatures(world)
+                if not u.startswith("far") and team_of(world, u) == team
+            )
+            for team in teams
+        )
+
+    ms = []
+    for maps in (plain, far):
+        spent: dict[str, list[float]] = {}
+        for i, scenario in enumerate(maps):
+            engine.play(scenario, 1 + i, cap=engine.ROUND_CAP, spent=spent, over=decided)
+        fighters = [v for unit, v in spent.items() if not unit.startswith("far")]
+        ms.append(1e6 * sum(v[0] for v in fighters) / sum(v[1] for v in fighters))
+    return Goal("engine 4v4 + 24 walled off, per decision <= 1.1x", ms[1], "us/decision",
+                "room empty", ms[0], ms[1] <= 1.1 * ms[0])  # fmt: skip
+
+
+def _walled_off(text: str, per_side: int) -> str:
+    """A generated map's scenario with a room of the same size east of it, behind its wall,
+    holding `per_side` more creatures of each side."""
+    head, rest = text.split('"""\n', 1)
+    body, tail = rest.split('\n"""', 1)
+    rows = body.split("\n")
+    size = len(rows)
+    room = ["#" * size] + ["#" + "." * (size - 2) + "#" for _ in range(size - 2)] + ["#" * size]
+    rows = [row + extra for row, extra in zip(rows, room, strict=True)]
+    units = []
+    for i in range(2 * per_side):
+        team, template = ("blue", "human_fighter") if i < per_side else ("red", "orc_brute")
+        x, y = size + 2 + (i % 6) * 3, 2 + (i // 6) * 3
+        units.append(
+            f'[[units]]\nid = "far{i}"\nteam = "{team}"\ntemplate = "{template}"\nat = [{x}, {y}]\n'
+        )
+    return head + '"""\n' + "\n".join(rows) + '\n"""' + tail + "\n" + "\n".join(units)
 
 
 # --- batch ---------------------------------------------------------------------------------
