@@ -24,3 +24,14 @@ def pytest_configure(config: pytest.Config) -> None:
     from sim.rules.reach import pathfinder
 
     pathfinder.warm_up()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked `long` (a hunt of thousands of cases) runs only when the run's `-m` names
+    `long`; any other run, the whole suite and the fast lane alike, skips it, saying how."""
+    if "long" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason="a long hunt: run it with -m long")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)

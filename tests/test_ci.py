@@ -59,3 +59,14 @@ def test_ci_prints_the_speed_goals_without_failing_on_them() -> None:
     goals = [c for c in commands if c.startswith("python bench/goals.py")]
     assert len(goals) == 1 and "||" in goals[0]
     assert commands.index(goals[0]) < commands.index(TEST_COMMAND)
+
+
+def test_the_rules_text_the_readme_links_is_the_shared_one() -> None:
+    """docs/seed/action-economy.txt is the rules text README links (and docs/RULES.md names
+    "beside this file"): it must stay the project's ../shared/seed/action-economy.txt."""
+    import pytest
+
+    shared = TOP.parent / "shared" / "seed" / "action-economy.txt"
+    if not shared.exists():
+        pytest.skip("no ../shared/seed/action-economy.txt beside this checkout to compare with")
+    assert (TOP / "docs" / "seed" / "action-economy.txt").read_bytes() == shared.read_bytes()

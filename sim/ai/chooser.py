@@ -9,6 +9,7 @@ from sim.ai.choice import Choice
 from sim.ai.context import Context
 from sim.ai.evaluators import evaluator_of
 from sim.ai.greedy import greedy
+from sim.ai.guess import guessed
 from sim.ai.lookahead import look_ahead
 from sim.ai.reactions import react
 from sim.ai.sight import Sightings, hidden, known_battle, known_world
@@ -17,6 +18,7 @@ from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.creature import creatures, incapacitated, team_of
 from sim.core.dice import SeededDice
+from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.play.engine import (
     AwaitingAction,
@@ -105,11 +107,20 @@ class AI:
         AI's own dice. It forks the battle as its side knows it (`known_battle`), never the
         true one: the hidden creatures where they were last seen, no foe's plan, and sealed
         dice that the forks replace with their own. The guide starts from what this AI has
-        seen and follows nothing, so it leaves the hidden creatures where the forks have them."""
+        seen and follows nothing, so it leaves the hidden creatures where the forks have them.
+        Each seed's forks place the hidden creatures anew where they may be (`guessed`)."""
         guide = AI(search.guide, self.seed)
         guide.sightings = self.sightings.snapshot()
         known = known_battle(battle, team, self.sightings)
-        return look_ahead(known, unit, ranked, self._dice, guide, search)
+        lost = hidden(battle.world, team)
+        if not lost:
+            return look_ahead(known, unit, ranked, self._dice, guide, search)
+        sightings, walks = self.sightings, search.hidden_walks
+
+        def setting(seed: int, kept: Collection[Pos]) -> Battle:
+            return guessed(known, team, lost, sightings, seed, walks, kept)
+
+        return look_ahead(known, unit, ranked, self._dice, guide, search, setting)
 
 
 def rank(

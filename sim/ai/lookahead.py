@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 from sim.ai.choice import Choice
@@ -89,16 +89,17 @@ def candidates(ranked: list[Choice], search: Search, goals: Collection[Pos] = ()
     defences and letting the foes come to it (`normal` closes in, and spends its move and a
     Bonus Action to). Beside a foe it strikes: idling there only lets the look-ahead's luck
     (an Interrupt that hits) pick a turn that wins nothing."""
-    top = ranked[: search.candidates]
+    # A kind the AI never takes (NEVER: no evaluator, every such decision "nothing to gain")
+    # is not played out: on a few seeds its luck could make a Drop look better than a blow.
+    weighed = [c for c in ranked if evaluator_of(c.decision) is not None] or ranked[:1]
+    top = weighed[: search.candidates]
     kinds = {type(c.decision) for c in top}
-    for choice in ranked[search.candidates :]:
+    for choice in weighed[search.candidates :]:
         if len(top) >= search.candidates + search.extra:
             break
         kind = type(choice.decision)
-        # Only a kind normal weighs: one it has nothing to say of (a Drop) would be played
-        # out as normal's turn after it, weighed against normal's best alone.
         close = choice.score >= ranked[0].score - search.margin
-        if kind not in kinds and evaluator_of(choice.decision) is not None and close:
+        if kind not in kinds and close:
             kinds.add(kind)
             top.append(choice)
     onto = next(
@@ -121,7 +122,13 @@ class Guide(Protocol):
 
 
 def look_ahead(
-    battle: Battle, unit: str, ranked: list[Choice], dice: Dice, guide: Guide, search: Search
+    battle: Battle,
+    unit: str,
+    ranked: list[Choice],
+    dice: Dice,
+    guide: Guide,
+    search: Search,
+    setting: Callable[[int, Collection[Pos]], Battle] | None = None,
 ) -> Choice:
     """Play each of `normal`'s few best distinct candidates, then `normal` to the end of
     `unit`'s turn and through the foes' turns after it (`play_out`), on forks of the
@@ -130,7 +137,9 @@ def look_ahead(
     `prospect`: what each side has left and how the foes' reply and the objectives stand.
     `normal`'s own best stands unless another does clearly better (by search.switch):
     four seeds cannot tell a smaller gap from luck.
-    `guide` plays the forks; the seeds are drawn from `dice`."""
+    `guide` plays the forks; the seeds are drawn from `dice`. `setting(seed, kept)` gives the
+    battle a seed's forks start from (the hidden creatures placed for that seed, none on a
+    cell of `kept`, where the candidates move to; sim/ai/guess.py); `battle` without it."""
     team = team_of(battle.world, unit)
     goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
     top = candidates(ranked, search, goals)
@@ -139,9 +148,15 @@ def look_ahead(
     totals = [0.0] * len(top)
     alive = list(range(len(top)))
     played = 0
+    kept: set[Pos] = set()
+    for c in top:
+        if isinstance(c.decision, a.Movement):
+            end = c.decision.path[-1] if c.decision.path else c.decision.to
+            kept.update(() if end is None else (end,))
     for seed in seeds:
+        start = battle if setting is None else setting(seed, kept)
         for i in alive:
-            totals[i] += played_out(battle, unit, top[i], seed, guide, team, search.steps)
+            totals[i] += played_out(start, unit, top[i], seed, guide, team, search.steps)
         played += 1
         if played == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;

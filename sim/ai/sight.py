@@ -88,6 +88,7 @@ class Sightings:
 
     def __init__(self) -> None:
         self._seen: dict[str, dict[str, Position]] = {}
+        self._when: dict[str, dict[str, int]] = {}  # the round each was last seen in
         # Per side: the folded world, how many events of the log it has taken, the last one.
         self._fold: dict[str, tuple[World, int, object]] = {}
         self._start: World | None = None
@@ -99,13 +100,14 @@ class Sightings:
         if start is None or self._frozen:
             return  # a snapshot, or a battle not begun with Battle.begin: no history to follow
         if start is not self._start:
-            self._seen, self._fold, self._start = {}, {}, start
+            self._seen, self._when, self._fold, self._start = {}, {}, {}, start
         log = battle.log
         world, done, last = self._fold.get(team, (start, 0, None))
         if done and (done > len(log) or log[done - 1] is not last):
             # Another branch of the same battle (a fork): its history from the start.
             world, done = start, 0
             self._seen.pop(team, None)
+            self._when.pop(team, None)
         if done == len(log):
             return
         if done == 0:
@@ -124,18 +126,25 @@ class Sightings:
     def _note(self, world: World, team: str) -> None:
         unseen = hidden(world, team)
         seen = self._seen.setdefault(team, {})
+        when = self._when.setdefault(team, {})
         for other in creatures(world):
             if other not in unseen and team_of(world, other) != team:
                 seen[other] = world.need(other, Position)
+                when[other] = world.turn.round
 
     def last(self, team: str, unit: str) -> Position | None:
         return self._seen.get(team, {}).get(unit)
+
+    def since(self, team: str, unit: str) -> int | None:
+        """The round `team` last saw `unit` in (None: never seen since it was followed)."""
+        return self._when.get(team, {}).get(unit)
 
     def snapshot(self) -> Sightings:
         """What is known now, that follows no battle: for `hard`'s guide, whose forks are
         already the battle as its side knows it."""
         clone = Sightings()
         clone._seen = {team: dict(seen) for team, seen in self._seen.items()}
+        clone._when = {team: dict(when) for team, when in self._when.items()}
         clone._frozen = True
         return clone
 

@@ -41,6 +41,11 @@ class Weights:
     guard_cost: float
     cast_save: float
     cast_cost: float
+    burning_stack: float
+    bleeding_stack: float
+    quickened_turn: float
+    slowed_turn: float
+    prone_given: float
     trip_stand: float
     trip_dodge: float
     disengage_crowd: int
@@ -86,6 +91,7 @@ class Search:
     contest_switch: float
     steps: int
     guide: str
+    hidden_walks: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,15 +19,16 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
-from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
+from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.components import Budget, Position
 from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
-from sim.core.files import write_atomically
+from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
+from sim.core.limits import first_problems, limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -94,7 +95,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the last unfinished game of the scenario, from its autosave",
     )
-    play.add_argument("--text", action="store_true", help="print the battle as text, no window")
+    play.add_argument(
+        "--text",
+        action="store_true",
+        help="play in the terminal, no window (commands at a prompt; `help` lists them)",
+    )
     play.add_argument(
         "--ai",
         metavar="TEAM[=LEVEL],...",
@@ -145,6 +150,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"with --ai: stop when round N+1 begins and no side has won (default {ROUND_CAP})",
     )
+    run.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="play on past a refused line (exit status 0); without it the run stops there, "
+        "exit status 1",
+    )
 
     reach = sub.add_parser("reach", help="print where a unit can move this action, as JSON")
     reach.add_argument("scenario", help="scenario file")
@@ -166,8 +177,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("scenarios", nargs="+", help="scenario files")
 
     edit = sub.add_parser("edit", help="the map editor: paint a map, place units, play-test")
-    edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
-    edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
+    edit.add_argument(
+        "scenario",
+        nargs="?",
+        help="scenario file (.toml) or Tiled map (.tmx); without one, a new map",
+    )
+    edit.add_argument(
+        "--new", metavar="WxH", help="start a new map of W by H cells (default 20x12)"
+    )
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
     _ui_scale_option(edit)
 
@@ -253,7 +270,7 @@ def _check(paths: list[str]) -> int:
             load(path)
         except ScenarioError as error:
             failed = True
-            print(str(error))
+            print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
     return 1 if failed else 0
@@ -287,16 +304,18 @@ def _emit(out: IO[str], record: dict[str, Any]) -> None:
 def _script_lines(path: str | None) -> list[str]:
     if path is None:
         return []
+    limit = limits().files.script
+    what = "a script"
+    if path == "-":
+        text = sys.stdin.read(limit + 1)  # a pipe has no size to check first
+        if len(text) > limit:
+            raise UsageError(f"the script on standard input: {too_large(0, limit, what, True)}")
+        return text.splitlines()
     try:
-        if path == "-":
-            return sys.stdin.read().splitlines()
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise UsageError(f"cannot read the script {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(
-            f"cannot read the script {path}: not UTF-8 text ({error.reason})"
-        ) from None
+        return read_text(path, limit, what).splitlines()
+    except Unreadable as error:
+        reason = str(error).removeprefix("cannot read the file: ")
+        raise UsageError(f"cannot read the script {path}: {reason}") from None
 
 
 def _scenario(path: str) -> Scenario:
@@ -365,7 +384,14 @@ def _run(args: argparse.Namespace) -> int:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            _play_line(battle, number, line, out)
+            if not _play_line(battle, number, line, out) and not args.keep_going:
+                print(
+                    f"sim run: script line {number} was refused (its reason is in the log); "
+                    "the run stops there (--keep-going plays on past refused lines)",
+                    file=sys.stderr,
+                )
+                status = 1
+                break
             _ai_turns(battle, seated, args.round_cap, out)
     except DiceExhausted as error:
         where = f" at script line {number}" if number else " while starting the battle"
@@ -377,20 +403,22 @@ def _run(args: argparse.Namespace) -> int:
     return status
 
 
-def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> None:
+def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> bool:
+    """Play one script line, printing its events or its `refused` record; whether it was
+    accepted."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
         _emit(out, _refused(number, None, None, f"line {number} is not JSON: {error.msg}"))
-        return
+        return False
     except RecursionError:
         reason = f"line {number} is not JSON this simulator reads: lists or objects nested too deep"
         _emit(out, _refused(number, None, None, reason))
-        return
+        return False
     except ValueError:  # a number of more digits than Python converts (int_max_str_digits)
         reason = f"line {number} is not JSON this simulator reads: a number has too many digits"
         _emit(out, _refused(number, None, None, reason))
-        return
+        return False
     # Echoed back only when they are names: anything else may be huge or nested deep.
     unit = obj.get("unit") if isinstance(obj, dict) else None
     name = obj.get("action") if isinstance(obj, dict) else None
@@ -400,13 +428,15 @@ def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> None:
         decision = parse(obj)
     except DecisionError as error:
         _emit(out, _refused(number, unit, name, str(error)))
-        return
+        return False
     result = battle.submit(decision)
     if isinstance(result, Refusal):
         _emit(out, _refused(number, unit, name, result.reason))
-    elif isinstance(result, Accepted):
+        return False
+    if isinstance(result, Accepted):
         for event in result.events:
             _emit(out, ev.to_json(event))
+    return True
 
 
 def _refused(line: int, unit: Any, action: Any, reason: str) -> dict[str, Any]:
@@ -548,17 +578,19 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         return _continue(args, scenario)
     dice, seed = _dice(args, scenario)
+    assert seed is not None  # `sim play` takes no --dice: its seed is always known
     if not args.text and not _display_ok():
         return 1  # before the battle's text: it would say a game starts that never does
+    from sim.ui.model.session import Session
+
+    if args.text:
+        _offer(scenario, args.scenario)
+        return _terminal(Session(scenario, seed), ai=levels)
     # The window's session begins afresh on the scenario, which `begin` leaves as loaded.
     battle = scenario.begin(dice, seed)
     print(f"{scenario.name} (seed {seed})")
     print(render(battle.world))
     offer = _offer(scenario, args.scenario)
-    if args.text or seed is None:
-        return 0
-    from sim.ui.model.session import Session
-
     return _window(Session(scenario, seed), offer, ai=levels, scale=args.ui_scale)
 
 
@@ -601,13 +633,12 @@ def _continue(args: argparse.Namespace, scenario: Scenario) -> int:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
     print(f"Continuing {last.path} ({last.describe()})")
-    if args.text:
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     levels = _saved_levels(args, scenario, last.save)
     session = Session(scenario, last.save.seed, battle, autosave=last.path)
+    if args.text:
+        return _terminal(session, ai=levels)
     return _window(session, ai=levels, scale=args.ui_scale)
 
 
@@ -621,17 +652,16 @@ def _resume(args: argparse.Namespace) -> int:
     except ReplayError as error:
         print(f"sim play: {error}", file=sys.stderr)
         return 1
-    if args.text:
-        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
-        print(render(battle.world))
-        return 0
     from sim.ui.model.session import Session
 
     own = Path(args.load) if is_autosave(args.load) else None
+    if args.text:
+        print(f"{scenario.name} (seed {save.seed}, {len(save.decisions)} decisions replayed)")
     levels = _saved_levels(args, scenario, save)
-    return _window(
-        Session(scenario, save.seed, battle, autosave=own), ai=levels, scale=args.ui_scale
-    )
+    session = Session(scenario, save.seed, battle, autosave=own)
+    if args.text:
+        return _terminal(session, ai=levels)
+    return _window(session, ai=levels, scale=args.ui_scale)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -683,6 +713,13 @@ def _display_ok(command: str = "play") -> bool:
     return problem is None
 
 
+def _terminal(session: Session, ai: dict[str, str] | None = None) -> int:
+    """`sim play --text`: the game in the terminal (sim/ui/text), which imports no pygame."""
+    from sim.ui.text.console import play as play_text
+
+    return play_text(session, ai=ai)
+
+
 def _window(
     session: Session,
     offer: Unfinished | None = None,
@@ -721,19 +758,19 @@ def _compiling() -> str | None:
 
 
 def _edit(args: argparse.Namespace) -> int:
-    """`sim edit [SCENARIO | --new WxH] [--out FILE]`."""
+    """`sim edit [SCENARIO | --new WxH] [--out FILE]`; with neither, a new map of the size
+    `--new` suggests (NEW_MAP)."""
     from sim.content import mapedit
 
-    if (args.scenario is None) == (args.new is None):
-        raise UsageError("give a scenario file to edit, or --new WxH for a new map")
+    if args.scenario is not None and args.new is not None:
+        raise UsageError("give a scenario file to edit, or --new WxH for a new map, not both")
     try:
-        if args.new is not None:
-            found = re.fullmatch(r"(\d+)x(\d+)", args.new.strip().lower())
+        if args.scenario is None:
+            size = args.new if args.new is not None else NEW_MAP
+            found = re.fullmatch(r"(\d+)x(\d+)", size.strip().lower())
             if found is None or not all(1 <= int(n) <= 1024 for n in found.groups()):
-                raise UsageError(
-                    f"--new takes a size like 20x12 (1 to 1024 each), not {args.new!r}"
-                )
-            out = args.out or "new_map.toml"
+                raise UsageError(f"--new takes a size like 20x12 (1 to 1024 each), not {size!r}")
+            out = args.out or _free_name("new_map.toml")
             source = mapedit.open_text(
                 mapedit.new_text(int(found.group(1)), int(found.group(2))), out
             )
@@ -761,6 +798,20 @@ def _edit(args: argparse.Namespace) -> int:
     return edit(source, out, scale=args.ui_scale)
 
 
+NEW_MAP = "20x12"  # `sim edit` with no file: a new map of this size
+
+
+def _free_name(name: str) -> str:
+    """`name`, or with -2, -3... before its ending when a file of that name is there: a new
+    map saved without --out never replaces an earlier one."""
+    path = Path(name)
+    number = 1
+    while _exists(str(path)):
+        number += 1
+        path = Path(f"{Path(name).stem}-{number}{Path(name).suffix}")
+    return str(path)
+
+
 def _from_tiled(path: str) -> str | None:
     """A Tiled map as scenario text, its warnings printed; None (problems printed) when it
     cannot be imported."""
@@ -784,13 +835,17 @@ def _tiled(args: argparse.Namespace) -> int:
         text = _from_tiled(args.tmx)
         if text is None:
             return 1
-        mapedit.save(args.out, text)
         try:
-            load(args.out)
+            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
         except ScenarioError as error:
-            print(
-                f"{args.out} was written, but sim check finds problems:\n{error}", file=sys.stderr
-            )
+            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
+            print("\n".join(first_problems(lines)), file=sys.stderr)
+            print(f"nothing was written to {args.out}", file=sys.stderr)
+            return 1
+        try:
+            mapedit.save(args.out, text)
+        except OSError as error:
+            print(f"{args.out}: cannot write it: {error.strerror or error}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}")
         return 0

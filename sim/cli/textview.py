@@ -1,4 +1,5 @@
-"""A plain-text picture of a battle, for terminals and for `sim play` without a window."""
+"""A plain-text picture of a battle: what `sim play` prints before its window opens (the
+terminal client, `sim play --text`, is sim/ui/text)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,7 @@ from sim.core.creature import conditions, creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
-
-_GLYPH = {
-    Kind.OPEN: ".",
-    Kind.DIFFICULT: ",",
-    Kind.WALL: "#",
-    Kind.PIT: "_",
-    Kind.FIRE: "^",
-    Kind.COVER: "%",
-}
+from sim.ui.text.board import TERRAIN
 
 
 def render(world: World) -> str:
@@ -33,7 +26,7 @@ def render(world: World) -> str:
             elif grid.water_half(pos) and grid.kind(pos) is Kind.OPEN:
                 row.append("~")
             else:
-                row.append(_GLYPH[grid.kind(pos)])
+                row.append(TERRAIN[grid.kind(pos)])
         lines.append("".join(row))
     lines.append("")
     turn = world.turn

@@ -1,16 +1,16 @@
-"""Tiled maps (.tmx): read with pytmx into a scenario, and written from one (docs/tiled.md).
+"""Tiled maps (.tmx) into scenarios, and scenarios written as Tiled maps (docs/tiled.md).
 
-The schema: tile properties `kind`, `elevation`, `depth`, `obstacle`, `climbable` (a cell
-takes those of every tile layer's tile there, later layers winning); an object layer `units`
-whose objects are units (name: id, class or type: template, property `team` and any unit
-override); map properties `name`, `description`, `seed`, and `items` and `objectives` (TOML
-arrays of the scenario's tables, written as text).
+The map is read by sim/content/tmx.py, which trusts nothing in it (issue #37); this module
+maps what it read onto the schema. The schema: tile properties `kind`, `elevation`, `depth`,
+`obstacle`, `climbable` (a cell takes those of every tile layer's tile there, later layers
+winning); an object layer `units` whose objects are units (name: id, class or type: template,
+property `team` and any unit override); map properties `name`, `description`, `seed`, and
+`items` and `objectives` (TOML arrays of the scenario's tables, written as text).
 """
 
 from __future__ import annotations
 
 import math
-import os
 import re
 import shutil
 import tomllib
@@ -20,6 +20,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from sim.content import mapedit as me
+from sim.content import tmx
 from sim.content.scenario import (
     MAX_METRES,
     MAX_SEED,
@@ -29,42 +30,19 @@ from sim.content.scenario import (
     load,
     loads,
 )
+from sim.content.tmx import TiledError
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
+from sim.core.limits import first_problems, limits
+
+__all__ = ["TiledError", "load_tmx", "read_tmx", "to_scenario", "write_tmx"]
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
 MAP_KEYS = ("name", "description", "seed", "items", "objectives")
-# What pytmx puts among a tile's properties besides the custom ones.
-PYTMX_FIELDS = {
-    "id", "frames", "type", "class", "width", "height", "source", "trans", "colliders",
-    "probability", "x", "y",
-}  # fmt: skip
 LIST_KEYS = {"held", "carried", "abilities", "skills"}  # written as TOML text in Tiled
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "tiled"
 TILE = 32  # pixels a cell in exported maps
-_UNSAFE = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
-
-
-class TiledError(Exception):
-    """A Tiled map that cannot be imported, with every problem found."""
-
-
-def _refuse_unsafe(path: Path) -> None:
-    """No DTDs at all: an external entity could read files elsewhere, an entity bomb could
-    fill the memory; Tiled never writes either."""
-    try:
-        head = path.read_bytes()
-    except OSError as error:
-        raise TiledError(f"{path}: cannot read the file: {error.strerror}") from None
-    if _UNSAFE.search(head):
-        raise TiledError(
-            f"{path}: the file declares a DOCTYPE or entities; Tiled never writes them and "
-            "they are refused (they could read other files or expand without end)"
-        )
-    for source in re.findall(rb'<tileset[^>]*\ssource="([^"]+)"', head):
-        tileset = (path.parent / source.decode("utf-8", "replace")).resolve()
-        if tileset.exists() and _UNSAFE.search(tileset.read_bytes()):
-            raise TiledError(f"{tileset}: the tileset declares a DOCTYPE or entities; refused")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _metres(what: str, value: Any) -> tuple[int | None, str]:
@@ -72,7 +50,7 @@ def _metres(what: str, value: Any) -> tuple[int | None, str]:
         try:
             value = float(value)
         except ValueError:
-            return None, f"{what} must be a number of metres, not {value!r}"
+            return None, f"{what} must be a number of metres, not {tmx.shown(value)}"
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None, f"{what} must be a number of metres, not {value!r}"
     if not math.isfinite(value) or value < 0 or value > MAX_METRES or value * 2 != int(value * 2):
@@ -88,171 +66,224 @@ def _bool(value: Any) -> bool | None:
     return None
 
 
-def _pytmx() -> Any:
-    """pytmx, imported quietly: importing it loads its pygame tools, and pygame's banner would
-    go to standard output ahead of a command's own output."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pytmx
-
-    return pytmx
-
-
-def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
-    """The scenario a Tiled map describes, and its warnings. Raises TiledError."""
-    pytmx = _pytmx()
-    path = Path(path)
-    _refuse_unsafe(path)
+def _toml_text(text: Any) -> tuple[Any, bool]:
+    """The TOML value a property's text holds, and whether it held one (tomllib nests by
+    recursion, so a deeply nested value is refused like broken TOML)."""
+    if not isinstance(text, str):
+        return None, False
     try:
-        tmx = pytmx.TiledMap(str(path))
-    except Exception as error:  # pytmx raises many kinds; all mean the same to the user
-        raise TiledError(f"{path}: not a Tiled map that can be read: {error}") from None
+        return tomllib.loads(f"v = {text}")["v"], True
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return None, False
+
+
+def _tile_terrain(tile: tmx.Tile, unknown: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """What a tile's properties set on its cells, and what is wrong with them."""
+    cell: dict[str, Any] = {}
     problems: list[str] = []
-    unknown: set[str] = set()
-    width, height = tmx.width, tmx.height
-    cells: dict[Pos, dict[str, Any]] = {}
-    for layer in tmx.layers:
-        if not isinstance(layer, pytmx.TiledTileLayer):
+    for key, value in tile.properties.items():
+        if key not in TILE_KEYS:
+            unknown.add(f"tile property {tmx.shown(key)}")
+        elif key == "kind":
+            if value in KIND_NAMES:
+                cell["kind"] = Kind.named(str(value))
+            else:
+                named = tmx.shown(str(value))
+                problems.append(f"kind {named} is not one of {', '.join(KIND_NAMES)}")
+        elif key == "climbable":
+            flag = _bool(value)
+            if flag is None:
+                problems.append(f"climbable must be true or false, not {tmx.shown(str(value))}")
+            else:
+                cell["climbable"] = flag
+        else:
+            half, message = _metres(key, value)
+            if half is None:
+                problems.append(message)
+            else:
+                cell[key] = half
+    return cell, problems
+
+
+def _terrain(
+    tiled: tmx.TiledMap, problems: list[str], unknown: set[str]
+) -> tuple[tuple[me.Terrain, ...], ...]:
+    """The cells' terrain: each tile layer's tiles in turn, a later layer's properties
+    winning. A tile's properties are read once, whatever the cells it covers."""
+    width, height, path = tiled.width, tiled.height, tiled.path
+    values: dict[str, list[Any]] = {
+        "kind": [None] * (width * height),
+        "elevation": [0] * (width * height),
+        "depth": [0] * (width * height),
+        "obstacle": [0] * (width * height),
+        "climbable": [False] * (width * height),
+    }
+    read: dict[int, tuple[dict[str, Any], list[str]]] = {}
+    for layer in tiled.layers:
+        if not isinstance(layer, tmx.TileLayer):
             continue
-        for x, y, gid in layer.iter_data():
+        told: set[int] = set()
+        for index, gid in enumerate(layer.gids):
             if not gid:
                 continue
-            props = tmx.get_tile_properties_by_gid(gid) or {}
-            where = f"{path}: layer {layer.name!r}, the tile at [{x}, {y}]"
-            cell = cells.setdefault(Pos(x, y), {})
-            for key, value in props.items():
-                if key in PYTMX_FIELDS:
-                    continue  # pytmx's own fields, not custom properties
-                if key not in TILE_KEYS:
-                    unknown.add(f"tile property {key!r}")
-                    continue
-                if key == "kind":
-                    if value not in KIND_NAMES:
-                        problems.append(
-                            f"{where}: kind {value!r} is not one of {', '.join(KIND_NAMES)}"
-                        )
-                        continue
-                    cell["kind"] = Kind.named(value)
-                elif key == "climbable":
-                    flag = _bool(value)
-                    if flag is None:
-                        problems.append(f"{where}: climbable must be true or false, not {value!r}")
-                        continue
-                    cell["climbable"] = flag
-                else:
-                    half, message = _metres(key, value)
-                    if half is None:
-                        problems.append(f"{where}: {message}")
-                        continue
-                    cell[key] = half
-    missing = [
-        Pos(x, y)
-        for y in range(height)
-        for x in range(width)
-        if "kind" not in cells.get(Pos(x, y), {})
-    ]
+            if gid not in read:
+                tile = tiled.tile(gid)
+                read[gid] = _tile_terrain(tile, unknown) if tile else ({}, [])
+            cell, wrong = read[gid]
+            if wrong and gid not in told:
+                told.add(gid)
+                count = layer.gids.count(gid)
+                more = f" (and {count - 1:,} more cells)" if count > 1 else ""
+                where = f"{path}: layer {tmx.shown(layer.name)}, the tile at "
+                where += f"[{index % width}, {index // width}]"
+                problems.extend(f"{where}: {message}{more}" for message in wrong)
+            for key, value in cell.items():
+                values[key][index] = value
+    missing = [i for i, kind in enumerate(values["kind"]) if kind is None]
     if missing:
-        shown = ", ".join(f"[{p.x}, {p.y}]" for p in missing[:12])
+        shown = ", ".join(f"[{i % width}, {i // width}]" for i in missing[:12])
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
         problems.append(f"{path}: no tile layer gives these cells a kind: {shown}{more}")
-    terrain = tuple(
+    return tuple(
         tuple(
             me.Terrain(
-                cells.get(Pos(x, y), {}).get("kind", Kind.OPEN),
-                cells.get(Pos(x, y), {}).get("elevation", 0),
-                cells.get(Pos(x, y), {}).get("depth", 0),
-                cells.get(Pos(x, y), {}).get("obstacle", 0),
-                cells.get(Pos(x, y), {}).get("climbable", False),
+                values["kind"][i] or Kind.OPEN,
+                values["elevation"][i],
+                values["depth"][i],
+                values["obstacle"][i],
+                values["climbable"][i],
             )
-            for x in range(width)
+            for i in range(y * width, (y + 1) * width)
         )
         for y in range(height)
     )
+
+
+def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[me.Unit]:
     units: list[me.Unit] = []
-    for layer in tmx.layers:
-        if not isinstance(layer, pytmx.TiledObjectGroup):
+    for layer in tiled.layers:
+        if not isinstance(layer, tmx.ObjectLayer) or layer.name != "units":
             continue
-        if layer.name != "units":
-            continue
-        for obj in layer:
-            where = f"{path}: layer 'units', object {obj.name or obj.id!r}"
-            template = getattr(obj, "class", None) or obj.type
+        most = limits().map.units
+        if len(units) + len(layer.objects) > most:
+            # Refused before any is read: each unit costs the scenario writer a millisecond.
+            count = len(units) + len(layer.objects)
+            problems.append(f"{tiled.path}: {count:,} units; a map may have at most {most:,}")
+            return []
+        for obj in layer.objects:
+            where = f"{tiled.path}: layer 'units', object {tmx.shown(obj.name or str(obj.id))}"
             props = dict(obj.properties)
             team = props.pop("team", None)
             if not obj.name or not isinstance(team, str) or not team:
                 problems.append(f"{where}: a unit needs a name (its id) and a property team")
                 continue
             bottom = obj.y - obj.height if obj.gid else obj.y  # tile objects sit on their foot
-            place = Pos(int(obj.x // tmx.tilewidth), int(bottom // tmx.tileheight))
+            place = Pos(int(obj.x // tiled.tilewidth), int(bottom // tiled.tileheight))
             overrides: dict[str, Any] = {}
             for key, value in props.items():
                 if key not in UNIT_KEYS or key in ("id", "team", "template", "at"):
-                    unknown.add(f"unit property {key!r}")
+                    unknown.add(f"unit property {tmx.shown(key)}")
                     continue
                 if key in LIST_KEYS and isinstance(value, str):
-                    try:
-                        value = tomllib.loads(f"v = {value}")["v"]
-                    except tomllib.TOMLDecodeError:
+                    value, ok = _toml_text(value)
+                    if not ok:
                         problems.append(
-                            f'{where}: {key} must be TOML like ["spear"], not {value!r}'
+                            f'{where}: {key} must be TOML like ["spear"], not '
+                            f"{tmx.shown(str(obj.properties[key]))}"
                         )
                         continue
                 if key == "prone":
-                    value = _bool(value)
+                    flag = _bool(value)
+                    if flag is None:
+                        problems.append(f"{where}: prone must be true or false")
+                        continue
+                    value = flag
                 overrides[key] = value
-            units.append(me.Unit(-1, obj.name, team, template or None, place, overrides))
-    props = dict(tmx.properties)
+            units.append(me.Unit(-1, obj.name, team, obj.cls or None, place, overrides))
+    return units
+
+
+def _map_extras(
+    tiled: tmx.TiledMap, problems: list[str], unknown: set[str]
+) -> tuple[int | None, dict[str, list[dict[str, Any]]]]:
+    """The map's seed, and its `items` and `objectives` as lists of tables."""
+    props, path = tiled.properties, tiled.path
     seed: int | None = None
     if "seed" in props:
-        try:
-            seed = int(props["seed"])
-            if not 0 <= seed <= MAX_SEED:
-                raise ValueError
-        except ValueError:
+        value = props["seed"]
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,19}", value.strip()):
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            seed = value
+        else:
             problems.append(
                 f"{path}: map property seed must be a whole number from 0 to {MAX_SEED}"
             )
-    extras: dict[str, Any] = {}
+    extras: dict[str, list[dict[str, Any]]] = {}
     for key in ("items", "objectives"):
         if key in props:
-            try:
-                extras[key] = tomllib.loads(f"v = {props[key]}")["v"]
-            except tomllib.TOMLDecodeError:
+            value, ok = _toml_text(props[key])
+            if ok and isinstance(value, list) and all(isinstance(t, dict) for t in value):
+                extras[key] = value
+            else:
                 problems.append(f"{path}: map property {key} must be a TOML array of tables")
     for key in props:
         if key not in MAP_KEYS:
-            unknown.add(f"map property {key!r}")
+            unknown.add(f"map property {tmx.shown(key)}")
+    return seed, extras
+
+
+def _read(path: str | Path) -> tuple[me.MapState, dict[str, list[dict[str, Any]]], list[str]]:
+    """The scenario a Tiled map describes, its `items` and `objectives` tables, and its
+    warnings. Raises TiledError with every problem (the first screenful of them)."""
+    tiled = tmx.read(path)
+    problems: list[str] = []
+    unknown: set[str] = set()
+    terrain = _terrain(tiled, problems, unknown)
+    units = _units(tiled, problems, unknown)
+    seed, extras = _map_extras(tiled, problems, unknown)
     if problems:
-        raise TiledError("\n".join(problems))
+        raise TiledError("\n".join(first_problems(problems)))
     warnings = []
     if unknown:
-        warnings.append(
-            f"{path}: properties outside the schema were left alone: {', '.join(sorted(unknown))}"
-        )
+        left = ", ".join(first_problems(sorted(unknown)))
+        warnings.append(f"{tiled.path}: properties outside the schema were left alone: {left}")
+    props = tiled.properties
     state = me.MapState(
-        name=str(props.get("name", path.stem)),
+        name=str(props.get("name", tiled.path.stem)),
         description=str(props.get("description", "")),
         seed=seed,
         terrain=terrain,
         units=tuple(units),
         goals=(),
     )
+    return state, extras, warnings
+
+
+def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
+    """The scenario a Tiled map describes, and its warnings. Raises TiledError."""
+    state, _, warnings = _read(path)
     return state, warnings
 
 
 def to_scenario(path: str | Path) -> tuple[str, list[str]]:
-    """A Tiled map as the text of a scenario file, and the warnings."""
-    pytmx = _pytmx()
-    state, warnings = read_tmx(path)
-    tmx = pytmx.TiledMap(str(path))
+    """A Tiled map as the text of a scenario file, and the warnings. Raises TiledError."""
+    state, extras, warnings = _read(path)
     text = me.new_text(state.width, state.height)
-    extra = ""
-    for key in ("items", "objectives"):
-        if key in tmx.properties:
-            for table in tomllib.loads(f"v = {tmx.properties[key]}")["v"]:
-                extra += f"\n[[{key}]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in table.items())
-    source = me.open_text(text + extra, str(Path(path).with_suffix(".toml")))
-    goals = source.state.goals
-    out = me.render(source, replace(state, goals=goals))
+    for key, tables in extras.items():
+        for table in tables:
+            text += f"\n[[{key}]]\n" + "".join(
+                f"{_key(k)} = {_toml(v)}\n" for k, v in table.items()
+            )
+    try:
+        source = me.open_text(text, str(Path(path).with_suffix(".toml")))
+    except me.EditError as error:
+        # The map's items or objectives, which are the only text taken whole from the map.
+        lines = [re.sub(r"^.*?:\d+: ", "", line) for line in str(error).splitlines()]
+        raise TiledError(
+            "\n".join(first_problems([f"{path}: as a scenario: {line}" for line in lines]))
+        ) from None
+    out = me.render(source, replace(state, goals=source.state.goals))
     return out, warnings
 
 
@@ -265,8 +296,15 @@ def load_tmx(path: str | Path) -> tuple[Scenario, list[str]]:
         return loads(text, str(path)), warnings
     except ScenarioError as error:
         raise TiledError(
-            "\n".join(f"{path}: as a scenario: {p.message}" for p in error.problems)
+            "\n".join(
+                first_problems([f"{path}: as a scenario: {p.message}" for p in error.problems])
+            )
         ) from None
+
+
+def _key(key: str) -> str:
+    """A key of an items or objectives table as TOML writes it: bare, or quoted."""
+    return key if _BARE_KEY.fullmatch(key) else _toml(key)
 
 
 def _toml(value: Any) -> str:

@@ -33,7 +33,8 @@ from sim.ai.levels import LEVELS
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load
 from sim.core.dice import SeededDice
 from sim.core.events import to_json as event_json
-from sim.core.files import mode_for
+from sim.core.files import Unreadable, mode_for, read_bytes
+from sim.core.limits import limits
 from sim.core.numbers import default_rules
 from sim.play.auto import AUTO
 from sim.play.decisions import DecisionError, parse, shown, to_json
@@ -71,6 +72,10 @@ class Save:
     # The reaction policy of the creatures whose scenario names none (Battle.default_policy):
     # "always" in a version 1 save, written before "auto" became the default.
     default_policy: str = AUTO
+    # The round the battle was in when saved and, once over, who won: what a list of saves
+    # says of each without replaying it (0 and () in saves written before they were kept).
+    rounds: int = 0
+    winners: tuple[str, ...] = ()
 
 
 def log_digest(battle: Battle) -> str:
@@ -99,6 +104,8 @@ def record(
         over=battle.world.turn.over,
         ai=tuple(sorted((ai or {}).items())),
         default_policy=battle.default_policy,
+        rounds=battle.world.turn.round,
+        winners=tuple(battle.world.turn.winners),
     )
 
 
@@ -119,6 +126,8 @@ def dumps(save: Save) -> str:
         "over": save.over,
         "ai": dict(save.ai),
         "default_policy": save.default_policy,
+        "rounds": save.rounds,
+        "winners": list(save.winners),
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -181,7 +190,22 @@ def loads(text: str, where: str = "<save>") -> Save:
         over=data.get("over") is True,
         ai=_seats(data.get("ai", {}), where),
         default_policy=default_policy,
+        rounds=_rounds(data.get("rounds", 0)),
+        winners=_winners(data.get("winners", [])),
     )
+
+
+def _rounds(value: Any) -> int:
+    """The saved "rounds": only a description of the save (the replay decides the battle),
+    so one that is not a whole number from 0 reads as unknown (0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _winners(value: Any) -> tuple[str, ...]:
+    """The saved "winners", as `_rounds`: a list of side names, else none known."""
+    if isinstance(value, list) and all(isinstance(team, str) for team in value):
+        return tuple(value)
+    return ()
 
 
 def _seats(value: Any, where: str) -> tuple[tuple[str, str], ...]:
@@ -259,9 +283,10 @@ def write(path: str | Path, save: Save) -> None:
 def read(path: str | Path) -> Save:
     where = str(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise ReplayError(f"{where}: cannot read the save: {error.strerror or error}") from None
+        raw = read_bytes(path, limits().files.save, "a save")
+    except Unreadable as error:
+        reason = str(error).removeprefix("cannot read the file: ")
+        raise ReplayError(f"{where}: cannot read the save: {reason}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

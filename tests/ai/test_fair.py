@@ -4,21 +4,35 @@ its choice; a creature one ally sees is known to the whole side."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 import pytest
 
 from sim.ai.chooser import AI
+from sim.ai.guess import guessed, whereabouts
 from sim.ai.sight import FutureDice, Sightings, hidden, known_battle, known_world
 from sim.core import actions as a
 from sim.core import events as ev
 from sim.core.components import Position
 from sim.core.condition import Condition
+from sim.core.creature import speed
 from sim.core.dice import SeededDice
 from sim.core.events import Event
 from sim.core.geometry import Pos
+from sim.core.grid import Kind
 from sim.play.apply import apply
-from sim.play.engine import AwaitingAction, Battle, Decision
+from sim.play.engine import (
+    Accepted,
+    AwaitingAction,
+    AwaitingReaction,
+    Battle,
+    Decision,
+    ReactionChoice,
+)
 from sim.play.legal import legal_decisions
 from sim.rules.combat.prepare import Prepared
+from sim.rules.combat.reactions import NONE
 from tests.helpers import accept, end_turns, first_fast, give, scenario_text, seeded_battle, unit
 
 # ana (blue) is the AI's creature; grok (red) stands in plain sight across the hall; sly (red,
@@ -225,3 +239,103 @@ def test_the_known_battle_is_a_fork_with_sealed_dice() -> None:
         known.dice.roll(20)
     assert isinstance(known.pending, AwaitingAction) and known.pending.unit == "ana"
     assert b.world.need("sly", Position).cell == Pos(3, 3)
+
+
+def test_a_hidden_creature_may_be_anywhere_it_could_have_crept_to() -> None:
+    """hard's determinization (sim/ai/guess.py): sly, hidden since the battle began, may
+    stand on any cell within a Walk a turn (search.hard.hidden_walks, R-M1: Speed / 3) of
+    where it was deployed, on ground (no wall), on no creature; a round later, twice as far."""
+    b = hall()
+    give(b, "sly", "unseen", ("ana", "bob"))
+    known = known_battle(b, "blue", Sightings())
+    walk = speed(known.world, "sly") / 3
+    near = whereabouts(known.world, "blue", "sly", Sightings(), 1.0)
+    assert SLY in near
+    assert max(max(abs(c.x - SLY.x), abs(c.y - SLY.y)) for c in near) == math.ceil(walk)
+    assert all(known.world.grid.kind(c) is not Kind.WALL for c in near)
+    assert GROK not in near and ANA not in near
+    known.world.turn = replace(known.world.turn, round=known.world.turn.round + 1)
+    later = whereabouts(known.world, "blue", "sly", Sightings(), 1.0)
+    assert set(near) < set(later)
+    assert max(max(abs(c.x - SLY.x), abs(c.y - SLY.y)) for c in later) == math.ceil(2 * walk)
+
+
+def test_each_seed_places_the_hidden_creature_anew() -> None:
+    """The forks of one seed put sly on one cell of its whereabouts, the same for the same
+    seed; other seeds elsewhere; never on a cell a candidate moves to (the rules showed it
+    free) and never where sly truly is but by the draw."""
+    b = hall()
+    give(b, "sly", "unseen", ("ana", "bob"))
+    known = known_battle(b, "blue", Sightings())
+    near = set(whereabouts(known.world, "blue", "sly", Sightings(), 1.0))
+    kept = {Pos(9, 4)}
+    cells = [
+        guessed(known, "blue", ("sly",), Sightings(), seed, 1.0, kept).world.need("sly", Position)
+        for seed in range(12)
+    ]
+    assert {p.cell for p in cells} <= near - kept
+    assert len({p.cell for p in cells}) >= 6
+    again = guessed(known, "blue", ("sly",), Sightings(), 3, 1.0, kept)
+    assert again.world.need("sly", Position) == cells[3]
+    assert known.world.need("sly", Position).cell == SLY  # the known battle itself untouched
+
+
+# grok (red) stands beside ana (blue) and strikes her; sly (red) is hidden from blue.
+DUEL = """
+    ##########
+    #b.......#
+    #.ag.....#
+    #.......s#
+    ##########
+    """
+
+
+def at_the_window(kind: str) -> Battle:
+    """grok's turn beside ana: it attacks her (a defence window) or, for "interrupt", draws
+    breath with a Guard (an action an adjacent foe may Interrupt, R-R7): ana's window open."""
+    b = seeded_battle(
+        scenario_text(
+            DUEL,
+            unit("ana", "blue", "human_fighter", "a", policy="ask")
+            + "\n"
+            + unit("bob", "blue", "human_archer", "b", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask")
+            + "\n"
+            + unit("sly", "red", "goblin_sneak", "s", policy="ask"),
+        ),
+        5,
+    )
+    give(b, "sly", "unseen", ("ana", "bob"))
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    act_now = a.Attack("grok", target="ana") if kind == "defence" else a.Guard("grok")
+    result = b.submit(act_now)
+    assert isinstance(result, Accepted), result
+    pending = b.pending
+    if kind == "defence":  # an attack opens the Interrupt window first (R-R7): let it pass
+        assert isinstance(pending, AwaitingReaction) and pending.kind == "interrupt", pending
+        accept(b, ReactionChoice("ana", NONE))
+        pending = b.pending
+    assert isinstance(pending, AwaitingReaction) and pending.unit == "ana", pending
+    assert pending.kind == kind
+    return b
+
+
+@pytest.mark.parametrize("kind", ["defence", "interrupt"])
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_reaction_window_is_answered_from_what_the_side_sees(level: str, kind: str) -> None:
+    """ana answers grok's attack (or its Guard, which she may Interrupt) the same whether the
+    hidden sly stands beside her, ready to strike once her Bonus Actions are spent, or far
+    off: the foes a defence is kept for are those her side sees (R-X8)."""
+    b = at_the_window(kind)
+    made = []
+    for cell in (Pos(1, 2), Pos(2, 3), Pos(3, 1), Pos(8, 3)):
+        fork = placed(b, cell)
+        # A battle paused at a window is forked by playing its decisions again, which does
+        # not give sly the condition the test gave it by hand.
+        give(fork, "sly", "unseen", ("ana", "bob"))
+        assert hidden(fork.world, "blue") == ("sly",)
+        choice = AI(level, 3).choose(fork)
+        made.append((choice.decision, choice.why, round(choice.score, 9)))
+    assert made == [made[0]] * len(made), made

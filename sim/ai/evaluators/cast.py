@@ -1,10 +1,11 @@
-"""The evaluator of a spell or ability: the damage and healing it does to each creature touched."""
+"""The evaluator of a spell or ability: the damage, healing and conditions it gives."""
 
 from __future__ import annotations
 
 from sim.ai.context import Context
 from sim.core import actions as a
-from sim.core.abilities import Damage, Heal
+from sim.core import condition as cond
+from sim.core.abilities import Condition, Damage, Heal
 from sim.core.actions import Action, Refusal
 from sim.core.components import Health
 from sim.core.creature import incapacitated, team_of
@@ -13,8 +14,8 @@ from sim.rules.combat.casting import affected
 
 
 def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
-    """A spell or ability by the damage and healing it is expected to do to each creature it
-    touches, foes counting for it and allies against it."""
+    """A spell or ability by the damage, healing and conditions it is expected to give each
+    creature it touches, foes counting for it and allies against it."""
     assert isinstance(d, a.AbilityAction)
     ability = c.world.catalog.abilities.get(d.ability)
     touched = affected(c.world, d)
@@ -38,9 +39,28 @@ def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
                     amount = effect.amount
                     mean = amount.count * (amount.die + 1) / 2 + amount.flat
                     value -= sign * min(mean, health.max_hp - health.hp)
+            elif isinstance(effect, Condition) and not (down and sign > 0):
+                value += sign * condition_worth(c, effect)
     if ability.attack and touched:
         hit, _, _ = c.hit_value(touched[0], None, False)
         value *= hit
     elif ability.save:
         value *= c.w.cast_save
     return value - c.w.cast_cost, f"{ability.verb} on {d.target or d.to or 'itself'}"
+
+
+def condition_worth(c: Context, effect: Condition) -> float:
+    """What a condition an ability gives is worth on a foe, in hit points (a boon, Quickened,
+    counts against: it is worth as much on an ally)."""
+    w = c.w
+    if effect.name is cond.Condition.BURNING:
+        return w.burning_stack * effect.value
+    if effect.name is cond.Condition.BLEEDING:
+        return w.bleeding_stack * effect.value
+    if effect.name is cond.Condition.SLOWED:
+        return w.slowed_turn * effect.value
+    if effect.name is cond.Condition.QUICKENED:
+        return -w.quickened_turn * effect.value
+    if effect.name is cond.Condition.PRONE:
+        return w.prone_given
+    return 0.0

@@ -7,6 +7,7 @@ from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.components import Position
 from sim.core.creature import hp
+from sim.core.geometry import Pos
 from sim.play.legal import Legal
 from sim.rules.combat.reactions import held_weapon
 from sim.rules.movement.climb import ClimbPlan, plan_climb
@@ -58,8 +59,11 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     pressure = c.menace(cell) - c.menace(c.here)
     provoked = provoked_damage(c, d)
     if c.w.high_ground and cell != c.here:
-        # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge.
-        shelter = c.sheltered(cell) - c.sheltered(c.here)
+        # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge, worth
+        # holding only where it can strike from it. One it cannot fight from is a hiding
+        # place: the fighter that ran up the harbour wall braced there for 29 rounds while the
+        # orc below waited too (every such game capped).
+        shelter = held(c, cell) - held(c, c.here)
         value += c.w.high_ground * shelter
         if shelter > 0:
             why += ", to high ground"
@@ -71,6 +75,12 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     elif closer > 0:
         why += ", closing in"
     return value, why
+
+
+def held(c: Context, cell: Pos) -> float:
+    """`sheltered` where it can strike a foe from `cell` (its `menace` there, or it shoots),
+    else nothing."""
+    return c.sheltered(cell) if c.shoots() or c.menace(cell) > 0 else 0.0
 
 
 def provoked_damage(c: Context, d: a.Movement) -> float:

@@ -7,25 +7,24 @@ from __future__ import annotations
 
 import pygame
 
-from sim.core.actions import Cost, Disengage, Refusal
-from sim.core.components import ExtendedAction, Health, Position
-from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.components import Position
 from sim.core.geometry import Pos
 from sim.core.world import World
-from sim.rules.budget import price
-from sim.rules.reach.reachmap import Hang
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.panel import Panel, cell_rect
 from sim.ui.draw.text import Fonts
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics
-from sim.ui.model.actionbar import cost_label
-from sim.ui.model.intent import aim_needs, aim_words, assist_step
+from sim.ui.model import tiplines as tl
+from sim.ui.model.actionbar import build
 from sim.ui.model.planner import PathPlan
 from sim.ui.model.scene import Scene, turn_unit, unit_at
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.wording import named_items, rule_ids
+
+# The colour of each tone of a tip's lines.
+TONES = {tl.TEXT: pal.TEXT, tl.BAD: pal.TEXT_BAD, tl.DIM: pal.TEXT_DIM, tl.WARN: pal.YELLOW}
 
 
 class Tips(Panel):
@@ -35,18 +34,54 @@ class Tips(Panel):
         super().__init__(fonts, metrics, scene)
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None
         self.token_rects: list[pygame.Rect] = []  # the creatures' cells this frame
+        # Where results show on the board this frame (a hit, a miss, damage): a tip keeps off
+        # them, as it keeps off what it describes.
+        self.marker_rects: list[pygame.Rect] = []
         self.world: World | None = None  # the battle's world, for the tips' item names
+
+    def rows(self, lines: list[tl.Line], width: int | None = None) -> list[tuple[str, pal.RGB]]:
+        """A tip's lines (sim/ui/model/tiplines.py) in their tones' colours, wrapped to `width`
+        (None: each line as it is)."""
+        out: list[tuple[str, pal.RGB]] = []
+        for words, tone in lines:
+            parts = (
+                [words] if width is None else self.fonts.wrap(words, self.m.font, self.m.px(width))
+            )
+            out += [(part, TONES[tone]) for part in parts]
+        return out
 
     def odds_rows(self, session: Session, view: View) -> list[tuple[str, pal.RGB]]:
         """The forecast's lines for a tip, wrapped to its width."""
-        found = self.scene.forecast(session, view)
-        if found is None:
-            return []
-        rows: list[tuple[str, pal.RGB]] = []
-        for i, line in enumerate(found.lines):
-            colour = pal.TEXT_DIM if i == 0 and found.note else pal.TEXT
-            rows += [(part, colour) for part in self.fonts.wrap(line, self.m.font, self.m.px(380))]
-        return rows
+        return self.rows(tl.odds_lines(self.scene, session, view), 380)
+
+    def _enemy_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
+        lines = tl.enemy_lines(self.scene, session, view, hover)
+        # The refusal's reason and a caution are the long lines.
+        rows = [
+            r
+            for words, tone in lines
+            for r in self.rows([(words, tone)], 340 if tone in (tl.BAD, tl.WARN) else None)
+        ]
+        unit = unit_at(session.battle.world, hover, view.eyes)
+        if rows and unit is not None:
+            why = tl.attack_caution(session, view, unit)
+            if why:
+                actor = turn_unit(session) or ""
+                attack = build(actor, "attack", view.slow, view.quicken, target=unit)
+                rows.append(self.click_note(view, attack))
+        return rows + self.odds_rows(session, view) if rows else []
+
+    @staticmethod
+    def click_note(view: View, decision: object) -> tuple[str, pal.RGB]:
+        """Under a caution (a decision the window holds back for a second click): what the
+        next click does."""
+        if view.confirm is not None and view.confirm.decision == decision:
+            return ("click again or press Enter to go ahead (Esc: not)", pal.YELLOW)
+        return ("a click asks once more before it goes", pal.TEXT_DIM)
+
+    def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
+        head, *rest = tl.target_lines(self.scene, session, view, hover)
+        return self.rows([head]) + self.rows(rest, 380) + self.odds_rows(session, view)
 
     def cell_tip(
         self,
@@ -60,9 +95,10 @@ class Tips(Panel):
         """The tip beside a hovered cell no path ends in: what a click does with the action
         being targeted or, with the acting creature selected, on an enemy (an attack)."""
         world = session.battle.world
+        scene = self.scene
         avoid: tuple[pygame.Rect, ...] = ()
         if view.targeting:
-            key = (*self.scene.aim_key(session, view), hover)
+            key = (*scene.aim_key(session, view), hover)
             rows = self.memo.get("target_tip", key, lambda: self._target_rows(session, view, hover))
             if view.selected and world.has(view.selected, Position):
                 avoid = (cell_rect(camera, world.need(view.selected, Position).cell),)
@@ -71,66 +107,13 @@ class Tips(Panel):
             if actor is None or view.selected != actor:
                 return
             key = (session.version, hover, actor, view.side, view.omniscient,
-                   view.preparing is not None, view.slow, view.quicken)  # fmt: skip
+                   view.preparing is not None, view.slow, view.quicken, view.confirm)  # fmt: skip
             rows = self.memo.get("enemy_tip", key, lambda: self._enemy_rows(session, view, hover))
-        odds = self.scene.forecast(session, view)
+        odds = scene.forecast(session, view)
         if odds is not None:  # keep the places a shove may land in sight
             avoid += tuple(cell_rect(camera, c) for landing in odds.landings for c in landing.cells)
         if rows:
             self.box(surface, board, cell_rect(camera, hover), rows, avoid)
-
-    def _enemy_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
-        world = session.battle.world
-        actor = turn_unit(session)
-        assert actor is not None
-        if not view.sits_for(team_of(world, actor)):
-            return []
-        unit = unit_at(world, hover, view.eyes)
-        if unit is None or team_of(world, unit) == team_of(world, actor):
-            return []
-        hp = world.need(unit, Health)
-        down = incapacitated(world, unit)
-        rows: list[tuple[str, pal.RGB]] = [
-            (f"{unit}  HP {hp.hp}/{hp.max_hp}{', down' if down else ''}", pal.TEXT)
-        ]
-        if down:
-            # R-C6: at 0 HP or less it is Incapacitated whatever the number; R-K2: Aid brings
-            # it back at 1 HP however far below 0 it went, so a further hit changes nothing.
-            rows.append(("it is out of the fight: a hit only lowers its HP", pal.TEXT_DIM))
-        if view.preparing is not None:
-            rows.append(("choose the action to hold ready in the bar", pal.TEXT_DIM))
-            rows.append(("click to select it", pal.TEXT_DIM))
-            return rows
-        result = self.scene.attack_verdict(session, view, actor, unit)
-        if isinstance(result, Refusal):
-            rows.append(("cannot attack:", pal.TEXT_BAD))
-            rows += [
-                (line, pal.TEXT_BAD)
-                for line in self.fonts.wrap(result.reason, self.m.font, self.m.px(340))
-            ]
-            rows.append(("click to select it", pal.TEXT_DIM))
-        else:
-            rows.append((f"click: attack {unit} ({cost_label(result)})", pal.TEXT))
-            rows += self.odds_rows(session, view)
-        return rows
-
-    def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
-        """What clicking `hover` would do with the action being targeted, as the click does."""
-
-        world = session.battle.world
-        what = view.targeting or ""
-        if view.ability:
-            what += f" {view.ability}"
-        aim = aim_needs(world, view)
-        words = assist_step(view) if view.targeting == "assist" else aim_words(aim)
-        rows: list[tuple[str, pal.RGB]] = [(f"{what}: choose {words} (Esc cancels)", pal.TEXT)]
-        result = self.scene.aim_result(session, view, hover)
-        if result is not None:
-            ink = pal.TEXT if result.ok else pal.TEXT_BAD
-            rows += [
-                (line, ink) for line in self.fonts.wrap(result.words, self.m.font, self.m.px(380))
-            ]
-        return rows + self.odds_rows(session, view)
 
     def path_tip(
         self,
@@ -141,57 +124,23 @@ class Tips(Panel):
         session: Session,
         view: View,
     ) -> None:
-        rows: list[tuple[str, pal.RGB]] = []
-        if plan.action is None:
-            rows.append(("cannot move there", pal.TEXT_BAD))
-            for line in self.fonts.wrap(plan.refusal, self.m.font, self.m.px(360)):
-                rows.append((line, pal.TEXT_BAD))
-        else:
-            head = (
-                f"{plan.action.title()}{' submerged' if plan.submerged else ''} {plan.metres:g} m"
+        lines = tl.path_lines(self.scene, session, view, plan)
+        why = tl.path_caution(session, view, plan)
+        rows = [
+            r
+            for words, tone in lines
+            for r in self.rows(
+                [(words, tone)], 360 if plan.action is None or (why and words == why) else None
             )
-            if plan.jumps:
-                head += f", {len(plan.jumps)} jump{'s' if len(plan.jumps) > 1 else ''} (dashed)"
-            rows.append((head, pal.TEXT))
-            if plan.hang is not None:
-                rows.append((hang_words(session.battle.world, plan.hang), pal.YELLOW))
-            extended = session.battle.world.get(plan.unit, ExtendedAction)
-            if extended is not None:  # R-B5: the move is paid from the turn it gives back
-                what = extended.action.replace("_", " ")
-                rows.append((f"breaks off its {what} (an Extended Action)", pal.YELLOW))
-            # R-R5: the Disengage taken first is paid before the move, at its own price.
-            first = price(session.battle.world, Disengage(plan.unit)) if view.disengage else None
-            disengage = first.bonus if isinstance(first, Cost) else 0
-            bonus_left = plan.bonus_left - disengage
-            rows.append((f"left after: {plan.half_left} half, {bonus_left} bonus", pal.TEXT))
-            if view.disengage and not plan.provocations:
-                rows.append((f"Disengage first ({disengage} bonus): provokes nobody", pal.TEXT))
-            for prov in plan.provocations:
-                can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
-                rows.append(
-                    (
-                        f"! leaving {prov.cell}: {prov.enemy} may attack ({can})",
-                        pal.TEXT_BAD if prov.can_react else pal.TEXT_DIM,
-                    )
-                )
-            world = session.battle.world
-            end = plan.cells[-1] if plan.cells else None
-            if end is not None and end == view.hover and plan.unit in creatures(world):
-                own = team_of(world, plan.unit)
-                enemies = [
-                    u for u in self.scene.hover_info(session, view) if team_of(world, u) != own
-                ]
-                if enemies:
-                    rows.append((f"ends in reach of: {', '.join(enemies)}", pal.TEXT_DIM))
-            if view.waypoints:
-                rows.append((f"{len(view.waypoints)} waypoint(s); Backspace removes", pal.TEXT_DIM))
-            if view.preparing is not None:
-                rows.append(("held ready, not taken now", pal.YELLOW))
+        ]
+        if why:
+            rows.append(self.click_note(view, plan.decision(view.slow, view.quicken)))
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
         world = session.battle.world
-        keep = [world.need(plan.unit, Position).cell, *(p.cell for p in plan.provocations)]
-        avoid = tuple(cell_rect(camera, cell) for cell in keep)
+        # The whole path stays in sight, not only its ends: the tip describes it.
+        cells = tl.mover_cells(world, plan, tuple(view.waypoints))
+        avoid = tuple(cell_rect(camera, cell) for cell in cells)
         self.box(surface, board, cell_rect(camera, end), rows, avoid)
 
     def mark_tip(
@@ -204,17 +153,7 @@ class Tips(Panel):
         hover: Pos,
     ) -> None:
         """What a click does while Prepare's area is being marked."""
-        marked = view.marking or []
-        if hover in marked:
-            head = f"click: unmark {hover}"
-        elif (problem := self.scene.mark_problem(session, hover)) is not None:
-            head = problem
-        else:
-            head = f"click: mark {hover}"
-        rows: list[tuple[str, pal.RGB]] = [
-            (head, pal.TEXT),
-            (f"{len(marked)} marked; Enter when done, Esc cancels", pal.TEXT_DIM),
-        ]
+        rows = self.rows(tl.mark_lines(self.scene, session, view, hover))
         self.box(surface, board, cell_rect(camera, hover), rows)
 
     def box(
@@ -255,25 +194,20 @@ class Tips(Panel):
         ]
         boxes = [pygame.Rect(x, y, width, height) for x, y in tries]
         inside = [b for b in boxes if board.contains(b)] or boxes
-        avoid = (cell, *avoid)
-        clear = [b for b in inside if not any(b.colliderect(a) for a in avoid)] or inside
-        # Among those, cover as few creatures as can be.
-        box = min(clear, key=lambda b: len(b.collidelistall(self.token_rects))).clamp(board)
+        kept = [*avoid, *self.marker_rects]
+
+        def covers(b: pygame.Rect) -> tuple[int, int, int]:
+            # Never the hovered cell; then as little as can be of what the tip is about (the
+            # path, the mover, the results shown), then of the creatures; else the first try.
+            return (
+                b.colliderect(cell),
+                len(b.collidelistall(kept)),
+                len(b.collidelistall(self.token_rects)),
+            )
+
+        box = min(inside, key=covers).clamp(board)
         self.tip = (tuple(text for text, _ in rows), box)
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)
         for i, (text, colour) in enumerate(rows):
             self.fonts.draw(surface, text, (box.x + gap, box.y + pad + i * step), size, colour)
-
-
-def hang_words(world: World, hang: Hang) -> str:
-    """Where a Climb that stops part-way leaves its climber (R-M7), in words."""
-    grid = world.grid
-    face = abs(grid.ground_half(hang.face) - grid.ground_half(hang.cell)) / 2
-    up = grid.ground_half(hang.face) > grid.ground_half(hang.cell)
-    way = "the top" if up else "the ground"
-    return (
-        f"stops part-way: hangs {hang.height:g} m up the {face:g} m face, "
-        f"{abs(face - hang.height) if up else hang.height:g} m short of {way}; "
-        "climb on with another Climb"
-    )

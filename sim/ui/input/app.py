@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import pygame
@@ -20,13 +21,13 @@ from sim.core.creature import creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.formats.replay import Unfinished, save_dir
-from sim.play.engine import AwaitingAction, BattleOver, Decision, Outcome
+from sim.play.engine import AwaitingAction, Decision, Outcome
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
 from sim.ui.input.free import FreeHandler
 from sim.ui.input.handler import EventHandler
-from sim.ui.input.handover import HandoverHandler
+from sim.ui.input.handover import AftermathHandler, HandoverHandler
 from sim.ui.input.hints import HINTS_FILE, Hints
 from sim.ui.input.lists import ListHandler
 from sim.ui.input.loop import open_surface, run_window
@@ -35,13 +36,16 @@ from sim.ui.input.menu import Menu, MenuHandler
 from sim.ui.input.seats import Seats
 from sim.ui.input.targeting import TargetHandler
 from sim.ui.look.metrics import Metrics, default_scale, default_window
+from sim.ui.model.hotseat import follow
 from sim.ui.model.markers import markers, summary
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import Planner, hidden_from
+from sim.ui.model.rewind import quick_save
 from sim.ui.model.scene import Scene, plan_secret
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.logbook import lines
+from sim.ui.words.status import say
 
 Replayer = Callable[[Path, "App"], "App"]  # a save and the window's game -> the viewer on it
 
@@ -93,7 +97,7 @@ class App:
         self.shift = False  # tests may set it, since posted clicks carry no modifier state
         self.turn_key: tuple[int, int] | None = None  # the turn `sync` last saw begin
         self.results_at = (0, 0)  # the session and decision the results on the board are of
-        self.quicksave = save_dir() / f"{Path(session.scenario.path).stem}.save.json"
+        self.quicksave = quick_save(session)
         self.offer = offer
         self.hints = Hints(save_dir() / HINTS_FILE)
         if offer is not None:
@@ -141,50 +145,17 @@ class App:
         """After any change: hand the screen over when the engine waits for another side."""
         self.forget_results()
         self.hints.show(self.world, self.view)
-        pending = self.session.battle.pending
-        view = self.view
-        if isinstance(pending, BattleOver):
-            view.handover = None
-            view.side = None
-            view.omniscient = True
-            view.clear_plan()
-            return
-        seated = self.seats.seated
-        team = team_of(self.world, pending.unit)
-        if team in seated:
-            # The screen stays with a side a person plays (everyone's, when the AI plays all).
-            if view.side is None or view.side in seated:
-                people = sorted({team_of(self.world, u) for u in creatures(self.world)})
-                people = [t for t in people if t not in seated]
-                view.side = people[0] if people else None
-                view.omniscient = not people
-                view.clear_plan()
-            view.handover = None
-        elif view.side != team:
-            view.handover = team
-            view.omniscient = False
-            view.clear_plan()
-            view.selected = None
-        turn = self.world.turn
-        key = (turn.round, turn.index)
-        if key != self.turn_key:
-            self.turn_key = key
-            view.clear_plan()
-            view.move_only = None
-            view.disengage = view.slow = view.quicken = False
-            if isinstance(pending, AwaitingAction):
-                view.selected = pending.unit
-        if view.selected is not None and not self.world.exists(view.selected):
-            view.selected = None
+        self.turn_key = follow(self.session, self.view, self.seats.seated, self.turn_key)
 
     def submit(self, decision: Decision) -> Outcome:
         """Submit a decision of the side at the screen; the status line says what it did."""
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
+        self.view.confirm = None  # a click held back is for the battle as it was
         self.seats.wait()
         result = self.session.submit(decision)
         self.show_results(result)
         if isinstance(result, Refusal):
-            self.view.refuse(f"refused: {result.reason}")
+            self.view.refuse(say("refused", why=result.reason))
         else:
             said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
@@ -222,7 +193,7 @@ class App:
         its new size). From now on the scale no longer follows the window's size."""
         self.ui_scale = scale
         self.renderer.rescale(Metrics(scale))
-        self.view.status = f"UI scale {scale:g}"
+        self.view.status = say("ui_scale", scale=f"{scale:g}")
 
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
@@ -297,7 +268,7 @@ class App:
         if self.watching is not None and not self.watching.running:
             self.watching = None
             self.window_surface()
-            self.view.status = "back from the replay"
+            self.view.status = say("back_from_replay")
         return self.watching is not None
 
     # --- events ------------------------------------------------------------------------------
@@ -306,6 +277,8 @@ class App:
         board in its mode. Made afresh from the view for each event, since the AI, an undo or
         a load change the mode between events as well."""
         view = self.view
+        if view.aftermath:
+            return AftermathHandler(self)
         if view.handover is not None:
             return HandoverHandler(self)
         if view.menu is not None:
@@ -334,12 +307,35 @@ STAND_INS = ("offscreen", "dummy")
 NO_WINDOW = "use `sim play --text` to print the battle in the terminal instead"
 
 
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Standard error of the process itself (file descriptor 2) goes nowhere meanwhile: SDL's
+    video drivers write their own lines there as they probe for a display ("error:
+    XDG_RUNTIME_DIR is invalid or not set in the environment."), and a player should read
+    one clear line of ours instead. Python's own writes are flushed first."""
+    sys.stderr.flush()
+    try:
+        kept = os.dup(2)
+    except OSError:  # no file descriptor 2 at all: nothing to quieten
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as nowhere:
+            os.dup2(nowhere.fileno(), 2)
+            yield
+    finally:
+        os.dup2(kept, 2)
+        os.close(kept)
+
+
 def display_problem() -> str | None:
     """Why no window can open here (no display, or an SDL_VIDEODRIVER that cannot open), in
-    words for the player; None when one can. It does not wait: it asks SDL once."""
+    words for the player; None when one can. It does not wait: it asks SDL once, with SDL's
+    own messages kept off the terminal (`quiet_stderr`)."""
     asked = [d.strip().lower() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")]
     try:
-        pygame.display.init()
+        with quiet_stderr():
+            pygame.display.init()
     except pygame.error as error:
         return f"cannot open a window ({error}); {NO_WINDOW}"
     driver = pygame.display.get_driver()

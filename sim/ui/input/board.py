@@ -19,12 +19,12 @@ from sim.ui.input.saving import FILE_KEYS, play_again, quick_load, save
 from sim.ui.input.undo import undo, undo_turn
 from sim.ui.model.actionbar import prompt_options
 from sim.ui.model.planner import hidden_from
+from sim.ui.model.view import TOGGLES
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
 
-FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
-         "disengage": "disengage", "help": "help"}  # fmt: skip  # toggles that only flip
 TOGGLE_KEYS = {
     pygame.K_r: "reach", pygame.K_t: "threat", pygame.K_y: "own",
     pygame.K_g: "disengage", pygame.K_s: "slow", pygame.K_q: "quicken",
@@ -36,15 +36,8 @@ LOG_PAGE = 8  # lines PageUp and PageDown scroll the log
 def toggle(app: App, name: str) -> None:
     """A toggle of the action bar (or its key): an overlay, help, Disengage, Slow or Quicken,
     and the bar's undo, save and load buttons."""
-    view = app.view
-    if name in FLAGS:
-        setattr(view, FLAGS[name], not getattr(view, FLAGS[name]))
-    elif name == "slow":
-        view.slow = not view.slow
-        view.quicken = view.quicken and not view.slow
-    elif name == "quicken":
-        view.quicken = not view.quicken
-        view.slow = view.slow and not view.quicken
+    if name in TOGGLES:
+        app.view.toggle(name)
     elif name == "undo":
         undo(app)
     elif name == "undo_turn":
@@ -64,6 +57,20 @@ def next_own(app: App) -> None:
     i = own.index(view.selected) if view.selected in own else -1
     view.selected = own[(i + 1) % len(own)]
     view.clear_plan()
+
+
+def go_ahead(handler: BoardHandler) -> None:
+    """Enter: the decision held back for a second click goes ahead, as that click would make
+    it (the cell clicked first is clicked again); one made without a cell is submitted."""
+    app = handler.app
+    held = app.view.confirm
+    if held is None:
+        return
+    if held.cell is not None:
+        handler.click_cell(held.cell)
+    else:
+        app.view.confirm = None
+        app.submit(held.decision)
 
 
 class BoardHandler(EventHandler):
@@ -86,6 +93,9 @@ class BoardHandler(EventHandler):
                 answer(app, options[index])
             return
         if self.mode_key(key):
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and view.confirm is not None:
+            go_ahead(self)
             return
         if key == pygame.K_ESCAPE:
             cancel(app)
@@ -166,7 +176,7 @@ class BoardHandler(EventHandler):
         its answer first; else the mode's (`on_cell`)."""
         pending = self.app.session.battle.pending
         if isinstance(pending, AwaitingReaction):
-            self.app.view.status = f"answer {pending.unit}'s reaction first"
+            self.app.view.status = say("answer_first", unit=pending.unit)
             return
         self.on_cell(cell, shift)
 

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.play.engine import AwaitingAction
 from sim.ui.input.handler import EventHandler, Hit
 from sim.ui.input.saving import FILE_KEYS, continue_offered
+from sim.ui.model import hotseat
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -17,17 +17,21 @@ if TYPE_CHECKING:
 
 def take_seat(app: App) -> None:
     """The side asked to sit down has the screen."""
-    view = app.view
-    if view.handover is None:
-        return
-    view.side = view.handover
-    view.handover = None
-    view.offer = ""  # the new game goes ahead
-    pending = app.session.battle.pending
-    if isinstance(pending, AwaitingAction):
-        view.selected = pending.unit
-    app.hints.show(app.world, view)
-    view.status = f"{view.side.upper()} has the screen"
+    if hotseat.take_seat(app.session, app.view):
+        app.hints.show(app.world, app.view)
+
+
+class AftermathHandler(EventHandler):
+    """The side that answered a reaction sees what its answer did (`View.aftermath`) before
+    the screen is handed over: Enter, Space, Esc or the panel's button goes on."""
+
+    def key(self, key: int, mod: int, char: str) -> None:
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_ESCAPE):
+            self.app.view.aftermath = []
+
+    def click(self, pos: tuple[int, int], hit: Hit | None) -> None:
+        if hit is not None and hit[0] == "aftermath":
+            self.app.view.aftermath = []
 
 
 class HandoverHandler(EventHandler):

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from sim.core.components import Policy
 from sim.core.creature import creatures, team_of
+from sim.core.files import Unreadable, read_text
+from sim.core.limits import limits
 from sim.core.world import World
 from sim.ui.model.view import View
 
@@ -29,9 +31,10 @@ class Hints:
 
     def seen(self) -> bool:
         try:
-            return REACTION_HINT_KEY in self.path.read_text(encoding="utf-8").split()
-        except OSError:
+            text = read_text(self.path, limits().files.hints, "the hints file")
+        except Unreadable:  # missing, damaged or not a file: the hint shows again
             return False
+        return REACTION_HINT_KEY in text.split()
 
     def taken_up(self) -> None:
         """Remember that the reactions hint was taken up (a failure only shows it again)."""

@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING
 import pygame
 
 from sim.ai.seats import players
-from sim.formats.replay import ReplayError, load_save, replay
-from sim.play.engine import AwaitingReaction, BattleOver
+from sim.formats.replay import ReplayError, replay
+from sim.play.engine import BattleOver
 from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
-from sim.ui.input.undo import may_rewind
+from sim.ui.model import rewind
+from sim.ui.model.rewind import loaded
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -30,25 +32,21 @@ def save(app: App, path: Path | None = None) -> bool:
     try:
         app.session.save_to(target)
     except ReplayError as error:
-        app.view.status = str(error)
+        app.view.status = say("save_fault", fault=error)
         return False
-    app.view.status = f"saved to {target}"
+    app.view.status = say("saved", path=target)
     return True
 
 
 def load(app: App, path: Path | str) -> None:
-    try:
-        saved, scenario, battle = load_save(path)
-    except ReplayError as error:
-        app.view.status = str(error)
-        return
-    refused = app.session.load_refusal(saved)
-    if refused:
-        app.view.status = f"cannot load: {refused}"
+    session = loaded(app.session, path)
+    if isinstance(session, str):
+        app.view.status = session
         return
     app.view.offer = ""
-    grid_changed = not scenario.world.grid.same_as(app.world.grid)
-    app.session = Session(scenario, saved.seed, battle)
+    app.view.aftermath = []  # what an answer did in the game left behind
+    grid_changed = not session.scenario.world.grid.same_as(app.world.grid)
+    app.session = session
     app.scene.reset()
     if grid_changed:
         app.renderer = Renderer(app.session, app.renderer.m, app.scene)
@@ -58,23 +56,20 @@ def load(app: App, path: Path | str) -> None:
     app.view.omniscient = False
     app.seats.seat()
     app.sync()
-    app.view.status = f"loaded {path}"
+    app.view.status = say("loaded", path=path)
 
 
 def quick_load(app: App) -> None:
     """F9 and the menu's Load: the quick save, when the side at the screen may take the game
     back (as the menu's Load line says)."""
     view = app.view
-    # From the handover screen between turns (or at a fresh start) anyone may load; not from
-    # the one before a reaction prompt, which follows the other side's move.
-    between_turns = view.handover is not None and not isinstance(
-        app.session.battle.pending, AwaitingReaction
-    )
-    if between_turns or may_rewind(app, "load"):
-        if app.quicksave.is_file():
-            load(app, app.quicksave)
-        else:
-            view.status = f"cannot load: {NO_QUICK_SAVE}"
+    refused = rewind.load_refusal(app.session, view, app.acting())
+    if refused is not None:
+        view.status = say("cannot_load", why=refused)
+    elif app.quicksave.is_file():
+        load(app, app.quicksave)
+    else:
+        view.status = say("cannot_load", why=NO_QUICK_SAVE)
 
 
 FILE_KEYS: dict[int, Callable[[App], object]] = {pygame.K_F5: save, pygame.K_F9: quick_load}
@@ -97,7 +92,7 @@ def new_game(app: App) -> None:
     app.turn_key = None
     app.seats.seat()
     app.sync()
-    app.view.status = f"a new battle of {old.scenario.name} (seed {old.seed + 1})"
+    app.view.status = say("new_game", scenario=old.scenario.name, seed=old.seed + 1)
 
 
 def continue_offered(app: App) -> None:
@@ -110,7 +105,7 @@ def continue_offered(app: App) -> None:
     try:
         scenario, battle = replay(offer.save, app.session.scenario, where=str(offer.path))
     except ReplayError as error:
-        app.view.status = str(error)
+        app.view.status = say("save_fault", fault=error)
         return
     app.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
     if offer.save.ai:  # the sides the AI played in that game, as `sim play --continue`
@@ -120,4 +115,4 @@ def continue_offered(app: App) -> None:
     app.view.side = None
     app.seats.seat()
     app.sync()
-    app.view.status = f"continued {offer.path}"
+    app.view.status = say("continued", path=offer.path)

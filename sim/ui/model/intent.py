@@ -29,6 +29,7 @@ from sim.ui.model.actionbar import (
 )
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +197,18 @@ def item_verdict_of(session: Session, view: View, item: str) -> Verdict:
         else ("; then click a target" if aim else "")
     )
     return Verdict(True, f"costs {cost_label(result)}{then}")
+
+
+def disengage_first(session: Session, unit: str) -> Decision | str:
+    """The Disengage a move toggled "Disengage first" takes before it (R-R5), or why it is
+    refused, in words."""
+    first = build(unit, "disengage", False, False)
+    if isinstance(first, str):
+        return say("refused", why=first)
+    check = session.battle.check(first)  # type: ignore[arg-type]
+    if isinstance(check, Refusal):
+        return say("disengage_refused", why=check.reason)
+    return first
 
 
 def acting_unit(session: Session) -> str | None:

@@ -8,8 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.core.geometry import Pos
+from sim.play.engine import Decision
 from sim.ui.model.markers import Marker
 from sim.ui.model.mode import Choosing, Free, Marking, Mode, Picking, Targeting
+
+# The toggles that only flip, by name: the View's field each flips.
+FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
+         "disengage": "disengage", "help": "help"}  # fmt: skip
+TOGGLES = (*FLAGS, "slow", "quicken")
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A decision held back until a second click on `cell` (or Enter): `why` it waits, in
+    words (sim/ui/model/risk.py)."""
+
+    decision: Decision
+    why: str
+    cell: Pos | None = None
 
 
 @dataclass
@@ -46,6 +62,9 @@ class View:
     hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
     replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
     menu: str | None = None  # the Esc menu open: "main" or "settings"
+    confirm: Confirm | None = None  # a click held back for a second one (or Enter)
+    # The reacting side's view of what its answer did, shown before the handover (lines).
+    aftermath: list[str] = field(default_factory=list)
 
     @property
     def eyes(self) -> str | None:
@@ -71,10 +90,23 @@ class View:
         """Whether the status line still says the last refusal."""
         return bool(self.status) and self.status == self.refusal
 
+    def toggle(self, name: str) -> None:
+        """Flip an overlay ("reach", "threat", "own"), help, or a toggle of the next action
+        ("disengage", "slow", "quicken"; Slow and Quicken exclude each other, R-B6)."""
+        if name in FLAGS:
+            setattr(self, FLAGS[name], not getattr(self, FLAGS[name]))
+        elif name == "slow":
+            self.slow = not self.slow
+            self.quicken = self.quicken and not self.slow
+        elif name == "quicken":
+            self.quicken = not self.quicken
+            self.slow = self.slow and not self.quicken
+
     def clear_plan(self) -> None:
         self.waypoints.clear()
         self.mode = Free()
         self.preparing = None
+        self.confirm = None
 
     # --- the mode's parts, read-only (the mode is changed as a whole) ---------------------------
     @property
