@@ -16,8 +16,8 @@ one process (other work on a shared machine counts less) and the clock where a u
 CPU time of its processes); the load average is printed first, so a loaded machine's
 clock figures can be read for what they are.
 
-bench/legal.py and bench/hover.py have no goal, only figures; bench/balance.py's bands are
-balance, not speed (its games take minutes). The exit status is 0 whatever the verdicts:
+bench/legal.py and bench/hover.py have no goal, only figures; bench/balance.py's bands and
+bench/fairness.py's are balance, not speed (their games take minutes). The exit status is 0 whatever the verdicts:
 .ci/run prints this without failing on it; the verdicts are for a reader to see at once.
 """
 

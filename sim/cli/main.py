@@ -36,6 +36,7 @@ from sim.rules.reach import pathfinder
 from sim.rules.reach.opportunity import foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
 from sim.tools import batch as batches
+from sim.tools import fairness
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
@@ -930,7 +931,22 @@ def _batch_parser(sub: Any) -> None:
     batch.add_argument("--out", metavar="FILE.json", help="write the summary as JSON")
     batch.add_argument("--csv", metavar="FILE.csv", help="write one row per game")
     batch.add_argument(
-        "--plot", metavar="FILE.png", help="draw win rates, battle lengths and survival"
+        "--plot",
+        metavar="FILE.png",
+        help="draw win rates, battle lengths, survival, what each side chose, the fairness "
+        "(with --fairness) and where fights were decided",
+    )
+    batch.add_argument(
+        "--heatmap",
+        metavar="FILE.png",
+        help="draw the map with where each side's creatures went down, dealt and took damage "
+        "and ended their turns, over all games",
+    )
+    batch.add_argument(
+        "--fairness",
+        action="store_true",
+        help="play every seed again with the sides' AI levels swapped (once when they are the "
+        "same) and report each side's win rate apart from the levels'",
     )
     batch.add_argument(
         "--keep", metavar="DIR", help="save the chosen games here, for `sim play --load`"
@@ -955,7 +971,12 @@ def _batch(args: argparse.Namespace) -> int:
     """`sim batch`: every argument is checked before the first game is played."""
     if args.keep_only is not None and args.keep is None:
         raise UsageError("--keep-only says which games --keep saves; give --keep DIR too")
-    for option, suffix in (("--out", ".json"), ("--csv", ".csv"), ("--plot", ".png")):
+    for option, suffix in (
+        ("--out", ".json"),
+        ("--csv", ".csv"),
+        ("--plot", ".png"),
+        ("--heatmap", ".png"),
+    ):
         _writable(option, getattr(args, option[2:]), suffix)
     if args.keep is not None and _exists(args.keep) and not Path(args.keep).is_dir():
         raise UsageError(f"--keep {args.keep} is a file; give the directory to save games in")
@@ -970,7 +991,7 @@ def _batch(args: argparse.Namespace) -> int:
             pool = ray_pool(args.ray or os.environ.get("RAY_ADDRESS", ""))
         except ClusterError as error:
             raise UsageError(str(error)) from None
-    if args.plot is not None:
+    if args.plot is not None or args.heatmap is not None:
         from sim.tools.chart import ChartError, check_plotting
 
         try:
@@ -986,22 +1007,33 @@ def _batch(args: argparse.Namespace) -> int:
     )
     workers = args.workers or _cores()
     try:
-        games = _play_batch(plan, args.games, workers, pool)
+        games = _play_batch(plan, args.games, workers, pool, fair=args.fairness)
     except batches.PoolError as error:  # a cluster that cannot be reached, say
         raise UsageError(str(error)) from None
     saved = _keep_games(plan, games, args.keep)
-    summary = batches.summarize(plan, games, saved)
+    if args.fairness:
+        summary = fairness.summarize(plan, games, args.games, saved)
+        table = fairness.table(summary, plan, games)
+        said = fairness.summary_text(summary)
+    else:
+        summary = batches.summarize(plan, games, saved)
+        table = batches.rows(summary, games)
+        said = batches.describe(summary)
     if args.out is not None:
         _write_text(args.out, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     if args.csv is not None:
         text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(batches.rows(summary, games))
+        csv.writer(text, lineterminator="\n").writerows(table)
         _write_text(args.csv, text.getvalue())
     if args.plot is not None:
         from sim.tools.chart import draw
 
-        draw(summary, games, args.plot)
-    print(batches.describe(summary))
+        draw(summary, games, args.plot, scenario)
+    if args.heatmap is not None:
+        from sim.tools import heatmap
+
+        heatmap.draw(summary, scenario, args.heatmap)
+    print(said)
     if saved and args.keep is not None:
         print(f"  kept {len(saved)} game{'s' if len(saved) != 1 else ''} in {args.keep}")
     return 1 if summary["crashed"] else 0
@@ -1028,15 +1060,21 @@ def _write_text(path: str, text: str) -> None:
 
 
 def _play_batch(
-    plan: batches.Plan, games: int, workers: int, pool: batches.PoolFactory
+    plan: batches.Plan, games: int, workers: int, pool: batches.PoolFactory, *, fair: bool = False
 ) -> list[batches.GameRecord]:
-    """The games, with a progress bar on standard error when it is a terminal."""
+    """The games (with `fair`, each seed under every seating of the levels: sim.tools.fairness),
+    with a progress bar on standard error when it is a terminal."""
     from tqdm import tqdm
 
     # No monitor thread (it watches for stalled loops; the bar is moved by hand): with no other
     # thread running, the workers can be forked from this process (batch.local_pool).
     tqdm.monitor_interval = 0
-    with tqdm(total=games, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+    total = games * len(fairness.seatings(plan.levels)) if fair else games
+    with tqdm(total=total, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        if fair:
+            return fairness.play(
+                plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update()
+            )
         return batches.run(plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update())
 
 

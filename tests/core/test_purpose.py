@@ -46,8 +46,10 @@ def _dealer_in_words(source: str, units: tuple[str, ...]) -> str | None:
     return max(found, key=len) if found else None
 
 
-# hard_vs_normal_skirmish is left out for its time (seconds of look-ahead), not its events.
-@pytest.mark.parametrize("name", sorted(set(GAMES) - {"hard_vs_normal_skirmish"}))
+# hard_vs_normal_skirmish is left out for its time (seconds of look-ahead), not its events;
+# random_chasm for having neither: since issue #35 red wins by holding the banner two rounds,
+# and the random players never meet in them.
+@pytest.mark.parametrize("name", sorted(set(GAMES) - {"hard_vs_normal_skirmish", "random_chasm"}))
 def test_the_tags_say_what_the_matched_words_said(name: str) -> None:
     """On each golden game, every test code made of the words before issue #28 agrees with the
     tag that replaced it: a Hit Roll (the hard AI), a Sprint's roll (the board), the Attack

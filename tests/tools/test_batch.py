@@ -802,14 +802,14 @@ def test_the_chart_s_kinds_panel_names_the_most_chosen_and_sums_the_rest(
 def test_the_chart_s_sides_have_the_client_s_colour_blind_safe_colours() -> None:
     """The chart cannot import the client (the layers), so its team colours are copies of
     the client's Okabe-Ito team styles: this keeps them the same."""
-    from sim.tools import chart
+    from sim.tools import colours
     from sim.ui.look import palette
 
     for team, index in palette.NAMED_TEAMS.items():
         r, g, b = palette.TEAM_STYLES[index].colour
-        assert chart.TEAM_COLOURS[team] == f"#{r:02x}{g:02x}{b:02x}"
+        assert colours.TEAM_COLOURS[team] == f"#{r:02x}{g:02x}{b:02x}"
     okabe_ito = {palette.SKY, palette.YELLOW, palette.BLACK}
-    assert {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in chart.OTHER_COLOURS} == (
+    assert {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in colours.OTHER_COLOURS} == (
         okabe_ito
     )
 

@@ -22,7 +22,8 @@ from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.rules.budget import refilled
 from sim.rules.reach.reachmap import reach_map
-from sim.tools.batch import Plan, describe, local_pool, run, summarize
+from sim.tools import fairness
+from sim.tools.batch import Plan, local_pool
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.overlay import Overlays
 from sim.ui.draw.terrain import TerrainLayer
@@ -544,9 +545,11 @@ class Editor:
 
         def work() -> None:
             try:
-                records = run(plan, games, workers=workers, pool=local_pool, on_game=on_game)
-                balance.summary = summarize(plan, records)
-                balance.text = describe(balance.summary)
+                records = fairness.play(
+                    plan, games, workers=workers, pool=local_pool, on_game=on_game
+                )
+                balance.summary = fairness.summarize(plan, records, games)
+                balance.text = fairness.summary_text(balance.summary)
             except Exception as error:  # shown in the panel; the editor goes on
                 balance.error = f"the balance check failed: {error}"
 
@@ -764,8 +767,9 @@ class Editor:
             f.draw(s, f.fit(b.error, small, width), (x, y), small, (240, 170, 170))
         elif b.summary is not None:
             for text in balance_lines(b.summary):
-                f.draw(s, f.fit(text, small, width), (x, y), small)
-                y += small + m.px(2)
+                for part in f.wrap(text, small, width):  # the fairness line is long
+                    f.draw(s, part, (x, y), small)
+                    y += small + m.px(2)
 
     def _hover_terrain(self) -> tuple[Pos, me.Terrain] | None:
         cell = self._cell(pygame.mouse.get_pos()) if pygame.mouse.get_focused() else None
@@ -825,7 +829,8 @@ def edit(
 def balance_lines(summary: dict[str, Any]) -> list[str]:
     """A finished balance check in the panel's words: each side's wins with the interval,
     then draws, games the round cap stopped (no one's win: without them the win rates read as
-    if the rest were losses) and the mean length."""
+    if the rest were losses) and the mean length, then the fairness line of `sim batch
+    --fairness` (sim/tools/fairness.py) when the check has one."""
     lines = []
     for team, side in summary["sides"].items():
         low, high = side["wilson_95"]
@@ -839,4 +844,6 @@ def balance_lines(summary: dict[str, Any]) -> list[str]:
         f"draws {summary['draws']}, stopped by the round cap {summary['capped']}, "
         f"mean length {mean or 0:.1f} rounds"
     )
+    if "fairness" in summary:
+        lines += fairness.lines(summary["fairness"])
     return lines
