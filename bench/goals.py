@@ -17,8 +17,9 @@ CPU time of its processes); the load average is printed first, so a loaded machi
 clock figures can be read for what they are.
 
 bench/legal.py and bench/hover.py have no goal, only figures; bench/balance.py's bands and
-bench/fairness.py's are balance, not speed (their games take minutes). The exit status is 0 whatever the verdicts:
-.ci/run prints this without failing on it; the verdicts are for a reader to see at once.
+bench/fairness.py's are balance, not speed (their games take minutes). The exit status is 0
+whatever the verdicts: .ci/run prints this without failing on it; the verdicts are for a reader
+to see at once.
 """
 
 from __future__ import annotations

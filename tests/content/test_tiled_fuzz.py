@@ -451,6 +451,7 @@ def fuzz(cases: int, seed: int, tmp_path: Path) -> Counter[tuple[str, str]]:
     return counts
 
 
+@pytest.mark.slow
 def test_mutated_maps_import_or_are_refused_in_a_line_within_10_s_and_1_gib(
     tmp_path: Path,
 ) -> None:
