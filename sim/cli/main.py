@@ -10,7 +10,6 @@ import math
 import os
 import re
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -34,6 +33,7 @@ from sim.core.limits import limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
+from sim.rules.reach import pathfinder
 from sim.rules.reach.opportunity import foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
 from sim.tools import batch as batches
@@ -730,9 +730,10 @@ def _window(
     ai: dict[str, str] | None = None,
     scale: float | None = None,
 ) -> int:
-    """Open the client, with the reach engine compiled first: a window that froze for seconds
-    on its first overlay would look hung."""
-    from sim.rules.reach import pathfinder
+    """Open the client; the reach engine is loaded (or compiled, on a first start: seconds)
+    once its first frame shows, before the board's first overlay, and the window and the
+    terminal say so when it compiles: a window that froze on its first overlay would look
+    hung, and one that opened only after the compile would look like nothing happened."""
     from sim.ui.input.app import play
     from sim.ui.input.viewer import nested
 
@@ -740,17 +741,21 @@ def _window(
     # an invisible stand-in window and the command would seem to hang.
     if not _display_ok():
         return 1
-    # Loaded from numba's cache this takes a fraction of a second; only a compile outlasts the
-    # timer, so the message shows exactly when there is a wait to explain.
-    notice = threading.Timer(
-        1.0, print, ("Compiling the reach engine (after installing or updating; seconds)...",)
+    return play(
+        session,
+        offer=offer,
+        ai=ai,
+        scale=scale,
+        replayer=nested,
+        prepare=(_compiling, pathfinder.warm_up),
     )
-    notice.start()
-    try:
-        pathfinder.warm_up()
-    finally:
-        notice.cancel()
-    return play(session, offer=offer, ai=ai, scale=scale, replayer=nested)
+
+
+def _compiling() -> str | None:
+    """The window's words while the reach engine compiles, None when its cache has it."""
+    if not pathfinder.cold():
+        return None
+    return "Preparing the reach engine: compiling it once after installing or updating..."
 
 
 # --- sim edit ---------------------------------------------------------------------------------

@@ -97,6 +97,7 @@ def ai_game(
     return b, kinds
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_game() -> None:
     """DESIGN determinism: the AI's only dice are its own seeded ones."""
     first, _ = ai_game(ROOT / "scenarios/skirmish.toml", 4, "normal", "hard", cap=4)
@@ -134,7 +135,13 @@ STALLS = pytest.mark.xfail(
 
 
 @pytest.mark.parametrize(
-    "level", [pytest.param(v, marks=STALLS) if v == "tactical" else v for v in LEVELS]
+    "level",
+    [
+        pytest.param(v, marks=[STALLS, pytest.mark.slow])
+        if v == "tactical"
+        else pytest.param(v, marks=pytest.mark.slow if v == "hard" else ())
+        for v in LEVELS
+    ],
 )
 def test_every_level_plays_a_game_to_its_end(level: str) -> None:
     """random, easy, normal and hard all finish a skirmish against normal well within the

@@ -138,6 +138,7 @@ def test_the_verdict(blue: int, red: int, n: int, verdict: str) -> None:
     assert fairness.verdict(sides, 0.5) == verdict
 
 
+@pytest.mark.slow
 def test_sim_batch_fairness_prints_writes_and_draws_it(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sim.ai.seats import play, players, take_seats
 from sim.content.scenario import load
 from sim.core import events as ev
@@ -75,6 +77,7 @@ def test_every_move_is_followed_and_a_creature_goes_down_once_until_it_gets_up()
     )
 
 
+@pytest.mark.slow
 def test_the_cells_of_ai_games_add_up_to_what_their_records_say() -> None:
     """Three AI games of the brawl on the docks (walks, shoves, throws; 81 steps, 6 pushes
     and 12 creatures down when written): each side's damage over its cells is what its units

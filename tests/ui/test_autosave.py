@@ -495,6 +495,7 @@ def test_the_next_save_removes_temporary_files_left_by_an_interrupted_write(
 # --- no display --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sim_play_without_a_display_fails_at_once_and_touches_no_save(tmp_path: Path) -> None:
     """No $DISPLAY, no $WAYLAND_DISPLAY, no SDL_VIDEODRIVER: SDL would fall back to an
     invisible window; `sim play` says there is no display and suggests --text instead."""

@@ -139,6 +139,7 @@ def test_problems_are_listed_and_highlighted_and_saving_asks_first(
     assert "fighter1" in (tmp_path / "new.toml").read_text()
 
 
+@pytest.mark.slow
 def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_background(
     tmp_path: Path,
 ) -> None:
