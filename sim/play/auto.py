@@ -18,7 +18,8 @@ from importlib import resources
 from typing import Any
 
 from sim.core.actions import AbilityAction, Action, Attack, Grapple, Throw, Toss, Trip
-from sim.core.components import Health, Policy
+from sim.core.catalog import Weapon
+from sim.core.components import Health, Item, Policy
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, has, incapacitated, item_kind, speed, team_of
 from sim.core.world import World
@@ -177,6 +178,15 @@ def _wd(world: World, weapon: str | None) -> int:
     return kind.wd if kind is not None else world.rules.attack.unarmed_wd
 
 
+def _thrown_wd(world: World, item: str | None) -> int:
+    """`_wd` of a thrown item as the Throw names it (R-X17): an item, or its kind ("dagger":
+    the dagger it carries, already out of its hand when the defence window opens)."""
+    if item is not None and not world.has(item, Item):
+        kind = world.catalog.get(item)
+        return kind.wd if isinstance(kind, Weapon) else world.rules.attack.unarmed_wd
+    return _wd(world, item)
+
+
 def threats(world: World, unit: str, *, besides: str = "") -> tuple[Threat, ...]:
     """The attacks expected on `unit` before its next turn, the most a defence saves first:
     `attacks_per_threat` from each enemy that can reach it (`besides`: one leaving it, left
@@ -302,7 +312,7 @@ def answer_defence(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
         options = [policy.defence]
     plan = _attack_plan(world, action, source) if action is not None else None
     if isinstance(action, Throw) and action.actor == source:
-        wd = _wd(world, action.item)
+        wd = _thrown_wd(world, action.item)
     elif isinstance(action, AbilityAction) and action.actor == source:
         wd = 0
     else:

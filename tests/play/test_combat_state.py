@@ -20,7 +20,7 @@ from sim.core.creature import creatures
 from sim.core.dice import SeededDice
 from sim.core.events import to_json
 from sim.play.decisions import FIELDS, PARSERS, DecisionError, parse
-from sim.play.engine import AwaitingReaction, Battle
+from sim.play.engine import AwaitingAction, AwaitingReaction, Battle
 from tests.play.test_invariants import assert_invariants
 
 BRAWL = Path(__file__).resolve().parents[2] / "scenarios" / "brawl.toml"
@@ -128,3 +128,18 @@ Brawl.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestBrawl = Brawl.TestCase
+
+
+def test_a_dagger_thrown_by_its_kind_at_a_creature_that_may_parry_replays_the_same() -> None:
+    """Found by the machine above (seed 660): mira throws "dagger", the kind she carries
+    (R-X17), at ana, whose standing policy weighs a Parry of the throw (R-R2: a Parry answers
+    any attack). The policy read the damage of an item called "dagger", which no item is
+    called, and the battle stopped half-way; now it reads the dagger thrown, and the battle
+    played again from its decisions is the same."""
+    m = Brawl()
+    m.begin(660)
+    m.act(mine=True, who="ana", name="end_turn", item="nothing", foe="ana", cell=(0, 0), slow=False)
+    assert m.battle.pending == AwaitingAction("mira")
+    m.act(mine=True, who="ana", name="throw", item="dagger", foe="ana", cell=(0, 0), slow=False)
+    assert any(getattr(e, "action", "") == "throw" for e in m.battle.log)
+    m.teardown()
