@@ -178,6 +178,12 @@ def _parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
     imp.add_argument("tmx", help="Tiled map (.tmx)")
+    imp.add_argument(
+        "--kinds",
+        metavar="KINDS",
+        help="what the map's tiles are: a kinds file (default: MAP.kinds.toml beside the map, "
+        "when there is one; docs/tiled.md)",
+    )
     imp.add_argument("--out", required=True, metavar="SCENARIO", help="scenario file to write")
     exp = sub.add_parser("export-tiled", help="write a scenario as a Tiled map (.tmx)")
     exp.add_argument("scenario", help="scenario file")
@@ -770,13 +776,13 @@ def _edit(args: argparse.Namespace) -> int:
     return edit(source, out, scale=args.ui_scale)
 
 
-def _from_tiled(path: str) -> str | None:
+def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> str | None:
     """A Tiled map as scenario text, its warnings printed; None (problems printed) when it
     cannot be imported."""
     from sim.content.tiled import TiledError, to_scenario
 
     try:
-        text, warnings = to_scenario(path)
+        text, warnings = to_scenario(path, kinds, out)
     except TiledError as error:
         print(error, file=sys.stderr)
         return None
@@ -790,7 +796,7 @@ def _tiled(args: argparse.Namespace) -> int:
     from sim.content.tiled import write_tmx
 
     if args.command == "import-tiled":
-        text = _from_tiled(args.tmx)
+        text = _from_tiled(args.tmx, args.kinds, args.out)
         if text is None:
             return 1
         try:

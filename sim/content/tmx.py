@@ -368,9 +368,7 @@ class _Reader:
             )
         tiles: dict[int, Tile] = {}
         terrain: dict[int, str] = {}
-        terrains = [
-            t.attrs.get("name", "") for t in _children(body, "terraintypes", "terrain")
-        ]
+        terrains = [t.attrs.get("name", "") for t in _children(body, "terraintypes", "terrain")]
         for tile in body.findall("tile"):
             self.tiles += 1
             if self.tiles > self.limits.tiled.tiles:
@@ -483,12 +481,16 @@ class _Reader:
                         continue
                     left = (len(cells) - len(cells.lstrip(b"\0"))) // 4
                     found = (x + left, y + row, x + (right + 3) // 4, y + row + 1)
-                    box = list(found) if not box else [
-                        min(box[0], found[0]),
-                        min(box[1], found[1]),
-                        max(box[2], found[2]),
-                        max(box[3], found[3]),
-                    ]
+                    box = (
+                        list(found)
+                        if not box
+                        else [
+                            min(box[0], found[0]),
+                            min(box[1], found[1]),
+                            max(box[2], found[2]),
+                            max(box[3], found[3]),
+                        ]
+                    )
         if not box:
             raise self.refuse(
                 "an infinite map with no tile drawn in any tile layer; a map needs at least one "
@@ -782,9 +784,7 @@ def _whole_terrain(corners: str, names: list[str], first: int) -> str:
             len(numbers) == 8
             and colour > 0
             and len({n for n in numbers if n}) == 1
-            and (
-                all(n == colour for n in numbers[0::2]) or all(n == colour for n in numbers[1::2])
-            )
+            and (all(n == colour for n in numbers[0::2]) or all(n == colour for n in numbers[1::2]))
         )
     index = numbers[0] if first == 0 else max(numbers) - 1
     return names[index] if whole and 0 <= index < len(names) else ""
