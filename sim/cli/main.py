@@ -29,7 +29,7 @@ from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
-from sim.core.limits import first_problems, limits
+from sim.core.limits import limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
@@ -793,7 +793,7 @@ def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> 
 
 def _tiled(args: argparse.Namespace) -> int:
     from sim.content import mapedit
-    from sim.content.tiled import write_tmx
+    from sim.content.tiled import scenario_problems, write_tmx
 
     if args.command == "import-tiled":
         text = _from_tiled(args.tmx, args.kinds, args.out)
@@ -802,8 +802,7 @@ def _tiled(args: argparse.Namespace) -> int:
         try:
             loads(text, args.tmx)  # refused before anything is written: --out stays as it was
         except ScenarioError as error:
-            lines = [f"{args.tmx}: as a scenario: {p.message}" for p in error.problems]
-            print("\n".join(first_problems(lines)), file=sys.stderr)
+            print("\n".join(scenario_problems(args.tmx, error)), file=sys.stderr)
             print(f"nothing was written to {args.out}", file=sys.stderr)
             return 1
         try:

@@ -145,13 +145,13 @@ class Imported:
 
 
 def _words(tileset: tmx.Tileset, tile: tmx.Tile | None, number: int) -> tuple[str, ...]:
-    """What a tile says of itself, most telling first: its class, the terrain it is whole of,
-    its image's name, its properties' text (and the names of those that are true), then its
-    tileset's image and name."""
+    """What a tile says of itself, most telling first: its class, the terrains it shows (the
+    one covering most of it first), its image's name, its properties' text (and the names of
+    those that are true), then its tileset's image and name."""
     words: list[str] = []
     if tile is not None:
         words.append(tile.cls)
-    words.append(tileset.terrain.get(number, ""))
+    words.extend(tileset.terrain.get(number, ()))
     if tile is not None:
         words.append(Path(tile.image).stem if tile.image else "")
         for key, value in tile.properties.items():
@@ -525,11 +525,22 @@ def load_tmx(path: str | Path, kinds: str | Path | None = None) -> tuple[Scenari
     try:
         return loads(text, str(path)), warnings
     except ScenarioError as error:
-        raise TiledError(
-            "\n".join(
-                first_problems([f"{path}: as a scenario: {p.message}" for p in error.problems])
+        raise TiledError("\n".join(scenario_problems(path, error))) from None
+
+
+def scenario_problems(path: str | Path, error: ScenarioError) -> list[str]:
+    """The problems of the scenario a map makes, named by the map (the first screenful); a
+    map with no units is told where they come from."""
+    lines = []
+    for problem in error.problems:
+        line = f"{path}: as a scenario: {problem.message}"
+        if "needs at least one [[units]]" in problem.message:
+            line = (
+                f"{path}: the map has no units: add an object layer named units in Tiled, one "
+                f"object a unit (docs/tiled.md), or place them with: sim edit {path}"
             )
-        ) from None
+        lines.append(line)
+    return first_problems(lines)
 
 
 def _key(key: str) -> str:

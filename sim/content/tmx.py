@@ -26,6 +26,7 @@ import re
 import sys
 import zlib
 from array import array
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -79,9 +80,9 @@ class Tileset:
     margin: int = 0
     spacing: int = 0
     tilecount: int = 0
-    # The name of the terrain (Tiled's terrain types, later its Wang colours) that covers a
-    # tile whole: "Water" for a tile of water, none for a shore between two.
-    terrain: dict[int, str] = field(default_factory=dict)
+    # The names of the terrains (Tiled's terrain types, later its Wang colours) a tile shows,
+    # the one covering most of it first: ("Water",) for water, ("Sand", "Water") for a beach.
+    terrain: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -367,7 +368,7 @@ class _Reader:
                 path, self.limits.files.tiled_tileset, "a tileset", "tileset", file, cited
             )
         tiles: dict[int, Tile] = {}
-        terrain: dict[int, str] = {}
+        terrain: dict[int, tuple[str, ...]] = {}
         terrains = [t.attrs.get("name", "") for t in _children(body, "terraintypes", "terrain")]
         for tile in body.findall("tile"):
             self.tiles += 1
@@ -384,14 +385,14 @@ class _Reader:
             image = tile.find("image")
             source = image.attrs.get("source", "") if image is not None else ""
             tiles[number] = Tile(number, cls, self.properties(tile, file), source)
-            named = _whole_terrain(tile.attrs.get("terrain", ""), terrains, 0)
+            named = _terrains(tile.attrs.get("terrain", ""), terrains, 0)
             if named:
                 terrain[number] = named
         for wangset in _children(body, "wangsets", "wangset"):
             colours = [c.attrs.get("name", "") for c in wangset.findall("wangcolor")]
             for wangtile in wangset.findall("wangtile"):
                 number_text = wangtile.attrs.get("tileid", "")
-                named = _whole_terrain(wangtile.attrs.get("wangid", ""), colours, 1)
+                named = _terrains(wangtile.attrs.get("wangid", ""), colours, 1)
                 if named and _WHOLE.fullmatch(number_text.strip()):
                     terrain.setdefault(int(number_text), named)
         attrs = body.attrs
@@ -767,27 +768,16 @@ def _children(element: xmltree.Element, holder: str, tag: str) -> list[xmltree.E
     return [child for box in element.findall(holder) for child in box.findall(tag)]
 
 
-def _whole_terrain(corners: str, names: list[str], first: int) -> str:
-    """The name of the terrain that covers a tile whole, or "" when none does. Old terrain
-    types (`first` 0) list a tile's four corners, "" for none; a Wang set (`first` 1) lists
-    eight edges and corners, 0 for none, and covers a tile whose four corners or four edges
-    are all its colour (and no other colour is there)."""
+def _terrains(corners: str, names: list[str], first: int) -> tuple[str, ...]:
+    """The names of the terrains a tile shows, the one covering most of it first: old terrain
+    types (`first` 0) list a tile's four corners ("" for none); a Wang set (`first` 1) lists
+    eight edges and corners (0 for none)."""
     parts = [p.strip() for p in corners.split(",")]
-    if not all(_WHOLE.fullmatch(p) for p in parts if p):
-        return ""
-    numbers = [int(p) if p else first - 1 for p in parts]
-    if first == 0:
-        whole = len(numbers) == 4 and len(set(numbers)) == 1 and numbers[0] >= 0
-    else:
-        colour = max(numbers, default=0)
-        whole = (
-            len(numbers) == 8
-            and colour > 0
-            and len({n for n in numbers if n}) == 1
-            and (all(n == colour for n in numbers[0::2]) or all(n == colour for n in numbers[1::2]))
-        )
-    index = numbers[0] if first == 0 else max(numbers) - 1
-    return names[index] if whole and 0 <= index < len(names) else ""
+    if len(parts) not in (4, 8) or not all(_WHOLE.fullmatch(p) for p in parts if p):
+        return ()
+    numbers = [int(p) - first for p in parts if p]
+    counts = Counter(n for n in numbers if 0 <= n < len(names))
+    return tuple(names[n] for n, _ in counts.most_common() if names[n])
 
 
 def _typed(kind: str, text: str) -> Value:
