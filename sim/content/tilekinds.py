@@ -15,7 +15,8 @@ names it, without editing the tileset (docs/tiled.md):
 An entry is a kind's name, or a table of `kind`, `height`, `depth`, `obstacle` (metres, in
 half-metre steps) and `climbable`. A tile takes the first entry that names it: by id, by range,
 by class, by property (in the file's order), then its own properties of our schema, then
-`default`. The file is read within its size limit and every problem is one `file:line:` line.
+`default`; ranges may not overlap, but an id inside a range is named by its own entry. The
+file is read within its size limit and every problem is one `file:line:` line.
 
 The starter file written for a map that needs one lists each of its tiles with a guess made from
 what the tile says of itself (its class, image, properties, terrain name): wall, water, mud...
@@ -108,7 +109,7 @@ class Kinds:
             if low <= tile <= high:
                 return ranged, f"[tileset.{toml_key(tileset)}] {low}-{high}"
         if cls and cls.lower() in self.classes:
-            return self.classes[cls.lower()], f"[class] {toml_key(cls)}"
+            return self.classes[cls.lower()], f"[class] {toml_key(cls.lower())}"
         for name, values in self.properties:
             if props and name in props:
                 value = value_text(props[name]).lower()
@@ -248,18 +249,22 @@ class _Parser:
                 ids[low] = entry
             else:
                 ranges.append((low, high, entry))
-        spans.sort()
-        reach = (-1, "")  # the highest id named so far, and the key that named it
-        for low, high, key in spans:
-            if low <= reach[0]:
-                earlier = self.spans.line(("tileset", name, reach[1]))
-                self.problem(
-                    ("tileset", name, key),
-                    f"{key} names tile {low} again (line {earlier} names {reach[1]}); a tile "
-                    "takes one entry",
-                )
-            if high > reach[0]:
-                reach = (high, key)
+        # Ranges may not overlap, nor an id be named twice ("3" and "03"); an id inside a
+        # range is the exception the range makes ("0-47" = "open", 37 = "difficult").
+        for group in ([s for s in spans if s[0] != s[1] or "-" in s[2]], [s for s in spans
+                      if s[0] == s[1] and "-" not in s[2]]):  # fmt: skip
+            group.sort(key=lambda s: (s[0], s[1], self.spans.line(("tileset", name, s[2]))))
+            reach = (-1, "")  # the highest id named so far, and the key that named it
+            for low, high, key in group:
+                if low <= reach[0]:
+                    earlier = self.spans.line(("tileset", name, reach[1]))
+                    self.problem(
+                        ("tileset", name, key),
+                        f"{key} names tile {low} again (line {earlier} names {reach[1]}); a "
+                        "tile takes one entry",
+                    )
+                if high > reach[0]:
+                    reach = (high, key)
         return ids, sorted(ranges, key=lambda r: r[0])
 
     def entry(self, where: tuple[str | int, ...], value: Any) -> Entry | None:

@@ -100,7 +100,7 @@ def test_the_starter_kinds_file_names_exactly_the_tiles_a_map_draws(tmp_path: Pa
     """For each map, without its kinds file: the refusal lists each tile drawn once (its
     tileset, id, cells and first cell) and the starter names exactly those tiles."""
     listed = 0
-    for name, (file, _) in sorted(MAPS.items()):
+    for name in sorted(MAPS):
         path = _copy(tmp_path, name)
         kinds = path.with_name(f"{path.stem}.kinds.toml")
         kinds.unlink(missing_ok=True)
@@ -207,7 +207,7 @@ def test_the_desert_walk_through_of_the_docs(
         text.replace(
             " </layer>\n",
             f' </layer>\n <objectgroup id="2" name="units">\n{units} </objectgroup>\n',
-        ),  # fmt: skip
+        ),
         encoding="utf-8",
     )
     assert main(["import-tiled", str(path), "--out", str(out)]) == 0
