@@ -39,6 +39,7 @@ from sim.tools import batch as batches
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
+    from sim.content.tilepalette import TilePalette
     from sim.formats.replay import Save, Unfinished
     from sim.ui.model.session import Session
 
@@ -174,6 +175,11 @@ def _parser() -> argparse.ArgumentParser:
     edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
     edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
+    edit.add_argument(
+        "--kinds",
+        metavar="KINDS",
+        help="a Tiled map's kinds file, read and saved (default: MAP.kinds.toml beside the map)",
+    )
     _ui_scale_option(edit)
 
     imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
@@ -738,9 +744,13 @@ def _window(
 def _edit(args: argparse.Namespace) -> int:
     """`sim edit [SCENARIO | --new WxH] [--out FILE]`."""
     from sim.content import mapedit
+    from sim.content.tiled import scenario_text
 
     if (args.scenario is None) == (args.new is None):
         raise UsageError("give a scenario file to edit, or --new WxH for a new map")
+    if args.kinds is not None and not (args.scenario or "").lower().endswith(".tmx"):
+        raise UsageError("--kinds names what a Tiled map's tiles are: give a .tmx map with it")
+    palette = None
     try:
         if args.new is not None:
             found = re.fullmatch(r"(\d+)x(\d+)", args.new.strip().lower())
@@ -753,11 +763,11 @@ def _edit(args: argparse.Namespace) -> int:
                 mapedit.new_text(int(found.group(1)), int(found.group(2))), out
             )
         elif args.scenario.lower().endswith(".tmx"):
-            text = _from_tiled(args.scenario)
-            if text is None:
+            palette = _palette(args.scenario, args.kinds)
+            if palette is None:
                 return 1
             out = args.out or str(Path(args.scenario).with_suffix(".toml"))
-            source = mapedit.open_text(text, out)
+            source = mapedit.open_text(scenario_text(palette.imported), out)
         else:
             source = mapedit.open_file(args.scenario)
             out = args.out or args.scenario
@@ -773,7 +783,22 @@ def _edit(args: argparse.Namespace) -> int:
         return 1
     from sim.ui.input.editor import edit
 
-    return edit(source, out, scale=args.ui_scale)
+    return edit(source, out, scale=args.ui_scale, palette=palette)
+
+
+def _palette(path: str, kinds: str | None) -> TilePalette | None:
+    """A Tiled map opened for the editor, its tiles with what names them (a guess for a tile
+    nothing names); None (the problems printed) when it cannot be opened."""
+    from sim.content.tilepalette import open_palette
+
+    try:
+        palette = open_palette(path, kinds)
+    except TiledError as error:
+        print(error, file=sys.stderr)
+        return None
+    for warning in palette.imported.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return palette
 
 
 def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> str | None:

@@ -301,7 +301,7 @@ class _Parser:
                     self.problem(where, f"climbable must be true or false, not {given!r}")
                     ok = False
             else:
-                half = _half_metres(given)
+                half = half_metres(given)
                 if half is None:
                     self.problem(
                         where,
@@ -314,7 +314,8 @@ class _Parser:
         return Entry(**fields) if ok else None
 
 
-def _half_metres(value: Any) -> int | None:
+def half_metres(value: Any) -> int | None:
+    """Metres as half-metres, or None when not 0 to MAX_METRES in half-metre steps."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if not 0 <= value <= MAX_METRES or value * 2 != int(value * 2):
