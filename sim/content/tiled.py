@@ -400,7 +400,8 @@ def _read(
             problems = first_problems(problems, limits().problems.shown - 1)
             problems.append(_starter(tiled, [u.need for u in unnamed], kinds_path, out))
     elif kindless and not guess:
-        shown = ", ".join(f"[{i % width}, {i // width}]" for i in kindless[:12])
+        ox, oy = tiled.origin  # an infinite map's cells are named as Tiled names them
+        shown = ", ".join(f"[{i % width + ox}, {i // width + oy}]" for i in kindless[:12])
         more = f" and {len(kindless) - 12:,} more" if len(kindless) > 12 else ""
         problems.append(
             f"{tiled.path}: no tile layer gives these cells a kind: {shown}{more} (draw a tile "
