@@ -99,17 +99,18 @@ class TilePalette:
                 found.update(i for i, g in enumerate(layer.gids) if g & ~tmx.GID_FLAGS == gid)
         return [Pos(i % tiled.width, i // tiled.width) for i in sorted(found)]
 
-    def kinds_text(self, state: me.MapState) -> str:
+    def kinds_text(self, state: me.MapState) -> str | None:
         """The kinds file to save: as it was, with an id entry for each tile that was guessed
-        or given another kind in the editor."""
+        or given another kind in the editor; None when there is nothing to write (a map whose
+        tiles carry our schema, untouched)."""
         original = {(u.need.tileset, u.tile): (u.entry, u.source) for u in self.uses}
         changed = {
             key: entry
             for key, entry in state.tile_kinds
             if original.get(key, (None, ""))[1] in ("a guess", "") or original[key][0] != entry
         }
-        if not changed and self.base_text:
-            return self.base_text
+        if not changed:
+            return None
         header = "" if self.base_text.strip() else _header(self.imported.tiled.path.name)
         return tk.set_entries(header + self.base_text, changed)
 

@@ -14,9 +14,8 @@ import pytest
 from sim.cli.main import main
 from sim.content import mapedit as me
 from sim.content import tilekinds as tk
-from sim.content.scenario import load
-from sim.content.tiled import scenario_text
 from sim.content.tileart import TileArt, size_of
+from sim.content.tiled import scenario_text
 from sim.content.tilepalette import TilePalette, open_palette
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
@@ -126,12 +125,24 @@ def test_the_palette_keeps_a_hand_written_kinds_file_and_adds_only_what_changed(
     assert palette.guessed() == []
     source = me.open_text(scenario_text(palette.imported))
     state = me.MapState(**{**source.state.__dict__, "tile_kinds": palette.initial()})
-    assert palette.kinds_text(state) == kinds.read_text(encoding="utf-8")
+    assert palette.kinds_text(state) is None  # nothing changed: the file is not written
     state = palette.assign(state, ("Desert", 38), tk.Entry(Kind.WALL))
     text = palette.kinds_text(state)
+    assert text is not None
     assert text.startswith(finished.read_text(encoding="utf-8").rstrip("\n"))
     assert text.rstrip("\n").endswith('38 = "wall"')
     assert tk.parse(text).find("Desert", 38) == (tk.Entry(Kind.WALL), "[tileset.Desert] 38")
+
+
+def test_a_map_of_our_own_schema_saves_no_kinds_file(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "scenarios" / "skirmish.tmx", tmp_path / "ford.tmx")
+    palette = open_palette(tmp_path / "ford.tmx")
+    assert palette.guessed() == [] and all(u.source == "its properties" for u in palette.uses)
+    source = me.open_text(scenario_text(palette.imported), str(tmp_path / "ford.toml"))
+    ed = Editor(source, (1280, 800), save_to=str(tmp_path / "ford.toml"), palette=palette)
+    assert ed.save() is True
+    assert ed.message == f"Saved {tmp_path / 'ford.toml'}"
+    assert not (tmp_path / "ford.kinds.toml").exists()
 
 
 def test_tile_images_are_measured_before_they_are_decoded(tmp_path: Path) -> None:

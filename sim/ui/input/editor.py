@@ -226,10 +226,11 @@ class Editor:
             return False
         self.saved_state = self.state
         self.message = f"Saved {self.save_to}"
-        if self.palette is not None:
+        text = self.palette.kinds_text(self.state) if self.palette is not None else None
+        if self.palette is not None and text is not None:
             kinds = self.palette.kinds_path
             try:
-                write_atomically(kinds, self.palette.kinds_text(self.state))
+                write_atomically(kinds, text)
             except OSError as error:
                 self.message += f"; cannot save {kinds}: {error.strerror}"
                 return False
