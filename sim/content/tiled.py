@@ -14,12 +14,13 @@ import math
 import re
 import shutil
 import tomllib
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
+
+import numpy as np
 
 from sim.content import mapedit as me
 from sim.content import tilekinds as tk
@@ -128,7 +129,8 @@ class TileUse:
     tile: int
     need: tk.Need
     entry: tk.Entry | None
-    source: str  # what named it: a kinds file's entry, "its properties", "default", "a guess"
+    source: str  # what named it, in words: a kinds file's entry, "its properties", "a guess"
+    guessed: bool = False  # the entry is a guess (the editor's, for a tile nothing names)
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ class Imported:
 def _words(tileset: tmx.Tileset, tile: tmx.Tile | None, number: int) -> tuple[str, ...]:
     """What a tile says of itself, most telling first: its class, the terrains it shows (the
     one covering most of it first), its image's name, its properties' text (and the names of
-    those that are true), then its tileset's image and name."""
+    those that are true)."""
     words: list[str] = []
     if tile is not None:
         words.append(tile.cls)
@@ -159,8 +161,7 @@ def _words(tileset: tmx.Tileset, tile: tmx.Tile | None, number: int) -> tuple[st
                 words.append(value)
             elif value is True:
                 words.append(key)
-    words.append(Path(tileset.image).stem if tileset.image else "")
-    words.append(tileset.name)
+    # Not the tileset's own name or image: "perspective_walls" would make every tile a wall.
     return tuple(w for w in words if w)
 
 
@@ -182,14 +183,14 @@ def _uses(
     for layer in tiled.layers:
         if not isinstance(layer, tmx.TileLayer):
             continue
-        for raw, count in Counter(layer.gids).items():
-            gid = raw & ~tmx.GID_FLAGS
+        # Each tile's count and first cell in one sorting pass, whatever the number of tiles.
+        gids = np.frombuffer(layer.gids, dtype=np.uint32) & np.uint32(~tmx.GID_FLAGS & 0xFFFFFFFF)
+        found, firsts, counts = np.unique(gids, return_index=True, return_counts=True)
+        for gid, first, count in zip(found.tolist(), firsts.tolist(), counts.tolist(), strict=True):
             if not gid:
                 continue
-            cells, first, name = seen.get(gid, (0, -1, layer.name))
-            if first < 0:
-                first = layer.gids.index(raw)
-            seen[gid] = (cells + count, first, name)
+            cells, before, name = seen.get(gid, (0, first, layer.name))
+            seen[gid] = (cells + count, before, name)
     width, (ox, oy) = tiled.width, tiled.origin
     uses: dict[int, TileUse] = {}
     for gid, (cells, first, layer_name) in seen.items():
@@ -381,7 +382,7 @@ def _read(
         if guess:
             for use in unnamed:
                 entry, _ = tk.guess(use.need.words)
-                uses[use.gid] = replace(use, entry=entry, source="a guess")
+                uses[use.gid] = replace(use, entry=entry, source="a guess", guessed=True)
             terrain, _ = compose(tiled, {gid: use.entry for gid, use in uses.items()})
         elif rules is not None:
             problems.extend(

@@ -345,7 +345,7 @@ GUESSES: tuple[tuple[str, Entry], ...] = (
     ),
     (
         r"floor|ground|grass|dirt|road|path|pavement|cobble|brick|plank|carpet|sand|desert|"
-        r"earth|soil|meadow|field|street|tile",
+        r"earth|soil|meadow|field|street",
         Entry(Kind.OPEN),
     ),
 )

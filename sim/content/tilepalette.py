@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from sim.content import mapedit as me
 from sim.content import tilekinds as tk
 from sim.content import tmx
@@ -48,7 +50,7 @@ class TilePalette:
         return tuple(((u.need.tileset, u.tile), u.entry) for u in self.uses if u.entry is not None)
 
     def guessed(self) -> list[TileUse]:
-        return [u for u in self.uses if u.source == "a guess"]
+        return [u for u in self.uses if u.guessed]
 
     def entry(self, state: me.MapState, key: Key) -> tk.Entry | None:
         return dict(state.tile_kinds).get(key)
@@ -93,21 +95,21 @@ class TilePalette:
         """Where the tile is drawn, in any layer."""
         gid = self.keys.get(key)
         tiled = self.imported.tiled
-        found: set[int] = set()
+        drawn = np.zeros(tiled.width * tiled.height, dtype=bool)
+        mask = np.uint32(~tmx.GID_FLAGS & 0xFFFFFFFF)
         for layer in tiled.layers:
             if isinstance(layer, tmx.TileLayer) and gid is not None:
-                found.update(i for i, g in enumerate(layer.gids) if g & ~tmx.GID_FLAGS == gid)
-        return [Pos(i % tiled.width, i // tiled.width) for i in sorted(found)]
+                drawn |= (np.frombuffer(layer.gids, dtype=np.uint32) & mask) == gid
+        return [Pos(i % tiled.width, i // tiled.width) for i in np.flatnonzero(drawn).tolist()]
 
     def kinds_text(self, state: me.MapState) -> str | None:
         """The kinds file to save: as it was, with an id entry for each tile that was guessed
         or given another kind in the editor; None when there is nothing to write (a map whose
         tiles carry our schema, untouched)."""
-        original = {(u.need.tileset, u.tile): (u.entry, u.source) for u in self.uses}
+        # What named each tile as the map opened, unless it was a guess (to be written).
+        named = {(u.need.tileset, u.tile): u.entry for u in self.uses if not u.guessed}
         changed = {
-            key: entry
-            for key, entry in state.tile_kinds
-            if original.get(key, (None, ""))[1] in ("a guess", "") or original[key][0] != entry
+            key: entry for key, entry in state.tile_kinds if key not in named or named[key] != entry
         }
         if not changed:
             return None

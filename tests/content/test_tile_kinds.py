@@ -230,10 +230,11 @@ def test_chunks_in_a_map_that_is_not_infinite_and_stray_gids_are_named(tmp_path:
     path.write_text(stray, encoding="utf-8")
     with pytest.raises(TiledError) as refused:
         to_scenario(path)
-    assert str(refused.value).splitlines()[0] == (
-        f"{path}: layer 'Floor': tile number 2 belongs to no tileset (56 cells, the first at "
-        "[0, 0] in layer 'Floor'); the map is damaged (save it again in Tiled)"
-    )
+    assert str(refused.value).splitlines()[:2] == [
+        f"{path}: layer 'Floor': tile number {gid} belongs to no tileset ({cells} cells, the "
+        f"first at {first} in layer 'Floor'); the map is damaged (save it again in Tiled)"
+        for gid, cells, first in ((1, 64, "[1, 1]"), (2, 56, "[0, 0]"))
+    ]
 
 
 def test_an_item_without_its_equipment_is_named(tmp_path: Path) -> None:

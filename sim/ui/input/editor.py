@@ -855,7 +855,7 @@ class Editor:
             return y + m.px(4)
         use = next(u for u in palette.uses if (u.need.tileset, u.tile) == self.tile)
         entry = kinds.get(self.tile)
-        how = "a guess" if entry == use.entry and use.source == "a guess" else ""
+        how = "a guess" if entry == use.entry and use.guessed else ""
         told = f"Tile {use.tile} of {use.need.tileset}, {use.need.cells} cell(s): "
         told += entry.words() if entry is not None else "no kind"
         for part in f.wrap(told + (f" ({how})" if how else ""), small, width):
