@@ -252,3 +252,15 @@ def test_an_item_without_its_equipment_is_named(tmp_path: Path) -> None:
         from sim.content.tiled import load_tmx
 
         load_tmx(path)
+
+
+def test_kinds_are_for_tiled_maps_only_and_a_map_plays_with_the_file_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["edit", str(tmp_path / "x.toml"), "--kinds", "k.toml"]) == 2
+    assert capsys.readouterr().err == (
+        "sim edit: --kinds names what a Tiled map's tiles are: give a .tmx map with it\n"
+    )
+    path = _dungeon(tmp_path)  # dungeon.kinds.toml beside it: `sim run` reads the map directly
+    assert main(["run", str(path), "--seed", "3", "--ai", "blue,red"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith('{"type": "battle_ended"')
