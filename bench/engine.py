@@ -37,11 +37,13 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
+import tomlkit
 
 # The tree under measure is the `sim` on the path; the layered modules of this tree must not be
 # taken for a baseline's flat ones (the editable install would find sim.core in this tree).
@@ -219,15 +221,40 @@ def figures(battles: int, seed: int) -> dict[str, list[float]]:
 def _tree(rev: str, into: Path) -> Path:
     """The engine (sim/) of commit `rev`, unpacked under `into`, with this tree's data files
     (sim/data: rules, templates, equipment) in place of its own, so that both engines play the
-    same battles and the figures compare engines, not balance changes."""
+    same battles and the figures compare engines, not balance changes. The rules data keeps
+    the baseline's own keys (`_numbers`): a number this tree dropped or added would stop the
+    baseline's loader."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", rev, "sim"], check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     for data in (ROOT / "sim" / "data").glob("*.toml"):
-        shutil.copyfile(data, into / "sim" / "data" / data.name)
+        target = into / "sim" / "data" / data.name
+        if data.name == "rules.toml" and target.exists():
+            target.write_text(_numbers(target.read_text("utf-8"), data.read_text("utf-8")))
+        else:
+            shutil.copyfile(data, target)
     return into
+
+
+def _numbers(theirs: str, ours: str) -> str:
+    """The baseline's rules data (`theirs`) with this tree's value for every key both have:
+    its loader reads exactly the keys it knows, at the numbers this tree plays with (a key
+    this tree dropped, such as issue #34's feint_turn_ends, keeps the baseline's value)."""
+
+    def merge(base: MutableMapping[str, Any], mine: Mapping[str, Any]) -> None:
+        for key, value in base.items():
+            if key not in mine:
+                continue
+            if isinstance(value, MutableMapping) and isinstance(mine[key], Mapping):
+                merge(value, mine[key])
+            else:
+                base[key] = mine[key]
+
+    document = tomlkit.parse(theirs)
+    merge(document, tomlkit.parse(ours).unwrap())
+    return tomlkit.dumps(document)
 
 
 def _child(tree: Path, battles: int, seed: int) -> dict[str, list[float]]:

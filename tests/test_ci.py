@@ -47,3 +47,14 @@ def test_the_rules_copy_the_readme_links_is_the_shared_one() -> None:
     if not shared.exists():
         pytest.skip("no ../shared/RULES.md beside this checkout to compare with")
     assert (TOP / "docs" / "RULES.md").read_bytes() == shared.read_bytes()
+
+
+def test_the_rules_text_the_readme_links_is_the_shared_one() -> None:
+    """docs/seed/action-economy.txt is the rules text README links (and docs/RULES.md names
+    "beside this file"): it must stay the project's ../shared/seed/action-economy.txt."""
+    import pytest
+
+    shared = TOP.parent / "shared" / "seed" / "action-economy.txt"
+    if not shared.exists():
+        pytest.skip("no ../shared/seed/action-economy.txt beside this checkout to compare with")
+    assert (TOP / "docs" / "seed" / "action-economy.txt").read_bytes() == shared.read_bytes()

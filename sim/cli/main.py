@@ -151,6 +151,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"with --ai: stop when round N+1 begins and no side has won (default {ROUND_CAP})",
     )
+    run.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="play on past a refused line (exit status 0); without it the run stops there, "
+        "exit status 1",
+    )
 
     reach = sub.add_parser("reach", help="print where a unit can move this action, as JSON")
     reach.add_argument("scenario", help="scenario file")
@@ -172,8 +178,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("scenarios", nargs="+", help="scenario files")
 
     edit = sub.add_parser("edit", help="the map editor: paint a map, place units, play-test")
-    edit.add_argument("scenario", nargs="?", help="scenario file (.toml) or Tiled map (.tmx)")
-    edit.add_argument("--new", metavar="WxH", help="start a new map of W by H cells")
+    edit.add_argument(
+        "scenario",
+        nargs="?",
+        help="scenario file (.toml) or Tiled map (.tmx); without one, a new map",
+    )
+    edit.add_argument(
+        "--new", metavar="WxH", help="start a new map of W by H cells (default 20x12)"
+    )
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
     edit.add_argument(
         "--kinds",
@@ -384,7 +396,14 @@ def _run(args: argparse.Namespace) -> int:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            _play_line(battle, number, line, out)
+            if not _play_line(battle, number, line, out) and not args.keep_going:
+                print(
+                    f"sim run: script line {number} was refused (its reason is in the log); "
+                    "the run stops there (--keep-going plays on past refused lines)",
+                    file=sys.stderr,
+                )
+                status = 1
+                break
             _ai_turns(battle, seated, args.round_cap, out)
     except DiceExhausted as error:
         where = f" at script line {number}" if number else " while starting the battle"
@@ -396,20 +415,22 @@ def _run(args: argparse.Namespace) -> int:
     return status
 
 
-def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> None:
+def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> bool:
+    """Play one script line, printing its events or its `refused` record; whether it was
+    accepted."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as error:
         _emit(out, _refused(number, None, None, f"line {number} is not JSON: {error.msg}"))
-        return
+        return False
     except RecursionError:
         reason = f"line {number} is not JSON this simulator reads: lists or objects nested too deep"
         _emit(out, _refused(number, None, None, reason))
-        return
+        return False
     except ValueError:  # a number of more digits than Python converts (int_max_str_digits)
         reason = f"line {number} is not JSON this simulator reads: a number has too many digits"
         _emit(out, _refused(number, None, None, reason))
-        return
+        return False
     # Echoed back only when they are names: anything else may be huge or nested deep.
     unit = obj.get("unit") if isinstance(obj, dict) else None
     name = obj.get("action") if isinstance(obj, dict) else None
@@ -419,13 +440,15 @@ def _play_line(battle: Battle, number: int, line: str, out: IO[str]) -> None:
         decision = parse(obj)
     except DecisionError as error:
         _emit(out, _refused(number, unit, name, str(error)))
-        return
+        return False
     result = battle.submit(decision)
     if isinstance(result, Refusal):
         _emit(out, _refused(number, unit, name, result.reason))
-    elif isinstance(result, Accepted):
+        return False
+    if isinstance(result, Accepted):
         for event in result.events:
             _emit(out, ev.to_json(event))
+    return True
 
 
 def _refused(line: int, unit: Any, action: Any, reason: str) -> dict[str, Any]:
@@ -742,23 +765,23 @@ def _window(
 
 
 def _edit(args: argparse.Namespace) -> int:
-    """`sim edit [SCENARIO | --new WxH] [--out FILE]`."""
+    """`sim edit [SCENARIO | --new WxH] [--out FILE]`; with neither, a new map of the size
+    `--new` suggests (NEW_MAP)."""
     from sim.content import mapedit
     from sim.content.tiled import scenario_text
 
-    if (args.scenario is None) == (args.new is None):
-        raise UsageError("give a scenario file to edit, or --new WxH for a new map")
+    if args.scenario is not None and args.new is not None:
+        raise UsageError("give a scenario file to edit, or --new WxH for a new map, not both")
     if args.kinds is not None and not (args.scenario or "").lower().endswith(".tmx"):
         raise UsageError("--kinds names what a Tiled map's tiles are: give a .tmx map with it")
     palette = None
     try:
-        if args.new is not None:
-            found = re.fullmatch(r"(\d+)x(\d+)", args.new.strip().lower())
+        if args.scenario is None:
+            size = args.new if args.new is not None else NEW_MAP
+            found = re.fullmatch(r"(\d+)x(\d+)", size.strip().lower())
             if found is None or not all(1 <= int(n) <= 1024 for n in found.groups()):
-                raise UsageError(
-                    f"--new takes a size like 20x12 (1 to 1024 each), not {args.new!r}"
-                )
-            out = args.out or "new_map.toml"
+                raise UsageError(f"--new takes a size like 20x12 (1 to 1024 each), not {size!r}")
+            out = args.out or _free_name("new_map.toml")
             source = mapedit.open_text(
                 mapedit.new_text(int(found.group(1)), int(found.group(2))), out
             )
@@ -799,6 +822,20 @@ def _palette(path: str, kinds: str | None) -> TilePalette | None:
     for warning in palette.imported.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return palette
+
+
+NEW_MAP = "20x12"  # `sim edit` with no file: a new map of this size
+
+
+def _free_name(name: str) -> str:
+    """`name`, or with -2, -3... before its ending when a file of that name is there: a new
+    map saved without --out never replaces an earlier one."""
+    path = Path(name)
+    number = 1
+    while _exists(str(path)):
+        number += 1
+        path = Path(f"{Path(name).stem}-{number}{Path(name).suffix}")
+    return str(path)
 
 
 def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> str | None:

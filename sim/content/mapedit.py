@@ -520,6 +520,11 @@ class History:
             return
         self._states[self._at] = state
 
+    @property
+    def undoable(self) -> int:
+        """How many edits undo can still take back."""
+        return self._at
+
     def undo(self) -> bool:
         if self._at == 0:
             return False
@@ -531,6 +536,42 @@ class History:
             return False
         self._at += 1
         return True
+
+
+def change_words(before: MapState, after: MapState) -> str:
+    """What an edit changed, in a few words, for the editor's undo and redo to say.
+
+    >>> state = open_text(new_text(5, 4)).state
+    >>> change_words(state, paint(state, [Pos(1, 1), Pos(2, 1)], set_kind(Kind.WALL)))
+    '2 cells'
+    >>> change_words(state, set_info(state, name="Ford"))
+    "the map's name, description or seed"
+    """
+    parts = []
+    cells = sum(
+        a != b
+        for row_a, row_b in zip(before.terrain, after.terrain, strict=True)
+        if row_a is not row_b
+        for a, b in zip(row_a, row_b, strict=True)
+    )
+    if cells:
+        parts.append(f"{cells} cell{'' if cells == 1 else 's'}")
+    units = {u.id: u for u in before.units}
+    others = {u.id: u for u in after.units}
+    changed = sorted(
+        uid for uid in units.keys() | others.keys() if units.get(uid) != others.get(uid)
+    )
+    if changed:
+        parts.append(f"unit{'' if len(changed) == 1 else 's'} {', '.join(changed)}")
+    if before.goals != after.goals:
+        parts.append("the objectives")
+    if (before.name, before.description, before.seed) != (
+        after.name,
+        after.description,
+        after.seed,
+    ):
+        parts.append("the map's name, description or seed")
+    return ", ".join(parts) or "nothing"
 
 
 # --- saving --------------------------------------------------------------------------------------

@@ -160,6 +160,9 @@ class _Loader:
     # The last number given to an item id made from each name ("ana.dagger3"): a new id of
     # that name starts its search there, so naming n daggers takes n steps, not n squared.
     numbered: dict[str, int] = field(default_factory=dict)
+    # The map could not be read: units, items and objectives are still checked, all but where
+    # they stand, so every problem of the file is listed at once (issue #33).
+    mapless: bool = False
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -260,16 +263,19 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         seed = None
     legend = _legend(ld, raw.get("legend", {}))
     rows = _rows(ld, raw.get("map"))
-    if rows is None:
-        return None
     units = raw.get("units", [])
     if not isinstance(units, list) or not units:
         ld.problem(("units",), "the scenario needs at least one [[units]] table")
         units = []
     used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
-    grid, markers = _grid(ld, rows, legend, used)
-    if isinstance(raw.get("map"), dict):
-        _layer_rows(ld, grid, raw["map"])
+    markers: dict[str, tuple[Pos, ...]] = {}
+    if rows is None:
+        ld.mapless = True
+        grid = Grid(1, 1)
+    else:
+        grid, markers = _grid(ld, rows, legend, used)
+        if isinstance(raw.get("map"), dict):
+            _layer_rows(ld, grid, raw["map"])
     world = World(grid, ld.rules, ld.catalog)
     _units(ld, world, units, markers)
     _ground_items(ld, world, raw.get("items", []), markers)
@@ -514,6 +520,10 @@ def _layer_rows(ld: _Loader, grid: Grid, raw: dict[str, Any]) -> None:
 def _cell(
     ld: _Loader, where: KeyPath, value: Any, world: World, markers: dict[str, tuple[Pos, ...]]
 ) -> Pos | None:
+    """The cell `value` names (a marker or [x, y]); None, with a problem, when it names none.
+    Without a map (`ld.mapless`) only its form is checked, and None is returned."""
+    if ld.mapless and (isinstance(value, str) or _pair(value)):
+        return None
     if isinstance(value, str):
         cells = markers.get(value, ())
         if not cells:
@@ -526,11 +536,7 @@ def _cell(
             )
             return None
         return cells[0]
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
+    if _pair(value):
         pos = Pos(value[0], value[1])
         if not world.grid.inside(pos):
             ld.problem(where, f"{pos} is outside the {world.grid.width}x{world.grid.height} map")
@@ -538,6 +544,15 @@ def _cell(
         return pos
     ld.problem(where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {value!r}')
     return None
+
+
+def _pair(value: Any) -> bool:
+    """Whether `value` is a cell as [x, y], two whole numbers."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute | None:
@@ -575,6 +590,9 @@ def _units(
             ld.problem(base, "each [[units]] entry must be a table")
             continue
         ld.unknown_keys(base, unit, UNIT_KEYS, "unit key")
+        # A unit with a bad id, team or template is checked on all the same (it is never added
+        # to the world): every problem of the file is listed at once, not one stage at a time.
+        before = len(ld.problems)
         uid = unit.get("id")
         if not isinstance(uid, str) or not ID.match(uid):
             ld.problem(
@@ -582,25 +600,27 @@ def _units(
                 "each unit needs an `id` of lower-case letters, digits "
                 f"and _ starting with a letter, not {uid!r}",
             )
-            continue
-        if uid in seen:
+            uid = f"units[{index}]" if not isinstance(uid, str) or len(uid) > 40 else uid
+        elif uid in seen:
             ld.problem((*base, "id"), f"unit id {uid!r} is used twice")
-            continue
         seen.add(uid)
         team = unit.get("team")
         if not isinstance(team, str) or not team:
             ld.problem((*base, "team"), f"unit {uid!r} needs a `team` (a name)")
-            continue
+            team = ""
         merged: dict[str, Any] = {}
         template = unit.get("template")
+        known_template = True
         if template is not None:
             if not isinstance(template, str) or template not in ld.catalog.templates:
                 known = ", ".join(sorted(ld.catalog.templates))
                 ld.problem((*base, "template"), f"unknown template {template!r} (known: {known})")
-                continue
-            merged.update(ld.catalog.templates[template])
+                known_template = False
+            else:
+                merged.update(ld.catalog.templates[template])
         merged.update({k: v for k, v in unit.items() if k in TEMPLATE_KEYS})
-        _unit(ld, world, base, uid, team, merged, unit, markers, standing)
+        _unit(ld, world, base, uid, team, merged, unit, markers, standing,
+              known_template=known_template, clean=len(ld.problems) == before)  # fmt: skip
 
 
 def _unit(
@@ -613,12 +633,16 @@ def _unit(
     unit: dict[str, Any],
     markers: dict[str, tuple[Pos, ...]],
     standing: dict[Pos, str],
+    *,
+    known_template: bool = True,
+    clean: bool = True,
 ) -> None:
-    # Every key is checked, so one unit's problems are all listed together; the unit is added
-    # only when it has none.
+    """Every key is checked, so one unit's problems are all listed together; the unit is added
+    only when it has none (`clean`: its id, team and template had none). Of a unit whose
+    template is unknown, the keys the template would have given are not asked for."""
     before = len(ld.problems)
     missing = [k for k in ("race", *ld.rules.attribute_names) if k not in stats]
-    if missing:
+    if missing and known_template:
         ld.problem(base, f"unit {uid!r} needs a template or {', '.join(missing)}")
     race = None
     if "race" in stats:
@@ -687,7 +711,7 @@ def _unit(
         ld.problem(
             (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
         )
-    if len(ld.problems) > before or race is None or pos is None:
+    if not clean or len(ld.problems) > before or race is None or pos is None:
         _equipment(ld, world, base, uid, stats)  # for its problems
         return
     world.add_entity(
@@ -812,11 +836,11 @@ def _ground_items(
             continue
         ld.unknown_keys(base, entry, ITEM_KEYS, "item key")
         kind = entry.get("kind")
-        if not isinstance(kind, str) or kind not in ld.catalog.equipment:
+        known = isinstance(kind, str) and kind in ld.catalog.equipment
+        if not known:
             ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
-            continue
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
-        if pos is None:
+        if pos is None or not isinstance(kind, str) or not known:
             continue
         if world.grid.kind(pos) is Kind.WALL:
             ld.problem((*base, "at"), f"item {kind!r} lies in a wall at {pos}")
@@ -891,6 +915,8 @@ def _objectives(
             at = entry.get("at")
             if isinstance(at, str):
                 cells = markers.get(at, ())
+                if ld.mapless:
+                    continue
                 if not cells:
                     ld.problem((*base, "at"), f"marker {at!r} does not appear in the map")
                     continue

@@ -25,8 +25,7 @@ class Condition(enum.StrEnum):
     BURNING = "burning"  # stacks (R-K4)
     BLEEDING = "bleeding"  # stacks (R-K5)
     INCAPACITATED = "incapacitated"  # R-K2
-    FEINTED = "feinted"  # the creature feinted (R-X10)
-    FEINT_TURNS = "feint_turns"  # its turn ends left (R-X10)
+    FEINTED = "feinted"  # the bonus on its next melee Hit Roll, whatever its target (R-X10)
     ASSISTED = "assisted"  # the enemy its next Hit Roll gains +2 against (R-X21)
     ASSISTED_BY = "assisted_by"  # the assister (R-X21)
     ASSISTING = "assisting"  # the allies it assisted this turn (R-X21)
@@ -50,7 +49,6 @@ class Condition(enum.StrEnum):
 
 
 _HOLDS: dict[Condition, type] = {
-    Condition.FEINTED: str,
     Condition.ASSISTED: str,
     Condition.ASSISTED_BY: str,
     Condition.GRAPPLING: str,

@@ -207,7 +207,6 @@ class ActionRules:
     aim_bonus: int  # R-X1
     assist_bonus: int  # R-X21 Decision: as Aim's +2
     feint_bonus: int  # R-X10
-    feint_turn_ends: int  # R-X10 Decision: lasts to the end of the feinter's next turn
     shove_push_divisor: int  # R-X15: half the shover's STR Roll, rounded down
     shove_min_push_metres: int  # R-X15: minimum 1
     trip_weapon_fcs_factor: int  # R-X19: a `trip` weapon doubles the FCS Bonus

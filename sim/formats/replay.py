@@ -72,6 +72,10 @@ class Save:
     # The reaction policy of the creatures whose scenario names none (Battle.default_policy):
     # "always" in a version 1 save, written before "auto" became the default.
     default_policy: str = AUTO
+    # The round the battle was in when saved and, once over, who won: what a list of saves
+    # says of each without replaying it (0 and () in saves written before they were kept).
+    rounds: int = 0
+    winners: tuple[str, ...] = ()
 
 
 def log_digest(battle: Battle) -> str:
@@ -100,6 +104,8 @@ def record(
         over=battle.world.turn.over,
         ai=tuple(sorted((ai or {}).items())),
         default_policy=battle.default_policy,
+        rounds=battle.world.turn.round,
+        winners=tuple(battle.world.turn.winners),
     )
 
 
@@ -120,6 +126,8 @@ def dumps(save: Save) -> str:
         "over": save.over,
         "ai": dict(save.ai),
         "default_policy": save.default_policy,
+        "rounds": save.rounds,
+        "winners": list(save.winners),
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -182,7 +190,22 @@ def loads(text: str, where: str = "<save>") -> Save:
         over=data.get("over") is True,
         ai=_seats(data.get("ai", {}), where),
         default_policy=default_policy,
+        rounds=_rounds(data.get("rounds", 0)),
+        winners=_winners(data.get("winners", [])),
     )
+
+
+def _rounds(value: Any) -> int:
+    """The saved "rounds": only a description of the save (the replay decides the battle),
+    so one that is not a whole number from 0 reads as unknown (0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _winners(value: Any) -> tuple[str, ...]:
+    """The saved "winners", as `_rounds`: a list of side names, else none known."""
+    if isinstance(value, list) and all(isinstance(team, str) for team in value):
+        return tuple(value)
+    return ()
 
 
 def _seats(value: Any, where: str) -> tuple[tuple[str, str], ...]:

@@ -36,6 +36,7 @@ from sim.rules.combat.reactions import (
     bonus_left,
     held_shield,
     held_weapon,
+    parry_weapons,
     reaction_price,
 )
 from sim.rules.reach.sight import creature_distance_half
@@ -124,12 +125,13 @@ def downs_worth(world: World, unit: str, per_hit: int, w: AutoWeights) -> float:
     return per_hit + (w.down if downs(world, unit, per_hit) else 0.0)
 
 
-def _defences(world: World, unit: str, *, melee: bool) -> tuple[str, ...]:
-    """The defences `unit` could choose were its Bonus Actions there (R-R1..R-R3)."""
+def _defences(world: World, unit: str) -> tuple[str, ...]:
+    """The defences `unit` could choose were its Bonus Actions there (R-R1..R-R3): a Parry
+    against any attack, a ranged one too, with a held weapon (R-R2)."""
     if incapacitated(world, unit):
         return ()
     out = [] if has(world, unit, Condition.PRONE) else ["dodge"]
-    if melee and held_weapon(world, unit, melee=True) is not None:
+    if parry_weapons(world, unit):
         out.append("parry")
     if held_shield(world, unit) is not None:
         out.append("block")
@@ -196,7 +198,7 @@ def threats(world: World, unit: str, *, besides: str = "") -> tuple[Threat, ...]
         bare = hit.beats(defense_total(world, unit, NONE))
         saved = {
             d: (bare - hit.beats(defense_total(world, unit, d))) * value
-            for d in _defences(world, unit, melee=melee)
+            for d in _defences(world, unit)
         }
         if not saved:
             continue

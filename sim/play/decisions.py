@@ -51,6 +51,41 @@ def _parser(kind: type[a.Action]) -> Parser:
 PARSERS: dict[str, Parser] = {name: _parser(kind) for name, kind in ACTIONS.items()}
 
 
+# The reactions (R-R), by the name a player might write as an action, and the option that
+# answers each one's window: an Attack of Opportunity's is "attack" (R-R4).
+REACTIONS: dict[str, str] = {
+    "dodge": "dodge",
+    "parry": "parry",
+    "block": "block",
+    "catch": "catch",
+    "interrupt": "interrupt",
+    "attack_of_opportunity": "attack",
+}
+
+
+def _reaction_hint(unit: str, name: str) -> str:
+    """For a reaction written as an action: that it is answered in a window, and how (R-R8).
+
+    >>> import textwrap
+    >>> print(textwrap.fill(_reaction_hint("ana", "catch"), 80))
+    : a reaction, answered when the engine opens a window for the creature (an
+    attack on it, a throw at it, a foe leaving its reach or acting beside it):
+    {"unit": "ana", "reaction": "catch"}, or in the client the reaction prompt
+    (R-R8)
+    >>> _reaction_hint("ana", "fly")
+    ''
+    """
+    option = REACTIONS.get(name.strip().lower().replace(" ", "_"))
+    if option is None:
+        return ""
+    answer = shown({"unit": unit, "reaction": option})
+    return (
+        ": a reaction, answered when the engine opens a window for the creature (an attack on "
+        f"it, a throw at it, a foe leaving its reach or acting beside it): {answer}, or in the "
+        "client the reaction prompt (R-R8)"
+    )
+
+
 def parse(obj: Any) -> Decision:
     """A decision from its JSON object; raises DecisionError with a reason a player can read."""
     if not isinstance(obj, dict):
@@ -83,7 +118,7 @@ def parse(obj: Any) -> Decision:
         raise DecisionError('needs "action": an action name such as "walk" or "end_turn"')
     parser = PARSERS.get(name)
     if parser is None:
-        raise DecisionError(f"unknown action {shown(name)}")
+        raise DecisionError(f"unknown action {shown(name)}{_reaction_hint(unit, name)}")
     extra = set(obj) - COMMON - FIELDS[name]
     if extra:
         raise DecisionError(f"unknown field(s) for {name}: {', '.join(sorted(extra))}")

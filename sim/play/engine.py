@@ -275,19 +275,19 @@ class Battle:
         world = self.world
         actor = action.actor
         if world.turn.over:
-            return Refusal("the battle is over")
+            return Refusal("the battle is over: a side has won (R-C6)")
         if not world.exists(actor) or not is_creature(world, actor):
-            return Refusal(f"there is no unit {actor!r}")
+            return Refusal(f"there is no unit {actor!r} (R-C1)")
         pending = self.pending
         if isinstance(pending, AwaitingReaction):
-            return Refusal(f"waiting for {pending.unit} to answer: {pending.trigger}")
+            return Refusal(f"waiting for {pending.unit} to answer: {pending.trigger} (R-R8)")
         if isinstance(pending, AwaitingAction) and pending.unit != actor and not action.reaction:
             return Refusal(f"it is {pending.unit}'s turn, not {actor}'s (R-T3)")
         if incapacitated(world, actor):
             return Refusal(f"{actor} is incapacitated and can take no actions (R-K2)")
         mechanic = RULEBOOK.get(type(action))
         if mechanic is None:
-            return Refusal(f"{action.name!r} is not an action this simulator knows yet")
+            return Refusal(f"{action.name!r} is not an action of the rules (R-B1)")
         cost = self.priced(action)
         if isinstance(cost, Refusal):
             return cost
@@ -354,7 +354,7 @@ class Battle:
     def _answer(self, choice: ReactionChoice) -> Outcome:
         """Answer the open reaction window and carry on resolving (R-R8)."""
         if self._paused is None:
-            return Refusal("no reaction window is open")
+            return Refusal("no reaction window is open (R-R8)")
         resolution, ask = self._paused
         refusal = self.check_answer(choice)
         if refusal is not None:
@@ -377,14 +377,14 @@ class Battle:
         reaction (R-B7) is always asked for; where its cost cannot be paid the refusal names
         the slowed cost and what is missing."""
         if self._paused is None:
-            return Refusal("no reaction window is open")
+            return Refusal("no reaction window is open (R-R8)")
         ask = self._paused[1]
         if choice.unit != ask.unit:
-            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s")
+            return Refusal(f"the open window is {ask.unit}'s to answer, not {choice.unit}'s (R-R8)")
         if choice.choice not in ask.options:
             return Refusal(
                 f"{choice.choice!r} is not an option; {ask.unit} may choose "
-                f"{', '.join(ask.options)}"
+                f"{', '.join(ask.options)} (R-R8)"
             )
         if choice.slow:
             if choice.choice == NONE:
@@ -455,15 +455,16 @@ class Battle:
     def _set_policy(self, decision: SetPolicy) -> Outcome:
         world = self.world
         if not world.exists(decision.unit) or not is_creature(world, decision.unit):
-            return Refusal(f"there is no unit {decision.unit!r}")
+            return Refusal(f"there is no unit {decision.unit!r} (R-C1)")
         if decision.reactions not in REACTION_POLICIES:
             return Refusal(
                 f"reaction policy must be one of {', '.join(REACTION_POLICIES)}, "
-                f"not {decision.reactions!r}"
+                f"not {decision.reactions!r} (R-R8)"
             )
         if decision.defence not in DEFENCES:
             return Refusal(
-                f"preferred defence must be one of {', '.join(DEFENCES)}, not {decision.defence!r}"
+                f"preferred defence must be one of {', '.join(DEFENCES)}, not "
+                f"{decision.defence!r} (R-R1, R-R2, R-R3)"
             )
         self.decisions.append(decision)
         start = len(self.log)

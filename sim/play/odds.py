@@ -106,15 +106,15 @@ def hit_total(
     world: World, attacker: str, target: str, *, melee: bool, factor: int = 1
 ) -> Distribution:
     """R-A1: the Hit Roll of `attacker`'s next attack in its window, with Aim (R-X1, ranged),
-    a Feint against this target (R-X10, melee) and an Assist against it (R-X21) as `hit_roll`
-    adds them."""
+    a Feint (R-X10, melee, whatever the target) and an Assist against this target (R-X21) as
+    `hit_roll` adds them."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     modifier = hit_bonus(world, attacker, count, factor)
     held = conditions(world, attacker)
     if not melee and held.has(Condition.AIMING):
         modifier += held.count(Condition.AIMING)
-    if melee and held.creature(Condition.FEINTED) == target:
-        modifier += world.rules.actions.feint_bonus
+    if melee and held.has(Condition.FEINTED):
+        modifier += held.count(Condition.FEINTED)
     modifier += assist_bonus(world, attacker, target)[0]
     fcs = world.need(attacker, Stats).attribute("fcs")
     return Distribution.die(fcs.die) + modifier
@@ -158,12 +158,13 @@ class AttackOdds:
     per_hit: int
 
 
-def defences(world: World, attacker: str, target: str, *, melee: bool) -> tuple[str, ...]:
-    """The defences `target` can still choose now, "none" last; only "none" against an unseen
-    attacker (R-X8) or for an Incapacitated target (R-A2)."""
+def defences(world: World, attacker: str, target: str) -> tuple[str, ...]:
+    """The defences `target` can still choose now against any attack of `attacker`'s, melee or
+    not (a Parry too, R-R2), "none" last; only "none" against an unseen attacker (R-X8) or for
+    an Incapacitated target (R-A2)."""
     if incapacitated(world, target) or target in unseen_by(world, attacker):
         return (NONE,)
-    return (*defence_options(world, target, melee=melee), NONE)
+    return (*defence_options(world, target), NONE)
 
 
 def attack_odds(
@@ -181,7 +182,7 @@ def attack_odds(
     wd = kind.wd if kind else world.rules.attack.unarmed_wd
     per_hit = after_armour(world, target, wd)
     out = []
-    for choice in defences(world, attacker, target, melee=melee):
+    for choice in defences(world, attacker, target):
         chance = hit.beats(defense_total(world, target, choice))
         out.append(AttackOdds(choice, chance, chance * per_hit, per_hit))
     return tuple(out)
@@ -396,7 +397,7 @@ def trip_odds(world: World, actor: str, target: str, *, factor: int = 1) -> tupl
     with Evade uses the Evade up before the save (R-X9)."""
     hit = hit_total(world, actor, target, melee=True, factor=factor)
     out = []
-    for choice in defences(world, actor, target, melee=True):
+    for choice in defences(world, actor, target):
         defense = defense_total(world, target, choice)
         chance = hit.beats(defense)
         if incapacitated(world, target) or has(world, target, Condition.PRONE):

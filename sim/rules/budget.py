@@ -20,7 +20,7 @@ def standard_tier(world: World, action: Action) -> Tier | Refusal:
         known = ", ".join(
             name for name, a in world.catalog.abilities.items() if a.kind == action.category
         )
-        return Refusal(f"there is no {action.category} {action.ability!r} (known: {known})")
+        return Refusal(f"there is no {action.category} {action.ability!r} (known: {known}) (R-X20)")
     return ability.tier
 
 
@@ -29,12 +29,12 @@ def shifted_tier(rules: Rules, action: Action, standard: Tier | None = None) -> 
     `standard` is the tier before them when it is not the action type's (R-X20)."""
     tier = action.tier if standard is None else standard
     if action.slow and action.quicken:
-        return Refusal("an action cannot be both Slowed and Quickened")
+        return Refusal("an action cannot be both Slowed and Quickened (R-B6)")
     if action.slow:
         return rules.slow[tier]
     if action.quicken:
         if tier not in rules.quicken:
-            return Refusal(f"{_a(tier.label)} cannot be Quickened")
+            return Refusal(f"{_a(tier.label)} cannot be Quickened (R-B6)")
         return rules.quicken[tier]
     return tier
 
@@ -48,7 +48,7 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
         budget = world.need(actor, Budget)
     if isinstance(action, EndTurn):
         if action.slow or action.quicken:
-            return Refusal("ending the turn cannot be Slowed or Quickened")
+            return Refusal("ending the turn cannot be Slowed or Quickened (R-B6)")
         return Cost(Tier.FREE, 0, 0, counts_as_action=False)
     standard = standard_tier(world, action)
     if isinstance(standard, Refusal):
@@ -75,12 +75,12 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
         if budget.acted:
             return Refusal(
                 f"{_a(tier.label)} must be the first action of the turn; "
-                f"{actor} has already acted this turn"
+                f"{actor} has already acted this turn (R-B3)"
             )
         if budget.half < rules.budget.half_actions:
             return Refusal(
                 f"{_a(tier.label)} takes the whole turn; {actor} has only "
-                f"{budget.half} of {rules.budget.half_actions} half-actions left"
+                f"{budget.half} of {rules.budget.half_actions} half-actions left (R-B3)"
             )
         half, bonus = budget.half, budget.bonus
     else:
@@ -100,11 +100,11 @@ def price(world: World, action: Action, budget: Budget | None = None) -> Cost | 
     if half > budget.half:
         return Refusal(
             f"{actor} has only {_count(budget.half, 'half-action')} left; "
-            f"{what} costs {_count(half, 'half-action')}"
+            f"{what} costs {_count(half, 'half-action')} (R-B4)"
         )
     return Refusal(
         f"{actor} has only {_count(budget.bonus, 'Bonus Action')} left; "
-        f"{what} costs {_count(bonus, 'Bonus Action')}"
+        f"{what} costs {_count(bonus, 'Bonus Action')} (R-B4)"
     )
 
 

@@ -115,7 +115,7 @@ class Scene:
         """Whether `other` is in the unit's reach for a hands-on action (`in_reach`, the first
         question of Aid, Administer, Trip, Shove, Feint, Grapple and Disarm)."""
         return self.sifts(
-            ("near", other), lambda: in_reach(self.world, self.unit, other, "reach") is None
+            ("near", other), lambda: in_reach(self.world, self.unit, other, "reach", "R-A4") is None
         )
 
     def ally(self, other: str) -> bool:

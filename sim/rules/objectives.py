@@ -76,7 +76,8 @@ def outcome(world: World, objectives: tuple[Objective, ...]) -> tuple[tuple[str,
             if unit is not None:
                 return (objective.team,), f"{unit} reached the objective"
         elif world.turn.round > objective.rounds:
-            return (objective.team,), f"{objective.team} held out for {objective.rounds} rounds"
+            rounds = f"{objective.rounds} round{'' if objective.rounds == 1 else 's'}"
+            return (objective.team,), f"{objective.team} held out for {rounds}"
     if len(alive) <= 1 and len(teams(world)) > 1:
         return alive, "every other side is incapacitated (R-C6)"
     return None

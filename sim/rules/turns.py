@@ -13,7 +13,6 @@ from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.combat.assist import assist_lapses
 from sim.rules.combat.checks import roll_check
-from sim.rules.combat.feint import feint_expiry
 from sim.rules.combat.grapple import sustain_grapple
 from sim.rules.combat.health import damage
 from sim.rules.combat.prepare import Prepared
@@ -192,8 +191,7 @@ END_OF_TURN: tuple[Step, ...] = (
     _counts_down(Condition.SLOWED),
     _attack_window,
     _disengage,
-    feint_expiry,  # R-X10: an unused feint lapses at the end of the next turn
-)
+)  # R-X10 Decision: an unused Feint's bonus is kept until its melee Hit Roll: no expiry
 
 
 def next_in_order(world: World) -> tuple[str, bool]:

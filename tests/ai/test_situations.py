@@ -49,7 +49,8 @@ def expect(b: Battle, kind: type[Chosen]) -> tuple[Chosen, str]:
 
 def test_aim_before_a_long_shot() -> None:
     """An archer with a brute far off across an empty hall: nothing threatens it this turn,
-    so +2 on the shot (R-X1) is worth more than the Bonus Action kept for a Dodge."""
+    so +2 on the shot (R-X1) is worth more than the Bonus Action kept for a Dodge. The brute's
+    hands are empty: with his greataxe he would Parry the arrow too (R-R2)."""
     b = turn_of(
         scenario_text(
             """
@@ -60,7 +61,7 @@ def test_aim_before_a_long_shot() -> None:
             """,
             unit("ana", "blue", "human_archer", "a", policy="ask")
             + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+            + unit("grok", "red", "orc_brute", "g", policy="ask", held=[]),
         ),
         "ana",
     )
@@ -196,6 +197,35 @@ def test_disarm_a_duellist() -> None:
         "grok",
     )
     assert expect(b, a.Disarm)[0].target == "ana"
+
+
+def test_disarming_a_duellist_counts_the_shots_she_can_no_longer_parry() -> None:
+    """R-R2: a Parry answers any attack, an arrow too, so disarming the fighter (R-X5) is worth
+    more when an archer of grok's side can shoot her from across the hall: she could parry
+    those shots as well as grok's blows."""
+    rows = """
+        ##########
+        #bf......#
+        #.......x#
+        ##########
+        """
+    fighter = unit(
+        "ana", "blue", "human_fighter", "f", policy="ask", held=["longsword"], str="d10+8"
+    )
+
+    def disarm_score(*others: str) -> float:
+        grok = unit("grok", "red", "orc_brute", "b", policy="ask")
+        shown = rows if others else rows.replace("x", ".")
+        b = turn_of(scenario_text(shown, "\n".join((grok, fighter, *others))), "grok")
+        pending = b.pending
+        assert isinstance(pending, AwaitingAction)
+        weights = book().levels["tactical"].weights
+        ranked = rank(b.world, "grok", tuple(legal_decisions(b, slowed=False)), weights=weights)
+        return next(c.score for c in ranked if isinstance(c.decision, a.Disarm))
+
+    archer = unit("xan", "red", "human_archer", "x", policy="ask")
+    alone, shot_at = disarm_score(), disarm_score(archer)
+    assert shot_at > alone, (alone, shot_at)
 
 
 def test_hide_behind_cover() -> None:
@@ -381,7 +411,7 @@ def test_classic_takes_none_of_them() -> None:
             """,
             unit("ana", "blue", "human_archer", "a", policy="ask")
             + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+            + unit("grok", "red", "orc_brute", "g", policy="ask", held=[]),
         ),
         "ana",
     )

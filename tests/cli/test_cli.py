@@ -112,8 +112,8 @@ def test_the_same_seed_and_script_print_the_same_log(
 ) -> None:
     """DESIGN: two battles with the same seed and the same decisions give the same event log."""
     path = script(tmp_path, {"unit": "bram", "action": "aim"}, *ROUNDS)
-    first = run(capsys, "run", SKIRMISH, "--seed", "7", "--script", path)
-    second = run(capsys, "run", SKIRMISH, "--seed", "7", "--script", path)
+    first = run(capsys, "run", SKIRMISH, "--seed", "7", "--script", path, "--keep-going")
+    second = run(capsys, "run", SKIRMISH, "--seed", "7", "--script", path, "--keep-going")
     assert first == second
     code, log, err = first
     assert code == 0 and err == ""
@@ -131,11 +131,11 @@ def test_python_m_sim_prints_the_same_log_as_the_sim_command(
 ) -> None:
     """`python -m sim` is the same entry point: same log, twice, and the same as `main`."""
     path = script(tmp_path, *ROUNDS)
-    once = sim("run", SKIRMISH, "--seed", "11", "--script", path)
-    again = sim("run", SKIRMISH, "--seed", "11", "--script", path)
+    once = sim("run", SKIRMISH, "--seed", "11", "--script", path, "--keep-going")
+    again = sim("run", SKIRMISH, "--seed", "11", "--script", path, "--keep-going")
     assert once.returncode == 0, once.stderr
     assert once.stdout == again.stdout
-    assert main(["run", str(SKIRMISH), "--seed", "11", "--script", str(path)]) == 0
+    assert main(["run", str(SKIRMISH), "--seed", "11", "--script", str(path), "--keep-going"]) == 0
     assert capsys.readouterr().out == once.stdout
 
 
@@ -149,7 +149,8 @@ def test_without_a_seed_the_scenario_seed_is_used_and_recorded(
 
 
 def test_a_script_can_come_from_standard_input() -> None:
-    done = sim("run", SKIRMISH, "--seed", "1", "--script", "-", stdin=json.dumps(ROUNDS[0]) + "\n")
+    aim = {"unit": "bram", "action": "aim"}  # seed 6: bram acts first
+    done = sim("run", SKIRMISH, "--seed", "6", "--script", "-", stdin=json.dumps(aim) + "\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith('{"type": "battle_started"')
 
@@ -206,7 +207,9 @@ def test_dice_that_run_out_during_the_script_name_the_line(
     """A Sprint rolls AGI when declared (R-M1); the four results went to initiative."""
     path = script(tmp_path, {"unit": "grok", "action": "end_turn", "slow": True},
                   {"unit": "grok", "action": "sprint", "to": [10, 2]})  # fmt: skip
-    code, log, err = run(capsys, "run", SKIRMISH, "--dice", "3,2,6,1", "--script", path)
+    code, log, err = run(
+        capsys, "run", SKIRMISH, "--dice", "3,2,6,1", "--script", path, "--keep-going"
+    )
     assert code == 1
     assert err == (
         "sim run: --dice at script line 2: the loaded dice ran out after 4 results "
@@ -277,7 +280,7 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
         {"unit": "ana", "action": "end_turn"},
         {"unit": "grok", "action": "brace"},
     )
-    code, log, err = run(capsys, "run", duel, "--dice", "6,1", "--script", path)
+    code, log, err = run(capsys, "run", duel, "--dice", "6,1", "--script", path, "--keep-going")
     assert code == 0 and err == ""
     refusals = of_type(log, "refused")
     assert [(r["line"], r["unit"], r["action"]) for r in refusals] == [
@@ -305,6 +308,36 @@ def test_bad_lines_are_refused_with_a_reason_and_the_run_goes_on(
     assert {"type": "turn_started", "unit": "grok", "round": 1} in log
 
 
+def test_R_R8_a_reaction_written_as_an_action_is_refused_saying_how_to_answer_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-R8: Dodge is a reaction, not an action. With grok's defence window open (his player
+    declined the Interrupt first, R-R7), the line {"action": "dodge"} is refused saying how a
+    reaction is answered, and the window stays open for the answer it names."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(DUEL.replace("#A.r.g#", "#Agr..#"), encoding="utf-8")
+    path = script(
+        tmp_path,
+        {"unit": "grok", "policy": "ask"},
+        {"unit": "ana", "action": "attack", "target": "grok"},
+        {"unit": "grok", "reaction": "none"},
+        {"unit": "grok", "action": "dodge"},
+        {"unit": "grok", "reaction": "dodge"},
+    )
+    args = ("run", scenario, "--dice", "6,1,5,3,2,1,1", "--script", path, "--keep-going")
+    code, log, _ = run(capsys, *args)
+    assert code == 0  # with --keep-going: the line after the refused one is still played
+    refusals = of_type(log, "refused")
+    assert [(r["line"], r["unit"], r["action"]) for r in refusals] == [(4, "grok", "dodge")]
+    assert refusals[0]["reason"] == (
+        'unknown action "dodge": a reaction, answered when the engine opens a window for the '
+        "creature (an attack on it, a throw at it, a foe leaving its reach or acting beside it): "
+        '{"unit": "grok", "reaction": "dodge"}, or in the client the reaction prompt (R-R8)'
+    )
+    answers = [(r["window"], r["choice"], r["by"]) for r in of_type(log, "reaction_answered")]
+    assert answers == [("interrupt", "none", "player"), ("defence", "dodge", "player")]
+
+
 def test_policy_lines_set_how_a_creature_answers_reactions(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -317,7 +350,7 @@ def test_policy_lines_set_how_a_creature_answers_reactions(
         {"unit": "ana", "policy": "ask", "defence": "hide"},
         {"unit": "ana", "policy": "ask", "speed": 2},
     )
-    code, log, _ = run(capsys, "run", duel, "--dice", "6,1", "--script", path)
+    code, log, _ = run(capsys, "run", duel, "--dice", "6,1", "--script", path, "--keep-going")
     assert code == 0
     assert of_type(log, "policy_set") == [
         {"type": "policy_set", "unit": "grok", "reactions": "never", "defence": "dodge"},
@@ -343,11 +376,11 @@ def test_after_the_battle_is_over_every_line_is_refused(
         {"unit": "ana", "action": "aim"},
     )
     code, log, _ = run(capsys, "run", path, "--dice", "6,1", "--script", lines)
-    assert code == 0
+    assert code == 1  # the last line is refused, and the run stops there
     assert of_type(log, "battle_ended") == [
-        {"type": "battle_ended", "winners": ["blue"], "reason": "blue held out for 1 rounds"}
+        {"type": "battle_ended", "winners": ["blue"], "reason": "blue held out for 1 round"}
     ]
-    assert of_type(log, "refused")[-1]["reason"] == "the battle is over"
+    assert of_type(log, "refused")[-1]["reason"] == "the battle is over: a side has won (R-C6)"
 
 
 # --- the state file ----------------------------------------------------------------------------

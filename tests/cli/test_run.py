@@ -62,7 +62,7 @@ def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], scenario: str, dice:
     (tmp_path / "s.toml").write_text(scenario, encoding="utf-8")
     (tmp_path / "s.jsonl").write_text("\n".join(map(json.dumps, lines)) + "\n", encoding="utf-8")
     code = main(["run", str(tmp_path / "s.toml"), "--dice", dice,
-                 "--script", str(tmp_path / "s.jsonl")])  # fmt: skip
+                 "--script", str(tmp_path / "s.jsonl"), "--keep-going"])  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
     return [json.loads(line) for line in out.splitlines()]
@@ -172,3 +172,43 @@ def test_sim_run_preparing_never_costs_a_turn(
         ("turn_started", "grok", 3),
     ]
     assert not [r for r in records if r["type"] == "refused"]
+
+
+SKIRMISH = Path(__file__).resolve().parents[2] / "scenarios" / "skirmish.toml"
+
+
+def test_a_refused_line_stops_the_run_with_status_1_unless_keep_going(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 6 lets bram act first in the skirmish: his Aim is taken, ana's Aim out of turn is
+    refused (R-T3). Without --keep-going the run stops at that line, exit status 1, with a line
+    on standard error saying so; bram's End Turn after it is not played, and the --state file
+    is written as the battle stands. With --keep-going the same script plays on, status 0."""
+    script = tmp_path / "s.jsonl"
+    script.write_text(
+        '{"unit": "bram", "action": "aim"}\n'
+        '{"unit": "ana", "action": "aim"}\n'
+        '{"unit": "bram", "action": "end_turn"}\n',
+        encoding="utf-8",
+    )
+    state = tmp_path / "state.json"
+    argv = ["run", str(SKIRMISH), "--seed", "6", "--script", str(script), "--state", str(state)]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[-1] == {
+        "type": "refused", "line": 2, "unit": "ana", "action": "aim",
+        "reason": "it is bram's turn, not ana's (R-T3)",
+    }  # fmt: skip
+    assert err == (
+        "sim run: script line 2 was refused (its reason is in the log); the run stops there "
+        "(--keep-going plays on past refused lines)\n"
+    )
+    assert json.loads(state.read_text(encoding="utf-8"))["turn"] == "bram"
+
+    assert main([*argv, "--keep-going"]) == 0
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert err == ""
+    assert {"type": "turn_ended", "unit": "bram"} in records
+    assert json.loads(state.read_text(encoding="utf-8"))["turn"] != "bram"

@@ -335,8 +335,10 @@ def test_sim_edit_refuses_what_it_cannot_open(
 ) -> None:
     from sim.cli.main import main
 
-    assert main(["edit"]) == 2
-    assert "give a scenario file to edit, or --new WxH for a new map" in capsys.readouterr().err
+    assert main(["edit", "a.toml", "--new", "8x6"]) == 2
+    assert "give a scenario file to edit, or --new WxH for a new map, not both" in (
+        capsys.readouterr().err
+    )
     assert main(["edit", "--new", "0x5"]) == 2
     assert "--new takes a size like 20x12 (1 to 1024 each), not '0x5'" in capsys.readouterr().err
     bad = tmp_path / "bad.toml"
@@ -344,6 +346,29 @@ def test_sim_edit_refuses_what_it_cannot_open(
     assert main(["edit", str(bad)]) == 1
     err = capsys.readouterr().err
     assert f"{bad}:5: row 0, column 1: 'x' is not in the legend" in err
+
+
+def test_sim_edit_without_a_file_opens_a_new_map_under_a_free_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sim edit` alone opens a new 20x12 map, as `--new 20x12` does; it is saved to
+    new_map.toml, or new_map-2.toml when an earlier new map is there (never over it)."""
+    from sim.cli.main import main
+    from sim.ui.input import app, editor
+
+    opened: list[tuple[me.Source, str | None]] = []
+    monkeypatch.setattr(app, "display_problem", lambda: None)
+    monkeypatch.setattr(editor, "edit", lambda source, out, **_: opened.append((source, out)) or 0)
+    monkeypatch.chdir(tmp_path)
+    assert main(["edit"]) == 0
+    (tmp_path / "new_map.toml").write_text("an earlier map", encoding="utf-8")
+    assert main(["edit"]) == 0
+    assert main(["edit", "--new", "8x6"]) == 0
+    outs = [out for _, out in opened]
+    assert outs == ["new_map.toml", "new_map-2.toml", "new_map-2.toml"]
+    sizes = [(source.state.width, source.state.height) for source, _ in opened]
+    assert sizes == [(20, 12), (20, 12), (8, 6)]
+    assert (tmp_path / "new_map.toml").read_text(encoding="utf-8") == "an earlier map"
 
 
 def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -> None:
@@ -363,8 +388,9 @@ def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -
         timeout=60,
     )
     assert done.returncode == 1
+    assert done.stderr.startswith("sim edit: no display found")
     assert done.stderr.endswith("so no window can open; the editor needs one\n")
-    assert "sim edit: no display found" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr  # SDL's own lines are kept off it
     assert not out.exists()
 
 

@@ -315,6 +315,9 @@ def test_check_reports_the_problem_on_its_line(
 def test_a_file_with_many_problems_lists_every_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Every problem at once, none held back for a second run (issue #33): the second "ana" is
+    named twice and also stands in a wall, and both are said; the unknown template's unit is
+    still checked."""
     text = """\
         name = "Many"
         colour = "red"
@@ -375,6 +378,7 @@ def test_a_file_with_many_problems_lists_every_one(
         "28: unknown equipment 'laser' in carried",
         "29: policy must be one of auto, ask, always, never, not 'sometimes'",
         "33: unit id 'ana' is used twice",
+        "36: unit 'ana' stands in wall at (0,0)",
         "39: objective kind must be defeat, reach or survive, not 'capture'",
     ]
 
@@ -403,7 +407,10 @@ def test_a_file_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_a_missing_map_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     problems = check(tmp_path, capsys, 'name = "No map"\n')
-    assert problems == ['1: the scenario needs [map] with rows = """...""" (one line per row)']
+    assert problems == [
+        '1: the scenario needs [map] with rows = """...""" (one line per row)',
+        "1: the scenario needs at least one [[units]] table",
+    ]
 
 
 # --- map rows and their lines ------------------------------------------------------------------
@@ -611,3 +618,51 @@ def test_the_scenarios_doc_lists_every_template_and_piece_of_equipment() -> None
     catalog = default_catalog()
     for name in [*catalog.templates, *catalog.equipment]:
         assert f"| `{name}` |" in SCENARIOS_DOC, name
+
+
+def test_a_unit_without_its_id_team_or_template_and_a_file_without_a_map_are_checked_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #33: `sim check` lists every problem of a file at once. No map: the units, items
+    and objectives are still checked, all but where they stand. A unit with a bad id, no team
+    and an unknown template still has its hp, policy and equipment checked (and is not asked
+    for the attributes its template would have given)."""
+    text = """\
+        name = "Staged"
+
+        [[units]]
+        id = "Ana"
+        template = "human_fightr"
+        at = "a"
+        hp = "x"
+        policy = "sometimes"
+
+        [[units]]
+        id = "grok"
+        team = "red"
+        template = "orc_brute"
+        at = [3, 1]
+        held = ["spoon"]
+
+        [[items]]
+        kind = "ladle"
+        at = "z"
+
+        [[objectives]]
+        kind = "reach"
+        team = "red"
+        at = "f"
+        """
+    assert check(tmp_path, capsys, text) == [
+        '1: the scenario needs [map] with rows = """...""" (one line per row)',
+        "3: unit 'Ana' needs a `team` (a name)",
+        "4: each unit needs an `id` of lower-case letters, digits and _ starting with a letter, "
+        "not 'Ana'",
+        "5: unknown template 'human_fightr' (known: dwarf_guard, elf_skirmisher, goblin_sneak, "
+        "halfling_medic, human_archer, human_fighter, human_mage, orc_brute, orc_raider, "
+        "orc_shaman)",
+        "7: hp must be a whole number from 1 to 1000, not 'x'",
+        "8: policy must be one of auto, ask, always, never, not 'sometimes'",
+        "15: unknown equipment 'spoon' in held",
+        "18: item needs a known `kind` of equipment, not 'ladle'",
+    ]

@@ -387,7 +387,7 @@ def test_R_C6_a_side_is_defeated_when_all_its_creatures_are_incapacitated() -> N
         "reason": "every other side is incapacitated (R-C6)",
     }
     assert b.pending == BattleOver(("blue",), "every other side is incapacitated (R-C6)")
-    assert refused(b, unit="ana", action="aim") == "the battle is over"
+    assert refused(b, unit="ana", action="aim") == "the battle is over: a side has won (R-C6)"
 
 
 def test_R_C6_one_creature_down_is_not_a_defeated_side() -> None:
@@ -474,7 +474,7 @@ def test_R_C7_no_hand_free_refuses_a_draw() -> None:
     """R-C7: with both hands full, drawing is refused and says what the hands hold."""
     b = battle(scenario_text(MAP, unit("ana", "blue", "human_fighter", "a")), [1])
     assert refused(b, unit="ana", action="draw", item="healing_potion") == (
-        "ana needs a free hand for ana.healing_potion but holds ana.longsword and ana.heater"
+        "ana needs a free hand for ana.healing_potion but holds ana.longsword and ana.heater (R-C7)"
     )
 
 
@@ -488,7 +488,7 @@ def test_R_C7_a_two_handed_weapon_needs_both_hands_free() -> None:
         [1],
     )
     assert refused(b, unit="ana", action="draw", item="greataxe") == (
-        "ana needs both hands for ana.greataxe but holds ana.dagger"
+        "ana needs both hands for ana.greataxe but holds ana.dagger (R-C7)"
     )
     accepted(b, unit="ana", action="drop", item="dagger")
     assert b.world.need("ana.dagger", Position).cell == Pos(1, 1)

@@ -286,7 +286,7 @@ def test_mutated_script_lines_play_or_are_refused_with_their_line(
         with workspace() as folder:
             path = folder / script
             path.write_bytes(mutate(text, mutations, toml=False))
-            argv = ["run", str(TOP / "scenarios" / scenario), "--script", str(path)]
+            argv = ["run", str(TOP / "scenarios" / scenario), "--script", str(path), "--keep-going"]
             code, out, err = command(argv)
             if code == 2:  # the whole file unreadable (a byte flip out of UTF-8)
                 assert err.startswith(f"sim run: cannot read the script {path}: not UTF-8")

@@ -51,7 +51,7 @@ def test_an_unknown_policy_is_refused_naming_auto() -> None:
     units = [unit("ana", "blue", "human_fighter", "a"), unit("bo", "red", "orc_brute", "b")]
     b = begun("#ab#", units, [8, 1], [])
     assert refuse(b, SetPolicy("ana", "sometimes")) == (
-        "reaction policy must be one of auto, ask, always, never, not 'sometimes'"
+        "reaction policy must be one of auto, ask, always, never, not 'sometimes' (R-R8)"
     )
 
 
@@ -404,7 +404,7 @@ def test_a_scripted_policy_logs_no_reason_as_before() -> None:
          "choice": "none", "by": "policy"},
     ]  # fmt: skip
     answer = next(e for e in b.log if isinstance(e, ReactionAnswered))
-    assert describe(answer) == "bo reacts (its policy): no reaction"
+    assert describe(answer) == "bo does not react, by its reaction policy"
     assert markers([answer], b.world, 0.0) == []
 
 

@@ -99,10 +99,12 @@ def _drive(
                 apply(world, item)
 
 
-def sampled_strike(world: World, attacker: str, target: str, choice: str) -> tuple[float, float]:
+def sampled_strike(
+    world: World, attacker: str, target: str, choice: str, *, melee: bool = True
+) -> tuple[float, float]:
     """Hit rate and mean damage over SAMPLES engine strikes with fair dice."""
     dice = SeededDice(2026)
-    weapon = held_weapon(world, attacker, melee=True)
+    weapon = held_weapon(world, attacker, melee=True) if melee else None
     hits = damage = 0
     for _ in range(SAMPLES):
         result, events = _drive(
@@ -112,9 +114,9 @@ def sampled_strike(world: World, attacker: str, target: str, choice: str) -> tup
                 attacker,
                 target,
                 weapon=weapon,
-                melee=True,
+                melee=melee,
                 purpose="test",
-                tag=AttackKind.MELEE,
+                tag=AttackKind.MELEE if melee else AttackKind.RANGED,
             ),
             choice,
         )
@@ -127,7 +129,7 @@ SETUPS: dict[str, list[tuple[str, str, Any]]] = {
     "plain": [],
     "braced": [("grok", "braced", 1)],
     "evading": [("grok", "evading", 1)],
-    "feinted": [("ana", "feinted", "grok")],
+    "feinted": [("ana", "feinted", 5)],  # R-X10: the next melee Hit Roll, whatever its target
     "assisted": [("ana", "assisted", "grok")],
     "incapacitated": [("grok", "incapacitated", 1)],
 }
@@ -142,7 +144,7 @@ def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
     world = b.world
     weapon = held_weapon(world, "ana", melee=True)
     odds = attack_odds(world, "ana", "grok", weapon=weapon, melee=True)
-    assert [o.defence for o in odds] == list(defences(world, "ana", "grok", melee=True))
+    assert [o.defence for o in odds] == list(defences(world, "ana", "grok"))
     if setup == "incapacitated":
         assert [o.defence for o in odds] == ["none"]
     else:
@@ -163,6 +165,18 @@ def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
     assert set(odds) == {"dodge", "parry", "block", "none"}
     for choice, o in odds.items():
         hit, _ = sampled_strike(world, "grok", "ana", choice)
+        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
+
+
+def test_a_parry_against_a_ranged_attack_matches_the_engine() -> None:
+    """R-R2: a Parry answers any attack: grok's ranged Hit Roll (an arrow's, bare of a weapon's
+    damage here) on ana, who may Dodge, Parry with her longsword or Block with her heater."""
+    b = seeded_battle(DUEL, 1)
+    world = b.world
+    odds = {o.defence: o for o in attack_odds(world, "grok", "ana", weapon=None, melee=False)}
+    assert set(odds) == {"dodge", "parry", "block", "none"}
+    for choice, o in odds.items():
+        hit, _ = sampled_strike(world, "grok", "ana", choice, melee=False)
         assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
 
 

@@ -136,7 +136,7 @@ def test_R_B2_nothing_is_exchanged_half_actions_do_not_pay_for_bonus_actions() -
     accepted(b, unit="ana", action="draw", item="rock")  # 1 B: the third
     assert budget(b, "ana") == (2, 0)
     assert refused(b, unit="ana", action="aim") == (
-        "ana has only 0 Bonus Actions left; Aim (Bonus Action) costs 1 Bonus Action"
+        "ana has only 0 Bonus Actions left; Aim (Bonus Action) costs 1 Bonus Action (R-B4)"
     )
     assert spent(accepted(b, unit="ana", action="aim", slow=True)) == ("half", 1, 0)
     assert budget(b, "ana") == (1, 0)
@@ -169,7 +169,7 @@ def test_R_B3_a_one_and_a_half_action_takes_the_whole_turn_and_every_reaction() 
     assert spent(accept(b, Chant("ana"))) == ("one_and_half", 2, 2)
     assert budget(b, "ana") == (0, 0)
     assert refused(b, unit="ana", action="aim") == (
-        "ana has only 0 Bonus Actions left; Aim (Bonus Action) costs 1 Bonus Action"
+        "ana has only 0 Bonus Actions left; Aim (Bonus Action) costs 1 Bonus Action (R-B4)"
     )
 
 
@@ -178,7 +178,7 @@ def test_R_B3_a_one_and_a_half_action_needs_both_half_actions() -> None:
     b = duel()
     accepted(b, unit="ana", action="evade")
     assert refuse(b, Chant("ana")) == (
-        "ana has only 1 half-action left; Chant (1½ Action) costs 2 half-actions"
+        "ana has only 1 half-action left; Chant (1½ Action) costs 2 half-actions (R-B4)"
     )
 
 
@@ -198,7 +198,7 @@ def test_R_B3_a_full_action_after_another_action_is_refused(first: str) -> None:
     b = duel()
     accepted(b, unit="ana", action=first)
     assert refuse(b, Ritual("ana")) == (
-        "a Full Action must be the first action of the turn; ana has already acted this turn"
+        "a Full Action must be the first action of the turn; ana has already acted this turn (R-B3)"
     )
 
 
@@ -218,7 +218,7 @@ def test_R_B3_a_free_action_is_free_once_per_kind_each_turn_then_one_bonus_actio
         assert spent(accepted(b, unit="ana", **action)) == cost, action
     assert budget(b, "ana") == (2, 0)
     assert refused(b, unit="ana", action="draw", item="rock") == (
-        "ana has only 0 Bonus Actions left; Draw (Free Action) costs 1 Bonus Action"
+        "ana has only 0 Bonus Actions left; Draw (Free Action) costs 1 Bonus Action (R-B4)"
     )
     end_turns(b, "ana", "grok")
     assert spent(accepted(b, unit="ana", action="draw", item="rock")) == ("free", 0, 0)
@@ -266,7 +266,8 @@ def test_R_B3_an_extended_action_must_be_the_first_action() -> None:
     b = duel()
     accepted(b, unit="ana", action="aim")
     assert refused(b, unit="ana", action="doff") == (
-        "an Extended Action must be the first action of the turn; ana has already acted this turn"
+        "an Extended Action must be the first action of the turn; ana has already acted this turn "
+        "(R-B3)"
     )
 
 
@@ -279,13 +280,13 @@ def test_R_B4_an_action_that_cannot_be_paid_is_refused_with_the_reason() -> None
     b = duel()
     accepted(b, unit="ana", action="evade")
     assert refused(b, unit="ana", action="brace") == (
-        "ana has only 1 half-action left; Brace (1 Action) costs 2 half-actions"
+        "ana has only 1 half-action left; Brace (1 Action) costs 2 half-actions (R-B4)"
     )
     accepted(b, unit="ana", action="aim")
     accepted(b, unit="ana", action="guard")
     assert budget(b, "ana") == (0, 1)
     assert refused(b, unit="ana", action="fall_prone") == (
-        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1 half-action"
+        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1 half-action (R-B4)"
     )
     assert refused(b, unit="ana", action="brace", slow=True) == (
         "Brace slowed is a 1½ Action: 2 half-actions and 2 Bonus Actions; ana has 0 half-actions"
@@ -337,12 +338,14 @@ def test_R_B5_donning_needs_the_armour_carried_and_none_worn() -> None:
     """R-B5: donning is refused while armour is worn, and for what is not carried armour."""
     b = duel(carried=["padded", "rock"])
     assert refused(b, unit="ana", action="don", item="padded") == (
-        "ana already wears ana.mail; doff it first"
+        "ana already wears ana.mail; doff it first (R-B5)"
     )
     b = duel(carried=["rock"])
     apply(b.world, ArmourDoffed("ana", "ana.mail"))  # setup: she took it off before the fight
-    assert refused(b, unit="ana", action="don", item="rock") == "ana.rock is not armour"
-    assert refused(b, unit="ana", action="don", item="plate") == "ana carries no 'plate' to don"
+    assert refused(b, unit="ana", action="don", item="rock") == "ana.rock is not armour (R-B5)"
+    assert (
+        refused(b, unit="ana", action="don", item="plate") == "ana carries no 'plate' to don (R-B5)"
+    )
     assert accepted(b, unit="ana", action="don", item="mail")[-1] == {
         "type": "extended_begun", "unit": "ana", "action": "don", "item": "ana.mail", "turns": 10,
     }  # fmt: skip
@@ -526,7 +529,7 @@ def test_R_B6_slowed_and_quickened_at_once_is_refused() -> None:
     b = duel()
     give(b, "ana", "quickened", 1)
     assert refused(b, unit="ana", action="brace", slow=True, quicken=True) == (
-        "an action cannot be both Slowed and Quickened"
+        "an action cannot be both Slowed and Quickened (R-B6)"
     )
 
 
@@ -535,7 +538,7 @@ def test_R_B6_an_extended_action_cannot_be_quickened() -> None:
     b = duel()
     give(b, "ana", "quickened", 1)
     assert refused(b, unit="ana", action="doff", quicken=True) == (
-        "an Extended Action cannot be Quickened"
+        "an Extended Action cannot be Quickened (R-B6)"
     )
 
 
@@ -543,7 +546,7 @@ def test_R_B6_ending_the_turn_is_not_an_action_to_slow_or_quicken() -> None:
     """R-B6: end_turn has no tier to shift."""
     b = duel()
     assert refused(b, unit="ana", action="end_turn", slow=True) == (
-        "ending the turn cannot be Slowed or Quickened"
+        "ending the turn cannot be Slowed or Quickened (R-B6)"
     )
 
 
@@ -558,7 +561,7 @@ def test_R_B7_a_slowed_free_action_is_a_bonus_action() -> None:
     assert spent(accepted(b, unit="ana", action="draw", item="rock", slow=True)) == ("bonus", 0, 1)
     assert budget(b, "ana") == (2, 1)
     assert refuse(b, Ritual("ana")) == (
-        "a Full Action must be the first action of the turn; ana has already acted this turn"
+        "a Full Action must be the first action of the turn; ana has already acted this turn (R-B3)"
     )
     accepted(b, unit="ana", action="consume", item="quickening_draught")
     assert spent(accepted(b, unit="ana", action="draw", item="dagger", quicken=True)) == (

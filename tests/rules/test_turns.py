@@ -224,7 +224,7 @@ def test_R_T3_acting_out_of_turn_is_refused() -> None:
 def test_R_T3_only_a_creature_of_the_battle_acts(who: str) -> None:
     """R-T3: an unknown id, or an item's id, is not a unit that can act."""
     b = begin([8, 1], "human_fighter", "orc_brute")
-    assert refused(b, unit=who, action="aim") == f"there is no unit {who!r}"
+    assert refused(b, unit=who, action="aim") == f"there is no unit {who!r} (R-C1)"
 
 
 def test_R_T1_dice_that_always_tie_leave_scenario_order_after_a_bounded_number_of_draws() -> None:

@@ -699,7 +699,11 @@ def test_a_missing_or_broken_scenario_is_refused(
     broken.write_text('name = "x"\n[map]\nrows = 3\n', encoding="utf-8")
     code, _, err = run(capsys, broken, "--games", "2")
     assert code == 1
-    assert err.startswith(f"{broken}:3: ")
+    # Every problem at once (issue #33): the map's, and that it has no units.
+    assert err.splitlines() == [
+        f"{broken}:1: the scenario needs at least one [[units]] table",
+        f"{broken}:3: map rows must be a multi-line string or a list of strings",
+    ]
 
 
 def test_ray_without_ray_installed_says_how_to_install_it(

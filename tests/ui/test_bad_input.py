@@ -137,8 +137,11 @@ def test_a_survive_objective_has_a_most_rounds() -> None:
 def test_a_map_larger_than_the_range_is_one_problem() -> None:
     rows = "\n".join(["." * 1025] * 2)
     text = f'name = "wide"\n[map]\nrows = """\n{rows}\n"""\n[[units]]\nid = "a"\nteam = "x"\n'
+    # One problem for the map, not one a row; the unit is checked all the same (issue #33).
     assert problems(text) == [
-        "bad.toml:3: the map is 1025 cells across and 2 down; at most 1024 each way"
+        "bad.toml:3: the map is 1025 cells across and 2 down; at most 1024 each way",
+        "bad.toml:7: unit 'a' needs a template or race, str, agi, fcs, res",
+        'bad.toml:7: `at` must be a map marker like "a" or a cell like [3, 4], not None',
     ]
 
 
@@ -187,7 +190,7 @@ def test_sim_run_refuses_a_deeply_nested_script_line_and_goes_on(
         DEEP_LINE + "\n" + '{"unit": "x", "action": "aim", "n": ' + "1" * 5000 + "}\n",
         encoding="utf-8",
     )
-    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script), "--keep-going"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     refusals = [r for r in records if r["type"] == "refused"]
     assert refusals == [
@@ -535,7 +538,7 @@ def test_a_bad_cell_or_name_is_shown_as_json_not_python(
 ) -> None:
     script = tmp_path / "s.jsonl"
     script.write_text(line + "\n", encoding="utf-8")
-    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script)]) == 0
+    assert main(["run", str(SKIRMISH), "--seed", "1", "--script", str(script), "--keep-going"]) == 0
     refused = [json.loads(out) for out in capsys.readouterr().out.splitlines()][-1]
     assert refused["type"] == "refused" and refused["reason"] == reason
 

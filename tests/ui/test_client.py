@@ -160,6 +160,15 @@ class Player:
     def click_cell(self, cell: Pos) -> None:
         self.click(self.cell(cell))
 
+    def click_twice(self, cell: Pos) -> None:
+        """A click the client holds back (a move a foe may attack, a Sprint: its roll cannot
+        be undone, issue #33), and the second click that makes it."""
+        decided = len(self.app.session.battle.decisions)
+        self.click_cell(cell)
+        assert self.app.view.confirm is not None, "the first click should wait for a second"
+        assert len(self.app.session.battle.decisions) == decided
+        self.click_cell(cell)
+
     def button(self, kind: str, value: str) -> None:
         self.app.frame()
         for rect, k, v in self.app.renderer.hits.items:
@@ -175,8 +184,13 @@ class Player:
         return path
 
     def sit_down(self) -> str:
-        """Press Enter on the handover screen; the side that took the screen."""
+        """Press Enter on the handover screen; the side that took the screen. After an answer
+        to a reaction prompt, the panel of what it did comes first (issue #33): Enter there
+        passes the screen."""
         assert self.app.view.handover is not None, "expected a handover screen"
+        if self.app.view.aftermath:
+            self.key(pygame.K_RETURN)
+            assert not self.app.view.aftermath and self.app.view.handover is not None
         side = self.app.view.handover
         self.key(pygame.K_RETURN)
         assert self.app.view.handover is None
@@ -368,7 +382,7 @@ def test_attack_of_opportunity_through_the_handover(duel: Path, shots: Path) -> 
     p.key(pygame.K_g)
     assert not app.view.disengage
     p.shot("provoking_path")
-    p.click_cell(away)
+    p.click_twice(away)
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingReaction)
     assert app.view.handover == team_of(app.world, pending.unit) != side
@@ -517,7 +531,7 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
     assert not isinstance(app.session.battle.pending, AwaitingReaction), "no provocation"
     p.shot("stepped")
     p.key(pygame.K_z)
-    assert at(app, mover) == start and app.view.status == "undone"
+    assert at(app, mover) == start and app.view.status == f"undone: {mover}'s step"
     p.click_cell(start)  # select it again
 
     # A move that provokes: the hovered path marks the cell where the enemy may attack. The
@@ -533,7 +547,7 @@ def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: 
     assert plan is not None and plan.action is not None
     assert [prov.enemy for prov in plan.provocations] == [enemy]
     p.shot("provoking_path")
-    p.click_cell(away)
+    p.click_twice(away)
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingReaction) and pending.unit == enemy
     assert "attack" in pending.options
@@ -624,7 +638,7 @@ def test_closing_the_window_mid_turn_and_starting_again_continues(
     enemy = enemy_of(app, mover)
     moved_away = Pos(start.x - 2 if at(app, enemy).x > start.x else start.x + 2, start.y + 1)
     p.button("action", "walk")
-    p.click_cell(moved_away)
+    p.click_twice(moved_away)
     pending = app.session.battle.pending
     assert isinstance(pending, AwaitingReaction), "the close happens with a question open"
     p.shot("before_close")
@@ -895,14 +909,14 @@ def test_a_prepared_plan_is_hidden_from_the_other_side(duel: Path, shots: Path) 
     # grok walks away from ana: ana's attack of opportunity brings blue to the screen.
     grok = at(app, "grok")
     p.button("action", "walk")
-    p.click_cell(Pos(grok.x + 2, grok.y))
+    p.click_twice(Pos(grok.x + 2, grok.y))
     p.sit_down()
     assert app.view.side == "blue"
     p.button("unit", "ana")
     about = " ".join(app.scene.unit_lines(app.session, app.view, "ana"))
     assert "prepared: attack grok when an enemy comes within 1.5 m" in about
     log = app.scene.log_lines(app.session, app.view)
-    assert "ana prepares attack grok for when an enemy comes within 1.5 m" in log
+    assert "ana prepares to attack grok when an enemy comes within 1.5 m" in log
     p.shot("plan_shown_to_blue")
 
 
@@ -957,7 +971,7 @@ def test_prepare_for_a_creature_entering_a_marked_area(duel: Path, shots: Path) 
     # grok steps into the area: leaving ana's reach, blue gets the screen for the attack of
     # opportunity and sees its area; then the step sets the plan off.
     p.button("action", "step")
-    p.click_cell(Pos(5, 2))
+    p.click_twice(Pos(5, 2))
     p.sit_down()
     assert app.view.side == "blue"
     assert app.scene.marked_areas(app.session, app.view) == [
@@ -995,7 +1009,7 @@ def test_a_reaction_prompt_shows_the_move_and_the_attack_it_is_about(
     p.sit_down()
     assert acting(app) == "ana" and at(app, "ana") == Pos(3, 2)
     p.button("action", "walk")
-    p.click_cell(Pos(1, 3))
+    p.click_twice(Pos(1, 3))
     p.sit_down()
     assert app.view.side == "red"
     shown = app.scene.underway_shown(app.session, app.view)
@@ -1031,7 +1045,7 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     p.sit_down()
     saving.save(app)  # a quick save exists, so a refused load is refused for the seat, not the file
     p.button("action", "walk")
-    p.click_cell(Pos(1, 3))
+    p.click_twice(Pos(1, 3))
     assert app.view.handover == "red"
     p.key(pygame.K_F9)  # not from the handover to grok's prompt either
     assert "cannot load: take the screen first" in app.view.status
@@ -1049,7 +1063,8 @@ def test_the_side_answering_a_reaction_cannot_undo_or_load_the_other_sides_turn(
     p.sit_down()
     assert acting(app) == "ana"
     p.key(pygame.K_z)  # ana's own side may take its walk back
-    assert app.view.status == "undone" and at(app, "ana") == Pos(3, 2)
+    # What Z took back is said: grok's answer, made on ana's turn (ana never left her cell).
+    assert app.view.status == "undone: grok's answer (no reaction)" and at(app, "ana") == Pos(3, 2)
 
 
 def test_a_sprints_prompt_shows_where_its_rolled_metres_end_it(tmp_path: Path) -> None:
@@ -1165,7 +1180,7 @@ def test_a_reaction_on_its_own_turn_can_be_answered_slowed(duel: Path, shots: Pa
     enemy = next(u for u in ("ana", "grok") if u != mover)
     start = app.world.need(mover, Position).cell
     step = 1 if start.x > app.world.need(enemy, Position).cell.x else -1
-    p.click_cell(Pos(start.x + 2 * step, start.y))
+    p.click_twice(Pos(start.x + 2 * step, start.y))
     assert [to_json(d)["action"] for d in app.session.battle.decisions] == ["step"]
     for _ in range(6):
         if app.view.handover is not None:

@@ -129,7 +129,7 @@ def test_problems_are_listed_and_highlighted_and_saving_asks_first(
     assert [p.message for p in problems] == ["unit 'fighter1' stands in wall at (2,2)"]
     assert cells == {Pos(2, 2)}
     _key(ed, pygame.K_s, pygame.KMOD_CTRL)
-    assert ed.asking == "The map has 1 problem(s). Save anyway? Y / N"
+    assert ed.asking == "The map has 1 problem. Save anyway? Y / N"
     _key(ed, pygame.K_n)
     assert not (tmp_path / "new.toml").exists()
     _key(ed, pygame.K_s, pygame.KMOD_CTRL)
@@ -219,10 +219,10 @@ def test_a_play_test_against_the_ai_seats_the_last_team(tmp_path: Path) -> None:
 def test_a_map_with_problems_cannot_be_play_tested_and_says_so(new_map: Editor) -> None:
     _key(new_map, pygame.K_p)
     assert new_map.playtest is None
-    assert new_map.message == "Cannot play-test: 1 problem(s) (see the list)"
+    assert new_map.message == "Cannot play-test: 1 problem (see the list)"
     _key(new_map, pygame.K_g)
     assert new_map.balance is None
-    assert new_map.message == "Cannot check balance: 1 problem(s) (see the list)"
+    assert new_map.message == "Cannot check balance: 1 problem (see the list)"
 
 
 def test_painting_redraws_exactly_what_a_fresh_editor_draws(tmp_path: Path) -> None:
@@ -302,3 +302,31 @@ def test_reach_and_threat_overlays_follow_the_map_as_painted(tmp_path: Path) -> 
     _, _, walled = ed.checked()
     assert walled is not None
     assert set(ed._reach(walled, "ana")) <= {ana.cell}
+
+
+def test_undo_and_redo_say_what_they_did_and_ctrl_q_quits(new_map: Editor) -> None:
+    """Issue #33: Ctrl+Z said nothing and there was no quit key. Undo says what the edit it
+    took back changed and how many are left, redo what it made again, each says when there
+    is nothing to do; Ctrl+Q quits, asking first when edits are unsaved."""
+    ed = new_map
+    _key(ed, pygame.K_z, pygame.KMOD_CTRL)
+    assert ed.message == "Nothing to undo"
+    _key(ed, pygame.K_3)  # wall, a rectangle of 3 cells
+    _key(ed, pygame.K_x)
+    _drag(ed, Pos(5, 1), Pos(5, 3))
+    _key(ed, pygame.K_u)
+    _click(ed, Pos(2, 2))
+    _key(ed, pygame.K_z, pygame.KMOD_CTRL)
+    assert ed.message == "Undone: unit fighter1; 1 edit left to undo (Ctrl+Y redoes)"
+    _key(ed, pygame.K_z, pygame.KMOD_CTRL)
+    assert ed.message == "Undone: 3 cells; 0 edits left to undo (Ctrl+Y redoes)"
+    _key(ed, pygame.K_y, pygame.KMOD_CTRL)
+    assert ed.message == "Redone: 3 cells"
+    _key(ed, pygame.K_y, pygame.KMOD_CTRL)
+    _key(ed, pygame.K_y, pygame.KMOD_CTRL)
+    assert ed.message == "Nothing to redo"
+    _key(ed, pygame.K_q, pygame.KMOD_CTRL)
+    assert ed.running
+    assert ed.asking == "The map has unsaved changes. Quit without saving? Y / N (Ctrl+S saves)"
+    _key(ed, pygame.K_y)
+    assert not ed.running

@@ -61,7 +61,7 @@ def test_a_maker_gives_the_desert_s_tiles_kinds_by_looking_and_saves_both_files(
     desert: tuple[Editor, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     ed, path = desert
-    assert ed.message.startswith("31 tile(s) had no kind and were guessed: click a tile")
+    assert ed.message.startswith("31 tiles had no kind and were guessed: click a tile")
     assert ed.palette is not None and ed.sheet is not None
     ed.frame()
     assert len(ed._tile_rects) == 31

@@ -86,7 +86,7 @@ def test_hovering_an_enemy_shows_the_hit_chance_against_each_defence(
     p.shot("attack_odds")
     expected = attack_rows(app, "ana", "grok")
     assert [row for row in shown if row.startswith("vs ")] == expected
-    chosen = odds.defences(app.world, "ana", "grok", melee=True)
+    chosen = odds.defences(app.world, "ana", "grok")
     assert chosen == ("dodge", "parry", "none")
     per_hit = odds.attack_odds(app.world, "ana", "grok", weapon="ana.longsword", melee=True)
     assert f"longsword (melee): {per_hit[0].per_hit} damage a hit after armour" in shown
@@ -103,7 +103,7 @@ def test_defences_the_target_cannot_afford_are_not_listed(tmp_path: Path, shots:
     p.hover(at(app, "grok"))
     shown = tip_lines(app)
     p.shot("prone_target")
-    assert odds.defences(app.world, "ana", "grok", melee=True) == ("parry", "none")
+    assert odds.defences(app.world, "ana", "grok") == ("parry", "none")
     assert [row for row in shown if row.startswith("vs ")] == attack_rows(app, "ana", "grok")
     assert not any(row.startswith(("vs Dodge", "vs Block")) for row in shown)
     assert_tip_fits(app)
@@ -128,9 +128,10 @@ RANGE = """
 """
 
 
-def test_a_ranged_target_lists_no_parry(tmp_path: Path, shots: Path) -> None:
-    """R-R2: Parry answers only a melee attack. An archer hovering grok 5 m away sees her
-    shortbow's odds against Dodge or nothing, as sim.play.odds gives them."""
+def test_a_ranged_target_lists_its_parry_too(tmp_path: Path, shots: Path) -> None:
+    """R-R2: a Parry answers any attack, a ranged one too. An archer hovering grok 5 m away
+    sees her shortbow's odds against Dodge, Parry (his held weapon) or nothing, as
+    sim.play.odds gives them."""
     archer = fighters("ranged odds", RANGE).replace(
         'template = "human_fighter"', 'template = "human_archer"'
     )
@@ -140,7 +141,7 @@ def test_a_ranged_target_lists_no_parry(tmp_path: Path, shots: Path) -> None:
     p.hover(at(app, "grok"))
     shown = tip_lines(app)
     p.shot("ranged_odds")
-    assert odds.defences(app.world, "ana", "grok", melee=False) == ("dodge", "none")
+    assert odds.defences(app.world, "ana", "grok") == ("dodge", "parry", "none")
     assert [row for row in shown if row.startswith("vs ")] == attack_rows(app, "ana", "grok")
     assert any(row.startswith("shortbow (ranged): ") for row in shown), shown
     assert_tip_fits(app)

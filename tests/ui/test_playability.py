@@ -24,7 +24,7 @@ from sim.play.engine import AwaitingAction, AwaitingReaction
 from sim.ui.input.app import App
 from sim.ui.model.actionbar import base_label
 from sim.ui.words.logbook import describe
-from sim.ui.words.wording import free_used_words, item_words
+from sim.ui.words.wording import free_used_words, item_words, rule_ids
 from tests.helpers import stated
 from tests.ui import test_client as client
 from tests.ui.test_client import Player, at, make_app, seed_where, write_scenario
@@ -149,24 +149,22 @@ CLIFF_FORT = Path(__file__).resolve().parents[2] / "scenarios" / "cliff_fort.tom
 
 
 def test_a_climb_that_stops_part_way_is_started_from_the_board(shots: Path) -> None:
-    """Cliff fort: lia chooses Climb and points at the watchtower two cells off: the tip says
-    why not (a climb goes to a neighbouring face, R-M7) and so does the click. ana, beside it,
-    chooses Climb: the tower lights up, the tip says she stops 8 m up the 10 m face, and the
-    click climbs (the engine's partial climb, docs/examples/cliff_climb.jsonl)."""
+    """Cliff fort: lia, two cells off the watchtower, has no face to climb: her Climb button is
+    struck through, and a click on it says why and chooses nothing (issue #33: a struck-through
+    button entered its click-a-cell mode all the same). ana, beside it, chooses Climb: the
+    tower lights up, the tip says she stops 8 m up the 10 m face, and the click climbs (the
+    engine's partial climb, docs/examples/cliff_climb.jsonl)."""
     app = make_app(CLIFF_FORT, seed=seed_where(CLIFF_FORT, "lia", "ana"))
     p = Player(app, shots)
     p.sit_down()
     assert app.view.selected == "lia"
     tower = Pos(3, 1)
     p.button("action", "climb")
-    p.hover(tower)
-    rows = tip_lines(app)
-    assert rows[0] == "cannot move there"
-    assert "a climb goes to a neighbouring cell's face" in " ".join(rows)
-    p.shot("climb_too_far")
-    p.click_cell(tower)
-    assert app.session.battle.decisions == []
-    assert app.view.status.startswith("cannot move there: climb: (3,1): a climb goes")
+    assert app.view.move_only is None
+    assert app.view.status == (
+        "climb: lia has no climbable face beside it to climb up or down (R-M7)"
+    )
+    p.shot("climb_struck")
 
     p.key(pygame.K_e)  # ana is of lia's side: no handover
     assert app.view.selected == "ana"
@@ -259,7 +257,7 @@ def test_undo_undo_turn_and_the_quick_load_never_take_back_a_dice_roll(
     p.click_cell(Pos(3, 1))
     stepped = list(app.session.battle.decisions)
     p.key(pygame.K_z)
-    assert app.view.status == "undone"
+    assert app.view.status == "undone: ana's step"
     assert app.session.battle.decisions == attacked
     p.key(pygame.K_z)
     assert app.view.status == (
@@ -322,7 +320,9 @@ def test_the_action_bar_buttons_keep_their_places(tmp_path: Path, shots: Path) -
     p.shot("bar_slowed")
     p.move_mouse(places["break_free"].center)
     status = app.renderer.bar_status
-    assert status == "break free: " + entries["break_free"].detail
+    words, ids = rule_ids(entries["break_free"].detail)
+    assert status == "break free: " + words  # the rule's id is shown apart, dim (R-B3)
+    assert ids == ("R-B3",) and app.renderer.bar_details == ids
     p.key(pygame.K_s)
     p.key(pygame.K_e)
     assert app.session.battle.pending != AwaitingAction("ana")
@@ -351,16 +351,16 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
     catch = ReactionAnswered(
         "ana", "catch", "grok throws", ("catch",), "catch, dropping ana.heater", "player"
     )
-    assert (
-        describe(catch, None, names) == "ana reacts (its player): catch, dropping the heater shield"
-    )
+    assert describe(catch, None, names) == "ana catches it, dropping the heater shield"
     assert describe(ConditionGained("ana", Condition.BREAK_FREE_TRIED, 2)) == (
         "ana: tried to break free this turn"
     )
     assert describe(ConditionGained("ana", Condition.HANGING, Pos(3, 1))) == (
         "ana: hanging on the face of (3,1)"
     )
-    assert describe(ConditionGained("ana", Condition.FEINT_TURNS, 1)) is None
+    assert describe(ConditionGained("ana", Condition.FEINTED, 5)) == (
+        "ana: feinted (+5 to the next melee Hit Roll)"
+    )
     assert describe(Jumped("ana", Pos(1, 1), Pos(3, 1), 4, grabbed_ledge=True)) == (
         "ana jumps (1,1) -> (3,1) (2 m), grabbing the ledge"
     )

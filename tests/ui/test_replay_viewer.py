@@ -122,8 +122,10 @@ def test_play_pause_speed_and_overlays(kept: Path, shots: Path) -> None:
     p.key(pygame.K_t)  # the threat overlay, as in the game
     assert viewer.view.show_threat
     viewer.frame()
-    assert "enemies reach (count)" in viewer.renderer.legend
-    assert all(not e.ok for e in viewer.renderer.bar.entries)  # the bar only shows
+    # Every side's threat, as everyone is seen: the legend names whose (issue #33).
+    assert "blue, red reach (count)" in viewer.renderer.legend
+    # No action buttons: nothing is decided here (issue #33: they were dead weight).
+    assert not [v for _, k, v in viewer.renderer.hits.items if k == "action"]
     # Only the toggles that work here: no Slow, Quicken, Disengage, Undo, Save or Load.
     toggles = [v for _, k, v in viewer.renderer.hits.items if k == "toggle"]
     assert toggles == ["reach", "threat", "own", "help"]

@@ -119,6 +119,6 @@ def test_a_refusal_counts_half_actions_in_words(tmp_path: Path) -> None:
     assert not hasattr(braced, "reason"), braced
     result = session.submit(parse({"unit": "ana", "action": "fall_prone"}))
     assert getattr(result, "reason", "") == (
-        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1 half-action"
+        "ana has only 0 half-actions left; Fall Prone (½ Action) costs 1 half-action (R-B4)"
     )
     assert at(app, "ana") == Pos(3, 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.ai.choice import percent
 from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
-from sim.core.actions import Action
+from sim.core.actions import Action, Refusal
 from sim.core.components import Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, creatures, has, hp, incapacitated, team_of
@@ -21,6 +21,7 @@ from sim.play.odds import (
     trip_chance,
     trip_odds,
 )
+from sim.rules.combat.attack import plan_attack
 from sim.rules.combat.casting import known
 from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.combat.shove import push
@@ -47,6 +48,20 @@ def _beside(c: Context, target: str) -> list[str]:
         and team_of(world, u) == c.team
         and not incapacitated(world, u)
         and reaches(world, u, world.need(u, Position).cell, there)
+    ]
+
+
+def _striking(c: Context, target: str) -> list[str]:
+    """This creature's allies that can attack `target` where they stand, in melee reach or
+    with a ranged weapon in range and sight: a Parry answers all of those (R-R2)."""
+    world = c.world
+    return [
+        u
+        for u in creatures(world)
+        if u != c.unit
+        and team_of(world, u) == c.team
+        and not incapacitated(world, u)
+        and not isinstance(plan_attack(world, a.Attack(u, target=target)), Refusal)
     ]
 
 
@@ -105,9 +120,10 @@ def grapple(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 def disarm(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     """R-X5: its weapon on the ground, the foe spends a ½ Action of its turn picking it up (R-X7),
-    a blow it does not strike, and cannot Parry the blows of this creature's allies beside it
-    until then; a 1 Action, two blows' worth of budget. A duellist, whose blade both hits hard
-    and parries, is the one to disarm."""
+    a blow it does not strike, and cannot Parry the attacks of this creature's allies until
+    then, their blows beside it and their shots from afar (R-R2: a Parry answers any attack);
+    a 1 Action, two blows' worth of budget. A duellist, whose blade both hits hard and
+    parries, is the one to disarm."""
     assert isinstance(d, a.Disarm)
     world = c.world
     weapon = d.item or held_weapon(world, d.target, melee=True)
@@ -117,7 +133,7 @@ def disarm(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     armed = c.foe_damage(d.target)
     own = held_weapon(world, c.unit, melee=True)
     parry = unguarded(c, d.target, "parry", own)
-    allies = len(_beside(c, d.target))
+    allies = len(_striking(c, d.target))
     lost = c.w.disarm_blows * armed + c.w.disarm_strikes * 2 * allies * parry
     worth = chance * lost
     return (

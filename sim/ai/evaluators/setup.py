@@ -20,7 +20,7 @@ def lift(c: Context, target: str, weapon: str | None, melee: bool, bonus: int) -
     down; the target defends as well as it can, with the bonus and without."""
     world = c.world
     hit = hit_total(world, c.unit, target, melee=melee)
-    options = defences(world, c.unit, target, melee=melee)
+    options = defences(world, c.unit, target)
     before = min(hit.beats(defense_total(world, target, o)) for o in options)
     lifted = min((hit + bonus).beats(defense_total(world, target, o)) for o in options)
     per_hit = attack_odds(world, c.unit, target, weapon=weapon, melee=melee)[0].per_hit
@@ -48,19 +48,30 @@ def aim(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 
 def feint(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
-    """R-X10: +5 on its next melee Hit Roll with the chance the Feint succeeds, for the ½
-    Action an attack would have used: worth it against a defence that blunts most blows."""
+    """R-X10: +5 on its next melee Hit Roll, whatever its target, with the chance the Feint on
+    `d.target` succeeds, for the ½ Action an attack would have used: worth it against a
+    defence that blunts most blows. The blow goes to the foe in its melee reach where +5 is
+    worth most, which need not be the one feinted (the easiest to fool may be another)."""
     assert isinstance(d, a.Feint)
     world = c.world
-    if conditions(world, c.unit).creature(Condition.FEINTED):
-        return -1.0, "feint: the last one is still unused"
-    plan = plan_attack(world, a.Attack(c.unit, target=d.target))
-    if isinstance(plan, Refusal) or not plan.melee:
-        return -1.0, f"feint: {d.target} is out of its melee reach"
+    if conditions(world, c.unit).has(Condition.FEINTED):
+        return -1.0, "feint: the last one is still unused (a second does not stack, R-X10)"
+    bonus = world.rules.actions.feint_bonus
+    best, blow = 0.0, ""
+    for foe in c.foes:
+        plan = plan_attack(world, a.Attack(c.unit, target=foe))
+        if isinstance(plan, Refusal) or not plan.melee:
+            continue
+        worth = lift(c, foe, plan.weapon, True, bonus)
+        if worth > best or not blow:
+            best, blow = worth, foe
+    if not blow:
+        return -1.0, "feint: no foe in its melee reach to strike after it"
     chance = feint_chance(world, c.unit, d.target)
-    gain = chance * lift(c, d.target, plan.weapon, True, world.rules.actions.feint_bonus)
+    gain = chance * best
     if c.budget.half < 2:
         gain *= c.w.feint_later  # the blow waits for its next turn
     return c.w.feint * gain, (
-        f"feints {d.target}: {percent(chance)} to open its guard, worth {gain:.1f}"
+        f"feints {d.target}: {percent(chance)} to open a guard, +{bonus} on its blow at {blow} "
+        f"worth {gain:.1f}"
     )

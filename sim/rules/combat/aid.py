@@ -33,12 +33,12 @@ from sim.rules.movement.prone import standing_in
 from sim.rules.reach.target import in_reach
 
 
-def _ally_in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None:
-    problem = in_reach(world, actor, target, what)
+def _ally_in_reach(world: World, actor: str, target: str, what: str, rule: str) -> Refusal | None:
+    problem = in_reach(world, actor, target, what, rule)
     if problem is not None:
         return problem
     if team_of(world, target) != team_of(world, actor):
-        return Refusal(f"{target} is not {actor}'s ally; only an ally can be tended ({what})")
+        return Refusal(f"{target} is not {actor}'s ally; only an ally can be tended ({rule})")
     return None
 
 
@@ -56,7 +56,7 @@ def _stacks_left(
 
 def check_aid(world: World, action: Aid) -> Refusal | None:
     actor, target = action.actor, action.target
-    problem = _ally_in_reach(world, actor, target, "aid")
+    problem = _ally_in_reach(world, actor, target, "aid", "R-X11")
     if problem is not None:
         return problem
     held = conditions(world, target)
@@ -105,23 +105,25 @@ def resolve_aid(world: World, action: Aid, dice: Dice) -> list[ev.Event]:
 def check_administer(world: World, action: Administer) -> Refusal | None:
     actor, target = action.actor, action.target
     if action.item is None:
-        problem = _ally_in_reach(world, actor, target, "administer")
+        problem = _ally_in_reach(world, actor, target, "administer", "R-X12")
         if problem is not None:
             return problem
         if world.need(actor, Stats).skill("first_aid") <= 0:
             return Refusal(f"{actor} has no First Aid to heal with (R-X12)")
         health = world.need(target, Health)
         if health.hp >= health.max_hp:
-            return Refusal(f"{target} is unhurt ({health.hp}/{health.max_hp} HP); nothing to heal")
+            return Refusal(
+                f"{target} is unhurt ({health.hp}/{health.max_hp} HP); nothing to heal (R-X12)"
+            )
         return None
-    problem = in_reach(world, actor, target, "administer")
+    problem = in_reach(world, actor, target, "administer", "R-X12")
     if problem is not None:
         return problem
     if team_of(world, target) != team_of(world, actor):
         return Refusal(f"{target} is not willing: only an ally drinks what {actor} gives (R-X12)")
     item = possessed(world, actor, action.item)  # R-X12: "a potion/remedy you possess"
     if item is None:
-        return Refusal(f"{actor} has no {action.item!r} to administer")
+        return Refusal(f"{actor} has no {action.item!r} to administer (R-X12)")
     return undrinkable(world, item, "R-X12")
 
 

@@ -31,12 +31,12 @@ def turns_needed(world: World, action: Action, armour: Armour) -> int:
 def check_don(world: World, action: Don) -> Refusal | None:
     gear = world.need(action.actor, Gear)
     if gear.armour is not None:
-        return Refusal(f"{action.actor} already wears {gear.armour}; doff it first")
+        return Refusal(f"{action.actor} already wears {gear.armour}; doff it first (R-B5)")
     item = find(world, action.item, gear.carried)
     if item is None:
-        return Refusal(f"{action.actor} carries no {action.item!r} to don")
+        return Refusal(f"{action.actor} carries no {action.item!r} to don (R-B5)")
     if _armour(world, item) is None:
-        return Refusal(f"{item} is not armour")
+        return Refusal(f"{item} is not armour (R-B5)")
     return None
 
 
@@ -50,7 +50,7 @@ def resolve_don(world: World, action: Don, dice: Dice) -> list[ev.Event]:
 
 def check_doff(world: World, action: Doff) -> Refusal | None:
     if world.need(action.actor, Gear).armour is None:
-        return Refusal(f"{action.actor} wears no armour to doff")
+        return Refusal(f"{action.actor} wears no armour to doff (R-B5)")
     return None
 
 

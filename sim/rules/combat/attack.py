@@ -78,8 +78,8 @@ def hit_roll(
     factor: int = 1,
 ) -> Generator[ev.Event | Ask, Reply | None, int]:
     """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
-    Feint against this target (R-X10, melee) and an Assist against it (R-X21) used up;
-    attacking ends Unseen (R-X8)."""
+    Feint (R-X10, melee, whatever the target) and an Assist against this target (R-X21) used
+    up; attacking ends Unseen (R-X8)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
     modifier = 0
@@ -87,9 +87,9 @@ def hit_roll(
     if not melee and held.has(Condition.AIMING):
         modifier += held.count(Condition.AIMING)  # R-X1
         yield ev.ConditionLost(attacker, Condition.AIMING, "used on this ranged attack")
-    if melee and held.creature(Condition.FEINTED) == target:
-        modifier += world.rules.actions.feint_bonus  # R-X10
-        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee attack")
+    if melee and held.has(Condition.FEINTED):
+        modifier += held.count(Condition.FEINTED)  # R-X10: whatever the target
+        yield ev.ConditionLost(attacker, Condition.FEINTED, "used on this melee Hit Roll")
     helped, used = assist_bonus(world, attacker, target)  # R-X21: any Hit Roll on that enemy
     modifier += helped
     yield from used
@@ -130,9 +130,7 @@ def strike(
     defense = 0
     choice = NONE
     if not incapacitated(world, target):  # R-A2: an Incapacitated defender's roll is 0
-        options = (
-            () if unseen else defence_options(world, target, melee=melee, dodge_only=dodge_only)
-        )
+        options = () if unseen else defence_options(world, target, dodge_only=dodge_only)
         slow = False
         if options:
             trigger = f"{attacker} attacks {target} ({purpose}, Hit Roll {hit_total})"
@@ -257,7 +255,7 @@ class AttackPlan:
 def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     """Which weapon attacks and how, or why the attack cannot be made (R-A4, R-A5)."""
     actor, target = action.actor, action.target
-    problem = singled_out(world, actor, target, "attack")
+    problem = singled_out(world, actor, target, "attack", "R-X2")
     if problem is not None:
         return problem
     here = world.need(actor, Position).cell
@@ -266,10 +264,10 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     if action.weapon is not None:
         weapon = find(world, action.weapon, world.need(actor, Hands).items())
         if weapon is None:
-            return Refusal(f"{actor} holds no {action.weapon!r} to attack with")
+            return Refusal(f"{actor} holds no {action.weapon!r} to attack with (R-X2)")
         kind = weapon_kind(world, weapon)
         if kind is None:
-            return Refusal(f"{weapon} is not a weapon")
+            return Refusal(f"{weapon} is not a weapon (R-X2, R-C7)")
         melee = kind.ranged is None  # what `melee_only` says of a held weapon
         if melee and not reaches(world, actor, here, there, up=up):
             return Refusal(out_of_reach(world, actor, target))

@@ -69,7 +69,7 @@ def affected(world: World, action: AbilityAction) -> tuple[str, ...] | Refusal:
     actor = action.actor
     ability = world.catalog.abilities.get(action.ability)
     if ability is None:
-        return Refusal(f"there is no {action.category} {action.ability!r}")
+        return Refusal(f"there is no {action.category} {action.ability!r} (R-X20)")
     name = ability.name
     if ability.kind != action.category:
         verb = "cast" if ability.kind == "spell" else "use"
@@ -99,14 +99,14 @@ def _creature(
     if action.to is not None or not target:
         return Refusal(f'{name} needs "target": the id of {what}, and no "to" (R-X20)')
     if target not in creatures(world):
-        return Refusal(f"there is no creature {target!r} to target with {name}")
+        return Refusal(f"there is no creature {target!r} to target with {name} (R-X20)")
     same_side = team_of(world, target) == team_of(world, actor)
     if ability.target == ENEMY and same_side:
         return Refusal(f"{name} targets an enemy; {target} is on {actor}'s side (R-X20)")
     if ability.target == ALLY and not same_side:
         return Refusal(f"{name} targets an ally; {target} is not on {actor}'s side (R-X20)")
     if ability.attack and target == actor:
-        return Refusal(f"{actor} cannot attack itself with {name}")
+        return Refusal(f"{actor} cannot attack itself with {name} (R-X20)")
     if target != actor:
         hidden = cannot_see(world, actor, target)
         if hidden is not None:
@@ -124,7 +124,7 @@ def _area(
         return Refusal(f'{name} is aimed at a cell: it needs "to": [x, y], and no "target" (R-X20)')
     if not world.grid.inside(centre):
         size = f"{world.grid.width}x{world.grid.height}"
-        return Refusal(f"{centre} is outside the {size} map")
+        return Refusal(f"{centre} is outside the {size} map (R-U1)")
     refusal = _in_range(world, ability, here, centre, str(centre))
     if refusal is not None:
         return refusal
@@ -175,8 +175,8 @@ def resolve_cast(world: World, action: AbilityAction, dice: Dice) -> Resolution:
     assert not isinstance(targets, Refusal)
     yield ev.AbilityUsed(actor, ability.name, action.target or None, action.to, targets)
     if ability.attack:
-        # R-A1..R-A3: a ranged Hit Roll in the caster's attack window; the target may Dodge or
-        # Block; the spell's own effects instead of a weapon's damage.
+        # R-A1..R-A3: a ranged Hit Roll in the caster's attack window; the target may Dodge,
+        # Parry (R-R2: any attack) or Block; the spell's own effects instead of a weapon's.
         target = targets[0]
         result = yield from strike(
             world,

@@ -44,7 +44,7 @@ def _weapon(world: World, action: Disarm) -> str | Refusal:
 
 
 def check_disarm(world: World, action: Disarm) -> Refusal | None:
-    refusal = in_reach(world, action.actor, action.target, "disarm")
+    refusal = in_reach(world, action.actor, action.target, "disarm", "R-X5")
     if refusal is not None:
         return refusal
     item = _weapon(world, action)

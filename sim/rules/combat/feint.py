@@ -1,7 +1,8 @@
 """Feint (R-X10), a ½ Action: a Deception check against the target's FCS Save (R-C4: a tie goes
-to the target). Success gives +5 on the feinter's next melee Hit Roll against that target
-(condition "feinted", value: the target), **Decision** made before the end of the feinter's next
-turn (condition "feint_turns": the feinter's turn ends left)."""
+to the target). Success gives +5 on the feinter's next melee Hit Roll, whatever its target
+(condition "feinted", value: the bonus), as the text says; **Decision** the bonus is kept until
+that roll is made, and a second Feint does not stack with an unused one (it is refused, as a
+second Aim is, R-X1)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ from sim.rules.reach.target import in_reach
 
 
 def check_feint(world: World, action: Feint) -> Refusal | None:
-    return in_reach(world, action.actor, action.target, "feint")
+    held = conditions(world, action.actor)
+    if held.has(Condition.FEINTED):
+        return Refusal(
+            f"{action.actor} already has a feint's +{held.count(Condition.FEINTED)} for its next "
+            "melee Hit Roll; a second Feint does not stack with an unused one (R-X10)"
+        )
+    return in_reach(world, action.actor, action.target, "feint", "R-X10")
 
 
 def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
@@ -40,30 +47,8 @@ def resolve_feint(world: World, action: Feint, dice: Dice) -> list[ev.Event]:
     )
     out += [trick.rolled, save.rolled]
     if acting_wins(trick.total, save.total):
-        turns = world.rules.actions.feint_turn_ends
-        out += [
-            ev.ConditionGained(actor, Condition.FEINTED, target),
-            ev.ConditionGained(actor, Condition.FEINT_TURNS, turns),
-        ]
+        out.append(ev.ConditionGained(actor, Condition.FEINTED, world.rules.actions.feint_bonus))
     return out
-
-
-def feint_expiry(world: World, unit: str, dice: Dice) -> list[ev.Event]:
-    """End of turn: an unused feint lapses at the end of the feinter's next turn (R-X10)."""
-    held = conditions(world, unit)
-    if not held.has(Condition.FEINT_TURNS):
-        return []
-    if not held.has(Condition.FEINTED):
-        return [ev.ConditionLost(unit, Condition.FEINT_TURNS, "its feint was used")]
-    left = held.count(Condition.FEINT_TURNS) - 1
-    if left > 0:
-        return [ev.ConditionGained(unit, Condition.FEINT_TURNS, left)]
-    return [
-        ev.ConditionLost(
-            unit, Condition.FEINTED, "not used before the end of its next turn (R-X10)"
-        ),
-        ev.ConditionLost(unit, Condition.FEINT_TURNS, "the feint lapsed"),
-    ]
 
 
 def feint_candidates(scene: Scene, other: str) -> Iterator[Feint]:

@@ -136,7 +136,7 @@ def let_go(world: World, holder: str, held: str, reason: str) -> list[ev.Event]:
 
 def check_grapple(world: World, action: Grapple) -> Refusal | None:
     actor, target = action.actor, action.target
-    problem = in_reach(world, actor, target, "grapple")
+    problem = in_reach(world, actor, target, "grapple", "R-G1")
     if problem is not None:
         return problem
     here, there = world.need(actor, Position).cell, world.need(target, Position).cell

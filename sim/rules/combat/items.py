@@ -77,7 +77,7 @@ def _can_hold(world: World, actor: str, item: str) -> Refusal | None:
     if hands.free < need:
         hold = " and ".join(hands.items())
         what = "both hands" if need == 2 else "a free hand"
-        return Refusal(f"{actor} needs {what} for {item} but holds {hold}")
+        return Refusal(f"{actor} needs {what} for {item} but holds {hold} (R-C7)")
     return None
 
 
@@ -85,7 +85,7 @@ def check_draw(world: World, action: Draw) -> Refusal | None:
     gear = world.need(action.actor, Gear)
     item = find(world, action.item, gear.carried)
     if item is None:
-        return Refusal(f"{action.actor} carries no {action.item!r} to draw")
+        return Refusal(f"{action.actor} carries no {action.item!r} to draw (R-X6)")
     return _can_hold(world, action.actor, item)
 
 
@@ -97,7 +97,7 @@ def resolve_draw(world: World, action: Draw, dice: Dice) -> list[ev.Event]:
 
 def check_stow(world: World, action: Stow) -> Refusal | None:
     if find(world, action.item, world.need(action.actor, Hands).held) is None:
-        return Refusal(f"{action.actor} holds no {action.item!r} to stow")
+        return Refusal(f"{action.actor} holds no {action.item!r} to stow (R-X6)")
     return None
 
 
@@ -109,7 +109,7 @@ def resolve_stow(world: World, action: Stow, dice: Dice) -> list[ev.Event]:
 
 def check_drop(world: World, action: Drop) -> Refusal | None:
     if find(world, action.item, world.need(action.actor, Hands).held) is None:
-        return Refusal(f"{action.actor} holds no {action.item!r} to drop")
+        return Refusal(f"{action.actor} holds no {action.item!r} to drop (R-X7)")
     return None
 
 
@@ -133,7 +133,7 @@ def items_within_reach(world: World, actor: str) -> tuple[str, ...]:
 def check_pick_up(world: World, action: PickUp) -> Refusal | None:
     item = find(world, action.item, items_within_reach(world, action.actor))
     if item is None:
-        return Refusal(f"no {action.item!r} lies within {action.actor}'s reach")
+        return Refusal(f"no {action.item!r} lies within {action.actor}'s reach (R-X7)")
     return _can_hold(world, action.actor, item)
 
 
@@ -161,7 +161,7 @@ def undrinkable(world: World, item: str, rule: str = "R-X4") -> Refusal | None:
 def check_consume(world: World, action: Consume) -> Refusal | None:
     item = possessed(world, action.actor, action.item)
     if item is None:
-        return Refusal(f"{action.actor} has no {action.item!r} to consume")
+        return Refusal(f"{action.actor} has no {action.item!r} to consume (R-X4)")
     return undrinkable(world, item)
 
 

@@ -71,7 +71,9 @@ def check_prepare(world: World, action: Prepare) -> Refusal | None:
         return Refusal(f'"{action.trigger}" needs "watch": another creature (R-P2)')
     then = action.then
     if then is None or isinstance(then, Prepare | EndTurn) or then.actor != actor:
-        return Refusal('Prepare needs "then": the action to take, e.g. {"action": "attack", ...}')
+        return Refusal(
+            'Prepare needs "then": the action to take, e.g. {"action": "attack", ...} (R-P1)'
+        )
     return None
 
 

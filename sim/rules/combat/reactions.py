@@ -175,11 +175,16 @@ def parry_attribute(stats: Stats) -> str:
     return max(("str", "agi"), key=mean)
 
 
+def parry_weapons(world: World, unit: str) -> tuple[Weapon, ...]:
+    """The kinds of the weapons `unit` holds, melee or ranged: R-R2 parries with any of them."""
+    kinds = (world.catalog.get(item_kind(world, item)) for item in world.need(unit, Hands).items())
+    return tuple(kind for kind in kinds if isinstance(kind, Weapon))
+
+
 def parry_rating(world: World, unit: str) -> int:
-    """The Parry Rating of the held melee weapon; 0 unarmed."""
-    weapon = held_weapon(world, unit, melee=True)
-    kind = world.catalog.get(item_kind(world, weapon)) if weapon else None
-    return kind.parry if isinstance(kind, Weapon) else 0
+    """The best Parry Rating among the held weapons (R-R2; a Parry Rating of 0 still parries);
+    0 with none, when no Parry can be made."""
+    return max((kind.parry for kind in parry_weapons(world, unit)), default=0)
 
 
 def block_rating(world: World, unit: str) -> int:
@@ -189,11 +194,10 @@ def block_rating(world: World, unit: str) -> int:
     return kind.block if isinstance(kind, Shield) else 0
 
 
-def defence_options(
-    world: World, unit: str, *, melee: bool, dodge_only: bool = False
-) -> tuple[str, ...]:
+def defence_options(world: World, unit: str, *, dodge_only: bool = False) -> tuple[str, ...]:
     """Which defences `unit` could add now (R-R1..R-R3, R-X14): Dodge not while Prone, Parry
-    only against melee and with a weapon, Block with a shield; Guard pays a Parry or Block."""
+    against any attack, melee, ranged, thrown or a spell's, with a held weapon (R-R2), Block
+    with a shield; Guard pays a Parry or Block."""
     if incapacitated(world, unit):
         return ()
     paid = bonus_left(world, unit) >= world.rules.reactions.defence_bonus
@@ -202,7 +206,7 @@ def defence_options(
     if paid and not has(world, unit, Condition.PRONE):
         out.append("dodge")
     if not dodge_only:
-        if melee and (paid or guard) and held_weapon(world, unit, melee=True) is not None:
+        if (paid or guard) and parry_weapons(world, unit):
             out.append("parry")
         if (paid or guard) and held_shield(world, unit) is not None:
             out.append("block")

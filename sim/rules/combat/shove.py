@@ -49,7 +49,7 @@ def away(a: Pos, b: Pos) -> tuple[int, int]:
 
 
 def check_shove(world: World, action: Shove) -> Refusal | None:
-    refusal = in_reach(world, action.actor, action.target, "shove")
+    refusal = in_reach(world, action.actor, action.target, "shove", "R-X15")
     if refusal is not None:
         return refusal
     return None

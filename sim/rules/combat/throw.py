@@ -47,7 +47,7 @@ CATCH = "catch"
 
 def _held(world: World, actor: str, ref: str, what: str) -> str | Refusal:
     if not ref:
-        return Refusal(f'{what} needs "item": the id or kind of a held item')
+        return Refusal(f'{what} needs "item": the id or kind of a held item (R-X17, R-X18)')
     item = find(world, ref, world.need(actor, Hands).held)
     if item is None:
         return Refusal(f"{actor} holds no {ref!r} to {what}; draw it first (R-X17, R-X18)")
@@ -81,7 +81,7 @@ class ThrowPlan:
 
 def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
     actor, target = action.actor, action.target
-    problem = singled_out(world, actor, target, "throw at")
+    problem = singled_out(world, actor, target, "throw at", "R-X17")
     if problem is not None:
         return problem
     item = _held(world, actor, action.item, "throw")
@@ -246,7 +246,7 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
     if isinstance(item, Refusal):
         return item
     if (action.to is None) == (action.target is None):
-        return Refusal('a toss needs either "to": a cell [x, y], or "target": a creature')
+        return Refusal('a toss needs either "to": a cell [x, y], or "target": a creature (R-X18)')
     heavy = too_heavy(world, actor, item)
     if heavy is not None:
         return heavy
@@ -254,7 +254,7 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
     here = world.need(actor, Position).cell
     catcher = action.target
     if catcher is not None:
-        problem = singled_out(world, actor, catcher, "toss to")
+        problem = singled_out(world, actor, catcher, "toss to", "R-X18")
         if problem is not None:
             return problem
         to = world.need(catcher, Position).cell
@@ -264,9 +264,9 @@ def plan_toss(world: World, action: Toss) -> TossPlan | Refusal:
         to = action.to
         name = str(to)
         if not world.grid.inside(to):
-            return Refusal(f"{to}: off the map")
+            return Refusal(f"{to}: off the map (R-U1)")
         if world.grid.kind(to) is Kind.WALL:
-            return Refusal(f"{to}: a wall; nothing can land there")
+            return Refusal(f"{to}: a wall; nothing can land there (R-X18)")
         if to == here:
             return Refusal(f"{to} is where {actor} stands; drop the item instead (R-X7)")
     distance = distance_half(world.rules, here, to)

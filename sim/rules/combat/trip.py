@@ -27,7 +27,7 @@ Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
 
 def _plan(world: World, action: Trip) -> AttackPlan | Refusal:
-    refusal = in_reach(world, action.actor, action.target, "trip")
+    refusal = in_reach(world, action.actor, action.target, "trip", "R-X19")
     if refusal is not None:
         return refusal
     target = action.target

@@ -47,7 +47,7 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
         return Refusal(f"{unit} is prone; it moves only by Crawl until it stands up (R-M10)")
     target = action.to if action.to is not None else (action.path[-1] if action.path else None)
     if target is None or (action.path and len(action.path) != 1):
-        return Refusal('a climb needs one cell to climb to: "to": [x, y]')
+        return Refusal('a climb needs one cell to climb to: "to": [x, y] (R-M7)')
     where = world.need(unit, Position)
     here = where.cell
     limit = allowance_half(world, unit)
@@ -68,7 +68,7 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
     if not here.is_adjacent(target):
         return Refusal(f"{target}: a climb goes to a neighbouring cell's face (R-M7)")
     if not grid.inside(target) or grid.kind(target) in (Kind.WALL, Kind.PIT):
-        return Refusal(f"{target}: nothing there to climb to")
+        return Refusal(f"{target}: nothing there to climb to (R-M7)")
     rise = grid.ground_half(target) - grid.ground_half(here)
     if held.has(Condition.SWIMMING):
         return _out_of_water(world, unit, here, target, rise, limit)
@@ -83,7 +83,7 @@ def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
             )
         down = -rise - _surface(world, unit, target)
         return _finish(world, unit, here, target, down, limit, up=False, face=here, at=-rise)
-    return Refusal(f"{target}: level ground; walk there instead")
+    return Refusal(f"{target}: level ground; walk there instead (R-M7)")
 
 
 def _surface(world: World, unit: str, cell: Pos) -> int:

@@ -146,10 +146,10 @@ def step_problem(
     word = action or gait_word(gait)
     grid = world.grid
     if not grid.inside(b):
-        return f"{b}: off the map"
+        return f"{b}: off the map (R-U1)"
     kind = grid.kind(b)
     if kind is Kind.WALL:
-        return f"{b}: a wall"
+        return f"{b}: a wall (R-U1)"
     if kind is Kind.PIT:
         return f"{b}: a pit; jump across it (R-M6)"
     if is_diagonal(a, b):

@@ -10,7 +10,7 @@ from sim.core import events as ev
 from sim.core.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.core.components import Body, Budget, Gear, Item, Position, Stats
 from sim.core.condition import Condition
-from sim.core.creature import conditions, has, incapacitated, speed
+from sim.core.creature import conditions, has, incapacitated, speed, worn_armour
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
@@ -31,8 +31,8 @@ from sim.rules.movement.footing import (
     step_problem,
     water_problem,
 )
-from sim.rules.movement.jump import JumpPlan, JumpReach, jump_reach, plan_jump
-from sim.rules.reach.fields import field_to
+from sim.rules.movement.jump import JumpReach, heights, jump_reach, lengths, plan_jump
+from sim.rules.reach.fields import distance_field, field_to
 from sim.rules.reach.opportunity import provoked
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
@@ -46,6 +46,11 @@ GAITS: dict[type[Movement], Gait] = {
     Swim: Gait.SWIM,
     Jump: Gait.STRIDE,
 }
+
+
+# How many of its allowance a refused destination move searches for the cheapest path there,
+# to say what it costs: not a rule, only how far a refusal looks (`_unreachable`).
+SEARCHED_ALLOWANCES = 4
 
 
 def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = None) -> int:
@@ -80,6 +85,84 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     if kind is Swim:
         return half_metres(fast / numbers.swim_speed_divisor)
     raise ValueError(kind)
+
+
+def allowance_words(world: World, unit: str, kind: type[Movement]) -> str:
+    """How `allowance` works out one Movement Action's metres, for a refusal (R-M1, R-M8): the
+    Speed after armour (R-C5, R-C7), the divisor, Athletics, a Sprint's AGI Roll at most; ""
+    for a Step's fixed metres."""
+    numbers = world.rules.movement
+    stats = world.need(unit, Stats)
+    agi = stats.attribute("agi")
+    fast = speed(world, unit)
+    armour = worn_armour(world, unit)
+    slowed = ""
+    if armour is not None and armour.speed_penalty:
+        base = world.need(unit, Body).speed
+        name = armour.name.replace("_", " ")
+        slowed = f", {name} taking {armour.speed_penalty} off its Speed {base}"
+    athletics = stats.skill("athletics")
+    runs = f"Speed {fast}" + (f" + Athletics {athletics}" if athletics else "")
+    if kind is Step:
+        return ""  # a fixed number of metres (R-M1)
+    if kind is Walk:
+        return f"Speed {fast} / {numbers.walk_speed_divisor}{slowed}"
+    if kind is Run:
+        return runs + slowed
+    if kind is Sprint:
+        return f"{runs} + AGI Roll up to {agi.die} + AGI Bonus {agi.bonus}{slowed}"
+    if kind is Crawl:
+        return f"AGI die {agi.die} / {numbers.crawl_die_divisor}"
+    if kind is Swim:
+        return f"Speed {fast} / {numbers.swim_speed_divisor}{slowed}"
+    raise ValueError(kind)
+
+
+def _roughness(world: World, m: Mover, legs: tuple[Leg, ...]) -> str:
+    """Why a path costs more than its length, for a refusal: the difficult cells of the steps
+    that cost double (R-M2; waist-deep water is difficult, R-M9), "" when none did (a jump's
+    own metres never do, R-M6, nor a swimmer's, R-M8)."""
+    rough: list[Pos] = []
+    for leg in legs:
+        length = m.diagonal if is_diagonal(leg.start, leg.end) else m.orthogonal
+        if leg.how == "jump" or leg.cost <= length:
+            continue
+        for cell in (leg.start, leg.end):
+            if cell not in rough and is_difficult(world, m, cell):
+                rough.append(cell)
+    if not rough:
+        return ""
+    water = [c for c in rough if world.grid.kind(c) is not Kind.DIFFICULT]
+    ground = [c for c in rough if c not in water]
+    said = []
+    for cells, what in ((ground, "difficult"), (water, f"waist-deep water for {m.unit}")):
+        if cells:
+            names = ", ".join(map(str, cells[:-1])) + (" and " if len(cells) > 1 else "")
+            verb = "is" if len(cells) == 1 else "are"
+            said.append(f"{names}{cells[-1]} {verb} {what}")
+    return ": " + "; ".join(said)
+
+
+def over_allowance(
+    world: World, m: Mover, kind: type[Movement], legs: tuple[Leg, ...], limit: int, path: str
+) -> str:
+    """A Walk, Run, Sprint... whose `path` ("this path", "the cheapest path to (6,4)") costs
+    more than it allows: the allowance and how it is worked out, what the path costs and why
+    (its difficult cells), and where the metres run out (R-M1 or R-M8, R-M2, R-B4).
+
+    e.g. "walk: 3 m allowed (Speed 9 / 3), this path costs 4 m: (3,2) is difficult; the
+    metres run out at (4,2) (R-M1, R-M2)"."""
+    cost = sum(leg.cost for leg in legs)
+    rough = _roughness(world, m, legs)
+    most = " at most" if kind is Sprint else ""
+    worded = allowance_words(world, m.unit, kind)
+    how = f" ({worded})" if worded else ""
+    rule = "R-M8" if kind in (Crawl, Swim) else "R-M1"
+    return (
+        f"{kind.name}: {limit / 2:g} m allowed{most}{how}, {path} costs {cost / 2:g} m{rough}; "
+        f"the metres run out at {_first_over(legs, limit)} "
+        + (f"({rule}, R-M2)" if rough else f"({rule})")
+    )
 
 
 def jumps_allowed(kind: type[Movement]) -> bool:
@@ -137,19 +220,19 @@ def _swim_out_problem(world: World, m: Mover, a: Pos, path: tuple[Pos, ...]) -> 
         if grid.water_half(a) >= m.height_half:
             return (
                 f"{a}: {m.unit}'s feet do not touch the bottom here; swim to shallower water or "
-                "step out onto a bank beside it"
+                "step out onto a bank beside it (R-M8)"
             )
         return None
     if len(path) > 1 or not a.is_adjacent(path[0]) or (a.x != path[0].x and a.y != path[0].y):
         return f"{path[-1]}: out of the water a swimmer moves only 1 m (one straight step) (R-M8)"
     b = path[0]
     if not grid.inside(b):
-        return f"{b}: off the map"
+        return f"{b}: off the map (R-U1)"
     kind = grid.kind(b)
     if kind is Kind.WALL:
-        return f"{b}: a wall"
+        return f"{b}: a wall (R-U1)"
     if kind is Kind.PIT:
-        return f"{b}: a pit; a swimmer cannot step out into it"
+        return f"{b}: a pit; a swimmer cannot step out into it (R-M8)"
     water = water_problem(world, m, Gait.STRIDE, b)
     if water:
         return water
@@ -201,7 +284,7 @@ def _explicit(
         forced_jump = index in action.jumps
         adjacent = here.is_adjacent(cell)
         if cell == here:
-            return f"{cell}: the path repeats a cell"
+            return f"{cell}: the path repeats a cell (R-U1)"
         if adjacent and not forced_jump:
             last = index == len(path) - 1
             problem = step_problem(world, m, gait, here, cell, allow_fall=last, action=word)
@@ -227,9 +310,9 @@ def _explicit(
                     f"{cell}: this jump needs {plan.runup_needed / 2:g} m of run-up; "
                     f"{m.unit} has run {covered / 2:g} m{mud} (R-M6)"
                 )
-            legs.append(
-                Leg(here, cell, _jump_cost(world, m, here, cell, plan), "jump", plan.grabs_ledge)
-            )
+            # R-M6 Decision: the jump's own metres are paid one for one, in the air; difficult
+            # ground where it takes off or lands does not double them.
+            legs.append(Leg(here, cell, plan.length, "jump", plan.grabs_ledge))
         spent += legs[-1].cost
         covered += _covers(m, here, cell)
         here = cell
@@ -260,8 +343,7 @@ def traced(
             plan = plan_jump(world, m, jr, here, cell, covered)
             if isinstance(plan, str):  # pragma: no cover - the search and the rules agree
                 raise AssertionError(f"{here} to {cell}: {plan}")
-            cost = _jump_cost(world, m, here, cell, plan)
-            legs.append(Leg(here, cell, cost, "jump", plan.grabs_ledge))
+            legs.append(Leg(here, cell, plan.length, "jump", plan.grabs_ledge))
         else:
             legs.append(Leg(here, cell, cost, "step"))
         covered += _covers(m, here, cell)
@@ -274,12 +356,6 @@ def _covers(m: Mover, a: Pos, b: Pos) -> int:
     its length, whatever difficult ground made it cost."""
     per = m.diagonal if is_diagonal(a, b) else m.orthogonal
     return per * max(abs(b.x - a.x), abs(b.y - a.y))
-
-
-def _jump_cost(world: World, m: Mover, a: Pos, b: Pos, plan: JumpPlan) -> int:
-    """A jump costs its length, doubled from or onto difficult ground (R-M2, R-M6)."""
-    rough = is_difficult(world, m, a) or is_difficult(world, m, b)
-    return plan.length * (m.difficult_factor if rough else 1)
 
 
 def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
@@ -308,12 +384,12 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     if kind is Jump:
         target = action.to if action.to is not None else (action.path[-1] if action.path else None)
         if target is None or (action.path and len(action.path) != 1):
-            return Refusal('a jump needs one landing cell: "to": [x, y]')
+            return Refusal('a jump needs one landing cell: "to": [x, y] (R-M6)')
         return standing_jump(world, m, start, target)
     swimming = has(world, unit, Condition.SWIMMING)
     if isinstance(action, Step) and swimming:
         if action.to is not None and action.path:
-            return Refusal('give either "path" or "to", not both')
+            return Refusal('give either "path" or "to", not both (R-M1)')
         out_path = (action.to,) if action.to is not None else action.path
         legs_or = _swim_out_problem(world, m, start, out_path)
         if legs_or:
@@ -336,7 +412,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     limit = allowance(world, unit, kind)
     jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
     if action.to is not None and action.path:
-        return Refusal('give either "path" or "to", not both')
+        return Refusal('give either "path" or "to", not both (R-M1)')
     diving = isinstance(action, Swim) and action.submerged
     if diving:
         # R-M8 Decision: a dive stays in water at least as deep as the swimmer is tall; the
@@ -347,9 +423,9 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         m = replace(m, waist_half=m.height_half)
     if action.to is not None:
         if action.to == start:
-            return Refusal(f"{unit} is already at {start}")
+            return Refusal(f"{unit} is already at {start} (R-M1)")
         if not world.grid.inside(action.to):
-            return Refusal(f"{action.to}: off the map")
+            return Refusal(f"{action.to}: off the map (R-U1)")
         if diving and too_shallow_to_dive(world, m.height_half, (action.to,)) is not None:
             return Refusal(_shallow(world, m, action.to))  # as the same dive given by `path`
         water = water_problem(world, m, gait, action.to)
@@ -358,13 +434,13 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         field = field_to(world, m, gait, start, limit, jr, action.to)
         cost = field.cost(action.to)
         if cost is None or not field.can_end(action.to):
-            return Refusal(_unreachable(world, action, cost))
+            return Refusal(_unreachable(world, action, m, gait, jr, start))
         legs_or_problem: tuple[Leg, ...] | str = traced(
             world, m, jr, start, field.route_to(action.to)
         )
     else:
         if not action.path:
-            return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to"')
+            return Refusal(f'a {kind.name} needs a "path" of cells or a destination "to" (R-M1)')
         legs_or_problem = _explicit(world, action, m, gait, jr, start, word)
     if isinstance(legs_or_problem, str):
         return Refusal(legs_or_problem)
@@ -375,10 +451,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
     if other is not None and kind is not Crawl:
         return Refusal(f"{end}: {other} is standing there; a move cannot end on it (R-M5)")
     if cost > limit:
-        where = _first_over(legs, limit)
-        what = f"a {kind.name.replace('_', ' ').title()}"
-        allows = f"{what} allows {limit / 2:g} m" + (" at most" if kind is Sprint else "")
-        return Refusal(f"{where}: {allows}; this path needs {cost / 2:g} m")
+        return Refusal(over_allowance(world, m, kind, legs, limit, "this path"))
     return MovePlan(legs, cost, limit)
 
 
@@ -399,19 +472,45 @@ def _first_over(legs: tuple[Leg, ...], limit: int) -> Pos:
     return legs[-1].end
 
 
-def _unreachable(world: World, action: Movement, cost: int | None) -> str:
+def _unreachable(
+    world: World,
+    action: Movement,
+    m: Mover,
+    gait: Gait,
+    jr: JumpReach | None,
+    start: Pos,
+) -> str:
+    """Why a move to `action.to` is refused when its search found no way to end there within
+    the allowance: someone stands there (R-M5), no path at all, or what the cheapest one
+    costs against what the action allows."""
     to = action.to
     assert to is not None
-    if cost is not None:
-        other = standing_at(world, action.actor).get(to)
+    other = standing_at(world, action.actor).get(to)
+    if other is not None:
         return f"{to}: {other} is standing there; a move cannot end on it (R-M5)"
     if isinstance(action, Swim) and action.submerged:
         # The deep water may be cut off by shallower water the dive cannot pass (R-M8).
         return (
             f"{to}: no path a dive can take gets there this action (it stays in water at least "
-            f"as deep as {action.actor} is tall)"
+            f"as deep as {action.actor} is tall) (R-M8)"
         )
-    return f"{to}: no path a {type(action).name.title()} can take gets there this action"
+    kind = type(action)
+    # Only a refused move searches further, as far as a few of the action's allowance, to say
+    # what the cheapest path there costs against what the action allows (a search of the whole
+    # of a large map would keep a player waiting for the words).
+    limit = allowance(world, action.actor, kind)
+    further = max(limit, m.orthogonal) * SEARCHED_ALLOWANCES
+    field = distance_field(world, m, gait, start, further, jr)
+    worded = allowance_words(world, action.actor, kind)
+    allowed = f"{kind.name}: {limit / 2:g} m allowed" + (f" ({worded})" if worded else "")
+    rule = "R-M8" if kind in (Crawl, Swim) else "R-M1"
+    if field.cost(to) is None or not field.can_end(to):
+        return (
+            f"{allowed}; no path a {kind.name.title()} can take gets to {to} within "
+            f"{further / 2:g} m ({rule})"
+        )
+    legs = traced(world, m, jr, start, field.route_to(to))
+    return over_allowance(world, m, kind, legs, limit, f"the cheapest path to {to}")
 
 
 def standing_jump(world: World, m: Mover, start: Pos, target: Pos) -> MovePlan | Refusal:
@@ -424,9 +523,12 @@ def standing_jump(world: World, m: Mover, start: Pos, target: Pos) -> MovePlan |
     if isinstance(plan, str):
         return Refusal(plan)
     if plan.runup_needed > 0:
+        up = f", {plan.height / 2:g} m up" if plan.height else ""
+        high = f"; {heights(jr, m.unit, 0, plan.ledge)}" if plan.height else ""
         return Refusal(
-            f"{target}: a standing jump reaches {jr.length(0) / 2:g} m long and "
-            f"{jr.height(0) / 2:g} m high; fold the jump into a Walk, Run or Sprint for a run-up"
+            f"{target}: this jump ({plan.length / 2:g} m long{up}) needs a run-up of "
+            f"{plan.runup_needed / 2:g} m; {lengths(jr, m.unit, 0)}{high}: fold the jump into "
+            "a Walk, Run or Sprint for the run-up (R-M6)"
         )
     leg = Leg(start, target, plan.length, "jump", plan.grabs_ledge)
     return MovePlan((leg,), plan.length, plan.length)

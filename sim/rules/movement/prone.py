@@ -59,7 +59,7 @@ def knocked_down(world: World, unit: str) -> list[ev.Event]:
 
 def check_fall_prone(world: World, action: FallProne) -> Refusal | None:
     if has(world, action.actor, Condition.PRONE):
-        return Refusal(f"{action.actor} is already prone")
+        return Refusal(f"{action.actor} is already prone (R-M10)")
     if has(world, action.actor, Condition.SWIMMING):
         return Refusal(f"{action.actor} is swimming and cannot fall prone (R-M10)")
     return None
@@ -72,7 +72,7 @@ def resolve_fall_prone(world: World, action: FallProne, dice: Dice) -> list[ev.E
 
 def check_stand_up(world: World, action: StandUp) -> Refusal | None:
     if not has(world, action.actor, Condition.PRONE):
-        return Refusal(f"{action.actor} is not prone")
+        return Refusal(f"{action.actor} is not prone (R-M10)")
     other = standing_in(world, action.actor)
     if other is not None:
         cell = world.need(action.actor, Position).cell

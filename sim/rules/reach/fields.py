@@ -104,10 +104,10 @@ def ground(
             jr.standing_length,
             jr.length_cap,
             jr.skill_length,
-            jr.standing_height,
+            jr.height(0),
             jr.height_per_runup,
             jr.extra_height_cap,
-            jr.grab_height,
+            jr.height(0, grab=True),
         )
     )
     params = np.array(

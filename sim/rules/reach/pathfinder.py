@@ -29,6 +29,9 @@ M_HEIGHT, M_LEAP, M_WAIST, M_ORTHOGONAL, M_DIAGONAL, M_DIFFICULT = range(6)
 M_GAIT, M_JUMPS, M_LIMIT = 6, 7, 8
 M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 12
 M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
+# M_STANDING_HEIGHT and M_GRAB_HEIGHT are the heights a standing jump reaches without and with a
+# ledge grab, each rounded once from its exact parts (R-U4, `JumpReach.height`): a run-up adds
+# whole metres to either, so the compiled search needs no rounding of its own.
 PARAMS = 16
 
 # numba compiles module globals into the code as constants, and its cache on disk knows only
@@ -148,9 +151,11 @@ def _runup_for_length(params: Float, needed: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _runup_for_height(params: Float, needed: int) -> int:
-    """JumpReach.runup_for_height for whole half-metres, BLOCKED for None."""
-    extra = max(needed - int(params[M_STANDING_HEIGHT]), 0)
+def _runup_for_height(params: Float, needed: int, grab: bool) -> int:
+    """JumpReach.runup_for_height, BLOCKED for None: whole metres of run-up height on top of
+    what a standing jump reaches, grabbing a ledge or not."""
+    standing = int(params[M_GRAB_HEIGHT]) if grab else int(params[M_STANDING_HEIGHT])
+    extra = max(needed - standing, 0)
     steps = -(-extra // 2)
     if steps * 2 > int(params[M_EXTRA_HEIGHT_CAP]):
         return BLOCKED
@@ -181,7 +186,6 @@ def jump_line(
     max_cells = min(_jump_length(params, runup_made) // per, max_cost // per, len(costs) - 1)
     base = planes[P_HEIGHT, ay, ax]
     height = params[M_HEIGHT]
-    factor_a = (flags[ay, ax] & F_DIFFICULT) != 0
     clearance = 0  # the most the jump must rise above its take-off to pass over (R-M6)
     blocked_between = False
     walk = 0
@@ -213,17 +217,14 @@ def jump_line(
         rise = planes[P_HEIGHT, by, bx] - base
         if -rise > height:
             continue
-        cost = length
-        if factor_a or flags[by, bx] & F_DIFFICULT:
-            cost *= int(params[M_DIFFICULT])
+        cost = length  # R-M6 Decision: paid one for one, difficult ground at either end or not
         if cost >= walk_k or cost > max_cost:
             continue  # walking the line is as cheap, or the jump is out of budget
         landing = max(rise, 0) + planes[P_OBSTACLE, by, bx]
-        need_clear = _runup_for_height(params, clearance)
-        need_land = _runup_for_height(params, landing)
+        need_clear = _runup_for_height(params, clearance, False)
+        need_land = _runup_for_height(params, landing, False)
         if rise > 0:
-            grab = _runup_for_height(params, int(np.ceil(landing - params[M_GRAB_HEIGHT])))
-            need_land = min(need_land, grab)
+            need_land = min(need_land, _runup_for_height(params, landing, True))
         runup = max(need_clear, need_land, _runup_for_length(params, length))
         if runup <= runup_made:
             costs[k] = cost
@@ -341,8 +342,8 @@ def _settle(
     top = levels - 1
     dist = np.full(n * levels, BLOCKED, dtype=np.int32)
     done = np.zeros(n * levels, dtype=np.bool_)
-    # Every leg costs less than `span` (a step, or a jump along the window's longest line,
-    # doubled on difficult ground), so the states waiting at any time fit in `span` buckets.
+    # Every leg costs less than `span` (a step, doubled on difficult ground, or a jump along the
+    # window's longest line), so the states waiting at any time fit in `span` buckets.
     longest = max(hh, ww) * max(int(params[M_ORTHOGONAL]), int(params[M_DIAGONAL]))
     span = longest * max(int(params[M_DIFFICULT]), 1) + 1
     head = np.full(span, -1, dtype=np.int32)  # bucket c % span: a linked list of states
@@ -603,9 +604,10 @@ def warm_up() -> None:
         (M_LIMIT, 4),
         (M_STANDING_LENGTH, 2),
         (M_LENGTH_CAP, 4),
+        (M_STANDING_HEIGHT, 1),
         (M_HEIGHT_PER_RUNUP, 6),
         (M_EXTRA_HEIGHT_CAP, 2),
-        (M_GRAB_HEIGHT, 3.6),
+        (M_GRAB_HEIGHT, 5),
     ):
         params[index] = value
     flags = cell_flags(planes, params)

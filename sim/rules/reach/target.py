@@ -11,15 +11,16 @@ from sim.rules.combat.hide import cannot_see
 from sim.rules.reach.threat import out_of_reach, reaches
 
 
-def singled_out(world: World, actor: str, target: str, what: str) -> Refusal | None:
+def singled_out(world: World, actor: str, target: str, what: str, rule: str) -> Refusal | None:
     """Why `actor` cannot `what` (a verb: "throw at") `target` at all, wherever it stands:
-    it must be another creature, one the actor sees (R-X8)."""
+    it must be another creature, one the actor sees (R-X8). `rule`: the action's rule id,
+    which the refusals name ("R-X17")."""
     if not target:
-        return Refusal(f'{what} needs a "target": the id of a creature')
+        return Refusal(f'{what} needs a "target": the id of a creature ({rule})')
     if target == actor:
-        return Refusal(f"{actor} cannot {what} itself")
+        return Refusal(f"{actor} cannot {what} itself ({rule})")
     if not is_creature(world, target):
-        return Refusal(f"there is no creature {target!r} to {what}")
+        return Refusal(f"there is no creature {target!r} to {what} ({rule})")
     # Kept by the world: a list of legal decisions asks it of each target for every action.
     return world.memo(
         ("cannot_see", actor, target),
@@ -28,9 +29,10 @@ def singled_out(world: World, actor: str, target: str, what: str) -> Refusal | N
     )
 
 
-def in_reach(world: World, actor: str, target: str, what: str) -> Refusal | None:
-    """Why `actor` cannot `what` (a verb: "shove") `target` now, or None when it can."""
-    problem = singled_out(world, actor, target, what)
+def in_reach(world: World, actor: str, target: str, what: str, rule: str) -> Refusal | None:
+    """Why `actor` cannot `what` (a verb: "shove") `target` now, or None when it can; `rule`
+    as for `singled_out`."""
+    problem = singled_out(world, actor, target, what, rule)
     if problem is not None:
         return problem
     return world.memo(

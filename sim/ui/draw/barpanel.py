@@ -13,11 +13,12 @@ from sim.ui.draw.panel import Hits
 from sim.ui.draw.text import Fonts
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics
-from sim.ui.model.actionbar import AREA_HELP, LABELS, ActionBar, Entry, trigger_words
+from sim.ui.model.actionbar import LABELS, ActionBar, Entry, trigger_words
 from sim.ui.model.intent import aim_needs, aim_words, assist_step
 from sim.ui.model.scene import Scene
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 from sim.ui.words.wording import named_items, rule_ids
 
 TOGGLES = (
@@ -52,10 +53,17 @@ class BarPanel:
         self._slots: dict[int, int] = {}  # the widest cost at a font size
         self._buttons: dict[tuple[Any, ...], pygame.Surface] = {}  # pictures by look
         self.status = ""  # the last frame's status line under the bar
+        # The button the mouse rests on, and what the status line said when it came there: a
+        # message said since (a refused Z or F9) is shown over the button's words until the
+        # mouse goes to another button.
+        self._resting: tuple[str, str] | None = None
         self.details: tuple[str, ...] = ()  # the status line's rule ids, shown dim
 
     def entries(self, session: Session, view: View) -> list[Entry]:
-        """The buttons the scene answers for this state and view."""
+        """The buttons the scene answers for this state and view; none in the replay viewer,
+        where nothing is decided (its bar is the overlay toggles and help)."""
+        if view.replaying:
+            return []
         return self.scene.entries(session, view)
 
     @property
@@ -216,28 +224,33 @@ class BarPanel:
                 hovered = item
             x += width + gap
         status = view.status
-        if hovered is not None:
-            status = f"{hovered.name.replace('_', ' ')}: {hovered.detail}"
+        if hovered is None:
+            self._resting = None
+        elif self._resting is None or self._resting[0] != hovered.name:
+            self._resting = (hovered.name, view.status)
+        nothing_new = hovered is not None and self._resting == (hovered.name, view.status)
+        if hovered is not None and nothing_new:
+            action = hovered.name.replace("_", " ")
+            status = say("action_refused", action=action, why=hovered.detail)
             chance = self.contest_words(session, hovered) if hovered.ok else ""
             if chance:  # first, so a narrow bar cuts the cost words, not the odds
-                status = f"{hovered.name.replace('_', ' ')}: {chance}; {hovered.detail}"
+                status = say("button_odds", action=action, chance=chance, detail=hovered.detail)
+        elif hovered is not None:
+            pass  # a message said while the mouse rests on the button: it stays in sight
         elif view.targeting:
             what = f"{view.targeting} {view.ability}" if view.ability else view.targeting
             aim = aim_words(aim_needs(session.battle.world, view))
             if view.targeting == "assist":
                 aim = assist_step(view)
-            status = f"{what}: click {aim} (Esc cancels)"
+            status = say("click_target", action=what, what=aim)
             if view.preparing is not None:
-                status = f"Prepare {trigger_words(view.preparing)}: {status}"
+                status = say("prepare_held", trigger=trigger_words(view.preparing), then=status)
         elif view.marking is not None and not status:
-            status = AREA_HELP
+            status = say("area_help")
         elif view.preparing is not None and not view.shows_refusal:
-            status = (
-                f"Prepare {trigger_words(view.preparing)}: choose the action to hold ready"
-                " (Esc cancels)"
-            )
+            status = say("prepare_trigger", trigger=trigger_words(view.preparing))
         if hidden:
-            status = f"({hidden} buttons need a taller window) {status}"
+            status = say("hidden_buttons", n=hidden, status=status)
         status, ids = rule_ids(named_items(status, session.battle.world))
         self.status = status
         self.details = ids

@@ -105,6 +105,11 @@ class Board(Panel):
             self.marks.draw_push(surface, camera, view.hover, paths)
         current = acting_unit(session)
         self.tips.token_rects = []
+        # A result is drawn over its creature's cell and rises above it.
+        self.tips.marker_rects = [
+            cell_rect(camera, m.cell).union(cell_rect(camera, m.cell).move(0, -camera.cell))
+            for m in view.markers
+        ]
         for unit, style in self.scene.shown(session, view):
             self.tips.token_rects.append(cell_rect(camera, world.need(unit, Position).cell))
             self.tokens.draw(

@@ -25,6 +25,13 @@ def _pattern(s: pygame.Surface, pattern: str, colour: tuple[int, int, int, int],
         for y in range(step // 2, c, step):
             for x in range(step // 2, c, step):
                 pygame.draw.circle(s, colour, (x, y), r)
+    elif pattern == "plus":
+        # Small crosses, not dots: difficult ground is dotted (sim/ui/draw/terrain.py).
+        arm = max(2, c // 12)
+        for y in range(step // 2, c, step):
+            for x in range(step // 2, c, step):
+                pygame.draw.line(s, colour, (x - arm, y), (x + arm, y), w + 1)
+                pygame.draw.line(s, colour, (x, y - arm), (x, y + arm), w + 1)
     elif pattern == "hatch":
         for k in range(-c, c, step):
             pygame.draw.line(s, colour, (k, c), (k + c, 0), w)
@@ -228,10 +235,11 @@ class Overlays:
             )
 
     def draw_warnings(self, target: pygame.Surface, camera: Camera, plan: PathPlan) -> None:
-        """A "!" triangle on each cell whose leaving provokes (drawn above the tokens)."""
+        """A "!" triangle on each cell whose leaving provokes an attack a foe can take (one
+        with a Bonus Action left, R-R8), drawn above the tokens."""
         seen: set[Pos] = set()
         for prov in plan.provocations:
-            if prov.cell in seen:
+            if prov.cell in seen or not prov.can_react:
                 continue
             seen.add(prov.cell)
             self._warning(target, camera, prov.cell)

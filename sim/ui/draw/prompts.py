@@ -25,7 +25,7 @@ from sim.ui.words.underway import Underway
 HELP = (
     ("click a creature", "select it (yours: plan its move)"),
     ("hover a cell", "cheapest path, metres, budget left, provocations (!)"),
-    ("click a cell", "commit the move shown"),
+    ("click a cell", "commit the move shown; one whose roll no undo takes back asks twice"),
     ("shift+click", "add a waypoint (Backspace removes the last)"),
     ("click an enemy", "attack it with the acting creature (the tip says if it can)"),
     ("hover a target", "odds: % to hit per defence it can afford, damage; a contest's %"),
@@ -48,7 +48,8 @@ HELP = (
     ("F5 / F9", "save / load the quick save: F9 too never goes back past a dice roll"),
     ("", "(a roll stays rolled until the battle is over; then F9 loads any save)"),
     ("PageUp / PageDown", "scroll the log"),
-    ("Enter", "take over after a handover; confirm a marked area"),
+    ("Enter", "go ahead with a click that asked twice; take over after a handover;"),
+    ("", "after a reaction, pass the screen on; confirm a marked area"),
     ("I", "hand the side at the screen to the AI; during an AI turn, take that side back"),
     ("Space", "during AI turns: play them out without the pause"),
     ("N", "after the battle: play the scenario again (the next seed)"),
@@ -478,16 +479,20 @@ class Prompts(Panel):
             empty = f"{unit} knows no abilities"
         self._list_panel(surface, board, title + "  (Esc cancels)", rows, "choice", empty)
 
-    def battle_over(self, surface: pygame.Surface, board: pygame.Rect, session: Session) -> None:
+    def battle_over(
+        self, surface: pygame.Surface, board: pygame.Rect, session: Session, again: bool = True
+    ) -> None:
         """The battle-over panel at the top of the board (the board stays in view below it):
-        who won, the rounds, each creature's damage dealt and taken, and Play again."""
+        who won, the rounds, each creature's damage dealt and taken, and Play again (`again`;
+        not in the replay viewer, where no game is played)."""
         px = self.m.px
         f = self.fonts
         lines = self.scene.outcome(session)
         if not lines:
             return
         head, rest = lines[0], lines[1:]
-        height = px(60) + px(22) * len(rest) + px(50)
+        button_room = px(50) if again else px(10)
+        height = px(60) + px(22) * len(rest) + button_room
         box = pygame.Rect(
             0, 0, min(px(660), board.width - px(20)), min(height, board.height - px(20))
         )
@@ -504,7 +509,7 @@ class Prompts(Panel):
         )
         y = box.y + px(52)
         for line in rest:
-            if y + px(22) > box.bottom - px(46):
+            if y + px(22) > box.bottom - button_room + px(4):
                 break
             f.draw(
                 surface,
@@ -513,6 +518,8 @@ class Prompts(Panel):
                 self.m.font,
             )
             y += px(22)
+        if not again:
+            return
         button = pygame.Rect(0, 0, px(240), px(34))
         button.midbottom = (box.centerx, box.bottom - px(8))
         pygame.draw.rect(surface, pal.YELLOW, button, border_radius=5)
@@ -527,6 +534,57 @@ class Prompts(Panel):
             anchor="center",
         )
         self.hits.add(button, "over", "again")
+
+    def aftermath(
+        self,
+        surface: pygame.Surface,
+        board: pygame.Rect,
+        session: Session,
+        lines: list[str],
+        side: str,
+    ) -> None:
+        """The panel the side that answered a reaction reads before the handover: what its
+        answer did (the result in a line, then the log's lines), at the top of the board
+        (which stays in view below it), and the button that passes the screen to `side`."""
+        px = self.m.px
+        f = self.fonts
+        width = min(px(700), board.width - px(20))
+        wrapped = [part for line in lines for part in f.wrap(line, self.m.font, width - px(32))]
+        step = f.font(self.m.font).get_height() + px(3)
+        height = min(px(56) + step * len(wrapped) + px(56), board.height - px(20))
+        box = pygame.Rect(0, 0, width, height)
+        box.midtop = (board.centerx, board.y + px(10))
+        pygame.draw.rect(surface, pal.PANEL, box, border_radius=6)
+        pygame.draw.rect(surface, pal.YELLOW, box, 3, border_radius=6)
+        f.draw(
+            surface,
+            "What your reaction did",
+            (box.centerx, box.y + px(22)),
+            px(pal.FONT + 4),
+            bold=True,
+            anchor="center",
+        )
+        y = box.y + px(44)
+        for i, line in enumerate(wrapped):
+            if y + step > box.bottom - px(50):
+                break
+            f.draw(surface, line, (box.x + px(16), y), self.m.font, pal.TEXT if i else pal.YELLOW)
+            y += step
+        style = pal.team_style(side, teams(session.battle.world))
+        button = pygame.Rect(0, 0, px(340), px(36))
+        button.midbottom = (box.centerx, box.bottom - px(8))
+        pygame.draw.rect(surface, style.colour, button, border_radius=5)
+        pygame.draw.rect(surface, pal.WHITE, button, 2, border_radius=5)
+        f.draw(
+            surface,
+            f"Pass the screen to {side.upper()}  [Enter]",
+            button.center,
+            px(pal.FONT + 2),
+            pal.ink_on(style.colour),
+            bold=True,
+            anchor="center",
+        )
+        self.hits.add(button, "aftermath", side)
 
     def help(
         self,

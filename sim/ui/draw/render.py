@@ -130,7 +130,7 @@ class Renderer:
         self.tips.world = session.battle.world  # for the tips' item names
         self.measure(surface.get_size(), session, view)
         lay = self.layout(surface.get_size())
-        if view.handover is not None:
+        if view.handover is not None and not view.aftermath:
             self.prompts.handover(surface, session, view)
             return self.hits
         # The ground's picture covers the whole board (VOID beyond the map); the sidebar and
@@ -165,9 +165,11 @@ class Renderer:
         if view.choosing is not None:
             prompts.choice_list(surface, lay.board, session, view)
         if isinstance(pending, BattleOver):
-            prompts.battle_over(surface, lay.board, session)
+            prompts.battle_over(surface, lay.board, session, again=not view.replaying)
         if view.help:
             prompts.help(surface, lay.board, REPLAY_HELP if view.replaying else HELP)
+        if view.aftermath and view.handover is not None:
+            prompts.aftermath(surface, lay.board, session, view.aftermath, view.handover)
         return self.hits
 
     def _sidebar(

@@ -33,6 +33,7 @@ class Sidebar(Panel):
         super().__init__(fonts, metrics, scene)
         self.overlays = overlays  # the board's, for the legend's tiles
         self.legend: list[str] = []
+        self.seat_lines: list[str] = []  # the round and seat line, wrapped, as last drawn
         self.end = 0
         # Pictures of lines kept by `_kept`: key, picture, where the lines end, their hits.
         Block = tuple[tuple[object, ...], pygame.Surface, int, list[tuple[pygame.Rect, str, str]]]
@@ -71,13 +72,11 @@ class Sidebar(Panel):
         pending = session.battle.pending
         seat = "everyone" if view.omniscient or view.side is None else view.side.upper()
         playing = "".join(f" · {team.upper()}: AI {level}" for team, level in view.ai.items())
-        y = f.draw(
-            surface,
-            f"Round {turn.round} · seat: {seat}{playing}",
-            (x, y),
-            self.m.font,
-            pal.TEXT_DIM,
-        ).bottom + px(2)
+        # Wrapped, not cut: with the AI on both sides the line outgrows the sidebar.
+        self.seat_lines = f.wrap(f"Round {turn.round} · seat: {seat}{playing}", self.m.font, w)
+        for line in self.seat_lines:
+            y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
+        y += px(2)
         actor = acting_unit(session)
         if isinstance(pending, AwaitingReaction):
             text = f"Waiting: {pending.unit} may react"
@@ -124,7 +123,8 @@ class Sidebar(Panel):
         reach = self.scene.reach_tiles(session, view)[2]
         shown = sorted(set(reach), key=list(pal.MOVE_STYLES).index)
         if shown or view.show_threat or view.show_own:
-            y = self._legend(surface, x, y, w, shown, view.show_threat, view.show_own)
+            threat = self.scene.threat_legend(session, view) if view.show_threat else ""
+            y = self._legend(surface, x, y, w, shown, threat, view.show_own)
         self.end = y
 
     def cell_section(
@@ -153,8 +153,7 @@ class Sidebar(Panel):
             bits.append("climbable")
         for line in f.wrap(", ".join(bits), self.m.font, w):
             y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
-        who = self.scene.hover_info(session, view)
-        text = "can be hit by: " + (", ".join(who) if who else "nobody")
+        text = self.scene.cell_hitters(session, view)
         for line in f.wrap(text, self.m.font, w):
             y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT).bottom
         return y + px(4)
@@ -309,12 +308,13 @@ class Sidebar(Panel):
         y: int,
         w: int,
         actions: list[str],
-        threat: bool,
+        threat: str,
         own: bool,
     ) -> int:
         """What the board's overlays mean, for those shown now: each reach tile with its letter
-        and the cheapest Movement Action it stands for, the threat's striped frame (the number
-        is how many enemies reach the cell) and the dashed own reach."""
+        and the cheapest Movement Action it stands for, the threat's striped frame (`threat`:
+        its words, "" when not shown; the number is how many creatures reach the cell) and the
+        dashed own reach."""
         px = self.m.px
         y += px(4)
         size = px(22)
@@ -324,7 +324,7 @@ class Sidebar(Panel):
             letter = pal.MOVE_STYLES[action].letter if action in pal.MOVE_STYLES else "?"
             keys.append((self.overlays.reach_tile(action, size), f"{letter} {action}"))
         if threat:
-            keys.append((self.overlays.threat_tile(1, size), "enemies reach (count)"))
+            keys.append((self.overlays.threat_tile(1, size), threat))
         if own:
             keys.append((self.overlays.own_tile(size), "your reach"))
         self.legend = [label for _, label in keys]

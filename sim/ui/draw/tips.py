@@ -16,8 +16,9 @@ from sim.ui.draw.text import Fonts
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics
 from sim.ui.model import tiplines as tl
+from sim.ui.model.actionbar import build
 from sim.ui.model.planner import PathPlan
-from sim.ui.model.scene import Scene, turn_unit
+from sim.ui.model.scene import Scene, turn_unit, unit_at
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.wording import named_items, rule_ids
@@ -33,6 +34,9 @@ class Tips(Panel):
         super().__init__(fonts, metrics, scene)
         self.tip: tuple[tuple[str, ...], pygame.Rect] | None = None
         self.token_rects: list[pygame.Rect] = []  # the creatures' cells this frame
+        # Where results show on the board this frame (a hit, a miss, damage): a tip keeps off
+        # them, as it keeps off what it describes.
+        self.marker_rects: list[pygame.Rect] = []
         self.world: World | None = None  # the battle's world, for the tips' item names
 
     def rows(self, lines: list[tl.Line], width: int | None = None) -> list[tuple[str, pal.RGB]]:
@@ -52,13 +56,28 @@ class Tips(Panel):
 
     def _enemy_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         lines = tl.enemy_lines(self.scene, session, view, hover)
-        # The refusal's reason is the one long line.
+        # The refusal's reason and a caution are the long lines.
         rows = [
             r
             for words, tone in lines
-            for r in self.rows([(words, tone)], 340 if tone == tl.BAD else None)
+            for r in self.rows([(words, tone)], 340 if tone in (tl.BAD, tl.WARN) else None)
         ]
+        unit = unit_at(session.battle.world, hover, view.eyes)
+        if rows and unit is not None:
+            why = tl.attack_caution(session, view, unit)
+            if why:
+                actor = turn_unit(session) or ""
+                attack = build(actor, "attack", view.slow, view.quicken, target=unit)
+                rows.append(self.click_note(view, attack))
         return rows + self.odds_rows(session, view) if rows else []
+
+    @staticmethod
+    def click_note(view: View, decision: object) -> tuple[str, pal.RGB]:
+        """Under a caution (a decision the window holds back for a second click): what the
+        next click does."""
+        if view.confirm is not None and view.confirm.decision == decision:
+            return ("click again or press Enter to go ahead (Esc: not)", pal.YELLOW)
+        return ("a click asks once more before it goes", pal.TEXT_DIM)
 
     def _target_rows(self, session: Session, view: View, hover: Pos) -> list[tuple[str, pal.RGB]]:
         head, *rest = tl.target_lines(self.scene, session, view, hover)
@@ -88,7 +107,7 @@ class Tips(Panel):
             if actor is None or view.selected != actor:
                 return
             key = (session.version, hover, actor, view.side, view.omniscient,
-                   view.preparing is not None, view.slow, view.quicken)  # fmt: skip
+                   view.preparing is not None, view.slow, view.quicken, view.confirm)  # fmt: skip
             rows = self.memo.get("enemy_tip", key, lambda: self._enemy_rows(session, view, hover))
         odds = scene.forecast(session, view)
         if odds is not None:  # keep the places a shove may land in sight
@@ -106,11 +125,22 @@ class Tips(Panel):
         view: View,
     ) -> None:
         lines = tl.path_lines(self.scene, session, view, plan)
-        rows = self.rows(lines, 360 if plan.action is None else None)
+        why = tl.path_caution(session, view, plan)
+        rows = [
+            r
+            for words, tone in lines
+            for r in self.rows(
+                [(words, tone)], 360 if plan.action is None or (why and words == why) else None
+            )
+        ]
+        if why:
+            rows.append(self.click_note(view, plan.decision(view.slow, view.quicken)))
         end = plan.cells[-1] if plan.cells else view.hover
         assert end is not None
         world = session.battle.world
-        avoid = tuple(cell_rect(camera, cell) for cell in tl.mover_cells(world, plan))
+        # The whole path stays in sight, not only its ends: the tip describes it.
+        cells = tl.mover_cells(world, plan, tuple(view.waypoints))
+        avoid = tuple(cell_rect(camera, cell) for cell in cells)
         self.box(surface, board, cell_rect(camera, end), rows, avoid)
 
     def mark_tip(
@@ -164,10 +194,18 @@ class Tips(Panel):
         ]
         boxes = [pygame.Rect(x, y, width, height) for x, y in tries]
         inside = [b for b in boxes if board.contains(b)] or boxes
-        avoid = (cell, *avoid)
-        clear = [b for b in inside if not any(b.colliderect(a) for a in avoid)] or inside
-        # Among those, cover as few creatures as can be.
-        box = min(clear, key=lambda b: len(b.collidelistall(self.token_rects))).clamp(board)
+        kept = [*avoid, *self.marker_rects]
+
+        def covers(b: pygame.Rect) -> tuple[int, int, int]:
+            # Never the hovered cell; then as little as can be of what the tip is about (the
+            # path, the mover, the results shown), then of the creatures; else the first try.
+            return (
+                b.colliderect(cell),
+                len(b.collidelistall(kept)),
+                len(b.collidelistall(self.token_rects)),
+            )
+
+        box = min(inside, key=covers).clamp(board)
         self.tip = (tuple(text for text, _ in rows), box)
         pygame.draw.rect(surface, pal.PANEL, box)
         pygame.draw.rect(surface, pal.PANEL_EDGE, box, 1)

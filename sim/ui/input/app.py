@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import pygame
@@ -26,7 +27,7 @@ from sim.ui.draw.render import Renderer
 from sim.ui.input import camera
 from sim.ui.input.free import FreeHandler
 from sim.ui.input.handler import EventHandler
-from sim.ui.input.handover import HandoverHandler
+from sim.ui.input.handover import AftermathHandler, HandoverHandler
 from sim.ui.input.hints import HINTS_FILE, Hints
 from sim.ui.input.lists import ListHandler
 from sim.ui.input.loop import open_surface, run_window
@@ -44,6 +45,7 @@ from sim.ui.model.scene import Scene, plan_secret
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
 from sim.ui.words.logbook import lines
+from sim.ui.words.status import say
 
 Replayer = Callable[[Path, "App"], "App"]  # a save and the window's game -> the viewer on it
 
@@ -148,11 +150,12 @@ class App:
     def submit(self, decision: Decision) -> Outcome:
         """Submit a decision of the side at the screen; the status line says what it did."""
         self.view.offer = ""  # this game has begun: the offer to continue another one lapses
+        self.view.confirm = None  # a click held back is for the battle as it was
         self.seats.wait()
         result = self.session.submit(decision)
         self.show_results(result)
         if isinstance(result, Refusal):
-            self.view.refuse(f"refused: {result.reason}")
+            self.view.refuse(say("refused", why=result.reason))
         else:
             said = lines(result.events, plan_secret(self.world, self.view))
             self.view.status = said[-1] if said else ""
@@ -190,7 +193,7 @@ class App:
         its new size). From now on the scale no longer follows the window's size."""
         self.ui_scale = scale
         self.renderer.rescale(Metrics(scale))
-        self.view.status = f"UI scale {scale:g}"
+        self.view.status = say("ui_scale", scale=f"{scale:g}")
 
     # --- the frame ---------------------------------------------------------------------------
     def frame(self) -> pygame.Surface:
@@ -249,7 +252,7 @@ class App:
         if self.watching is not None and not self.watching.running:
             self.watching = None
             self.window_surface()
-            self.view.status = "back from the replay"
+            self.view.status = say("back_from_replay")
         return self.watching is not None
 
     # --- events ------------------------------------------------------------------------------
@@ -258,6 +261,8 @@ class App:
         board in its mode. Made afresh from the view for each event, since the AI, an undo or
         a load change the mode between events as well."""
         view = self.view
+        if view.aftermath:
+            return AftermathHandler(self)
         if view.handover is not None:
             return HandoverHandler(self)
         if view.menu is not None:
@@ -286,12 +291,35 @@ STAND_INS = ("offscreen", "dummy")
 NO_WINDOW = "use `sim play --text` to print the battle in the terminal instead"
 
 
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Standard error of the process itself (file descriptor 2) goes nowhere meanwhile: SDL's
+    video drivers write their own lines there as they probe for a display ("error:
+    XDG_RUNTIME_DIR is invalid or not set in the environment."), and a player should read
+    one clear line of ours instead. Python's own writes are flushed first."""
+    sys.stderr.flush()
+    try:
+        kept = os.dup(2)
+    except OSError:  # no file descriptor 2 at all: nothing to quieten
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as nowhere:
+            os.dup2(nowhere.fileno(), 2)
+            yield
+    finally:
+        os.dup2(kept, 2)
+        os.close(kept)
+
+
 def display_problem() -> str | None:
     """Why no window can open here (no display, or an SDL_VIDEODRIVER that cannot open), in
-    words for the player; None when one can. It does not wait: it asks SDL once."""
+    words for the player; None when one can. It does not wait: it asks SDL once, with SDL's
+    own messages kept off the terminal (`quiet_stderr`)."""
     asked = [d.strip().lower() for d in os.environ.get("SDL_VIDEODRIVER", "").split(",")]
     try:
-        pygame.display.init()
+        with quiet_stderr():
+            pygame.display.init()
     except pygame.error as error:
         return f"cannot open a window ({error}); {NO_WINDOW}"
     driver = pygame.display.get_driver()

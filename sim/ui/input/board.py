@@ -20,6 +20,7 @@ from sim.ui.input.undo import undo, undo_turn
 from sim.ui.model.actionbar import prompt_options
 from sim.ui.model.planner import hidden_from
 from sim.ui.model.view import TOGGLES
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -58,6 +59,20 @@ def next_own(app: App) -> None:
     view.clear_plan()
 
 
+def go_ahead(handler: BoardHandler) -> None:
+    """Enter: the decision held back for a second click goes ahead, as that click would make
+    it (the cell clicked first is clicked again); one made without a cell is submitted."""
+    app = handler.app
+    held = app.view.confirm
+    if held is None:
+        return
+    if held.cell is not None:
+        handler.click_cell(held.cell)
+    else:
+        app.view.confirm = None
+        app.submit(held.decision)
+
+
 class BoardHandler(EventHandler):
     """The board is shown and the side at the screen plays: what is the same in every mode."""
 
@@ -78,6 +93,9 @@ class BoardHandler(EventHandler):
                 answer(app, options[index])
             return
         if self.mode_key(key):
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and view.confirm is not None:
+            go_ahead(self)
             return
         if key == pygame.K_ESCAPE:
             cancel(app)
@@ -158,7 +176,7 @@ class BoardHandler(EventHandler):
         its answer first; else the mode's (`on_cell`)."""
         pending = self.app.session.battle.pending
         if isinstance(pending, AwaitingReaction):
-            self.app.view.status = f"answer {pending.unit}'s reaction first"
+            self.app.view.status = say("answer_first", unit=pending.unit)
             return
         self.on_cell(cell, shift)
 

@@ -37,6 +37,7 @@ from sim.ui.input.loop import open_surface, run_window
 from sim.ui.look import palette as pal
 from sim.ui.look.metrics import Metrics, default_scale, default_window
 from sim.ui.model.planner import threat_map
+from sim.ui.words.status import count, say
 
 PANEL = 360  # the right-hand panel's width
 STATUS = 62  # a message line and the key help at the bottom
@@ -48,7 +49,7 @@ HELP = (
     "1-6 kind  E/W/O raise height/water/obstacle (Shift lowers)  C climbable (Shift: not)  "
     "B brush  X rectangle  F fill  [ ] size  U units  Tab template  Shift+Tab team  Del delete  "
     "Enter set a field  R reach  T threat  P play-test  A play vs AI  G balance  "
-    "Ctrl+Z/Y undo/redo  Ctrl+S save  arrows/wheel pan and zoom, Home fits"
+    "Ctrl+Z/Y undo/redo  Ctrl+S save  Ctrl+Q quit  arrows/wheel pan and zoom, Home fits"
 )
 
 
@@ -144,10 +145,8 @@ class Editor:
         self.show_art = palette is not None  # the board shows the map's tiles as they look
         self._art_rect = pygame.Rect(0, 0, 0, 0)
         if palette is not None and palette.guessed():
-            self.message = (
-                f"{len(palette.guessed())} tile(s) had no kind and were guessed: click a tile "
-                "in the Tiles list, then its kind"
-            )
+            n = len(palette.guessed())
+            self.message = say("editor_tiles_guessed", tiles=f"{n} tile{'s' * (n != 1)}")
         self.playtest: Any = None  # the client App while a play-test runs
         self.balance: Balance | None = None
         self._checked: tuple[me.MapState, list[Problem], set[Pos], Scenario | None] | None = None
@@ -214,27 +213,29 @@ class Editor:
         problems, _, _ = self.checked()
         if problems and not force:
             self.ask(
-                f"The map has {len(problems)} problem(s). Save anyway? Y / N",
+                say("editor_ask_save", problems=count(len(problems), "problem")),
                 lambda: self.save(force=True),
-                "Not saved",
+                say("editor_not_saved"),
             )
             return False
         try:
             me.save(self.save_to, me.render(self.source, self.state))
         except OSError as error:
-            self.message = f"Cannot save {self.save_to}: {error.strerror}"
+            self.message = say("editor_cannot_save", path=self.save_to, why=error.strerror)
             return False
         self.saved_state = self.state
-        self.message = f"Saved {self.save_to}"
+        self.message = say("editor_saved", path=self.save_to)
         text = self.palette.kinds_text(self.state) if self.palette is not None else None
         if self.palette is not None and text is not None:
             kinds = self.palette.kinds_path
             try:
                 write_atomically(kinds, text)
             except OSError as error:
-                self.message += f"; cannot save {kinds}: {error.strerror}"
+                self.message = say(
+                    "editor_cannot_save_kinds", path=self.save_to, kinds=kinds, why=error.strerror
+                )
                 return False
-            self.message += f" and {kinds}"
+            self.message = say("editor_saved_kinds", path=self.save_to, kinds=kinds)
         return True
 
     def ask(self, question: str, on_yes: Callable[[], object], on_no: str) -> None:
@@ -245,11 +246,7 @@ class Editor:
         if self.state == self.saved_state or self.asking is not None:
             self.running = False
             return
-        self.ask(
-            "The map has unsaved changes. Quit without saving? Y / N (Ctrl+S saves)",
-            self._stop,
-            "Still editing",
-        )
+        self.ask(say("editor_ask_quit"), self._stop, say("editor_still"))
 
     def _stop(self) -> None:
         self.running = False
@@ -382,11 +379,13 @@ class Editor:
             self._typing(key, char)
             return
         if ctrl and key == pygame.K_z:
-            self.history.undo()
+            self.undo()
         elif ctrl and key == pygame.K_y:
-            self.history.redo()
+            self.redo()
         elif ctrl and key == pygame.K_s:
             self.save()
+        elif ctrl and key == pygame.K_q:
+            self.quit()
         elif key in KIND_KEYS:
             kind = KIND_KEYS[key]
             self.paint, self.paint_name = me.set_kind(kind), KIND_NAMES[kind]
@@ -433,6 +432,23 @@ class Editor:
         elif key == pygame.K_ESCAPE:
             self.selected = None
 
+    def undo(self) -> None:
+        """Ctrl+Z: the last edit taken back, and said (what it changed, how many are left)."""
+        before = self.state
+        if not self.history.undo():
+            self.message = say("editor_nothing_to_undo")
+            return
+        what = me.change_words(self.state, before)
+        self.message = say("editor_undone", what=what, left=count(self.history.undoable, "edit"))
+
+    def redo(self) -> None:
+        """Ctrl+Y: the last edit undone made again, and said."""
+        before = self.state
+        if not self.history.redo():
+            self.message = say("editor_nothing_to_redo")
+            return
+        self.message = say("editor_redone", what=me.change_words(before, self.state))
+
     # --- typed fields --------------------------------------------------------------------------
     def _typing(self, key: int, char: str) -> None:
         assert self.prompt is not None
@@ -454,13 +470,13 @@ class Editor:
         key, _, value = line.partition("=")
         key = key.strip()
         if not key:
-            return "Type key = value, e.g. hp = 8"
+            return say("editor_field_hint")
         parsed: Any = None
         if value.strip():
             try:
                 parsed = tomllib.loads(f"v = {value.strip()}")["v"]
             except tomllib.TOMLDecodeError:
-                return f'{value.strip()} is not a TOML value (strings need quotes: "spear")'
+                return say("editor_not_toml", value=value.strip())
         state = self.state
         unit = state.unit(self.selected) if self.selected else None
         if unit is None and self.tile is not None and key in tk.ENTRY_KEYS:
@@ -468,7 +484,7 @@ class Editor:
         if unit is not None:
             if key in ("id", "team", "template"):
                 if not isinstance(parsed, str):
-                    return f"{key} must be a string in quotes"
+                    return say("editor_needs_string", key=key)
                 if key == "id":
                     self.edit(me.set_unit(state, unit.id, id=parsed))
                 elif key == "team":
@@ -477,21 +493,26 @@ class Editor:
                     self.edit(me.set_unit(state, unit.id, template=parsed))
                 if key == "id":
                     self.selected = parsed
-                return f"{unit.id}: {key} = {parsed!r}"
+                return say("editor_unit_field", unit=unit.id, key=key, value=repr(parsed))
             overrides = dict(unit.overrides)
             if parsed is None:
                 overrides.pop(key, None)
             else:
                 overrides[key] = parsed
             self.edit(me.set_unit(state, unit.id, overrides=overrides))
-            return f"{unit.id}: {key} {'removed' if parsed is None else 'set'}"
+            removed = parsed is None
+            return say(
+                "editor_override_removed" if removed else "editor_override_set",
+                unit=unit.id,
+                key=key,
+            )
         if key in ("name", "description"):
             if not isinstance(parsed, str):
-                return f"{key} must be a string in quotes"
+                return say("editor_needs_string", key=key)
             self.edit(me.set_info(state, **{key: parsed}))
         elif key == "seed":
             if parsed is not None and (isinstance(parsed, bool) or not isinstance(parsed, int)):
-                return "seed must be a whole number"
+                return say("editor_seed")
             self.edit(me.set_info(state, seed=parsed))
         elif key == "objective" and isinstance(parsed, dict):
             at = parsed.get("at")
@@ -513,15 +534,12 @@ class Editor:
         elif re.fullmatch(r"objective \d+", key) and parsed is None:
             number = int(key.split()[1])
             if not 1 <= number <= len(state.goals):
-                return f"there is no objective {number} (the panel numbers them)"
+                return say("editor_no_objective", n=number)
             self.edit(me.remove_goal(state, number - 1))
-            return f"objective {number} removed"
+            return say("editor_objective_removed", n=number)
         else:
-            return (
-                f"unknown field {key!r} (name, description, seed, objective, objective N, "
-                "objectives)"
-            )
-        return f"{key} set"
+            return say("editor_unknown_field", key=repr(key))
+        return say("editor_field_set", key=key)
 
     def set_tile(self, key: Key, **values: Any) -> str:
         """Give a tile of the palette a kind or a number (`kind=Kind.WALL`, `depth=1.5` in
@@ -535,20 +553,20 @@ class Editor:
                 if isinstance(value, str) and value in KIND_NAMES:
                     value = Kind.named(value)
                 if value is not None and not isinstance(value, Kind):
-                    return f"kind must be one of {', '.join(KIND_NAMES)} in quotes"
+                    return say("editor_tile_kind", names=", ".join(KIND_NAMES))
                 fields["kind"] = value
             elif name == "climbable":
                 if value is not None and not isinstance(value, bool):
-                    return "climbable must be true or false"
+                    return say("editor_tile_climbable")
                 fields["climbable"] = value
             else:
                 half = None if value is None else tk.half_metres(value)
                 if value is not None and half is None:
-                    return f"{name} must be 0 to {tk.MAX_METRES} metres in half-metre steps"
+                    return say("editor_tile_metres", key=name, most=tk.MAX_METRES)
                 fields[name] = half
         entry = replace(entry, **fields)
         self.edit(self.palette.assign(self.state, key, entry))
-        return f"Tile {key[1]} of {key[0]}: {entry.words()}"
+        return say("editor_tile_set", tile=key[1], tileset=key[0], entry=entry.words())
 
     # --- play-test and balance -----------------------------------------------------------------
     def start_playtest(self, ai: bool = False) -> None:
@@ -557,7 +575,7 @@ class Editor:
 
         problems, _, scenario = self.checked()
         if scenario is None:
-            self.message = f"Cannot play-test: {len(problems)} problem(s) (see the list)"
+            self.message = say("editor_cannot_playtest", problems=count(len(problems), "problem"))
             return
         session = Session(scenario, scenario.seed if scenario.seed is not None else 1)
         session.autosave = None  # a play-test is not a game to continue
@@ -565,14 +583,14 @@ class Editor:
         seats = {teams[-1]: "normal"} if ai and len(teams) > 1 else None
         self.playtest = App(session, self.surface.get_size(), ai=seats, scale=self.ui_scale)
         self.playtest.surface = self.surface
-        self.message = "Play-test: close the window or press F10 to return to the editor"
+        self.message = say("editor_playtest")
 
     def _playtest_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT or (
             event.type == pygame.KEYDOWN and event.key == pygame.K_F10
         ):
             self.playtest = None
-            self.message = "Back in the editor; the map is as it was"
+            self.message = say("editor_back")
             return
         self.playtest.handle(event)
         if not self.playtest.running:
@@ -581,14 +599,14 @@ class Editor:
     def start_balance(self, games: int = BALANCE_GAMES, workers: int = 2) -> None:
         problems, _, scenario = self.checked()
         if scenario is None:
-            self.message = f"Cannot check balance: {len(problems)} problem(s) (see the list)"
+            self.message = say("editor_cannot_balance", problems=count(len(problems), "problem"))
             return
         if (
             self.balance is not None
             and self.balance.thread is not None
             and self.balance.thread.is_alive()
         ):
-            self.message = "A balance check is already running"
+            self.message = say("editor_balance_running")
             return
         teams = sorted(dict.fromkeys(u.team for u in self.state.units))
         plan = Plan(scenario, tuple((t, "normal") for t in teams), seed=scenario.seed or 0)
@@ -856,7 +874,8 @@ class Editor:
         use = next(u for u in palette.uses if (u.need.tileset, u.tile) == self.tile)
         entry = kinds.get(self.tile)
         how = "a guess" if entry == use.entry and use.guessed else ""
-        told = f"Tile {use.tile} of {use.need.tileset}, {use.need.cells} cell(s): "
+        cells = use.need.cells
+        told = f"Tile {use.tile} of {use.need.tileset}, {cells} cell{'s' * (cells != 1)}: "
         told += entry.words() if entry is not None else "no kind"
         for part in f.wrap(told + (f" ({how})" if how else ""), small, width):
             f.draw(s, part, (x, y), small, pal.HIGHLIGHT)

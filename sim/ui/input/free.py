@@ -9,9 +9,10 @@ from sim.core.actions import Refusal
 from sim.core.geometry import Pos
 from sim.play.engine import Decision
 from sim.ui.input.board import BoardHandler
-from sim.ui.input.orders import commit
+from sim.ui.input.orders import commit, confirmed
 from sim.ui.model.actionbar import build, judge
 from sim.ui.model.intent import disengage_first
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -54,16 +55,19 @@ def commit_move(app: App, cell: Pos) -> None:
         return
     decision = plan.decision(view.slow, view.quicken)
     if decision is None:
-        view.status = f"cannot move there: {plan.refusal}"
+        view.status = say("cannot_move", why=plan.refusal)
         return
     if view.preparing is not None:
-        if not isinstance(commit(app, decision), Refusal):
+        held = commit(app, decision, cell)
+        if held is not None and not isinstance(held, Refusal):
             view.waypoints.clear()
         return
+    if not confirmed(app, decision, cell, plan.provocations):
+        return  # a second click on the cell (or Enter) makes it
     if view.disengage:
         first = disengage_first(app.session, unit)
         if isinstance(first, str):
-            view.refuse(first)
+            view.refuse(say("why", why=first))
             return
         keep = len(app.session.battle.decisions)
         app.submit(first)
@@ -72,7 +76,7 @@ def commit_move(app: App, cell: Pos) -> None:
             # The move cannot follow the Disengage: take the Disengage back too.
             app.session.rewind(keep)
             app.sync()
-            view.refuse(f"refused after Disengage: {result.reason}")
+            view.refuse(say("refused_after_disengage", why=result.reason))
             return
     else:
         result = app.submit(decision)
@@ -93,15 +97,15 @@ class FreeHandler(BoardHandler):
             if shift:
                 if cell not in view.waypoints:
                     view.waypoints.append(cell)
-                    view.status = f"waypoint {len(view.waypoints)} at {cell}"
+                    view.status = say("waypoint", n=len(view.waypoints), cell=cell)
                 return
             commit_move(app, cell)
             return
         if unit is not None and acting is not None and view.selected == acting and unit != acting:
             offer = attack_offer(app, unit)
             if offer is not None:
-                result = commit(app, offer)
-                if not isinstance(result, Refusal):
+                result = commit(app, offer, cell)
+                if result is not None and not isinstance(result, Refusal):
                     view.clear_plan()
                 return
         if (
@@ -118,6 +122,10 @@ class FreeHandler(BoardHandler):
             view.clear_plan()
             if acting is not None and unit != acting and not app.mine(unit):
                 reason = attack_refusal(app, unit)
-                view.status = f"{unit} selected" + (f"; cannot attack: {reason}" if reason else "")
+                view.status = (
+                    say("selected_no_attack", unit=unit, why=reason)
+                    if reason
+                    else say("selected", unit=unit)
+                )
             return
         view.status = ""

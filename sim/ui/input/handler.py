@@ -10,6 +10,7 @@ import pygame
 
 from sim.ui.input import camera
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -62,7 +63,10 @@ def cancel(app: App) -> None:
     """Esc: close what is open, else drop the plan, else the selection; with nothing left to
     cancel, open the menu."""
     view = app.view
-    if view.menu is not None:
+    if view.confirm is not None:
+        view.confirm = None
+        view.status = say("confirm_dropped")
+    elif view.menu is not None:
         view.menu = None if view.menu == "main" else "main"
     elif view.help:
         view.help = False
@@ -71,7 +75,7 @@ def cancel(app: App) -> None:
     elif view.preparing is not None or isinstance(view.mode, Marking):
         view.preparing = None
         view.mode = Free()
-        view.status = "Prepare cancelled"
+        view.status = say("prepare_cancelled")
     elif view.waypoints:
         view.waypoints.clear()
     elif view.move_only:

@@ -21,6 +21,19 @@ def take_seat(app: App) -> None:
         app.hints.show(app.world, app.view)
 
 
+class AftermathHandler(EventHandler):
+    """The side that answered a reaction sees what its answer did (`View.aftermath`) before
+    the screen is handed over: Enter, Space, Esc or the panel's button goes on."""
+
+    def key(self, key: int, mod: int, char: str) -> None:
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_ESCAPE):
+            self.app.view.aftermath = []
+
+    def click(self, pos: tuple[int, int], hit: Hit | None) -> None:
+        if hit is not None and hit[0] == "aftermath":
+            self.app.view.aftermath = []
+
+
 class HandoverHandler(EventHandler):
     """A side is asked to sit down (`View.handover`)."""
 

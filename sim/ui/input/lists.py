@@ -8,6 +8,7 @@ import pygame
 from sim.core.geometry import Pos
 from sim.ui.input.board import BoardHandler
 from sim.ui.input.orders import choose, listed, pick_item
+from sim.ui.words.status import say
 
 
 class ListHandler(BoardHandler):
@@ -27,4 +28,4 @@ class ListHandler(BoardHandler):
         return True
 
     def on_cell(self, cell: Pos, shift: bool) -> None:
-        self.app.view.status = "choose from the list first (Esc cancels)"
+        self.app.view.status = say("choose_first")

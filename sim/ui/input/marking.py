@@ -9,8 +9,9 @@ import pygame
 
 from sim.core.geometry import Pos
 from sim.ui.input.board import BoardHandler
-from sim.ui.model.actionbar import AREA_HELP, trigger_words, unmarkable
+from sim.ui.model.actionbar import trigger_words, unmarkable
 from sim.ui.model.mode import Free, Marking
+from sim.ui.words.status import count, say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -27,13 +28,12 @@ def mark(app: App, cell: Pos) -> None:
     marked = mode.cells
     if cell in marked:
         view.mode = Marking(tuple(c for c in marked if c != cell))
-        n = len(marked) - 1
-        view.status = f"unmarked {cell}; {n} cell(s) marked. {AREA_HELP}"
+        view.status = say("area_unmarked", cell=cell, cells=count(len(marked) - 1, "cell"))
     elif (problem := unmarkable(app.world, cell)) is not None:
-        view.status = f"{problem}. {AREA_HELP}"
+        view.status = say("area_refused", why=problem)
     else:
         view.mode = Marking((*marked, cell))
-        view.status = f"marked {cell}; {len(marked) + 1} cell(s) marked. {AREA_HELP}"
+        view.status = say("area_marked", cell=cell, cells=count(len(marked) + 1, "cell"))
 
 
 def confirm_area(app: App) -> None:
@@ -43,15 +43,12 @@ def confirm_area(app: App) -> None:
     if view.marking is None:
         return
     if not view.marking:
-        view.status = f"mark at least one cell first. {AREA_HELP}"
+        view.status = say("area_empty")
         return
     cells = sorted(view.marking, key=lambda c: (c.y, c.x))
     view.mode = Free()
     view.preparing = {"trigger": "enters_area", "cells": [[c.x, c.y] for c in cells]}
-    view.status = (
-        f"Prepare {trigger_words(view.preparing)}: now choose the action to hold ready"
-        " (Esc cancels)"
-    )
+    view.status = say("prepare_trigger", trigger=trigger_words(view.preparing))
 
 
 class MarkHandler(BoardHandler):
@@ -66,7 +63,9 @@ class MarkHandler(BoardHandler):
             cells = view.marking
             if cells:
                 view.mode = Marking(tuple(cells[:-1]))
-                view.status = f"unmarked {cells[-1]}; {AREA_HELP}"
+                view.status = say(
+                    "area_unmarked", cell=cells[-1], cells=count(len(cells) - 1, "cell")
+                )
         else:
             return False
         return True

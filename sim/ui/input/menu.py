@@ -9,15 +9,16 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.formats.replay import ReplayError, save_dir
+from sim.formats.replay import ReplayError, Save, read, save_dir
 from sim.ui.draw.render import MENU_TITLES
 from sim.ui.input.handler import EventHandler, Hit, cancel
 from sim.ui.input.policies import ask_reactions, side_asked
 from sim.ui.input.saving import NO_QUICK_SAVE, new_game, quick_load, save
 from sim.ui.input.undo import rewind_refusal
-from sim.ui.model.menu import AI_PAUSES, WATCH, replay_lines, scaled
+from sim.ui.model.menu import AI_PAUSES, WATCH, replay_lines, save_words, scaled
 from sim.ui.model.menu import Line as MenuLine
 from sim.ui.model.menu import lines as menu_lines
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -34,27 +35,46 @@ class Menu:
 
     def __init__(self, app: App) -> None:
         self.app = app
+        # The quick save's refusal, with what it was worked out for (`load_refusal`).
+        self._load_checked: tuple[tuple[object, ...], str | None] | None = None
+        self._about: dict[Path, tuple[tuple[int, int], str]] = {}  # `about`, by file
 
     def lines(self) -> list[MenuLine]:
         app = self.app
         view = app.view
         if view.menu == "replays":
-            return replay_lines(
-                [
-                    (p.name, time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime)))
-                    for p in self.saves()
-                ]
-            )
+            return replay_lines([(p.name, self.about(p)) for p in self.saves()])
         asked = side_asked(app)
         return menu_lines(
             settings=view.menu == "settings",
-            may_load=rewind_refusal(app) or (None if app.quicksave.is_file() else NO_QUICK_SAVE),
+            may_load=self.load_refusal(),
             asked=asked,
             pause=app.seats.pause,
             seated=view.side is not None,
             scale=app.renderer.m.scale,
             may_watch=self.watch_refusal(),
         )
+
+    def load_refusal(self) -> str | None:
+        """Why the quick save cannot be loaded now (as F9 would refuse it), or None: not this
+        side's to take back, no quick save, one that cannot be read, or dice rolled since it
+        (undo's rule). The save is read again only when it or the game changed."""
+        app = self.app
+        refused = rewind_refusal(app)
+        if refused is not None:
+            return refused
+        try:
+            stat = app.quicksave.stat()
+        except OSError:
+            return NO_QUICK_SAVE
+        key = (str(app.quicksave), stat.st_mtime_ns, stat.st_size, app.session.version)
+        if self._load_checked is None or self._load_checked[0] != key:
+            try:
+                why = app.session.load_refusal(read(app.quicksave)) or None
+            except ReplayError as error:
+                why = str(error)
+            self._load_checked = (key, why)
+        return self._load_checked[1]
 
     def title(self) -> str:
         """The open menu page's title, saying where Esc goes."""
@@ -75,6 +95,24 @@ class Menu:
         files = [p for p in found if p.is_file()]
         return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))[:8]
 
+    def about(self, path: Path) -> str:
+        """What the save at `path` holds and when it was written (`save_words`), read again
+        only when the file changed: the page asks it every frame."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return save_words(None, "?")
+        key = (stat.st_mtime_ns, stat.st_size)
+        kept = self._about.get(path)
+        if kept is None or kept[0] != key:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(stat.st_mtime))
+            try:
+                found: Save | None = read(path)
+            except ReplayError:
+                found = None
+            kept = self._about[path] = (key, save_words(found, when))
+        return kept[1]
+
     def watch(self, path: Path) -> None:
         """Open a save in the replay viewer over the game; the game waits until it is closed.
         A save that cannot be played back is refused in words, and the game stays."""
@@ -84,7 +122,7 @@ class Menu:
         try:
             app.watching = app.replayer(path, app)
         except ReplayError as error:
-            app.view.status = f"cannot watch it: {error}"
+            app.view.status = say("cannot_watch", fault=error)
             return
         app.view.menu = None
 
@@ -95,7 +133,7 @@ class Menu:
         if line is None:
             return
         if not line.ok:
-            view.status = f"{line.label}: {line.detail}"
+            view.status = say("menu_refused", label=line.label, why=line.detail)
             return
         if value in ("resume", "save", "load", "new"):
             view.menu = None

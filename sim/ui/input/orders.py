@@ -4,14 +4,17 @@ the decision committed, or held ready while a Prepare trigger is chosen."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Refusal
-from sim.play.engine import AwaitingReaction, Decision, Outcome
+from sim.core.events import Event
+from sim.core.geometry import Pos
+from sim.play.engine import Accepted, AwaitingReaction, Decision, Outcome
+from sim.rules.reach.opportunity import Provocation
 from sim.ui.model.actionbar import (
     ABILITY_ACTIONS,
     AREA_CHOICE,
-    AREA_HELP,
     Choice,
     ability_choices,
     aim_of,
@@ -22,20 +25,53 @@ from sim.ui.model.actionbar import (
     trigger_words,
 )
 from sim.ui.model.intent import held_ready, listed_items, weapon_choice
+from sim.ui.model.markers import summary
 from sim.ui.model.mode import Choosing, Free, Marking, Picking, Targeting
 from sim.ui.model.planner import DIVE, MOVES
+from sim.ui.model.risk import warning
+from sim.ui.model.scene import plan_secret
+from sim.ui.model.view import Confirm
+from sim.ui.words.logbook import lines
+from sim.ui.words.status import say
+from sim.ui.words.wording import item_words
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
 
 
-def commit(app: App, decision: Decision) -> Outcome:
+def confirmed(
+    app: App,
+    decision: Decision,
+    cell: Pos | None = None,
+    provocations: Iterable[Provocation] | None = None,
+) -> bool:
+    """Whether `decision` may be submitted now. One whose result rolls dice no undo takes back
+    (a Sprint, a move a foe may attack), or an attack that can deal no damage, waits for a
+    second click on `cell` (or Enter), and the status line says why (sim/ui/model/risk.py)."""
+    view = app.view
+    held = view.confirm
+    if held is not None and held.decision == decision:
+        view.confirm = None
+        return True
+    why = warning(app.world, decision, provocations)
+    if not why:
+        view.confirm = None
+        return True
+    view.confirm = Confirm(decision, why, cell)
+    view.status = say("confirm", what=why)
+    return False
+
+
+def commit(app: App, decision: Decision, cell: Pos | None = None) -> Outcome | None:
     """Submit a decision the player made; while a Prepare trigger is chosen, hold it ready
-    instead (Prepare's "then")."""
+    instead (Prepare's "then"). None when it waits for a second click on `cell` first
+    (`confirmed`)."""
     wrapped = held_ready(app.view, decision)
     if isinstance(wrapped, str):
-        app.view.refuse(f"refused: {wrapped}")
+        app.view.refuse(say("refused", why=wrapped))
         return Refusal(wrapped)
+    if wrapped is decision and not confirmed(app, decision, cell):
+        return None  # a held-ready action rolls nothing now
     result = app.submit(wrapped)
     if wrapped is not decision and not isinstance(result, Refusal):
         app.view.preparing = None
@@ -47,24 +83,26 @@ def choose_action(app: App, name: str) -> None:
     view = app.view
     unit = app.acting()
     if unit is None:
-        view.status = "it is not your creature's turn"
+        view.status = say("not_your_turn")
         return
     view.selected = unit
     if view.marking is not None:
-        view.status = AREA_HELP
+        view.status = say("area_help")
         return
     entry = next((e for e in app.scene.entries(app.session, view) if e.name == name), None)
     need = needs(name)
     if view.preparing is not None and name in ("prepare", "end_turn"):
-        view.status = "Prepare: choose the action to hold ready (Esc cancels)"
+        view.status = say("prepare_choose")
+        return
+    # A struck-through button says why and changes nothing (a Movement Action's click-a-cell
+    # mode included); one already chosen may still be toggled off.
+    if entry is not None and not entry.ok and view.move_only != name:
+        view.refuse(say("action_refused", action=name.replace("_", " "), why=entry.detail))
         return
     if name in MOVES or name == DIVE:
         view.move_only = None if view.move_only == name else name
         view.waypoints.clear()
-        view.status = f"{name}: click a cell" if view.move_only else "any Movement Action"
-        return
-    if entry is not None and not entry.ok:
-        view.status = f"{name.replace('_', ' ')}: {entry.detail}"
+        view.status = say("move_chosen", action=name) if view.move_only else say("any_move")
         return
     preparing = view.preparing
     if "ability" in need or "trigger" in need:
@@ -82,7 +120,7 @@ def choose_action(app: App, name: str) -> None:
     shifted = name != "end_turn"
     decision = build(unit, name, view.slow and shifted, view.quicken and shifted)
     if isinstance(decision, str):
-        view.refuse(f"refused: {decision}")
+        view.refuse(say("refused", why=decision))
         return
     commit(app, decision)
 
@@ -126,35 +164,32 @@ def choose(app: App, value: str) -> None:
             if choice.value == AREA_CHOICE:
                 if value == AREA_CHOICE:
                     view.mode = Marking()
-                    view.status = AREA_HELP
+                    view.status = say("area_help")
                     return
             elif choice.value == value:
                 view.mode = Free()
                 view.preparing = fields
-                view.status = (
-                    f"Prepare {trigger_words(fields)}: now choose the action to hold ready"
-                    " (Esc cancels)"
-                )
+                view.status = say("prepare_trigger", trigger=trigger_words(fields))
                 return
         return
     chosen = next((c for c in choices(app) if c.value == value), None)
     if chosen is None:
         return
     if not chosen.ok and view.preparing is None:
-        view.status = f"{value}: {chosen.detail}"
+        view.status = say("action_refused", action=value, why=chosen.detail)
         return
     ability = app.world.catalog.abilities[value]
     view.mode = Free()
     if not aim_of(ability):
         decision = build(unit, name, view.slow, view.quicken, **{ABILITY_ACTIONS[name]: value})
         if isinstance(decision, str):
-            view.refuse(f"refused: {decision}")
+            view.refuse(say("refused", why=decision))
         else:
             commit(app, decision)
         return
     view.mode = Targeting(name, ability=value)
     what = "a creature" if aim_of(ability) == ("target",) else "a cell"
-    view.status = f"{name} {value}: click {what} (Esc cancels)"
+    view.status = say("click_target", action=f"{name} {value}", what=what)
 
 
 def pick_item(app: App, item: str) -> None:
@@ -173,14 +208,32 @@ def pick_item(app: App, item: str) -> None:
     else:
         decision = build(view.selected, name, view.slow, view.quicken, item=item)
     if isinstance(decision, str):
-        view.refuse(f"refused: {decision}")
+        view.refuse(say("refused", why=decision))
     else:
         commit(app, decision)
 
 
 def answer(app: App, option: str) -> None:
-    """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7)."""
+    """A prompt's option: one of the window's, or one slowed ("dodge slowed", R-B7). When the
+    screen then goes to another side, the side that answered first sees what its answer did
+    (the view's aftermath, a short panel over its board), then hands the screen over."""
     pending = app.session.battle.pending
     if not isinstance(pending, AwaitingReaction):
         return
-    app.submit(answer_for(pending, option))
+    side = app.view.side
+    result = app.submit(answer_for(pending, option))
+    view = app.view
+    if isinstance(result, Accepted) and view.handover is not None and view.handover != side:
+        view.aftermath = aftermath(app, result.events)
+
+
+def aftermath(app: App, events: tuple[Event, ...]) -> list[str]:
+    """What an answer to a reaction prompt did, as the side that answered may read it: the
+    result in a line, then the log's lines of it (the last AFTERMATH_LINES)."""
+    world = app.world
+    said = lines(events, plan_secret(world, app.view), item_words(world))
+    head = summary(events, world)
+    return ([head] if head else []) + said[-AFTERMATH_LINES:]
+
+
+AFTERMATH_LINES = 8  # the log lines the panel after a reaction shows, at most

@@ -10,6 +10,7 @@ from sim.core.components import Policy
 from sim.core.creature import creatures, team_of
 from sim.play.engine import DEFENCES, REACTION_POLICIES, SetPolicy
 from sim.ui.model.seating import side_policies
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -20,7 +21,7 @@ def set_policy(app: App, reactions: bool) -> None:
     view = app.view
     unit = view.selected
     if unit is None or not (app.mine(unit) or view.omniscient):
-        view.status = "select one of your creatures to set its reaction policy"
+        view.status = say("no_policy")
         return
     policy = app.world.get(unit, Policy) or Policy()
     if reactions:
@@ -36,7 +37,9 @@ def set_policy(app: App, reactions: bool) -> None:
         i = DEFENCES.index(policy.defence) if policy.defence in DEFENCES else -1
         decision = SetPolicy(unit, policy.reactions, DEFENCES[(i + 1) % len(DEFENCES)])
     if not isinstance(app.submit(decision), Refusal):
-        view.status = f"{unit}: reactions {decision.reactions}, defence {decision.defence}"
+        view.status = say(
+            "policy", unit=unit, reactions=decision.reactions, defence=decision.defence
+        )
         if reactions and app.hints.due:
             app.hints.taken_up()
             app.hints.show(app.world, view)
@@ -50,7 +53,7 @@ def ask_reactions(app: App, ask: bool) -> None:
         return
     for decision in side_policies(app.world, side, ask):
         app.submit(decision)
-    app.view.status = f"{side.upper()}: reactions " + ("asked" if ask else "automatic (auto)")
+    app.view.status = say("side_asked" if ask else "side_automatic", side=side.upper())
     if ask and app.hints.due:
         app.hints.taken_up()
     app.hints.show(app.world, app.view)

@@ -18,6 +18,7 @@ from sim.ui.model import rewind
 from sim.ui.model.rewind import loaded
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -31,9 +32,9 @@ def save(app: App, path: Path | None = None) -> bool:
     try:
         app.session.save_to(target)
     except ReplayError as error:
-        app.view.status = str(error)
+        app.view.status = say("save_fault", fault=error)
         return False
-    app.view.status = f"saved to {target}"
+    app.view.status = say("saved", path=target)
     return True
 
 
@@ -43,6 +44,7 @@ def load(app: App, path: Path | str) -> None:
         app.view.status = session
         return
     app.view.offer = ""
+    app.view.aftermath = []  # what an answer did in the game left behind
     grid_changed = not session.scenario.world.grid.same_as(app.world.grid)
     app.session = session
     app.scene.reset()
@@ -54,7 +56,7 @@ def load(app: App, path: Path | str) -> None:
     app.view.omniscient = False
     app.seats.seat()
     app.sync()
-    app.view.status = f"loaded {path}"
+    app.view.status = say("loaded", path=path)
 
 
 def quick_load(app: App) -> None:
@@ -63,11 +65,11 @@ def quick_load(app: App) -> None:
     view = app.view
     refused = rewind.load_refusal(app.session, view, app.acting())
     if refused is not None:
-        view.status = f"cannot load: {refused}"
+        view.status = say("cannot_load", why=refused)
     elif app.quicksave.is_file():
         load(app, app.quicksave)
     else:
-        view.status = f"cannot load: {NO_QUICK_SAVE}"
+        view.status = say("cannot_load", why=NO_QUICK_SAVE)
 
 
 FILE_KEYS: dict[int, Callable[[App], object]] = {pygame.K_F5: save, pygame.K_F9: quick_load}
@@ -90,7 +92,7 @@ def new_game(app: App) -> None:
     app.turn_key = None
     app.seats.seat()
     app.sync()
-    app.view.status = f"a new battle of {old.scenario.name} (seed {old.seed + 1})"
+    app.view.status = say("new_game", scenario=old.scenario.name, seed=old.seed + 1)
 
 
 def continue_offered(app: App) -> None:
@@ -103,7 +105,7 @@ def continue_offered(app: App) -> None:
     try:
         scenario, battle = replay(offer.save, app.session.scenario, where=str(offer.path))
     except ReplayError as error:
-        app.view.status = str(error)
+        app.view.status = say("save_fault", fault=error)
         return
     app.session = Session(scenario, offer.save.seed, battle, autosave=offer.path)
     if offer.save.ai:  # the sides the AI played in that game, as `sim play --continue`
@@ -113,4 +115,4 @@ def continue_offered(app: App) -> None:
     app.view.side = None
     app.seats.seat()
     app.sync()
-    app.view.status = f"continued {offer.path}"
+    app.view.status = say("continued", path=offer.path)

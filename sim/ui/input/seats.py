@@ -14,6 +14,7 @@ from sim.core.actions import Refusal
 from sim.core.creature import team_of
 from sim.play.engine import BattleOver
 from sim.ui.model.seating import HANDED, Seating
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -83,18 +84,18 @@ class Seats(Seating):
             self.hand_back(app.session, team)
             self.shown()
             self.fast = False
-            app.view.status = f"{team.upper()} is played by its player again"
+            app.view.status = say("ai_back", side=team.upper())
             app.sync()
             return
         # On a handover screen, the side asked to sit down; else the one sitting.
         side = app.view.handover or app.view.side
         if side is None or isinstance(app.session.battle.pending, BattleOver):
-            app.view.status = "no side at the screen to hand to the AI"
+            app.view.status = say("ai_no_side")
             return
         self.hand_over(app.session, side)
         self.shown()
         app.view.clear_plan()
-        app.view.status = f"{side.upper()} is played by the AI ({HANDED}); I takes it back"
+        app.view.status = say("ai_handed", side=side.upper(), level=HANDED)
         self.wait()
         app.sync()
 
@@ -102,7 +103,7 @@ class Seats(Seating):
         """Space during an AI turn and I, on every screen of the game; whether it was one."""
         if pressed == pygame.K_SPACE and self.turn() is not None:
             self.fast = True
-            self.app.view.status = "playing the AI's turn out"
+            self.app.view.status = say("ai_fast")
             return True
         if pressed == pygame.K_i:
             self.hand_to_ai()

@@ -22,6 +22,7 @@ from sim.ui.model.intent import (
     target_verdict,
 )
 from sim.ui.model.mode import Picking, Targeting
+from sim.ui.words.status import say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -33,15 +34,15 @@ def choose_ally(app: App, unit: str | None) -> None:
     """Assist's first click (R-X21): the ally, when some enemy in sight can follow."""
     view = app.view
     if unit is None or view.selected is None:
-        view.status = f"assist: click {assist_step(view)} (Esc cancels)"
+        view.status = say("assist_step", what=assist_step(view))
         return
     verdict = target_verdict(app.session, view, unit)
     if not verdict.ok:
-        view.refuse(verdict.words)
+        view.refuse(say("why", why=verdict.words))
         return
     if isinstance(view.mode, Targeting):
         view.mode = replace(view.mode, ally=unit)
-    view.status = f"assist {unit}: click {assist_step(view)} (Esc cancels)"
+    view.status = say("assist_ally", ally=unit, what=assist_step(view))
 
 
 class TargetHandler(BoardHandler):
@@ -65,18 +66,20 @@ class TargetHandler(BoardHandler):
             # R-X5: which of the target's weapons; with one, the disarm is after that one, and
             # a target it cannot disarm is refused at once with the reason.
             view.mode = Picking(DISARM, target=unit)
-            view.status = f"disarm {unit}: which weapon? (Esc cancels)"
+            view.status = say("disarm_which", unit=unit)
             return
         if "target" in aim and unit is not None:
             decision = target_choice(view, unit)
         elif "to" in aim:
             decision = cell_choice(view, cell)
         elif "target" in aim:
-            view.status = f"{view.targeting}: click a creature (Esc cancels)"
+            view.status = say("click_creature", action=view.targeting)
             return
         if decision is None:
             return
         if isinstance(decision, str):
-            view.refuse(f"refused: {decision}")
-        elif not isinstance(commit(app, decision), Refusal):
+            view.refuse(say("refused", why=decision))
+            return
+        result = commit(app, decision, cell)
+        if result is not None and not isinstance(result, Refusal):
             view.clear_plan()

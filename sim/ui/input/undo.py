@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.ui.model import rewind
+from sim.ui.words.status import decision_words, say
 
 if TYPE_CHECKING:
     from sim.ui.input.app import App
@@ -22,18 +23,21 @@ def may_rewind(app: App, what: str) -> bool:
     """Whether the game may be taken back now; if not, the status line says why."""
     refused = rewind_refusal(app)
     if refused is not None:
-        app.view.status = f"cannot {what}: {refused}"
+        app.view.status = say("cannot_rewind", what=what, why=refused)
     return refused is None
 
 
 def undo(app: App) -> None:
     if not may_rewind(app, "undo"):
         return
-    refused = rewind.undo_step(app.session, lambda: app.seats.turn() is not None)
-    if refused:
-        app.view.status = f"cannot undo: {refused}"
+    session = app.session
+    keep = session.undo_step_point()
+    taken = session.battle.decisions[keep] if keep is not None else None
+    refused = rewind.undo_step(session, lambda: app.seats.turn() is not None)
+    if refused or taken is None:
+        app.view.status = say("cannot_undo", why=refused or session.undo_reason())
         return
-    app.view.status = "undone"
+    app.view.status = say("undone", what=decision_words(taken))
     app.view.clear_plan()
     app.sync()
 
@@ -43,8 +47,8 @@ def undo_turn(app: App) -> None:
         return
     refused = rewind.undo_turn(app.session)
     if refused:
-        app.view.status = f"cannot undo: {refused}"
+        app.view.status = say("cannot_undo", why=refused)
         return
-    app.view.status = "back to the start of the turn"
+    app.view.status = say("undone_turn")
     app.view.clear_plan()
     app.sync()

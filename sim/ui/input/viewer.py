@@ -23,6 +23,7 @@ from sim.ui.model.menu import Line as MenuLine
 from sim.ui.model.menu import scale_lines
 from sim.ui.model.session import Session
 from sim.ui.model.tape import SPEEDS, Tape
+from sim.ui.words.status import say as say_status
 
 # The status line's reminder, short enough for the bar of the smallest window; F1 has them all
 # (sim/ui/draw/prompts.py REPLAY_HELP).
@@ -91,15 +92,15 @@ class Viewer(App):
         if isinstance(tape.battle.pending, BattleOver) and tape.position == tape.length:
             state = "the end"
         typed = f" · to turn: {self.typed}_" if self.typed is not None else ""
-        self.view.status = f"Replay {tape.where()} · {state}{typed}" + (
-            f" · {extra}" if extra else f" · {KEYS}"
+        self.view.status = say_status(
+            "replay", where=tape.where(), state=state, typed=typed, more=extra or KEYS
         )
 
     def move(self, moved: bool, results: bool = False) -> None:
         if moved:
             self.show(results)
         else:
-            self.say("no further that way")
+            self.say(say_status("replay_nowhere"))
 
     # --- playing -------------------------------------------------------------------------------
     def tick(self, now: float | None = None) -> bool:

@@ -102,7 +102,7 @@ class ActionStyle:
     """How the reach overlay draws cells whose cheapest action is this one."""
 
     colour: RGB
-    pattern: str  # "dots", "plain", "hatch", "cross", "rings", "grid", "waves", "bars"
+    pattern: str  # "plus", "plain", "hatch", "cross", "rings", "grid", "waves", "bars"
     letter: str
 
 
@@ -115,7 +115,7 @@ CLIMB: RGB = (60, 40, 110)
 SWIM: RGB = (250, 250, 250)
 
 MOVE_STYLES: dict[str, ActionStyle] = {
-    "step": ActionStyle(GREEN, "dots", "S"),
+    "step": ActionStyle(GREEN, "plus", "S"),  # not dots: difficult ground is dotted
     "walk": ActionStyle(SKY, "plain", "W"),
     "jump": ActionStyle(PURPLE, "rings", "J"),
     "run": ActionStyle(YELLOW, "hatch", "R"),

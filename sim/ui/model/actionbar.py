@@ -32,6 +32,7 @@ from sim.rules.combat.throw import CATCH
 from sim.rules.movement.movement import condition_problem
 from sim.rules.reach.reachmap import reach_map
 from sim.ui.model.planner import DIVE, MOVES, hidden_from
+from sim.ui.words.status import say
 
 SHORT = {
     Tier.FREE: "free",
@@ -349,7 +350,7 @@ def _ability_refusal(battle: Battle, unit: str, action: str, name: str, side: st
 
 PREPARE_DISTANCES = (1.5, 3.0, 6.0)
 AREA_CHOICE = "area"  # the Prepare trigger whose cells are marked on the board next
-AREA_HELP = "Prepare: click cells to mark the area, Enter when done (Esc cancels)"
+AREA_HELP = say("area_help")  # the status line while the area is marked
 
 
 def unmarkable(world: World, cell: Pos) -> str | None:

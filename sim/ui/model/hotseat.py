@@ -9,6 +9,7 @@ from sim.core.creature import creatures, team_of
 from sim.play.engine import AwaitingAction, BattleOver
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 TurnKey = tuple[int, int]  # (round, index in the initiative order) of a turn
 
@@ -67,5 +68,5 @@ def take_seat(session: Session, view: View) -> str:
     pending = session.battle.pending
     if isinstance(pending, AwaitingAction):
         view.selected = pending.unit
-    view.status = f"{view.side.upper()} has the screen"
+    view.status = say("seated", side=view.side.upper())
     return view.status

@@ -29,6 +29,7 @@ from sim.ui.model.actionbar import (
 )
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,10 +204,10 @@ def disengage_first(session: Session, unit: str) -> Decision | str:
     refused, in words."""
     first = build(unit, "disengage", False, False)
     if isinstance(first, str):
-        return f"refused: {first}"
+        return say("refused", why=first)
     check = session.battle.check(first)  # type: ignore[arg-type]
     if isinstance(check, Refusal):
-        return f"refused: Disengage: {check.reason}"
+        return say("disengage_refused", why=check.reason)
     return first
 
 

@@ -10,6 +10,7 @@ from sim.core import events as ev
 from sim.core.components import Health, Position
 from sim.core.geometry import Pos
 from sim.core.world import World
+from sim.ui.words.wording import reaction_done
 
 LIFETIME = 1.8  # seconds a marker stays on the board: long enough to read a number
 
@@ -86,7 +87,7 @@ def summary(events: Iterable[ev.Event], world: World) -> str:
         elif isinstance(event, ev.ReactionAnswered) and event.reason:
             results.append(event.reason)  # the policy "auto": what it did and why
         elif isinstance(event, ev.ReactionAnswered) and event.choice != "none":
-            results.append(f"{event.unit} {event.choice.replace('_', ' ')}s")
+            results.append(f"{event.unit} {reaction_done(event.choice)}")
         elif isinstance(event, ev.AttackResolved):
             verdict = "hit" if event.hit else "miss"
             results.append(f"{event.purpose.replace('_', ' ')} on {event.target}: {verdict}")
@@ -95,7 +96,9 @@ def summary(events: Iterable[ev.Event], world: World) -> str:
             of = f"/{health.max_hp}" if health is not None else ""
             results.append(f"{event.amount} damage to {event.unit} (HP {event.hp}{of})")
         elif isinstance(event, ev.Healed):
-            results.append(f"{event.unit} heals {event.amount} (HP {event.hp})")
+            health = world.get(event.unit, Health)
+            of = f"/{health.max_hp}" if health is not None else ""
+            results.append(f"{event.unit} heals {event.amount} (HP {event.hp}{of})")
         elif isinstance(event, ev.ContestResolved):
             results.append(f"{event.purpose.replace('_', ' ')}: {event.winner} wins")
         elif isinstance(event, ev.CheckResolved):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.formats.replay import Save
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, SCALE_STEP, clamp_scale
 
 AI_PAUSES = (0.7, 0.3, 0.0)  # seconds between the AI's decisions, as the setting cycles
@@ -93,19 +94,53 @@ WATCH = "watch:"  # a replay page line's value: this, then the save's file name
 
 
 def replay_lines(saves: list[tuple[str, str]]) -> list[Line]:
-    """The replay page: a line per save (its file name and when it was written), newest first,
-    then Back.
+    """The replay page: a line per save (its file name, and what it holds and when it was
+    written, `save_words`), newest first, then Back.
 
-    >>> [(line.value, line.label) for line in replay_lines([("a.save.json", "12:00")])]
-    [('watch:a.save.json', 'a.save.json (12:00)'), ('back', 'Back')]
+    >>> [(line.value, line.label) for line in replay_lines([("a.save.json", "unfinished")])]
+    [('watch:a.save.json', 'a.save.json: unfinished'), ('back', 'Back')]
     """
     return [
         *(
-            Line(f"{WATCH}{name}", f"{name} ({when})", True, "open it in the replay viewer")
-            for name, when in saves
+            Line(f"{WATCH}{name}", f"{name}: {about}", True, "open it in the replay viewer")
+            for name, about in saves
         ),
         Line("back", "Back", True, ""),
     ]
+
+
+def save_words(save: Save | None, when: str) -> str:
+    """What a save holds, for the replay page: who won and in how many rounds, or that it is
+    unfinished and where; and when it was written. A save written before saves kept the round
+    and the winners says what it can (finished or not, its decisions); None: unreadable.
+
+    >>> from sim.formats.replay import Save
+    >>> done = Save("s.toml", "", "Ford", "1", 6, (), over=True, rounds=4, winners=("red",))
+    >>> save_words(done, "12:00")
+    'RED won after 4 rounds · 12:00'
+    >>> from dataclasses import replace
+    >>> save_words(replace(done, over=False, winners=(), rounds=3), "12:00")
+    'unfinished, round 3, 0 decisions · 12:00'
+    >>> save_words(replace(done, winners=(), rounds=0), "12:00")
+    'finished, 0 decisions · 12:00'
+    >>> save_words(None, "12:00")
+    'cannot be read · 12:00'
+    """
+    if save is None:
+        return f"cannot be read · {when}"
+    n = len(save.decisions)
+    decisions = f"{n} decision{'' if n == 1 else 's'}"
+    rounds = f"{save.rounds} round{'' if save.rounds == 1 else 's'}"
+    if save.over and save.rounds:
+        won = " and ".join(team.upper() for team in save.winners)
+        about = f"{won} won after {rounds}" if won else f"nobody won, after {rounds}"
+    elif save.over:
+        about = f"finished, {decisions}"
+    elif save.rounds:
+        about = f"unfinished, round {save.rounds}, {decisions}"
+    else:
+        about = f"unfinished, {decisions}"
+    return f"{about} · {when}"
 
 
 def scaled(scale: float, steps: int) -> float:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.formats.replay import ReplayError, load_save, save_dir
+from sim.formats.replay import ReplayError, is_autosave, load_save, save_dir
 from sim.play.engine import AwaitingReaction, BattleOver
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
+from sim.ui.words.status import say
 
 
 def quick_save(session: Session) -> Path:
@@ -72,12 +73,27 @@ def undo_turn(session: Session) -> str:
 
 def loaded(session: Session, path: Path | str) -> Session | str:
     """The game of the save at `path`, to play on in place of `session`'s; or why not (the
-    save cannot be read or replayed, or loading it would take back a dice roll)."""
+    save cannot be read or replayed, or loading it would take back a dice roll). It goes on
+    being autosaved where `sitting_autosave` says (nowhere when `session` was not autosaved)."""
     try:
         saved, scenario, battle = load_save(path)
     except ReplayError as error:
-        return str(error)
+        return say("save_fault", fault=error)
     refused = session.load_refusal(saved)
     if refused:
-        return f"cannot load: {refused}"
-    return Session(scenario, saved.seed, battle)
+        return say("cannot_load", why=refused)
+    unsaved = session.autosave is None and not is_autosave(path)  # a play-test, say
+    game = Session(scenario, saved.seed, battle, autosave=sitting_autosave(session, path))
+    if unsaved:
+        game.autosave = None
+    return game
+
+
+def sitting_autosave(session: Session, path: Path | str) -> Path | None:
+    """Where a game loaded at the screen goes on being autosaved: in the loaded autosave
+    itself (as `sim play --load` does), else in the autosave the sitting (`session`, the game
+    it replaces) has written already, so a load does not start a second autosave of the same
+    sitting; None (a file of its own) when the sitting has written none yet."""
+    if is_autosave(path):
+        return Path(path)
+    return session.autosave if session.autosaved is not None else None

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from sim.core.actions import Cost, Refusal
+from sim.core.actions import Attack, Cost, Refusal
 from sim.core.components import (
     Body,
     Budget,
@@ -34,6 +34,7 @@ from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.decisions import to_json
 from sim.play.engine import AwaitingAction, AwaitingReaction
+from sim.rules.combat.attack import plan_attack
 from sim.rules.combat.casting import known
 from sim.rules.combat.items import item_name, item_names
 from sim.rules.combat.prepare import Prepared
@@ -174,12 +175,14 @@ class Scene:
     # --- the action bar ----------------------------------------------------------------------
     def entries(self, session: Session, view: View) -> list[Entry]:
         """The bar's buttons for the acting creature the seat plays (none in the replay
-        viewer, on the other side's turn or while a reaction waits): from the core's legal
-        decisions, kept while the battle and the toggles stay the same."""
+        viewer, on the other side's turn, on a side the AI plays or while a reaction waits):
+        from the core's legal decisions, kept while the battle and the toggles stay the same."""
         actor = acting_unit(session)
         world = session.battle.world
         pending = session.battle.pending
-        foreign = actor is not None and not view.sits_for(team_of(world, actor))
+        foreign = actor is not None and (
+            not view.sits_for(team_of(world, actor)) or team_of(world, actor) in view.ai
+        )
         if not isinstance(pending, AwaitingAction) or foreign or view.replaying:
             actor = None
         return self.bar.update(
@@ -210,12 +213,31 @@ class Scene:
         return self.memo.get("shown", (session.version, view.eyes), make)
 
     # --- moves and threats -------------------------------------------------------------------
-    def threats(self, session: Session, view: View) -> dict[Pos, int]:
-        """How many enemies (of the chosen teams, that the seat can see) threaten each cell."""
+    def threat_sides(self, session: Session, view: View) -> tuple[str, ...]:
+        """The teams whose threat the overlay shows: those chosen (`sim render --overlay
+        threat:TEAM`), else every side but the seated one (every side when none is)."""
         world = session.battle.world
         chosen = view.threat_teams
         if chosen is None:
             chosen = tuple(t for t in teams(world) if t != view.side) if view.side else teams(world)
+        return chosen
+
+    def threat_legend(self, session: Session, view: View) -> str:
+        """The threat overlay's legend: "enemies reach" only when it shows exactly the seated
+        side's enemies; else whose reach it is ("red reaches", "blue, red reach").
+
+        Counts are of creatures, so a cell two of them reach shows 2."""
+        chosen = self.threat_sides(session, view)
+        enemies = tuple(t for t in teams(session.battle.world) if t != view.side)
+        if view.side is not None and set(chosen) == set(enemies):
+            return "enemies reach (count)"
+        verb = "reaches" if len(chosen) == 1 else "reach"
+        return f"{', '.join(chosen)} {verb} (count)"
+
+    def threats(self, session: Session, view: View) -> dict[Pos, int]:
+        """How many enemies (of the chosen teams, that the seat can see) threaten each cell."""
+        world = session.battle.world
+        chosen = self.threat_sides(session, view)
         side = view.eyes
         return self.memo.get(
             "threats", (session.version, chosen, side), lambda: self._threats(world, chosen, side)
@@ -242,8 +264,11 @@ class Scene:
         return counts
 
     def own_reach(self, session: Session, unit: str) -> tuple[Pos, ...]:
-        """The cells `unit` threatens (the "My reach" overlay)."""
+        """The cells `unit` threatens (the "My reach" overlay): none while it is down or once
+        the battle is over."""
         world = session.battle.world
+        if world.turn.over or incapacitated(world, unit):
+            return ()
         return self.memo.get("own", (session.version, unit), lambda: threatened(world, unit))
 
     def hover_info(self, session: Session, view: View) -> tuple[str, ...]:
@@ -264,6 +289,35 @@ class Scene:
             return tuple(u for u in who_can_hit(world, hover, side) if team_of(world, u) != ours)
 
         return self.memo.get("hover", (session.version, hover, side, ours), foes)
+
+    def cell_hitters(self, session: Session, view: View) -> str:
+        """The hovered cell's "can be hit by" line: with a creature the seat sees standing
+        there, which of its foes could attack it from where they stand, in melee or at range
+        ("grok can be hit by: ana, bram (ranged)"), so it agrees with a tip offering to attack
+        it; on an empty cell, whose melee reach would cover one of ours there."""
+        world = session.battle.world
+        hover = view.hover
+        if hover is None or not world.grid.inside(hover):
+            return ""
+        there = unit_at(world, hover, view.eyes)
+        if there is None:
+            who = self.hover_info(session, view)
+            return "can be hit by: " + (", ".join(who) if who else "nobody")
+        own = team_of(world, there)
+        key = (session.version, hover, view.eyes, there)
+
+        def foes() -> tuple[str, ...]:
+            out = []
+            for unit in visible(world, view.eyes):
+                if team_of(world, unit) == own or incapacitated(world, unit):
+                    continue
+                plan = plan_attack(world, Attack(unit, there))
+                if not isinstance(plan, Refusal):
+                    out.append(unit if plan.melee else f"{unit} (ranged)")
+            return tuple(out)
+
+        who = self.memo.get("hitters", key, foes)
+        return f"{there} can be hit by: " + (", ".join(who) if who else "nobody")
 
     def plan(self, session: Session, view: View) -> PathPlan | None:
         """The path the hovered cell offers the selected creature and what committing it
@@ -329,7 +383,8 @@ class Scene:
         if unit is None or not view.show_reach:
             return NO_REACH
         world = session.battle.world
-        if not world.has(unit, Position):
+        # Nobody moves once the battle is over, nor while down (R-C6): no reach to draw.
+        if world.turn.over or not world.has(unit, Position) or incapacitated(world, unit):
             return NO_REACH
         if not view.omniscient and (
             turn_unit(session) != unit or team_of(world, unit) != view.side

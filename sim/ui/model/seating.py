@@ -17,6 +17,7 @@ from sim.core.world import World
 from sim.play.auto import AUTO
 from sim.play.engine import Battle, BattleOver, Decision, Outcome, SetPolicy
 from sim.ui.model.session import Session
+from sim.ui.words.status import say
 
 HANDED = "normal"  # the level of a side handed to the AI while playing
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class Seating:
         if player is None or isinstance(pending, BattleOver):
             return None
         choice = player.choose(session.battle, self.refused)
-        note = f"AI {pending.unit}: {choice.why}"
+        note = say("ai_decided", unit=pending.unit, why=choice.why)
         result = session.submit(choice.decision, note)
         if isinstance(result, Refusal):
             log.warning("the AI's decision %s was refused: %s", choice.decision, result.reason)

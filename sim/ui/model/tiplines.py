@@ -13,9 +13,10 @@ from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.rules.budget import price
 from sim.rules.reach.reachmap import Hang
-from sim.ui.model.actionbar import cost_label
+from sim.ui.model.actionbar import build, cost_label
 from sim.ui.model.intent import aim_needs, aim_words, assist_step
 from sim.ui.model.planner import PathPlan
+from sim.ui.model.risk import warning
 from sim.ui.model.scene import Scene, turn_unit, unit_at
 from sim.ui.model.session import Session
 from sim.ui.model.view import View
@@ -62,7 +63,30 @@ def enemy_lines(scene: Scene, session: Session, view: View, hover: Pos) -> list[
         rows.append(("click to select it", DIM))
     else:
         rows.append((f"click: attack {unit} ({cost_label(result)})", TEXT))
+        why = attack_caution(session, view, unit)
+        # Every attack rolls: said, though a player expects it; one that cannot even deal
+        # damage is said as a caution (sim/ui/model/risk.py).
+        rows.append((why, WARN) if why else ("rolls dice: no undo goes back past it", DIM))
     return rows
+
+
+def attack_caution(session: Session, view: View, unit: str) -> str:
+    """Why the acting creature's attack on `unit` waits for a second click in the window
+    (`risk.warning`: it can deal no damage), or ""."""
+    actor = turn_unit(session)
+    if actor is None:
+        return ""
+    attack = build(actor, "attack", view.slow, view.quicken, target=unit)
+    return "" if isinstance(attack, str) else warning(session.battle.world, attack)
+
+
+def path_caution(session: Session, view: View, plan: PathPlan) -> str:
+    """Why the hovered move waits for a second click in the window (`risk.warning`: its
+    result is rolled), or ""; a move held ready for Prepare rolls nothing now."""
+    decision = plan.decision(view.slow, view.quicken)
+    if decision is None or view.preparing is not None:
+        return ""
+    return warning(session.battle.world, decision, plan.provocations)
 
 
 def target_lines(scene: Scene, session: Session, view: View, hover: Pos) -> list[Line]:
@@ -106,9 +130,13 @@ def path_lines(scene: Scene, session: Session, view: View, plan: PathPlan) -> li
     if view.disengage and not plan.provocations:
         rows.append((f"Disengage first ({disengage} bonus): provokes nobody", TEXT))
     for prov in plan.provocations:
-        can = "has a Bonus Action" if prov.can_react else "no Bonus Action left"
-        tone = BAD if prov.can_react else DIM
-        rows.append((f"! leaving {prov.cell}: {prov.enemy} may attack ({can})", tone))
+        # R-R4, R-R8: only a foe with a Bonus Action left can take the attack; one without is
+        # said to be unable to, not warned of.
+        if prov.can_react:
+            rows.append((f"! leaving {prov.cell}: {prov.enemy} may attack", BAD))
+        else:
+            words = f"leaving {prov.cell}: {prov.enemy} cannot attack (no Bonus Action left)"
+            rows.append((words, DIM))
     end = plan.cells[-1] if plan.cells else None
     if end is not None and end == view.hover and plan.unit in creatures(world):
         own = team_of(world, plan.unit)
@@ -119,6 +147,9 @@ def path_lines(scene: Scene, session: Session, view: View, plan: PathPlan) -> li
         rows.append((f"{len(view.waypoints)} waypoint(s); Backspace removes", DIM))
     if view.preparing is not None:
         rows.append(("held ready, not taken now", WARN))
+    why = path_caution(session, view, plan)
+    if why:
+        rows.append((why, WARN))
     return rows
 
 
@@ -147,6 +178,11 @@ def hang_words(world: World, hang: Hang) -> str:
     )
 
 
-def mover_cells(world: World, plan: PathPlan) -> list[Pos]:
-    """The cells a path tip must not cover: the mover's and each where leaving provokes."""
-    return [world.need(plan.unit, Position).cell, *(p.cell for p in plan.provocations)]
+def mover_cells(world: World, plan: PathPlan, waypoints: tuple[Pos, ...] = ()) -> list[Pos]:
+    """The cells a path tip must not cover: the mover's, the whole path with its waypoints,
+    and each where leaving provokes (the tip describes them all); the end, where the tip is
+    placed beside, is not among them."""
+    cells = [world.need(plan.unit, Position).cell, *plan.cells, *waypoints]
+    cells += [p.cell for p in plan.provocations]
+    end = plan.cells[-1] if plan.cells else None
+    return [cell for cell in dict.fromkeys(cells) if cell != end]

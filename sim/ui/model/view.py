@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.core.geometry import Pos
+from sim.play.engine import Decision
 from sim.ui.model.markers import Marker
 from sim.ui.model.mode import Choosing, Free, Marking, Mode, Picking, Targeting
 
@@ -15,6 +16,16 @@ from sim.ui.model.mode import Choosing, Free, Marking, Mode, Picking, Targeting
 FLAGS = {"reach": "show_reach", "threat": "show_threat", "own": "show_own",
          "disengage": "disengage", "help": "help"}  # fmt: skip
 TOGGLES = (*FLAGS, "slow", "quicken")
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A decision held back until a second click on `cell` (or Enter): `why` it waits, in
+    words (sim/ui/model/risk.py)."""
+
+    decision: Decision
+    why: str
+    cell: Pos | None = None
 
 
 @dataclass
@@ -51,6 +62,9 @@ class View:
     hint: str = ""  # a first-battle hint for the sidebar ("" once taken up)
     replaying: bool = False  # the replay viewer: nothing is decided, the bar only shows
     menu: str | None = None  # the Esc menu open: "main" or "settings"
+    confirm: Confirm | None = None  # a click held back for a second one (or Enter)
+    # The reacting side's view of what its answer did, shown before the handover (lines).
+    aftermath: list[str] = field(default_factory=list)
 
     @property
     def eyes(self) -> str | None:
@@ -92,6 +106,7 @@ class View:
         self.waypoints.clear()
         self.mode = Free()
         self.preparing = None
+        self.confirm = None
 
     # --- the mode's parts, read-only (the mode is changed as a whole) ---------------------------
     @property

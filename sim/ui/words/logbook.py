@@ -8,10 +8,13 @@ from itertools import groupby
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.events import Event, to_json
-from sim.rules.combat.throw import CATCH
-from sim.ui.words.wording import ItemWords, condition_words, id_words
-
-DROPPING = f"{CATCH}, dropping "  # a Catch that frees a hand names the item it drops
+from sim.ui.words.wording import (
+    ItemWords,
+    condition_lost_words,
+    condition_words,
+    id_words,
+    reaction_done,
+)
 
 # Bookkeeping a player does not need to read (steps are summed up by `move_summary`).
 SILENT = (ev.InitiativeRolled, ev.BudgetRefilled, ev.Moved, ev.AttackCounted, ev.AttackWindowReset)
@@ -60,16 +63,14 @@ def describe(
         return f"{event.unit}: {words}" if words else None
     if isinstance(event, ev.ConditionLost):
         why = f": {event.reason}" if event.reason else ""
-        words = condition_words(event.condition, 1)
-        return f"{event.unit} is no longer {words}{why}" if words else None
+        words = condition_lost_words(event.condition)
+        return f"{event.unit} {words}{why}" if words else None
     if isinstance(event, ev.ReactionAnswered):
         if event.reason:  # the policy "auto" says what it did and why
             return f"{event.reason} (auto)"
-        how = "its policy" if event.by == "policy" else "its player"
-        what = "no reaction" if event.choice == "none" else event.choice.replace("_", " ")
-        if event.choice.startswith(DROPPING):
-            what = f"{DROPPING}the {names(event.choice.removeprefix(DROPPING))}"
-        return f"{event.unit} reacts ({how}): {what}"
+        # A player's answer, or the AI's (its reason is the line before): no one else to name.
+        how = ", by its reaction policy" if event.by == "policy" else ""
+        return f"{event.unit} {reaction_done(event.choice, names)}{how}"
     if isinstance(event, ev.AttackResolved):
         verdict = "HIT" if event.hit else "miss"
         return (
@@ -93,10 +94,14 @@ def describe(
         )
     if isinstance(event, ev.Healed):
         return f"{event.unit} heals {event.amount} from {event.source} (HP {event.hp})"
+    if isinstance(event, ev.TurnResumed):
+        return f"{event.unit} takes the rest of its turn"
+    if isinstance(event, ev.PlanRefused):
+        return f"{event.unit}'s prepared action cannot be taken: {event.reason}"
     if isinstance(event, ev.PlanMade):
         if secret is not None and secret(event.unit):
             return f"{event.unit} holds an action ready (what for is hidden)"
-        then = getattr(event.then, "name", "an action")
+        then = str(getattr(event.then, "name", "act")).replace("_", " ")
         target = getattr(event.then, "target", "") or getattr(event.then, "ability", "")
         trigger = {
             "enemy_within": f"an enemy comes within {event.metres:g} m",
@@ -104,13 +109,14 @@ def describe(
             "starts_action": f"{event.watch} starts an action",
             "enters_area": "a creature enters the marked cells",
         }.get(event.trigger, event.trigger)
-        return f"{event.unit} prepares {then} {target} for when {trigger}".replace("  ", " ")
+        aim = f" {target}" if target else ""
+        return f"{event.unit} prepares to {then}{aim} when {trigger}"
     if isinstance(event, ev.PlanTriggered):
         return f"{event.unit}'s prepared action goes off: {event.reason}"
     if isinstance(event, ev.BattleStarted):
         return f"{event.scenario} begins ({event.dice})"
     if isinstance(event, ev.BattleEnded):
-        return f"battle over: {', '.join(event.winners) or 'nobody'} wins ({event.reason})"
+        return f"battle over: {', '.join(event.winners) or 'nobody'} wins: {event.reason}"
     data = to_json(event)
     kind = str(data.pop("type")).replace("_", " ")
     unit = data.pop("unit", None)
@@ -167,7 +173,7 @@ def _moves(event: Event) -> str | None:
         case ev.TurnSkipped(unit=unit, reason=reason):
             return f"{unit}'s turn is skipped: {reason}"
         case ev.ExtendedContinued(unit=unit, action=action, turns_done=done, turns_needed=need):
-            return f"{unit} goes on with the {action.replace('_', ' ')} ({done} of {need} turns)"
+            return f"{unit} goes on: {action.replace('_', ' ')}, turn {done} of {need}"
         case ev.ExtendedBroken(unit=unit, action=action, reason=reason):
             return f"{unit}'s {action.replace('_', ' ')} is broken off: {reason}"
         case ev.PlanDropped(unit=unit, reason=reason):

@@ -22,10 +22,10 @@ def id_words(item: str) -> str:
     """An item id read as words when the world no longer knows the item (a potion drunk):
     its kind as written after the owner.
 
-    >>> id_words("bo.heater"), id_words("healing_potion")
-    ('heater', 'healing potion')
+    >>> id_words("bo.heater"), id_words("healing_potion"), id_words("rock12")
+    ('heater', 'healing potion', 'rock')
     """
-    return item.rsplit(".", 1)[-1].replace("_", " ")
+    return item.rsplit(".", 1)[-1].rstrip("0123456789").replace("_", " ")
 
 
 def item_words(world: World) -> ItemWords:
@@ -61,16 +61,15 @@ def _stacks(value: Value, noun: str) -> str:
 
 
 def condition_words(name: str, value: Value) -> str:
-    """A condition and its value as a player reads it; "" for bookkeeping a player does not
-    need (the turns left of a feint's bonus).
+    """A condition and its value as a player reads it.
 
     >>> from sim.core.geometry import Pos
     >>> condition_words("break_free_tried", 2), condition_words("hanging", Pos(3, 1))
     ('tried to break free this turn', 'hanging on the face of (3,1)')
     >>> condition_words("burning", 2), condition_words("grappled", "grok")
     ('burning (2 stacks)', 'grappled by grok')
-    >>> condition_words("unseen", ("ana", "bo")), condition_words("feint_turns", 1)
-    ('unseen by ana, bo', '')
+    >>> condition_words("unseen", ("ana", "bo")), condition_words("feinted", 5)
+    ('unseen by ana, bo', 'feinted (+5 to the next melee Hit Roll)')
     """
     simple = {
         "incapacitated": "down (Incapacitated)",
@@ -78,7 +77,6 @@ def condition_words(name: str, value: Value) -> str:
         "disengaged": "disengaged (moves without provoking)",
         "submerged": "under water",
         "break_free_tried": "tried to break free this turn",
-        "feint_turns": "",
     }
     if name in simple:
         return simple[name]
@@ -90,7 +88,7 @@ def condition_words(name: str, value: Value) -> str:
         "bleeding": lambda v: f"bleeding ({_stacks(v, 'stack')})",
         "quickened": lambda v: f"quickened ({_stacks(v, 'turn end')} left)",
         "aiming": lambda v: f"aiming (+{v} to the next ranged Hit Roll)",
-        "feinted": lambda v: f"feinted {v} (a bonus on the next melee Hit Roll against it)",
+        "feinted": lambda v: f"feinted (+{v} to the next melee Hit Roll)",
         "unseen": lambda v: "unseen" if isinstance(v, int) else f"unseen by {_listed(v)}",
         "assisted": lambda v: f"assisted against {v}",
         "assisted_by": lambda v: f"helped by {v}",
@@ -100,6 +98,57 @@ def condition_words(name: str, value: Value) -> str:
         return str(words[name](value))
     plain = name.replace("_", " ")
     return plain if value in (1, "", True) else f"{plain} ({written(value)})"
+
+
+# How a condition's end reads after the creature's name, where "is no longer ..." would not
+# ("ana is no longer has guarded"): the others read "is no longer" and their plain words.
+LOST_WORDS = {
+    "guard_used": "may guard again",
+    "break_free_tried": "may try to break free again",
+    "incapacitated": "is back in the fight",
+    "hanging": "no longer hangs on a face",
+    "unseen": "is seen again",
+    "assisted_by": "is no longer helped",
+    "submerged": "is no longer under water",
+    "disengaged": "no longer moves without provoking",
+}
+
+
+def condition_lost_words(name: str) -> str:
+    """A condition's end as a player reads it after the creature's name; "" for bookkeeping.
+
+    >>> condition_lost_words("guard_used"), condition_lost_words("prone")
+    ('may guard again', 'is no longer prone')
+    >>> condition_lost_words("grappled")
+    'is no longer grappled'
+    """
+    if name in LOST_WORDS:
+        return LOST_WORDS[name]
+    return f"is no longer {name.replace('_', ' ')}"
+
+
+# A reaction taken, as the log says it after the creature's name ("grok parries").
+REACTION_DONE = {
+    "dodge": "dodges",
+    "parry": "parries",
+    "block": "blocks",
+    "attack": "makes an Attack of Opportunity",
+    "interrupt": "interrupts",
+    "catch": "catches it",
+    "none": "does not react",
+}
+
+
+def reaction_done(choice: str, names: ItemWords = id_words) -> str:
+    """A reaction chosen, after the creature's name; a Catch that frees a hand names the item
+    it drops (`names`: item ids in words).
+
+    >>> reaction_done("parry"), reaction_done("none"), reaction_done("catch, dropping bo.rock")
+    ('parries', 'does not react', 'catches it, dropping the rock')
+    """
+    first, _, rest = choice.partition(", dropping ")
+    words = REACTION_DONE.get(first, first.replace("_", " "))
+    return f"{words}, dropping the {names(rest)}" if rest else words
 
 
 RULE_ID = r"R-[A-Z]{1,2}\d+[a-z]?"

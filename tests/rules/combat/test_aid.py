@@ -160,19 +160,19 @@ def test_R_X11_refusals() -> None:
     assert refused(b, unit="mira", action="aid", target="ana") == (
         "ana needs no aid: it is not Incapacitated, Burning or Bleeding (R-X11)"
     )
-    assert refused(b, unit="mira", action="aid", target="mira") == "mira cannot aid itself"
+    assert refused(b, unit="mira", action="aid", target="mira") == "mira cannot aid itself (R-X11)"
     give(b, "bo", "burning", 2)
     assert refused(b, unit="mira", action="aid", target="bo") == (
         "bo at (3,1) is out of mira's reach (R-A4)"
     )
     end_turns(b, "mira")
     assert refused(b, unit="ana", action="aid", target="bo") == (
-        "bo is not ana's ally; only an ally can be tended (aid)"
+        "bo is not ana's ally; only an ally can be tended (R-X11)"
     )
     give(b, "mira", "burning", 2)
     accepted(b, unit="ana", action="aim")
     assert refused(b, unit="ana", action="aid", target="mira") == (
-        "ana has only 1 Bonus Action left; Aid (1½ Action) costs 2 Bonus Actions"
+        "ana has only 1 Bonus Action left; Aid (1½ Action) costs 2 Bonus Actions (R-B4)"
     )
 
 
@@ -212,11 +212,11 @@ def test_R_X12_first_aid_refusals() -> None:
     )
     b = begin()
     assert refused(b, unit="mira", action="administer", target="ana") == (
-        "ana is unhurt (15/15 HP); nothing to heal"
+        "ana is unhurt (15/15 HP); nothing to heal (R-X12)"
     )
     end_turns(b, "mira")
     assert refused(b, unit="ana", action="administer", target="bo") == (
-        "bo is not ana's ally; only an ally can be tended (administer)"
+        "bo is not ana's ally; only an ally can be tended (R-X12)"
     )
 
 
@@ -254,12 +254,12 @@ def test_R_X12_potion_refusals() -> None:
     b = begin(held=["dagger"])
     assert refused(
         b, unit="mira", action="administer", target="ana", item="quickening_draught"
-    ) == ("mira has no 'quickening_draught' to administer")
+    ) == ("mira has no 'quickening_draught' to administer (R-X12)")
     assert refused(b, unit="mira", action="administer", target="ana", item="dagger") == (
         "mira.dagger is not a potion, remedy or food (R-X12)"
     )
     assert refused(b, unit="mira", action="administer", target="mira", item="healing_potion") == (
-        "mira cannot administer itself"
+        "mira cannot administer itself (R-X12)"
     )
     end_turns(b, "mira")
     assert refused(b, unit="ana", action="administer", target="bo", item="healing_potion") == (

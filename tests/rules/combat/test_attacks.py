@@ -248,9 +248,11 @@ def test_R_R2_parry_adds_the_better_of_str_and_agi_and_the_parry_rating() -> Non
     assert resolved(events) == [(14, 11 + longsword, 11 + longsword < 14)]
 
 
-def test_R_R2_R_R3_parry_is_only_against_melee_and_block_needs_a_shield() -> None:
-    """R-R2, R-R3, R-A5: ana shoots bob (longsword, policy "ask") from afar: he may only Dodge.
-    Without a shield nobody is ever offered Block."""
+def test_R_R2_parry_works_against_a_ranged_attack_too() -> None:
+    """R-R2: a Parry answers any attack, as the text says ("when defending against an attack"):
+    ana shoots bob (longsword, policy "ask") from afar and he may Parry as well as Dodge (no
+    Block without a shield, R-R3). Hit Roll 5 + 6 = 11; bob's RES Roll 3, then AGI Roll 2 + 8
+    and the longsword's Parry Rating: the arrow misses."""
     rows = """
     .........
     .a.....b.
@@ -260,12 +262,51 @@ def test_R_R2_R_R3_parry_is_only_against_melee_and_block_needs_a_shield() -> Non
         rows,
         creature("ana", "blue", "a", held=["shortbow"]),
         creature("bob", "red", "b", policy="ask", held=["longsword"]),
-        dice=(5, 3),
+        dice=(5, 3, 2),
+    )
+    accepted(b, unit="ana", action="attack", target="bob")
+    assert b.pending == AwaitingReaction(
+        "bob", "ana attacks bob (ranged attack, Hit Roll 11)", ("dodge", "parry", "none")
+    )
+    events = accepted(b, unit="bob", reaction="parry")
+    longsword = rating("longsword")
+    assert rolls(events) == [
+        ("bob", "defense roll: ana's ranged attack (RES Roll)", 3, 0, 3),
+        ("bob", f"parry (AGI Roll + Bonus + Parry Rating {longsword})", 2, 8 + longsword,
+         10 + longsword),
+    ]  # fmt: skip
+    assert resolved(events) == [(11, 13 + longsword, False)]
+    assert budget(b, "bob") == (2, 1)
+
+
+def test_R_R2_R_R3_parry_needs_a_held_weapon_a_bow_too_and_block_a_shield() -> None:
+    """R-R2 Decision: unarmed bob is offered no Parry (and, without a shield, no Block, R-R3);
+    cy holds only a shortbow, whose Parry Rating 0 still parries. ana's second shot of the
+    window adds half her FCS Bonus (R-A1): 4 + 3 = 7 against cy's RES Roll 1 + AGI Roll 1 + 8."""
+    rows = """
+    .........
+    .a.....b.
+    .......c.
+    """
+    b = begin(
+        rows,
+        creature("ana", "blue", "a", held=["shortbow"]),
+        creature("bob", "red", "b", policy="ask"),
+        creature("cy", "red", "c", policy="ask", held=["shortbow"]),
+        dice=(5, 3, 4, 1, 1),
     )
     accepted(b, unit="ana", action="attack", target="bob")
     assert b.pending == AwaitingReaction(
         "bob", "ana attacks bob (ranged attack, Hit Roll 11)", ("dodge", "none")
     )
+    accepted(b, unit="bob", reaction="none")
+    accepted(b, unit="ana", action="attack", target="cy")
+    assert b.pending == AwaitingReaction(
+        "cy", "ana attacks cy (ranged attack, Hit Roll 7)", ("dodge", "parry", "none")
+    )
+    events = accepted(b, unit="cy", reaction="parry")
+    assert rolls(events)[1] == ("cy", "parry (AGI Roll + Bonus + Parry Rating 0)", 1, 8, 9)
+    assert resolved(events) == [(7, 10, False)]
 
 
 def test_R_R3_block_adds_res_roll_res_bonus_and_the_block_rating() -> None:
@@ -507,13 +548,13 @@ def test_R_R4_an_aoo_stops_a_run_half_way_and_an_ask_window_is_answered_inline()
         "bob", "ana is leaving bob's reach at (3,1)", ("attack", "none")
     )
     assert refused(b, unit="ana", reaction="attack") == (
-        "the open window is bob's to answer, not ana's"
+        "the open window is bob's to answer, not ana's (R-R8)"
     )
     assert refused(b, unit="bob", reaction="dodge") == (
-        "'dodge' is not an option; bob may choose attack, none"
+        "'dodge' is not an option; bob may choose attack, none (R-R8)"
     )
     assert refused(b, unit="ana", action="end_turn") == (
-        "waiting for bob to answer: ana is leaving bob's reach at (3,1)"
+        "waiting for bob to answer: ana is leaving bob's reach at (3,1) (R-R8)"
     )
     events = accepted(b, unit="bob", reaction="attack")
     assert windows(events)[0] == (

@@ -39,7 +39,7 @@ def test_R_X2_an_attack_is_a_half_action_and_may_be_made_again() -> None:
     assert budget(b, "ana") == (0, 2)
     assert hp(b, "bob") == 15 - 2 * wd("shortsword")  # no armour (R-A3)
     reason = refused(b, unit="ana", action="attack", target="bob")
-    assert "only 0 half-actions left; Attack (½ Action) costs 1 half-action" in reason
+    assert "only 0 half-actions left; Attack (½ Action) costs 1 half-action (R-B4)" in reason
 
 
 def test_R_X2_attack_refusals() -> None:

@@ -175,7 +175,8 @@ def test_R_X5_refusals_name_the_reason() -> None:
 
 def test_R_X10_a_feint_is_deception_against_an_fcs_save_and_adds_5_to_the_next_melee_hit() -> None:
     """R-X10: ana (Deception 2) rolls 5 + 6 + 2 = 13 against bob's FCS Save 3 + 6 = 9 and
-    wins; her next melee Hit Roll on bob adds 6 + 5, and the feint is used up."""
+    wins (condition "feinted": the bonus); her next melee Hit Roll adds 6 + 5, and the feint
+    is used up."""
     b = begin(
         OPEN,
         creature("ana", "blue", "a", skills={"deception": 2}),
@@ -188,14 +189,14 @@ def test_R_X10_a_feint_is_deception_against_an_fcs_save_and_adds_5_to_the_next_m
         ("ana", "feint on bob: Deception check", 5, 13),
         ("bob", "see through ana's feint: FCS Save", 3, 9),
     ]
-    assert conditions_of(b, "ana") == {"feint_turns": 2, "feinted": "bob"}
+    assert conditions_of(b, "ana") == {"feinted": 5}
     events = accepted(b, unit="ana", action="attack", target="bob")
     assert rolls(events)[0] == ("ana", "hit roll: melee attack on bob", 1, 12)
     assert {
         "type": "condition_lost",
         "unit": "ana",
         "condition": "feinted",
-        "reason": "used on this melee attack",
+        "reason": "used on this melee Hit Roll",
     } in events
     end_turns(b, "ana")
     assert conditions_of(b, "ana") == {}
@@ -209,7 +210,9 @@ def test_R_X10_R_C4_a_tied_feint_fails() -> None:
     assert conditions_of(b, "ana") == {}
 
 
-def test_R_X10_the_bonus_is_only_against_the_feinted_target() -> None:
+def test_R_X10_the_bonus_goes_to_the_next_melee_hit_roll_whatever_its_target() -> None:
+    """R-X10, as the text says ("+5 to hit with your next Melee Attack Roll"): ana feints bob
+    and then strikes cy, beside her: 1 + 6 + 5 = 12, and the feint is used up."""
     rows = """
     .......
     .ab....
@@ -224,25 +227,51 @@ def test_R_X10_the_bonus_is_only_against_the_feinted_target() -> None:
     )
     accepted(b, unit="ana", action="feint", target="bob")
     events = accepted(b, unit="ana", action="attack", target="cy")
-    assert rolls(events)[0] == ("ana", "hit roll: melee attack on cy", 1, 7)
-    assert conditions_of(b, "ana")["feinted"] == "bob"
+    assert rolls(events)[0] == ("ana", "hit roll: melee attack on cy", 1, 12)
+    assert conditions_of(b, "ana") == {}
 
 
-def test_R_X10_an_unused_feint_lasts_to_the_end_of_the_feinters_next_turn() -> None:
-    """R-X10 Decision: feinted on turn 1, still there through bob's turn and ana's turn 2,
-    gone when ana's turn 2 ends."""
+def test_R_X10_an_unused_feint_is_kept_until_its_melee_hit_roll_a_ranged_one_leaves_it() -> None:
+    """R-X10 Decision: the bonus is not lost at the end of a turn. ana (a shortbow in her
+    hands) feints bob on turn 1 and keeps the bonus through the next round; her shot at dee
+    (a ranged Hit Roll) leaves it; the Attack of Opportunity she makes with her fists when cy
+    leaves her reach is her next melee Hit Roll: 2 + 6 + 5 = 13."""
+    rows = """
+    ..........
+    .ab......d
+    .c........
+    ..........
+    """
+    b = begin(
+        rows,
+        creature("ana", "blue", "a", policy="always", held=["shortbow"]),
+        creature("bob", "red", "b"),
+        creature("cy", "red", "c"),
+        creature("dee", "red", "d"),
+        dice=(8, 1, 1, 1, 2, 1),
+    )
+    accepted(b, unit="ana", action="feint", target="bob")
+    end_turns(b, "ana", "bob", "cy", "dee")
+    assert conditions_of(b, "ana") == {"feinted": 5}
+    events = accepted(b, unit="ana", action="attack", target="dee")
+    assert rolls(events)[0] == ("ana", "hit roll: ranged attack on dee", 1, 7)
+    assert conditions_of(b, "ana") == {"feinted": 5}
+    end_turns(b, "ana", "bob")
+    events = accepted(b, unit="cy", action="step", path=[[1, 3]])
+    assert rolls(events)[0] == ("ana", "hit roll: attack of opportunity on cy", 2, 13)
+    assert conditions_of(b, "ana") == {}
+
+
+def test_R_X10_a_second_feint_does_not_stack_with_an_unused_one() -> None:
+    """R-X10 Decision: while its +5 is unused a second Feint is refused (as a second Aim is,
+    R-X1), and nothing is spent."""
     b = begin(OPEN, creature("ana", "blue", "a"), creature("bob", "red", "b"), dice=(8, 1))
     accepted(b, unit="ana", action="feint", target="bob")
-    end_turns(b, "ana", "bob")
-    assert conditions_of(b, "ana") == {"feint_turns": 1, "feinted": "bob"}
-    events = accepted(b, unit="ana", action="end_turn")
-    assert {
-        "type": "condition_lost",
-        "unit": "ana",
-        "condition": "feinted",
-        "reason": "not used before the end of its next turn (R-X10)",
-    } in events
-    assert conditions_of(b, "ana") == {}
+    assert refused(b, unit="ana", action="feint", target="bob") == (
+        "ana already has a feint's +5 for its next melee Hit Roll; a second Feint does not "
+        "stack with an unused one (R-X10)"
+    )
+    assert budget(b, "ana") == (1, 2)
 
 
 def test_R_X10_R_X5_a_feint_helps_a_disarm_hit_roll_too() -> None:
@@ -274,7 +303,7 @@ def test_R_X10_refusals_name_the_reason() -> None:
     assert refused(b, unit="ana", action="feint", target="cy") == (
         "cy at (5,1) is out of ana's reach (R-A4)"
     )
-    assert refused(b, unit="ana", action="feint", target="ana") == "ana cannot feint itself"
+    assert refused(b, unit="ana", action="feint", target="ana") == "ana cannot feint itself (R-X10)"
 
 
 # --- R-X8 Hide and Unseen -----------------------------------------------------------------------

@@ -177,9 +177,11 @@ def test_R_G1_refusals_a_free_hand_reach_one_grapple_and_the_budget() -> None:
     assert refused(b, unit="ana", action="grapple", target="cy") == (
         "cy at (3,1) is out of ana's reach (R-A4)"
     )
-    assert refused(b, unit="ana", action="grapple", target="ana") == "ana cannot grapple itself"
+    assert (
+        refused(b, unit="ana", action="grapple", target="ana") == "ana cannot grapple itself (R-G1)"
+    )
     assert refused(b, unit="ana", action="grapple", target="zed") == (
-        "there is no creature 'zed' to grapple"
+        "there is no creature 'zed' to grapple (R-G1)"
     )
     give(b, "bo", "grappling", "cy")
     give(b, "cy", "grappled", "bo")
@@ -188,7 +190,7 @@ def test_R_G1_refusals_a_free_hand_reach_one_grapple_and_the_budget() -> None:
     )
     accepted(b, unit="ana", action="aim")
     assert refused(b, unit="ana", action="grapple", target="bo") == (
-        "ana has only 1 Bonus Action left; Grapple (1½ Action) costs 2 Bonus Actions"
+        "ana has only 1 Bonus Action left; Grapple (1½ Action) costs 2 Bonus Actions (R-B4)"
     )
 
 
@@ -275,7 +277,7 @@ def test_R_G2_a_second_full_action_break_free_is_refused_by_the_budget() -> None
     end_turns(b, "ana")
     accepted(b, unit="bo", action="break_free")
     assert refused(b, unit="bo", action="break_free") == (
-        "a Full Action must be the first action of the turn; bo has already acted this turn"
+        "a Full Action must be the first action of the turn; bo has already acted this turn (R-B3)"
     )
     end_turns(b, "bo")  # ana sustains (7 + 8 = 15 against 7 + 9 = 16: she loses it)
     assert held(b) == (None, None)

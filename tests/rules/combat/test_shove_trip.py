@@ -394,9 +394,9 @@ def test_R_X15_refusals_name_the_reason() -> None:
     assert refused(b, unit="ana", action="shove", target="cy") == (
         "cy at (5,1) is out of ana's reach (R-A4)"
     )
-    assert refused(b, unit="ana", action="shove", target="ana") == "ana cannot shove itself"
+    assert refused(b, unit="ana", action="shove", target="ana") == "ana cannot shove itself (R-X15)"
     assert refused(b, unit="ana", action="shove", target="zed") == (
-        "there is no creature 'zed' to shove"
+        "there is no creature 'zed' to shove (R-X15)"
     )
     give(b, "bob", "unseen", ("ana",))
     assert refused(b, unit="ana", action="shove", target="bob") == (
@@ -409,7 +409,7 @@ def test_R_X15_R_B4_a_shove_needs_a_bonus_action() -> None:
     accepted(b, unit="ana", action="shove", target="bob")
     accepted(b, unit="ana", action="shove", target="bob")
     assert refused(b, unit="ana", action="shove", target="bob") == (
-        "ana has only 0 Bonus Actions left; Shove (Bonus Action) costs 1 Bonus Action"
+        "ana has only 0 Bonus Actions left; Shove (Bonus Action) costs 1 Bonus Action (R-B4)"
     )
 
 
@@ -542,7 +542,7 @@ def test_R_X19_refusals_name_the_reason() -> None:
         "ana.shortbow is a ranged weapon; a trip is a melee attack (R-X19)"
     )
     assert refused(b, unit="ana", action="trip", target="bob", weapon="club") == (
-        "ana holds no 'club' to attack with"
+        "ana holds no 'club' to attack with (R-X2)"
     )
     give(b, "bob", "prone")
     assert refused(b, unit="ana", action="trip", target="bob") == (

@@ -26,7 +26,7 @@ from sim.core.numbers import Tier
 from sim.core.purpose import AttackKind, RollKind
 from sim.play.apply import apply
 from sim.play.decisions import DecisionError, parse, to_json
-from sim.play.engine import Accepted, AwaitingAction, Battle
+from sim.play.engine import Accepted, AwaitingAction, AwaitingReaction, Battle
 from sim.rules.combat.casting import known
 from tests.helpers import (
     accepted,
@@ -188,8 +188,8 @@ def test_R_X20_firebolt_a_quick_spell_hits_and_sets_the_target_burning() -> None
         {"type": "rolled", "unit": "mara", "purpose": "hit roll: firebolt on grok", "die": 8,
          "result": 5, "bonus": 7, "total": 12},
         {"type": "reaction_answered", "unit": "grok", "window": "defence",
-         "trigger": "mara attacks grok (firebolt, Hit Roll 12)", "options": ["dodge", "none"],
-         "choice": "none", "by": "policy"},
+         "trigger": "mara attacks grok (firebolt, Hit Roll 12)",
+         "options": ["dodge", "parry", "none"], "choice": "none", "by": "policy"},
         {"type": "rolled", "unit": "grok", "purpose": "defense roll: mara's firebolt (RES Roll)",
          "die": 10, "result": 3, "bonus": 0, "total": 3},
         {"type": "attack_resolved", "attacker": "mara", "target": "grok", "purpose": "firebolt",
@@ -201,6 +201,30 @@ def test_R_X20_firebolt_a_quick_spell_hits_and_sets_the_target_burning() -> None
         {"type": "condition_gained", "unit": "grok", "condition": "burning", "value": 2},
     ]  # fmt: skip
     assert budget(b, "mara") == (1, 2)
+
+
+def test_R_R2_R_X20_a_spell_that_makes_an_attack_roll_can_be_parried() -> None:
+    """R-R2: a Parry answers any attack, a spell's Hit Roll too. grok (policy "ask") parries
+    mara's firebolt with his greataxe (Parry Rating 0) and STR d10+8, better than his AGI:
+    Hit Roll 5 + 7 = 12 against RES Roll 3 + STR Roll 8 + 8 = 19, so no fire and no
+    Burning."""
+    b = duel(policy="ask")
+    b.dice = LoadedDice([5, 3, 8])
+    accepted(b, unit="mara", action="cast", spell="firebolt", target="grok")
+    assert b.pending == AwaitingReaction(
+        "grok", "mara attacks grok (firebolt, Hit Roll 12)", ("dodge", "parry", "none")
+    )
+    events = accepted(b, unit="grok", reaction="parry")
+    assert [(e["purpose"], e["total"]) for e in events if e["type"] == "rolled"] == [
+        ("defense roll: mara's firebolt (RES Roll)", 3),
+        ("parry (STR Roll + Bonus + Parry Rating 0)", 16),
+    ]
+    assert [
+        (e["hit_roll"], e["defense_roll"], e["hit"])
+        for e in events
+        if e["type"] == "attack_resolved"
+    ] == [(12, 19, False)]
+    assert hp(b, "grok") == 16 and "burning" not in conditions_of(b, "grok")
 
 
 def test_R_K4_burning_from_a_spell_ticks_at_the_start_of_the_targets_turn() -> None:
@@ -354,7 +378,8 @@ def test_R_B3_a_very_complex_spell_must_be_the_first_action_of_the_turn() -> Non
     b = area_battle()
     accepted(b, unit="mara", action="aim")
     assert refused(b, unit="mara", action="cast", spell="inferno", to=[5, 2]) == (
-        "a Full Action must be the first action of the turn; mara has already acted this turn"
+        "a Full Action must be the first action of the turn; mara has already acted this turn "
+        "(R-B3)"
     )
 
 
@@ -419,7 +444,7 @@ def test_R_B6_battle_focus_is_a_source_of_quicken_until_it_wears_off() -> None:
         {"type": "condition_gained", "unit": "thrak", "condition": "quickened", "value": 2},
     ]  # fmt: skip
     assert refused(b, unit="thrak", action="cast", spell="firebolt", target="grok") == (
-        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1 half-action"
+        "thrak has only 0 half-actions left; Cast firebolt (½ Action) costs 1 half-action (R-B4)"
     )
     b.dice = LoadedDice([5, 1, 2])
     events = accepted(b, unit="thrak", action="cast", spell="firebolt", target="grok", quicken=True)
@@ -567,9 +592,12 @@ def refusal_battle() -> Battle:
     [
         (
             dict(action="cast", spell="fireball", target="zed"),
-            "there is no spell 'fireball' (known: firebolt, frost_grip, inferno, mend)",
+            "there is no spell 'fireball' (known: firebolt, frost_grip, inferno, mend) (R-X20)",
         ),
-        (dict(action="use", ability="rage"), "there is no ability 'rage' (known: battle_focus)"),
+        (
+            dict(action="use", ability="rage"),
+            "there is no ability 'rage' (known: battle_focus) (R-X20)",
+        ),
         (
             dict(action="cast", spell="mend", target="thrak"),
             "mara does not know mend (it knows: firebolt, frost_grip, inferno) (R-X20)",
@@ -600,7 +628,7 @@ def refusal_battle() -> Battle:
         ),
         (
             dict(action="cast", spell="firebolt", target="nobody"),
-            "there is no creature 'nobody' to target with firebolt",
+            "there is no creature 'nobody' to target with firebolt (R-X20)",
         ),
         (
             dict(action="cast", spell="inferno", target="zed"),
@@ -610,7 +638,7 @@ def refusal_battle() -> Battle:
             dict(action="cast", spell="inferno", to=[4, 1]),
             "(4,1) is a wall; inferno needs an open cell (R-A5)",
         ),
-        (dict(action="cast", spell="inferno", to=[20, 1]), "(20,1) is outside the 15x5 map"),
+        (dict(action="cast", spell="inferno", to=[20, 1]), "(20,1) is outside the 15x5 map (R-U1)"),
         (
             dict(action="cast", spell="frost_grip", target="zed"),
             "zed is 13 m away; frost_grip reaches 8 m (R-X20)",
@@ -636,7 +664,8 @@ def test_R_B4_a_spell_the_budget_cannot_pay_is_refused() -> None:
     b = refusal_battle()
     accepted(b, unit="mara", action="aim")
     assert refused(b, unit="mara", action="cast", spell="frost_grip", target="zed") == (
-        "mara has only 1 Bonus Action left; Cast frost_grip (1½ Action) costs 2 Bonus Actions"
+        "mara has only 1 Bonus Action left; Cast frost_grip (1½ Action) costs 2 Bonus Actions "
+        "(R-B4)"
     )
 
 

@@ -141,10 +141,10 @@ def test_R_X17_R_A5_refusals_a_held_item_a_target_and_a_line_of_sight() -> None:
     )
     b = duel()
     assert refused(b, unit="ana", action="throw", target="ana", item="dagger") == (
-        "ana cannot throw at itself"
+        "ana cannot throw at itself (R-X17)"
     )
     assert refused(b, unit="ana", action="throw", target="zed", item="dagger") == (
-        "there is no creature 'zed' to throw at"
+        "there is no creature 'zed' to throw at (R-X17)"
     )
     b = begin(
         creature("ana", "blue", "a", held=["dagger"]),
@@ -242,7 +242,7 @@ def test_R_R6_with_both_hands_full_one_held_item_is_dropped_as_part_of_the_catch
     b = duel(dice=(5, 1, 1, 1), policy="ask", held=["club", "buckler"])
     accepted(b, unit="ana", action="throw", target="bo", item="dagger")
     assert b.pending == AwaitingReaction(
-        "bo", "ana attacks bo (throw (dagger), Hit Roll 11)", ("dodge", "block", "none")
+        "bo", "ana attacks bo (throw (dagger), Hit Roll 11)", ("dodge", "parry", "block", "none")
     )
     accepted(b, unit="bo", reaction="none")
     assert b.pending == AwaitingReaction(
@@ -254,6 +254,27 @@ def test_R_R6_with_both_hands_full_one_held_item_is_dropped_as_part_of_the_catch
     assert types(events)[:4] == ["reaction_answered", "spent", "item_dropped", "rolled"]
     assert lying(b, "bo.buckler") == Pos(5, 1)
     assert held(b, "bo") == ("bo.club", "ana.dagger")
+
+
+def test_R_R2_R_X17_a_thrown_dagger_can_be_parried_and_a_parried_hit_is_not_caught() -> None:
+    """R-R2: a Parry answers a throw too. bo (a club in one hand, policy "ask") parries ana's
+    dagger: Hit Roll 5 + 6 = 11 against RES Roll 1 + AGI Roll 1 + 8 + the club's Parry Rating
+    0 = 10. It hits all the same, and a target that defended is offered no Catch (R-R6)."""
+    b = duel(dice=(5, 1, 1), policy="ask", held=["club"])
+    accepted(b, unit="ana", action="throw", target="bo", item="dagger")
+    assert b.pending == AwaitingReaction(
+        "bo", "ana attacks bo (throw (dagger), Hit Roll 11)", ("dodge", "parry", "none")
+    )
+    events = accepted(b, unit="bo", reaction="parry")
+    assert [(e["purpose"], e["total"]) for e in events if e["type"] == "rolled"] == [
+        ("defense roll: ana's throw (dagger) (RES Roll)", 1),
+        ("parry (AGI Roll + Bonus + Parry Rating 0)", 9),
+    ]
+    assert [e["hit"] for e in events if e["type"] == "attack_resolved"] == [True]
+    assert windows(events) == [
+        ("bo", "defence", ("dodge", "parry", "none"), "parry"),
+    ]
+    assert hp(b, "bo") == 15 - wd("dagger") and lying(b, "ana.dagger") == Pos(5, 1)
 
 
 def test_R_R8_without_a_bonus_action_there_is_no_catch() -> None:
@@ -382,19 +403,19 @@ def test_R_X18_refusals_weight_distance_destination_and_sight() -> None:
         "(5,1) is 4 m away; ana tosses 3 m (R-X18: STR Bonus metres)"
     )
     both = refused(b, unit="ana", action="toss", item="healing_potion", to=[2, 1], target="cy")
-    assert both == 'a toss needs either "to": a cell [x, y], or "target": a creature'
+    assert both == 'a toss needs either "to": a cell [x, y], or "target": a creature (R-X18)'
     assert refused(b, unit="ana", action="toss", item="healing_potion") == both
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[0, 1]) == (
-        "(0,1): a wall; nothing can land there"
+        "(0,1): a wall; nothing can land there (R-X18)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[1, 5]) == (
-        "(1,5): off the map"
+        "(1,5): off the map (R-U1)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", to=[1, 1]) == (
         "(1,1) is where ana stands; drop the item instead (R-X7)"
     )
     assert refused(b, unit="ana", action="toss", item="healing_potion", target="ana") == (
-        "ana cannot toss to itself"
+        "ana cannot toss to itself (R-X18)"
     )
     assert refused(b, unit="ana", action="toss", item="torch", to=[2, 1]) == (
         "ana holds no 'torch' to toss; draw it first (R-X17, R-X18)"

@@ -120,7 +120,7 @@ def test_R_M7_level_ground_is_walked_not_climbed() -> None:
     """R-M7: a Climb goes up or down a face to a neighbouring cell, nothing else."""
     b = solo(CLIFF, CLIFF_LEGEND)
     assert refused(b, unit="ana", action="climb", to=[0, 1]) == (
-        "(0,1): level ground; walk there instead"
+        "(0,1): level ground; walk there instead (R-M7)"
     )
     assert refused(b, unit="ana", action="climb", to=[3, 1]) == (
         "(3,1): a climb goes to a neighbouring cell's face (R-M7)"

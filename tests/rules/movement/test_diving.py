@@ -90,7 +90,7 @@ def test_R_M8_deep_water_beyond_a_ford_is_out_of_a_dives_reach_and_the_refusal_s
     b = solo(".aFW", legend(a={"water": 2.0}, F={"water": 1.0}, W={"water": 2.0}))
     assert refused(b, unit="ana", action="swim", to=[3, 0], submerged=True) == (
         "(3,0): no path a dive can take gets there this action (it stays in water at least as "
-        "deep as ana is tall)"
+        "deep as ana is tall) (R-M8)"
     )
     accepted(b, unit="ana", action="swim", to=[3, 0])
 

@@ -77,8 +77,9 @@ def test_R_M3_a_jump_over_the_obstacle_without_run_up_is_refused() -> None:
     accepted(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
     reason = refused(b, unit="ana", action="jump", to=[5, 1])
     assert reason == (
-        "(5,1): a standing jump reaches 2 m long and 0.5 m high; "
-        "fold the jump into a Walk, Run or Sprint for a run-up"
+        "(5,1): this jump (2 m long, 1 m up) needs a run-up of 3 m; ana jumps 2 m standing, at "
+        "most 4 m with a run-up of 2 m; ana reaches 0.5 m standing, 1.5 m with a run-up of 3 m: "
+        "fold the jump into a Walk, Run or Sprint for the run-up (R-M6)"
     )
 
 
@@ -205,7 +206,7 @@ def test_R_M4_a_fall_can_only_end_a_move() -> None:
     reason = refused(b, unit="ana", action="walk", path=[[2, 1], [3, 1]])
     assert reason == "(2,1): a drop of 4 m is higher than ana; climb down or fall (R-M4)"
     assert refused(b, unit="ana", action="walk", to=[2, 1]) == (
-        "(2,1): no path a Walk can take gets there this action"
+        "walk: 3 m allowed (Speed 9 / 3); no path a Walk can take gets to (2,1) within 12 m (R-M1)"
     )
 
 

@@ -17,23 +17,25 @@ from tests.movers import RISE_LEGEND, RISES, at, creature, legend, legs, solo
 
 
 @pytest.mark.parametrize(
-    ("agi", "length", "cap", "height"),
+    ("agi", "length", "cap", "height", "reached"),
     [
-        ("d8+8", 4, 8, 1),  # 8/4 = 2 m; 8/2 = 4 m; 8/10 = 0.8 -> 0.5 m
-        ("d8+10", 5, 10, 2),  # 2.5 m; 5 m; 1 m
-        ("d8+5", 2, 5, 1),  # 1.25 -> 1 m; 2.5 m; 0.5 -> 0.5 m
-        ("d8+4", 2, 4, 0),  # 1 m; 2 m; 0.4 -> 0 m
+        ("d8+8", 4, 8, 1.6, 1),  # 8/4 = 2 m; 8/2 = 4 m; 8/10 = 0.8 m, reached 0.5 m
+        ("d8+10", 5, 10, 2.0, 2),  # 2.5 m; 5 m; 1 m
+        ("d8+5", 2, 5, 1.0, 1),  # 1.25 -> 1 m; 2.5 m; 0.5 m
+        ("d8+4", 2, 4, 0.8, 0),  # 1 m; 2 m; 0.4 m, reached 0 m
     ],
 )
 def test_R_M6_standing_jump_length_and_height_come_from_the_agi_bonus(
-    agi: str, length: int, cap: int, height: int
+    agi: str, length: int, cap: int, height: float, reached: int
 ) -> None:
-    """R-M6 with R-U4: length AGI Bonus/4, the running cap AGI Bonus/2, height AGI Bonus/10,
-    each rounded down to the half-metre (values in half-metres)."""
+    """R-M6 with R-U4: length AGI Bonus/4 and the running cap AGI Bonus/2, rounded down to the
+    half-metre; the height AGI Bonus/10 is kept exact and rounded down once with what is added
+    to it (values in half-metres)."""
     world = solo(RISES, RISE_LEGEND, agi=agi).world
     jr = jump_reach(world, "ana", mover(world, "ana"))
-    assert (jr.standing_length, jr.length_cap, jr.standing_height) == (length, cap, height)
-    assert jr.length(0) == length
+    assert (jr.standing_length, jr.length_cap) == (length, cap)
+    assert jr.standing_height == pytest.approx(height)
+    assert (jr.length(0), jr.height(0)) == (length, reached)
 
 
 def test_R_M6_a_run_up_adds_length_to_the_cap_and_a_metre_of_height_per_3_m() -> None:
@@ -43,6 +45,15 @@ def test_R_M6_a_run_up_adds_length_to_the_cap_and_a_metre_of_height_per_3_m() ->
     jr = jump_reach(world, "ana", mover(world, "ana"))
     assert [jr.length(r) for r in (0, 2, 4, 6)] == [4, 6, 8, 8]
     assert [jr.height(r) for r in (0, 5, 6, 12, 18)] == [1, 1, 3, 3, 3]
+
+
+def test_R_U4_R_M6_a_height_with_a_grab_adds_the_exact_parts_and_rounds_once() -> None:
+    """R-U4: a total made of several parts is rounded once, at the end. ana (AGI Bonus 8, 1.8 m)
+    grabbing a ledge reaches 0.8 + 1.8 = 2.6, so 2.5 m, standing, and 0.8 + 1 + 1.8 = 3.6, so
+    3.5 m, with 3 m of run-up (rounding the 0.8 m first gave 2.0 and 3.0)."""
+    world = solo(RISES, RISE_LEGEND).world
+    jr = jump_reach(world, "ana", mover(world, "ana"))
+    assert [jr.height(r, grab=True) for r in (0, 5, 6, 18)] == [5, 5, 7, 7]
 
 
 @pytest.mark.parametrize("skill", ["athletics", "acrobatics"])
@@ -88,7 +99,8 @@ def test_R_M6_a_destination_on_the_ledge_top_folds_the_jump_in() -> None:
     (3 m) cannot get there."""
     b = solo(RISES, RISE_LEGEND)
     assert refused(b, unit="ana", action="walk", to=[5, 1]) == (
-        "(5,1): no path a Walk can take gets there this action"
+        "walk: 3 m allowed (Speed 9 / 3), the cheapest path to (5,1) costs 4 m; the metres run "
+        "out at (5,1) (R-M1)"
     )
     events = accepted(b, unit="ana", action="run", to=[5, 1])
     assert legs(events)[-1] == ("jumped", [5, 1], 2)
@@ -97,18 +109,67 @@ def test_R_M6_a_destination_on_the_ledge_top_folds_the_jump_in() -> None:
 
 TALL = """
 .....
-.aH..
+a...H
 .....
 """
 
 
-def test_R_M6_a_ledge_beyond_even_a_grab_is_refused_to_a_jump() -> None:
-    """R-M6: 3.5 m is over ana's best: 1.5 m with a run-up plus her 1.8 m when grabbing."""
+def test_R_M6_R_U4_a_3_5_m_ledge_is_grabbed_with_a_run_up_not_standing() -> None:
+    """R-M6 with R-U4: ana reaches 3.5 m grabbing with 3 m of run-up (0.8 + 1 + 1.8 = 3.6). A
+    Jump on its own has none, and the refusal says what she reaches standing, with a run-up
+    and with a grab; folded into a Run after 3 m she is up, grabbing the ledge."""
     b = solo(TALL, legend(H={"height": 3.5}))
-    reason = refused(b, unit="ana", action="jump", to=[2, 1])
-    assert reason == "(2,1): 3.5 m up; ana can reach 3.3 m with a jump (R-M6)"
-    reason = refused(b, unit="ana", action="walk", path=[[2, 1]])
-    assert reason == "(2,1): ledge 3.5 m high; a Walk can leap 0.9 m; jump or climb (R-M3)"
+    accepted(b, unit="ana", action="walk", path=[[1, 1], [2, 1], [3, 1]])
+    assert refused(b, unit="ana", action="jump", to=[4, 1]) == (
+        "(4,1): this jump (1 m long, 3.5 m up) needs a run-up of 3 m; ana jumps 2 m standing, at "
+        "most 4 m with a run-up of 2 m; ana reaches 0.5 m standing, 1.5 m with a run-up of 3 m; "
+        "grabbing the ledge, 2.5 m standing, 3.5 m with a run-up of 3 m: fold the jump into a "
+        "Walk, Run or Sprint for the run-up (R-M6)"
+    )
+    b = solo(TALL, legend(H={"height": 3.5}))
+    events = accepted(b, unit="ana", action="run", path=[[1, 1], [2, 1], [3, 1], [4, 1, "jump"]])
+    assert legs(events)[-1] == ("jumped", [4, 1], 2)
+    assert [e["grabbed_ledge"] for e in events if e["type"] == "jumped"] == [True]
+    assert at(b).cell == Pos(4, 1)
+
+
+def test_R_M6_a_ledge_beyond_even_a_running_grab_is_refused_with_what_she_reaches() -> None:
+    """R-M6: 4 m is over ana's best, 3.5 m with a run-up and a grab; the refusal names the
+    height needed and every height she reaches, and a Walk may not leap it (R-M3)."""
+    b = solo(TALL, legend(H={"height": 4.0}))
+    reason = refused(b, unit="ana", action="run", path=[[1, 1], [2, 1], [3, 1], [4, 1, "jump"]])
+    assert reason == (
+        "(4,1): 4 m up; ana reaches 0.5 m standing, 1.5 m with a run-up of 3 m; grabbing the "
+        "ledge, 2.5 m standing, 3.5 m with a run-up of 3 m (R-M6)"
+    )
+    reason = refused(b, unit="ana", action="walk", path=[[1, 1], [2, 1], [3, 1], [4, 1]])
+    assert reason == "(4,1): ledge 4 m high; a Walk can leap 0.9 m; jump or climb (R-M3)"
+
+
+# A 2 m ledge at (2,1) beside the shipped fighter, and a 2.5 m one at (1,0).
+FIGHTER = """
+.G...
+.fL..
+.....
+"""
+FIGHTER_LEGEND = legend(L={"height": 2.0}, G={"height": 2.5})
+
+
+def test_R_U4_R_M6_the_shipped_fighter_grabs_a_2_m_ledge_from_a_standing_jump() -> None:
+    """R-U4: the shipped human fighter (AGI Bonus 3, 1.8 m) reaches 0.3 + 1.8 = 2.1, so 2 m,
+    grabbing a ledge with a Jump on its own (rounding the 0.3 m first gave 1.8, so 1.5 m); the
+    2.5 m ledge needs a run-up."""
+    fighter = '[[units]]\nid = "fin"\nteam = "blue"\ntemplate = "human_fighter"\nat = "f"'
+    b = battle(scenario_text(FIGHTER, fighter, FIGHTER_LEGEND), [1])
+    assert jump_reach(b.world, "fin", mover(b.world, "fin")).height(0, grab=True) == 4
+    assert refused(b, unit="fin", action="jump", to=[1, 0]) == (
+        "(1,0): this jump (1 m long, 2.5 m up) needs a run-up of 3 m; fin jumps 1.5 m standing, "
+        "at most 2.5 m with a run-up of 1 m; fin reaches 0 m standing, 1 m with a run-up of 3 m; "
+        "grabbing the ledge, 2 m standing, 3 m with a run-up of 3 m: fold the jump into a Walk, "
+        "Run or Sprint for the run-up (R-M6)"
+    )
+    events = accepted(b, unit="fin", action="jump", to=[2, 1])
+    assert [e["grabbed_ledge"] for e in events if e["type"] == "jumped"] == [True]
 
 
 PIT = """
@@ -133,8 +194,8 @@ def test_R_M6_a_standing_jump_is_too_short_for_the_pit() -> None:
     accepted(b, unit="ana", action="step", path=[[1, 1], [2, 1]])
     reason = refused(b, unit="ana", action="jump", to=[6, 1])
     assert reason == (
-        "(6,1): a standing jump reaches 2 m long and 0.5 m high; "
-        "fold the jump into a Walk, Run or Sprint for a run-up"
+        "(6,1): this jump (4 m long) needs a run-up of 2 m; ana jumps 2 m standing, at most 4 m "
+        "with a run-up of 2 m: fold the jump into a Walk, Run or Sprint for the run-up (R-M6)"
     )
 
 
@@ -174,7 +235,7 @@ def test_R_M6_a_jump_longer_than_the_running_cap_is_refused() -> None:
     b = solo(WIDE)
     path = [[1, 1], [2, 1], [3, 1], [8, 1, "jump"]]
     assert refused(b, unit="ana", action="run", path=path) == (
-        "(8,1): a jump of 5 m; ana can jump at most 4 m"
+        "(8,1): a jump of 5 m; ana jumps 2 m standing, at most 4 m with a run-up of 2 m (R-M6)"
     )
 
 
@@ -199,7 +260,7 @@ def test_R_M6_a_wall_in_the_line_stops_a_jump() -> None:
     """R-M6: a jump crosses pits and gaps, not walls."""
     b = solo("......\na..#..\n......")
     reason = refused(b, unit="ana", action="run", path=[[1, 1], [2, 1], [4, 1, "jump"]])
-    assert reason == "(3,1): a wall is in the way of the jump"
+    assert reason == "(3,1): a wall is in the way of the jump (R-M6)"
 
 
 @pytest.mark.parametrize(("team", "reason"), [("blue", None), ("red", "(2,1): bo is in the way")])
@@ -240,20 +301,32 @@ def test_R_M6_one_metre_off_difficult_ground_is_one_metre_of_run_up() -> None:
     )
 
 
-def test_R_M6_the_reach_map_counts_metres_covered_too() -> None:
-    """R-M6 in the compiled reach engine: a Run (9 m) no longer reaches the far side, since
-    every way to 2 m of run-up goes back through the mud (10 m in all); with Athletics 1
-    (Run 10 m) it does, and the move check accepts the path the reach map shows."""
+def test_R_M6_a_jump_out_of_or_into_mud_is_paid_one_for_one() -> None:
+    """R-M6 Decision: the jump's own metres are paid one for one wherever it takes off or lands
+    (it is in the air); the steps before and after it pay as ground (R-M2), and a refusal
+    that comes from those steps says so. A Walk (3 m) hops from the mud at (1,0) back onto the
+    mud at (0,0) for 1 m; stepping on from there costs double, which the refusal names."""
     b = solo(MUD_PIT, MUD_LEGEND)
-    assert Pos(6, 0) not in reach_map(b.world, "ana", only=(Run,))
-    assert refused(b, unit="ana", action="run", to=[6, 0]) == (
-        "(6,0): no path a Run can take gets there this action"
+    assert refused(b, unit="ana", action="walk", path=[[0, 0, "jump"], [1, 0], [2, 0]]) == (
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 5 m: (0,0) and (1,0) are difficult; "
+        "the metres run out at (2,0) (R-M1, R-M2)"
     )
-    b = solo(MUD_PIT, MUD_LEGEND, skills={"athletics": 1})
+    events = accepted(b, unit="ana", action="walk", path=[[0, 0, "jump"]])
+    assert legs(events) == [("jumped", [0, 0], 2)]
+
+
+def test_R_M6_the_reach_map_hops_out_of_the_mud_and_counts_metres_covered() -> None:
+    """R-M6 in the compiled reach engine: the Run's cheapest way over the pit hops out of the
+    mud rather than wading (a metre of mud costs 2 m, R-M2, a metre jumped 1 m): back onto
+    (0,0), over (1,0) to (2,0), which makes the 2 m of run-up (metres covered) the 4 m jump
+    over the pit needs: 7 m of the Run's 9 m. The move check accepts the path it shows."""
+    b = solo(MUD_PIT, MUD_LEGEND)
     offer = reach_map(b.world, "ana", only=(Run,))[Pos(6, 0)]
-    assert offer.cost == 20
-    assert offer.path[-1] == (Pos(6, 0), True)
+    assert (offer.cost, offer.path) == (
+        14,
+        ((Pos(0, 0), True), (Pos(2, 0), True), (Pos(6, 0), True)),
+    )
     path = [[c.x, c.y, "jump"] if jumped else [c.x, c.y] for c, jumped in offer.path]
     events = accepted(b, unit="ana", action="run", path=path)
-    assert [e["type"] for e in events][-1] == "jumped"
+    assert legs(events) == [("jumped", [0, 0], 2), ("jumped", [2, 0], 4), ("jumped", [6, 0], 8)]
     assert at(b).cell == Pos(6, 0)

@@ -74,7 +74,9 @@ def test_R_U2_two_diagonals_are_3_m_which_a_walk_allows_but_three_are_4_5_m() ->
     """R-U2 with R-M1: two diagonals (3 m) fit ana's 3 m Walk; a third (4.5 m) does not."""
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 2], [3, 1], [4, 2]])
-    assert reason == "(4,2): a Walk allows 3 m; this path needs 4.5 m"
+    assert reason == (
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 4.5 m; the metres run out at (4,2) (R-M1)"
+    )
     events = accepted(b, unit="ana", action="walk", path=[[2, 2], [3, 1]])
     assert moves(events) == [([2, 2], 3), ([3, 1], 3)]
 
@@ -156,7 +158,10 @@ def test_R_U4_a_walk_of_2_5_m_is_allowed_and_3_m_refused_at_speed_8() -> None:
     """R-U4 with R-C5: mail (Speed penalty 1) leaves ana Speed 8: Walk 8/3 = 2.67, so 2.5 m."""
     b = solo(armour="mail")
     reason = refused(b, unit="ana", action="walk", path=row(1, 2, 3, 4))
-    assert reason == "(4,1): a Walk allows 2.5 m; this path needs 3 m"
+    assert reason == (
+        "walk: 2.5 m allowed (Speed 8 / 3, mail taking 1 off its Speed 9), this path costs "
+        "3 m; the metres run out at (4,1) (R-M1)"
+    )
     events = accepted(b, unit="ana", action="walk", path=[[2, 1], [3, 2]])
     assert sum(c for _, c in moves(events)) == 5
 
@@ -178,7 +183,9 @@ def test_R_M1_a_walk_half_a_metre_longer_is_refused_naming_the_cell_it_runs_out(
     """R-M1: 3.5 m (two orthogonal steps and a diagonal) is half a metre over the Walk."""
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 1], [3, 1], [4, 2]])
-    assert reason == "(4,2): a Walk allows 3 m; this path needs 3.5 m"
+    assert reason == (
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 3.5 m; the metres run out at (4,2) (R-M1)"
+    )
 
 
 def test_R_M1_a_step_goes_2_m_and_costs_a_bonus_action() -> None:
@@ -187,14 +194,18 @@ def test_R_M1_a_step_goes_2_m_and_costs_a_bonus_action() -> None:
     events = accepted(b, unit="ana", action="step", path=row(1, 2, 3))
     assert events[0]["half"] == 0 and events[0]["bonus"] == 1
     reason = refused(b, unit="ana", action="step", path=[[4, 1], [5, 2]])
-    assert reason == "(5,2): a Step allows 2 m; this path needs 2.5 m"
+    assert reason == (
+        "step: 2 m allowed, this path costs 2.5 m; the metres run out at (5,2) (R-M1)"
+    )
 
 
 def test_R_M1_a_run_is_speed_metres_for_one_action() -> None:
     """R-M1: Run, 1 Action, Speed (9 m): 9 cells allowed, a 10th refused."""
     b = solo()
     reason = refused(b, unit="ana", action="run", path=row(1, *range(2, 12)))
-    assert reason == "(11,1): a Run allows 9 m; this path needs 10 m"
+    assert reason == (
+        "run: 9 m allowed (Speed 9), this path costs 10 m; the metres run out at (11,1) (R-M1)"
+    )
     events = accepted(b, unit="ana", action="run", path=row(1, *range(2, 11)))
     assert events[0]["half"] == 2
     assert at(b) == Pos(10, 1)
@@ -208,16 +219,21 @@ def test_R_M1_athletics_adds_its_level_in_metres_to_run() -> None:
     events = accepted(b, unit="ana", action="run", path=row(1, *range(2, 13)))
     assert sum(c for _, c in moves(events)) == 22
     b = solo()
-    assert "a Run allows 9 m" in refused(b, unit="ana", action="run", path=row(1, *range(2, 13)))
+    assert "run: 9 m allowed (Speed 9)," in refused(
+        b, unit="ana", action="run", path=row(1, *range(2, 13))
+    )
 
 
 def test_R_M1_armour_lowers_walk_run_and_sprint() -> None:
     """R-C5 with R-M1: plate's Speed penalty of 2 takes ana's Walk to 2 m and her Run to 7 m."""
     b = solo(armour="plate")
     assert refused(b, unit="ana", action="walk", path=row(1, 2, 3, 4)) == (
-        "(4,1): a Walk allows 2 m; this path needs 3 m"
+        "walk: 2 m allowed (Speed 7 / 3, plate taking 2 off its Speed 9), this path costs 3 m; "
+        "the metres run out at (4,1) (R-M1)"
     )
-    assert "a Run allows 7 m" in refused(b, unit="ana", action="run", path=row(1, *range(2, 10)))
+    assert "run: 7 m allowed (Speed 7, plate taking 2 off its Speed 9)," in refused(
+        b, unit="ana", action="run", path=row(1, *range(2, 10))
+    )
 
 
 SPRINTER = {"agi": "d4+1"}  # Sprint: 9 + d4 + 1 = 11..14 m
@@ -257,7 +273,10 @@ def test_R_M1_a_sprint_longer_than_the_best_roll_is_refused_before_rolling() -> 
     b = solo(dice=(4,), **SPRINTER)
     rows = row(1, *range(2, 15)) + row(2, 15)  # 13 m and a diagonal
     reason = refused(b, unit="ana", action="sprint", path=rows)
-    assert reason == "(15,2): a Sprint allows 14 m at most; this path needs 14.5 m"
+    assert reason == (
+        "sprint: 14 m allowed at most (Speed 9 + AGI Roll up to 4 + AGI Bonus 1), this path "
+        "costs 14.5 m; the metres run out at (15,2) (R-M1)"
+    )
     assert b.dice.remaining == 1  # type: ignore[attr-defined]
 
 
@@ -274,7 +293,7 @@ def test_R_M1_a_movement_action_that_cannot_be_paid_is_refused() -> None:
     b = solo()
     accepted(b, unit="ana", action="run", path=row(1, 2))
     assert refused(b, unit="ana", action="walk", path=row(1, 3)) == (
-        "ana has only 0 half-actions left; Walk (½ Action) costs 1 half-action"
+        "ana has only 0 half-actions left; Walk (½ Action) costs 1 half-action (R-B4)"
     )
 
 
@@ -310,7 +329,8 @@ def test_R_M2_a_walk_into_difficult_ground_runs_out_sooner() -> None:
     difficult metre is refused at the cell where it runs out."""
     b = solo(ROUGH)
     assert refused(b, unit="ana", action="walk", path=row(1, 1, 2, 3)) == (
-        "(3,1): a Walk allows 3 m; this path needs 5 m"
+        "walk: 3 m allowed (Speed 9 / 3), this path costs 5 m: (2,1) and (3,1) are difficult; "
+        "the metres run out at (3,1) (R-M1, R-M2)"
     )
     accepted(b, unit="ana", action="walk", path=row(1, 1, 2))
     assert at(b) == Pos(2, 1)
@@ -321,7 +341,8 @@ def test_R_M2_difficult_ground_halves_a_step() -> None:
     b = solo(ROUGH)
     accepted(b, unit="ana", action="step", path=row(1, 1))
     assert refused(b, unit="ana", action="step", path=row(1, 2, 3)) == (
-        "(3,1): a Step allows 2 m; this path needs 4 m"
+        "step: 2 m allowed, this path costs 4 m: (2,1) and (3,1) are difficult; the metres run "
+        "out at (3,1) (R-M1, R-M2)"
     )
     events = accepted(b, unit="ana", action="step", path=row(1, 2))
     assert moves(events) == [([2, 1], 4)]
@@ -398,9 +419,11 @@ a,,,,..
 
 
 def test_a_destination_move_finds_the_cheapest_path_round_difficult_ground() -> None:
-    """R-M2 with "to": straight through the mud from (0,1) to (5,1) costs 5 x 2 = 10 m; round it
-    along row 0 or row 2 it is 1.5 + 3 + 1.5 = 6 m, and that is the path the engine takes."""
-    b = solo(DETOUR)
+    """R-M2 with "to": for a creature that cannot jump a metre (AGI Bonus 1: a running jump
+    of at most 0.5 m, R-M6), straight through the mud from (0,1) to (5,1) costs 5 x 2 = 10 m;
+    round it along row 0 or row 2 it is 1.5 + 3 + 1.5 = 6 m, and that is the path the engine
+    takes."""
+    b = solo(DETOUR, agi="d8+1")
     world = b.world
     plan = plan_move(world, Run("ana", to=Pos(5, 1)))
     assert not isinstance(plan, Refusal)
@@ -411,22 +434,34 @@ def test_a_destination_move_finds_the_cheapest_path_round_difficult_ground() -> 
     assert at(b) == Pos(5, 1)
 
 
+def test_R_M6_R_M2_a_jumper_hops_through_the_mud_paying_its_jumps_one_for_one() -> None:
+    """R-M6 Decision: a jump's own metres are paid one for one, also from and into difficult
+    ground. ana (a standing jump of 2 m) goes straight along the mud from (0,1) to (5,1) in
+    1 m jumps, 5 m in all: less than the 6 m round it or the 10 m of wading through it."""
+    b = solo(DETOUR)
+    events = accepted(b, unit="ana", action="run", to=[5, 1])
+    assert [e["type"] for e in events if e["type"] in ("moved", "jumped")] == ["jumped"] * 5
+    assert sum(e["cost"] for e in events if e["type"] == "jumped") == 10
+    assert at(b) == Pos(5, 1)
+
+
 def test_a_destination_the_move_cannot_reach_is_refused_with_the_cell() -> None:
     """R-M1, R-M2: a destination beyond the Walk's 3 m (7 m round the mud), off the map, or
     where the creature already is: each refused with the cell."""
     b = solo(DETOUR)
     assert refused(b, unit="ana", action="walk", to=[6, 1]) == (
-        "(6,1): no path a Walk can take gets there this action"
+        "walk: 3 m allowed (Speed 9 / 3), the cheapest path to (6,1) costs 6 m; the metres run "
+        "out at (4,1) (R-M1)"
     )
-    assert refused(b, unit="ana", action="walk", to=[20, 1]) == "(20,1): off the map"
-    assert refused(b, unit="ana", action="walk", to=[0, 1]) == "ana is already at (0,1)"
+    assert refused(b, unit="ana", action="walk", to=[20, 1]) == "(20,1): off the map (R-U1)"
+    assert refused(b, unit="ana", action="walk", to=[0, 1]) == "ana is already at (0,1) (R-M1)"
 
 
 def test_a_path_and_a_destination_together_are_refused() -> None:
     """A decision gives a path of cells or a destination, not both (R-B4: nothing changes)."""
     b = solo()
     reason = refused(b, unit="ana", action="walk", path=[[2, 1]], to=[2, 1])
-    assert reason == 'give either "path" or "to", not both'
+    assert reason == 'give either "path" or "to", not both (R-M1)'
 
 
 def test_a_path_of_cells_must_be_neighbours_for_a_step() -> None:

@@ -112,13 +112,13 @@ def test_R_M10_fall_prone_is_a_half_action_and_stand_up_one_action() -> None:
     events = accepted(b, unit="ana", action="fall_prone")
     assert types(events) == ["spent", "condition_gained"]
     assert (events[0]["half"], events[1]["condition"]) == (1, "prone")
-    assert refused(b, unit="ana", action="fall_prone") == "ana is already prone"
+    assert refused(b, unit="ana", action="fall_prone") == "ana is already prone (R-M10)"
     end_turns(b, "ana")
     events = accepted(b, unit="ana", action="stand_up")
     assert types(events) == ["spent", "condition_lost"]
     assert events[0]["half"] == 2
     end_turns(b, "ana")
-    assert refused(b, unit="ana", action="stand_up") == "ana is not prone"
+    assert refused(b, unit="ana", action="stand_up") == "ana is not prone (R-M10)"
 
 
 def test_R_M10_falling_prone_in_waist_deep_water_starts_swimming_instead() -> None:
@@ -207,7 +207,8 @@ def test_R_M8_crawl_allowance_is_the_agi_die_over_2(agi: str, metres: int) -> No
     path = [[x, 1] for x in range(2, 2 + metres)]
     reason = refused(b, unit="ana", action="crawl", path=[*path, [1 + metres + 1, 2]])
     assert reason == (
-        f"({metres + 2},2): a Crawl allows {metres:g} m; this path needs {metres + 1.5:g} m"
+        f"crawl: {metres:g} m allowed (AGI die {2 * metres} / 2), this path costs "
+        f"{metres + 1.5:g} m; the metres run out at ({metres + 2},2) (R-M8)"
     )
     events = accepted(b, unit="ana", action="crawl", path=path)
     assert events[0]["half"] == 2
@@ -274,7 +275,9 @@ def test_R_M8_swimming_is_speed_over_3_and_ignores_difficult_ground() -> None:
     reason = refused(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1], [6, 2]])
     assert reason == "(6,2): water 0 m deep is too shallow to swim (R-M8)"
     reason = refused(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1], [5, 2]])
-    assert reason == "(5,2): a Swim allows 3 m; this path needs 4 m"
+    assert reason == (
+        "swim: 3 m allowed (Speed 9 / 3), this path costs 4 m; the metres run out at (5,2) (R-M8)"
+    )
     events = accepted(b, unit="ana", action="swim", path=[[3, 1], [4, 1], [5, 1]])
     assert costs(events) == [([3, 1], 2), ([4, 1], 2), ([5, 1], 2)]
 
@@ -320,7 +323,7 @@ def test_R_M8_out_of_its_depth_a_swimmer_cannot_just_stand_up() -> None:
     reason = refused(b, unit="ana", action="step", path=[])
     assert reason == (
         "(2,1): ana's feet do not touch the bottom here; swim to shallower water or step out "
-        "onto a bank beside it"
+        "onto a bank beside it (R-M8)"
     )
     reason = refused(b, unit="ana", action="step", path=[[3, 1]])
     assert reason == "(3,1): water 2 m deep is over ana's head; swim (R-M9)"

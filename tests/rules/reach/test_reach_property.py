@@ -35,7 +35,6 @@ from sim.rules.movement.footing import (
     Gait,
     Mover,
     gait_word,
-    is_difficult,
     mover,
     standing_at,
     step_cost,
@@ -207,9 +206,8 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
                 continue
             plan = plan_jump(world, m, jr, a, b)
             if not isinstance(plan, str):
-                rough = is_difficult(world, m, a) or is_difficult(world, m, b)
-                cost = plan.length * (m.difficult_factor if rough else 1)
-                found.append((b, cost, plan.length, plan.runup_needed))
+                # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
+                found.append((b, plan.length, plan.length, plan.runup_needed))
         jumps[a] = found
     best: dict[Pos, int] = {}
     queue = [(0, 0, start.y, start.x)]

@@ -117,12 +117,12 @@ def test_a_hotseat_battle_with_reaction_prompts_is_played_to_its_end(
     assert board[3] == "1 ##. AbG<. . . . ##"
     # The reacting player sees how its reaction came out before the battle goes on.
     assert after(out, "RED grok reacts (1-3)> none")[1:8] == [
-        "  grok reacts (its player): no reaction",
+        "  grok does not react",
         "  grok rolls d10 for defense roll: ana's melee attack (RES Roll): 7",
         "  ana's melee attack on grok: Hit Roll 9 vs Defense 7: HIT",
         "  grok takes 4 slashing damage from ana's longsword (HP 0)",
         "  grok: down (Incapacitated)",
-        "  battle over: blue wins (every other side is incapacitated (R-C6))",
+        "  battle over: blue wins: every other side is incapacitated (R-C6)",
         "Pit fight: round 1",
     ]
     over = after(out, "The battle is over:")
@@ -194,10 +194,12 @@ def test_a_planned_path_shows_where_leaving_provokes_and_the_threat_counts(
         "path: * the way, @ where it ends; ! leaving that cell provokes an Attack of Opportunity",
         "threat: 2nd character = how many enemies can attack in that cell",
     ]
-    assert after(out, "(1,2): open")[1:5] == [
+    # Issue #33's words: a foe that can attack is warned of, and that its roll stays rolled.
+    assert after(out, "(1,2): open")[1:6] == [
         "  Step 1.5 m",
         "  left after: 2 half, 1 bonus",
-        "  ! leaving (2,1): grok may attack (has a Bonus Action)",
+        "  ! leaving (2,1): grok may attack",
+        "  the move leaves grok's reach: grok may attack, and its roll cannot be undone",
         "  can be hit there by: nobody",
     ]
     run = after(out, "BLUE ana> look 6,2")
@@ -205,7 +207,7 @@ def test_a_planned_path_shows_where_leaving_provokes_and_the_threat_counts(
     assert after(out, "(6,2): open")[1:4] == [
         "  Run 4.5 m",
         "  left after: 0 half, 2 bonus",
-        "  ! leaving (4,2): grok may attack (has a Bonus Action)",
+        "  ! leaving (4,2): grok may attack",
     ]
 
 

@@ -1,0 +1,31 @@
+"""bench/engine.py's baseline plays with this tree's numbers in the rules data file its own
+loader can read: the keys both trees have take this tree's values, the baseline keeps the
+keys this tree dropped (issue #34 dropped `feint_turn_ends`) and never sees ones it added."""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "bench" / "engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_baseline_reads_its_own_keys_at_this_trees_numbers() -> None:
+    theirs = "# the baseline\n[actions]\nfeint_bonus = 5\nfeint_turn_ends = 2\n[grid]\nsize = 1\n"
+    ours = "[actions]\nfeint_bonus = 6\nnew_number = 3\n[grid]\nsize = 2\n"
+    merged = _bench()._numbers(theirs, ours)
+    assert tomllib.loads(merged) == {
+        "actions": {"feint_bonus": 6, "feint_turn_ends": 2},
+        "grid": {"size": 2},
+    }
+    assert merged.startswith("# the baseline\n")  # its comments and layout are kept
