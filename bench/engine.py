@@ -89,9 +89,10 @@ GOAL = 50.0
 BASELINE = "cee8779"  # main before issue #11's engine work
 
 
-def generated_map(seed: int, size: int = 40) -> str:
+def generated_map(seed: int, size: int = 40, per_side: int = 4) -> str:
     """A 40x40 scenario: a walled border, scattered walls, difficult ground and ponds; blue
-    starts in the west, red in the east."""
+    starts in the west, red in the east, `per_side` creatures each (BLUE's and RED's templates
+    in turn), two cells apart in a column."""
     rng = random.Random(seed)
     rows = [["." for _ in range(size)] for _ in range(size)]
     for i in range(size):
@@ -101,8 +102,9 @@ def generated_map(seed: int, size: int = 40) -> str:
         rows[y][x] = rng.choice("#,,,~")
     units = []
     for team, templates, x in (("blue", BLUE, 2), ("red", RED, size - 3)):
-        for i, template in enumerate(templates):
-            y = size // 2 - 4 + 2 * i
+        for i in range(per_side):
+            template = templates[i % len(templates)]
+            y = size // 2 - per_side + 2 * i
             rows[y][x] = "."
             units.append(
                 f'[[units]]\nid = "{team}{i}"\nteam = "{team}"\n'
@@ -173,8 +175,16 @@ def _reachable(
     return xs, ys, costs, lambda i: listed[i].action
 
 
-def play(scenario: Scenario, seed: int) -> tuple[int, int]:
-    """Play one battle to its end (or the round cap); the decisions taken and rounds played."""
+def play(
+    scenario: Scenario,
+    seed: int,
+    cap: int = ROUND_CAP,
+    spent: dict[str, list[float]] | None = None,
+    over: Callable[[World], bool] | None = None,
+) -> tuple[int, int]:
+    """Play one battle to its end (or round `cap`, or until `over(world)`); the decisions
+    taken and rounds played. `spent`, if given, gathers each creature's decisions' CPU seconds
+    in the engine (the battle taking them, not the policy choosing them) and their number."""
     battle = begin(scenario, seed)
     world = battle.world
     for unit in creatures(world):  # the same reactions in every tree (the docstring says why)
@@ -182,10 +192,18 @@ def play(scenario: Scenario, seed: int) -> tuple[int, int]:
     decisions = 0
     while True:
         pending = battle.pending
-        if isinstance(pending, BattleOver) or world.turn.round > ROUND_CAP:
+        if isinstance(pending, BattleOver) or world.turn.round > cap:
+            return decisions, world.turn.round
+        if over is not None and over(world):
             return decisions, world.turn.round
         assert isinstance(pending, AwaitingAction), pending
-        outcome = battle.submit(choose(battle, pending.unit))
+        decision = choose(battle, pending.unit)
+        start = time.process_time()
+        outcome = battle.submit(decision)
+        if spent is not None:
+            mine = spent.setdefault(pending.unit, [0.0, 0])
+            mine[0] += time.process_time() - start
+            mine[1] += 1
         assert not isinstance(outcome, Refusal), outcome
         decisions += 1
 

@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -82,9 +83,56 @@ def scipy_graph(fields_cost: np.ndarray, shape: tuple[int, int]):  # type: ignor
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Times:
+    """Median ms of one map size and budget: the plain field, with jumps, a whole reach map,
+    scipy's Dijkstra alone and with its graph built; the cells reached."""
+
+    field: float
+    jumps: float
+    reach_map: float
+    scipy: float
+    built: float
+    cells: int
+
+
+def compare(n: int, metres: int) -> Times:
+    """The reach map's search against scipy's on an n x n generated map with a `metres`
+    budget, after checking that both find the same cells at the same costs."""
+    from scipy.sparse.csgraph import dijkstra
+
+    scenario = loads(make_scenario(n), f"bench{n}.toml")
+    world = scenario.world
+    m = mover(world, "ana")
+    jr = jump_reach(world, "ana", m)
+    start = Pos(n // 2, n // 2)
+    limit = metres * 2
+    plain = distance_field(world, m, Gait.STRIDE, start, limit)
+    # scipy gets the window's plain cost model (no jumps), the fairest like-for-like.
+    g = ground(world, m, Gait.STRIDE, plain.window, limit, None)
+    costs = step_costs(g.planes, g.flags, g.params)
+    graph = scipy_graph(costs, plain.window.shape)
+    sy, sx = plain.window.local(start)
+    source = sy * plain.window.shape[1] + sx
+    ref = dijkstra(graph, indices=source, limit=limit)
+    ours = plain.dist.reshape(-1).astype(float)
+    ours[ours >= INF] = np.inf
+    assert np.array_equal(np.isinf(ref), np.isinf(ours)), "reachable cells differ"
+    assert np.array_equal(ref[~np.isinf(ref)], ours[~np.isinf(ours)]), "costs differ"
+    shape = plain.window.shape
+    return Times(
+        median_ms(lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit)),
+        median_ms(lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit, jr)),
+        median_ms(lambda: reach_map(world.copy(), "ana")),
+        median_ms(lambda: dijkstra(graph, indices=source, limit=limit)),
+        median_ms(lambda: dijkstra(scipy_graph(costs, shape), indices=source, limit=limit)),
+        int((~np.isinf(ref)).sum()),
+    )
+
+
 def main() -> None:
     try:
-        from scipy.sparse.csgraph import dijkstra
+        import scipy.sparse.csgraph  # noqa: F401
     except ImportError:
         print("scipy is missing: pip install -e '.[bench]'")
         raise SystemExit(1) from None
@@ -95,40 +143,13 @@ def main() -> None:
     verdicts = []
     jumps_note = ""
     for n in (32, 128, 512):
-        scenario = loads(make_scenario(n), f"bench{n}.toml")
-        world = scenario.world
-        m = mover(world, "ana")
-        jr = jump_reach(world, "ana", m)
-        start = Pos(n // 2, n // 2)
         for metres in (9, 30):
-            limit = metres * 2
-            plain = distance_field(world, m, Gait.STRIDE, start, limit)
-            # scipy gets the window's plain cost model (no jumps), the fairest like-for-like.
-            g = ground(world, m, Gait.STRIDE, plain.window, limit, None)
-            costs = step_costs(g.planes, g.flags, g.params)
-            graph = scipy_graph(costs, plain.window.shape)
-            sy, sx = plain.window.local(start)
-            source = sy * plain.window.shape[1] + sx
-            ref = dijkstra(graph, indices=source, limit=limit)
-            ours = plain.dist.reshape(-1).astype(float)
-            ours[ours >= INF] = np.inf
-            assert np.array_equal(np.isinf(ref), np.isinf(ours)), "reachable cells differ"
-            assert np.array_equal(ref[~np.isinf(ref)], ours[~np.isinf(ours)]), "costs differ"
-            t_plain = median_ms(lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit))
-            t_jumps = median_ms(
-                lambda: distance_field(world.copy(), m, Gait.STRIDE, start, limit, jr)
-            )
-            t_map = median_ms(lambda: reach_map(world.copy(), "ana"))
-            t_scipy = median_ms(lambda: dijkstra(graph, indices=source, limit=limit))
-            shape = plain.window.shape
-            t_built = median_ms(
-                lambda: dijkstra(scipy_graph(costs, shape), indices=source, limit=limit)
-            )
-            cells = int((~np.isinf(ref)).sum())
-            ratio, ratio_j = t_plain / t_scipy, t_jumps / t_scipy
+            t = compare(n, metres)
+            ratio, ratio_j = t.field / t.scipy, t.jumps / t.scipy
             print(
-                f"{n:>4}x{n:<4} {metres:>5} m {cells:>6} {t_plain:>8.3f} {t_jumps:>8.3f} "
-                f"{t_map:>10.3f} {t_scipy:>8.3f} {t_built:>8.3f} {ratio:>6.2f} {ratio_j:>7.2f}"
+                f"{n:>4}x{n:<4} {metres:>5} m {t.cells:>6} {t.field:>8.3f} {t.jumps:>8.3f} "
+                f"{t.reach_map:>10.3f} {t.scipy:>8.3f} {t.built:>8.3f} {ratio:>6.2f} "
+                f"{ratio_j:>7.2f}"
             )
             if n == 128 and metres == 30:
                 verdicts.append(
@@ -136,7 +157,7 @@ def main() -> None:
                 )
                 jumps_note = f"with jumps folded in (scipy cannot express run-up): {ratio_j:.1f}x"
             if n == 512 and metres == 30:
-                verdicts.append(("512x512, every rule on, under 16 ms", t_jumps < 16))
+                verdicts.append(("512x512, every rule on, under 16 ms", t.jumps < 16))
     print(
         "field: the plain cost model (walk/run, no jumps); +jumps: jumps folded in (every rule "
         "on); reach_map: every affordable Movement Action; scipy: dijkstra alone on a prepared "

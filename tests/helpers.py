@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -44,6 +45,17 @@ def random_play(examples: int) -> settings:
         suppress_health_check=[HealthCheck.too_slow],
         derandomize=raw is None,
     )
+
+
+def first_fast(values: Sequence[Any], *, several: bool = False) -> list[Any]:
+    """A parametrized test's values with all but the first marked `slow`: the fast lane
+    (`pytest -m "not slow"`, README) runs the first as the test's short version, the whole
+    suite every one. `several`: each value is a tuple of several arguments."""
+    slow = pytest.mark.slow
+    return [
+        v if i == 0 else pytest.param(*v, marks=slow) if several else pytest.param(v, marks=slow)
+        for i, v in enumerate(values)
+    ]
 
 
 def scenario_text(rows: str, units: str, extra: str = "") -> str:

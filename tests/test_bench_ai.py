@@ -173,6 +173,7 @@ def test_a_pairing_with_a_level_this_tree_lacks_is_named_not_played(
     assert "STRONG-WEAK" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_bench_plays_the_default_pairings_on_a_tiny_map(
     bench: ModuleType,
     monkeypatch: pytest.MonkeyPatch,

@@ -10,7 +10,6 @@ import math
 import os
 import re
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
+from sim.content.packs import describe
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
@@ -33,9 +33,11 @@ from sim.core.limits import limits
 from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
+from sim.rules.reach import pathfinder
 from sim.rules.reach.opportunity import foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
 from sim.tools import batch as batches
+from sim.tools import fairness
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
@@ -279,12 +281,14 @@ def _check(paths: list[str]) -> int:
     failed = False
     for path in paths:
         try:
-            load(path)
+            scenario = load(path)
         except ScenarioError as error:
             failed = True
             print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
+            for line in describe(scenario.content, path):  # its own content (issue #32)
+                print(f"  {line}")
     return 1 if failed else 0
 
 
@@ -738,9 +742,10 @@ def _window(
     ai: dict[str, str] | None = None,
     scale: float | None = None,
 ) -> int:
-    """Open the client, with the reach engine compiled first: a window that froze for seconds
-    on its first overlay would look hung."""
-    from sim.rules.reach import pathfinder
+    """Open the client; the reach engine is loaded (or compiled, on a first start: seconds)
+    once its first frame shows, before the board's first overlay, and the window and the
+    terminal say so when it compiles: a window that froze on its first overlay would look
+    hung, and one that opened only after the compile would look like nothing happened."""
     from sim.ui.input.app import play
     from sim.ui.input.viewer import nested
 
@@ -748,17 +753,21 @@ def _window(
     # an invisible stand-in window and the command would seem to hang.
     if not _display_ok():
         return 1
-    # Loaded from numba's cache this takes a fraction of a second; only a compile outlasts the
-    # timer, so the message shows exactly when there is a wait to explain.
-    notice = threading.Timer(
-        1.0, print, ("Compiling the reach engine (after installing or updating; seconds)...",)
+    return play(
+        session,
+        offer=offer,
+        ai=ai,
+        scale=scale,
+        replayer=nested,
+        prepare=(_compiling, pathfinder.warm_up),
     )
-    notice.start()
-    try:
-        pathfinder.warm_up()
-    finally:
-        notice.cancel()
-    return play(session, offer=offer, ai=ai, scale=scale, replayer=nested)
+
+
+def _compiling() -> str | None:
+    """The window's words while the reach engine compiles, None when its cache has it."""
+    if not pathfinder.cold():
+        return None
+    return "Preparing the reach engine: compiling it once after installing or updating..."
 
 
 # --- sim edit ---------------------------------------------------------------------------------
@@ -855,16 +864,24 @@ def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> 
 
 def _tiled(args: argparse.Namespace) -> int:
     from sim.content import mapedit
-    from sim.content.tiled import scenario_problems, write_tmx
+    from sim.content.tiled import as_scenario, carry_packs, write_tmx
 
     if args.command == "import-tiled":
         text = _from_tiled(args.tmx, args.kinds, args.out)
         if text is None:
             return 1
         try:
-            loads(text, args.tmx)  # refused before anything is written: --out stays as it was
-        except ScenarioError as error:
-            print("\n".join(scenario_problems(args.tmx, error)), file=sys.stderr)
+            # Refused before anything is written: --out stays as it was.
+            scenario = loads(text, args.tmx)
+            # Its content packs, beside the map, go beside the scenario too (issue #32).
+            carry_packs(
+                [pack.path for pack in scenario.packs], Path(args.tmx).parent, Path(args.out).parent
+            )
+        except (ScenarioError, mapedit.EditError) as error:
+            if isinstance(error, ScenarioError):
+                print("\n".join(as_scenario(args.tmx, error.problems)), file=sys.stderr)
+            else:
+                print(error, file=sys.stderr)
             print(f"nothing was written to {args.out}", file=sys.stderr)
             return 1
         try:
@@ -955,7 +972,22 @@ def _batch_parser(sub: Any) -> None:
     batch.add_argument("--out", metavar="FILE.json", help="write the summary as JSON")
     batch.add_argument("--csv", metavar="FILE.csv", help="write one row per game")
     batch.add_argument(
-        "--plot", metavar="FILE.png", help="draw win rates, battle lengths and survival"
+        "--plot",
+        metavar="FILE.png",
+        help="draw win rates, battle lengths, survival, what each side chose, the fairness "
+        "(with --fairness) and where fights were decided",
+    )
+    batch.add_argument(
+        "--heatmap",
+        metavar="FILE.png",
+        help="draw the map with where each side's creatures went down, dealt and took damage "
+        "and ended their turns, over all games",
+    )
+    batch.add_argument(
+        "--fairness",
+        action="store_true",
+        help="play every seed again with the sides' AI levels swapped (once when they are the "
+        "same) and report each side's win rate apart from the levels'",
     )
     batch.add_argument(
         "--keep", metavar="DIR", help="save the chosen games here, for `sim play --load`"
@@ -980,7 +1012,12 @@ def _batch(args: argparse.Namespace) -> int:
     """`sim batch`: every argument is checked before the first game is played."""
     if args.keep_only is not None and args.keep is None:
         raise UsageError("--keep-only says which games --keep saves; give --keep DIR too")
-    for option, suffix in (("--out", ".json"), ("--csv", ".csv"), ("--plot", ".png")):
+    for option, suffix in (
+        ("--out", ".json"),
+        ("--csv", ".csv"),
+        ("--plot", ".png"),
+        ("--heatmap", ".png"),
+    ):
         _writable(option, getattr(args, option[2:]), suffix)
     if args.keep is not None and _exists(args.keep) and not Path(args.keep).is_dir():
         raise UsageError(f"--keep {args.keep} is a file; give the directory to save games in")
@@ -995,7 +1032,7 @@ def _batch(args: argparse.Namespace) -> int:
             pool = ray_pool(args.ray or os.environ.get("RAY_ADDRESS", ""))
         except ClusterError as error:
             raise UsageError(str(error)) from None
-    if args.plot is not None:
+    if args.plot is not None or args.heatmap is not None:
         from sim.tools.chart import ChartError, check_plotting
 
         try:
@@ -1011,22 +1048,33 @@ def _batch(args: argparse.Namespace) -> int:
     )
     workers = args.workers or _cores()
     try:
-        games = _play_batch(plan, args.games, workers, pool)
+        games = _play_batch(plan, args.games, workers, pool, fair=args.fairness)
     except batches.PoolError as error:  # a cluster that cannot be reached, say
         raise UsageError(str(error)) from None
     saved = _keep_games(plan, games, args.keep)
-    summary = batches.summarize(plan, games, saved)
+    if args.fairness:
+        summary = fairness.summarize(plan, games, args.games, saved)
+        table = fairness.table(summary, plan, games)
+        said = fairness.summary_text(summary)
+    else:
+        summary = batches.summarize(plan, games, saved)
+        table = batches.rows(summary, games)
+        said = batches.describe(summary)
     if args.out is not None:
         _write_text(args.out, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     if args.csv is not None:
         text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(batches.rows(summary, games))
+        csv.writer(text, lineterminator="\n").writerows(table)
         _write_text(args.csv, text.getvalue())
     if args.plot is not None:
         from sim.tools.chart import draw
 
-        draw(summary, games, args.plot)
-    print(batches.describe(summary))
+        draw(summary, games, args.plot, scenario)
+    if args.heatmap is not None:
+        from sim.tools import heatmap
+
+        heatmap.draw(summary, scenario, args.heatmap)
+    print(said)
     if saved and args.keep is not None:
         print(f"  kept {len(saved)} game{'s' if len(saved) != 1 else ''} in {args.keep}")
     return 1 if summary["crashed"] else 0
@@ -1053,15 +1101,21 @@ def _write_text(path: str, text: str) -> None:
 
 
 def _play_batch(
-    plan: batches.Plan, games: int, workers: int, pool: batches.PoolFactory
+    plan: batches.Plan, games: int, workers: int, pool: batches.PoolFactory, *, fair: bool = False
 ) -> list[batches.GameRecord]:
-    """The games, with a progress bar on standard error when it is a terminal."""
+    """The games (with `fair`, each seed under every seating of the levels: sim.tools.fairness),
+    with a progress bar on standard error when it is a terminal."""
     from tqdm import tqdm
 
     # No monitor thread (it watches for stalled loops; the bar is moved by hand): with no other
     # thread running, the workers can be forked from this process (batch.local_pool).
     tqdm.monitor_interval = 0
-    with tqdm(total=games, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+    total = games * len(fairness.seatings(plan.levels)) if fair else games
+    with tqdm(total=total, unit="game", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        if fair:
+            return fairness.play(
+                plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update()
+            )
         return batches.run(plan, games, workers=workers, pool=pool, on_game=lambda _: bar.update())
 
 

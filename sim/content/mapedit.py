@@ -16,6 +16,7 @@ from typing import Any
 import tomlkit
 from tomlkit.items import Array, InlineTable, String, StringType, Table, Trivia
 
+from sim.content.packs import Content
 from sim.content.scenario import (
     MAX_METRES,
     MAX_SEED,
@@ -24,6 +25,7 @@ from sim.content.scenario import (
     legend_terrain,
     loads,
     map_levels,
+    read_content,
     read_terrain,
 )
 from sim.content.tilekinds import Entry
@@ -134,6 +136,26 @@ def _block_rows(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
+@dataclass(frozen=True)
+class PaletteEntry:
+    """A template the editor's palette offers: its keys, and the file that defines it ("" for
+    a shipped one)."""
+
+    name: str
+    keys: Mapping[str, Any]
+    origin: str = ""
+
+    def summary(self) -> str:
+        """`ogre (monsters.toml): ogrekin STR d12+4 AGI d6+4 RES d10+4 tusk`."""
+        k = self.keys
+        held = k.get("held", [])
+        origin = f" ({Path(self.origin).name})" if self.origin else ""
+        return (
+            f"{self.name}{origin}: {k.get('race', '')} STR {k.get('str')} AGI {k.get('agi')} "
+            f"RES {k.get('res')} {', '.join(held) if isinstance(held, list) else ''}"
+        )
+
+
 @dataclass
 class Source:
     """The file as opened: its text and what its map's characters are. Saving always rewrites
@@ -152,6 +174,22 @@ class Source:
     item_markers: dict[int, tuple[str, Pos]]
     goal_markers: dict[str, tuple[Pos, ...]]  # reach goals drawn by a marker: its cells
     markers: set[str]  # every character used as a marker
+    # Its own templates, races, equipment and abilities and its packs' (issue #32): the
+    # palette offers its templates beside the shipped ones.
+    content: Content
+
+    def palette(self) -> list[PaletteEntry]:
+        """The templates a unit may be placed with: the scenario's own and its packs' (those
+        without problems) first, in file order, then the shipped ones by name."""
+        own = {e.name: e for e in self.content.entries if e.section == "templates"}
+        templates = self.content.catalog.templates
+        shipped = sorted(name for name in templates if name not in own)
+        found = [
+            PaletteEntry(name, templates[name], entry.file or self.path)
+            for name, entry in own.items()
+            if name in templates
+        ]
+        return found + [PaletteEntry(name, templates[name]) for name in shipped]
 
     def kept_goal_markers(self, state: MapState) -> set[str]:
         """The reach goals' markers that `state` still uses."""
@@ -234,7 +272,8 @@ def open_text(text: str, path: str = "<scenario>") -> Source:
             )
         )
     item_markers: dict[int, tuple[str, Pos]] = {}
-    for index, item in enumerate(raw.get("items", [])):
+    ground = raw["items"] if isinstance(raw.get("items"), list) else []  # not item kinds
+    for index, item in enumerate(ground):
         if isinstance(item, dict) and isinstance(item.get("at"), str):
             cells = markers.get(item["at"], ())
             if len(cells) == 1:
@@ -289,6 +328,7 @@ def open_text(text: str, path: str = "<scenario>") -> Source:
         item_markers=item_markers,
         goal_markers=goal_markers,
         markers=set(markers),
+        content=read_content(raw, text, path)[0],
     )
 
 
@@ -908,6 +948,8 @@ def problem_cells(source: Source, state: MapState, problems: Iterable[Problem]) 
     raw = tomllib.loads(text)
     cells: set[Pos] = set()
     for problem in problems:
+        if problem.file:  # a content pack's (issue #32): no cell of this map
+            continue
         named = re.search(r"row (\d+), column (\d+)", problem.message)
         if named:
             cells.add(Pos(int(named.group(2)), int(named.group(1))))

@@ -8,14 +8,16 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sim.content import packs, tomlspan
+from sim.content.packs import Content, Entry, Pack
 from sim.content.tomlspan import Path as KeyPath
+from sim.content.tomlspan import Problem as Problem  # re-exported: the editor names it
 from sim.content.tomlspan import Spans
-from sim.core.catalog import Armour, Catalog, Weapon, default_catalog
+from sim.core.catalog import Armour, Catalog, Report, Weapon, default_catalog
 from sim.core.components import (
     Attribute,
     Body,
@@ -36,7 +38,7 @@ from sim.core.files import Unreadable, read_text
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.core.limits import first_problems, limits
-from sim.core.numbers import Rules, default_rules
+from sim.core.numbers import Race, Rules, default_rules
 from sim.core.world import World
 from sim.play.auto import AUTO
 from sim.play.engine import DEFENCES, REACTION_POLICIES, Battle
@@ -75,7 +77,18 @@ UNIT_KEYS = {
 }
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
-TOP_KEYS = {"name", "description", "seed", "map", "legend", "units", "items", "objectives"}
+TOP_KEYS = {
+    "name",
+    "description",
+    "seed",
+    "map",
+    "legend",
+    "units",
+    "items",
+    "objectives",
+    "content",
+    *packs.SECTIONS,
+}
 ITEM_KEYS = {"kind", "at", "id"}
 OBJECTIVE_KEYS = {
     "defeat": {"kind", "team"},
@@ -97,12 +110,6 @@ MAX_SEED = 2**63 - 1
 MAX_EQUIPMENT = 100  # names in a unit's `held` or `carried`; the shipped templates use up to 3
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    line: int
-    message: str
-
-
 class ScenarioError(Exception):
     """A scenario that cannot be played, with every problem found and its line."""
 
@@ -111,7 +118,7 @@ class ScenarioError(Exception):
         self.problems = problems
         # Every problem is kept; the message lists the first screenful (sim check of a file
         # with 200,000 unknown keys prints 51 lines, not 21 MB).
-        lines = [f"{path}:{p.line}: {p.message}" for p in problems]
+        lines = [f"{p.file or path}:{p.line}: {p.message}" for p in problems]
         super().__init__("\n".join(first_problems(lines)))
 
 
@@ -129,6 +136,10 @@ class Scenario:
     markers: dict[str, tuple[Pos, ...]] = field(default_factory=dict)
     # The units whose table names no `policy`: they answer reactions by the default policy.
     defaulted: tuple[str, ...] = ()
+    # Its own templates, races, equipment and abilities, and the content packs it names
+    # (issue #32); `digest` covers the packs too.
+    content: tuple[Entry, ...] = ()
+    packs: tuple[Pack, ...] = ()
 
     def begin(self, dice: Dice, seed: int | None = None, *, default_policy: str = AUTO) -> Battle:
         """The one way a battle begins (the command line, the client, batches, the AI's tests):
@@ -160,12 +171,44 @@ class _Loader:
     # The last number given to an item id made from each name ("ana.dagger3"): a new id of
     # that name starts its search there, so naming n daggers takes n steps, not n squared.
     numbered: dict[str, int] = field(default_factory=dict)
+    # The content entries with problems of their own, by (namespace, name): a unit or a
+    # template that names one says nothing more of it (sim/content/packs.py).
+    broken: frozenset[tuple[str, str]] = frozenset()
+    # Where problems go instead of `problems` while a content template is checked: to its own
+    # file and line, by its key (`_check_template`).
+    report: Report | None = None
+    reported: int = 0  # problems found so far, wherever they went
+    listed: dict[str, str] = field(default_factory=dict)  # `known`'s, by kind
     # The map could not be read: units, items and objectives are still checked, all but where
     # they stand, so every problem of the file is listed at once (issue #33).
     mapless: bool = False
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
+
+    @property
+    def races(self) -> dict[str, Race]:
+        """The rules' races with those the scenario's content adds or replaces."""
+        return (
+            {**self.rules.races, **self.catalog.races} if self.catalog.races else self.rules.races
+        )
+
+    def known(self, kind: str) -> str:
+        """The names of the battle's templates (by name), races or abilities (in file order),
+        for a message: the first few, a scenario's content may have thousands."""
+        if kind not in self.listed:
+            names = {
+                "templates": sorted(self.catalog.templates),
+                "races": list(self.races),
+                "abilities": list(self.catalog.abilities),
+            }[kind]
+            self.listed[kind] = packs.known_names(names)
+        return self.listed[kind]
+
+    def unknown(self, space: str, name: Any) -> bool:
+        """Whether a name that is not in the catalog is to be reported: not when it is a
+        content entry with problems of its own (those are listed)."""
+        return (space, name) not in self.broken
 
     def unknown_keys(
         self, base: KeyPath, table: dict[str, Any], allowed: set[str], what: str = "key"
@@ -179,6 +222,12 @@ class _Loader:
                 )
 
     def problem(self, where: KeyPath | int, message: str) -> None:
+        self.reported += 1
+        if self.report is not None:  # a content template's: the key after its own path
+            self.report(
+                str(where[2]) if isinstance(where, tuple) and len(where) > 2 else "", message
+            )
+            return
         line = where if isinstance(where, int) else self.spans.line(where)
         self.problems.append(Problem(line, message))
 
@@ -198,55 +247,30 @@ def loads(
 ) -> Scenario:
     loader = _Loader(path, text, rules or default_rules(), catalog or default_catalog())
     try:
-        raw = _parse(text)
-    except RecursionError:
-        # tomllib parses nested arrays and inline tables by recursion (issue #10).
-        raise ScenarioError(
-            path, [Problem(_deepest_line(text), "not valid TOML: arrays or tables nested too deep")]
-        ) from None
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        # Without a line, "(at end of document)": something unclosed runs to the end.
-        line = int(found.group(1)) if found else len(text.rstrip().split("\n"))
-        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(error))
-        if not found and "end of document" in str(error):
-            message += " (at the end of the file)"
-        raise ScenarioError(path, [Problem(line, f"not valid TOML: {message}")]) from None
+        raw = tomlspan.parse(text)
+    except tomlspan.TomlProblem as error:
+        message = error.message
+        if _GROUND.search(text) and _KINDS.search(text):
+            message += (
+                " ([[items]] are items on the ground and [items.NAME] kinds of item, and TOML "
+                "lets a file have only one of them: put the kinds in a content pack)"
+            )
+        raise ScenarioError(path, [Problem(error.line, message)]) from None
     scenario = _build(loader, raw)
     if loader.problems or scenario is None:
-        raise ScenarioError(path, sorted(loader.problems, key=lambda p: p.line))
+        raise ScenarioError(path, _in_order(loader.problems))
     return scenario
 
 
-def _parse(text: str) -> dict[str, Any]:
-    """`tomllib.loads`, with a number too long for int() reported as a TOML error."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        raise
-    except ValueError:
-        # int() refuses numbers of thousands of digits (sys.get_int_max_str_digits()).
-        long = re.search(r"[0-9][0-9_]{4299,}", text)
-        line = text.count("\n", 0, long.start()) + 1 if long else 1
-        raise tomllib.TOMLDecodeError(
-            f"a number has too many digits (at line {line}, column 1)"
-        ) from None
+_GROUND = re.compile(r"^\s*\[\[\s*items\s*\]\]", re.MULTILINE)
+_KINDS = re.compile(r"^\s*\[\s*items\s*\.", re.MULTILINE)
 
 
-def _deepest_line(text: str) -> int:
-    """The line where brackets and braces nest deepest (outside strings, roughly): where a
-    too-deep nesting is."""
-    depth, deepest, line, at = 0, -1, 1, 1
-    for char in text:
-        if char == "\n":
-            line += 1
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, at = depth, line
-        elif char in "]}":
-            depth -= 1
-    return at
+def _in_order(problems: list[Problem]) -> list[Problem]:
+    """The scenario's own problems in line order, then each content pack's, in the order the
+    scenario names them."""
+    files = list(dict.fromkeys(p.file for p in problems if p.file))
+    return sorted(problems, key=lambda p: (files.index(p.file) + 1 if p.file else 0, p.line))
 
 
 def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
@@ -261,13 +285,16 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     ):
         ld.problem(("seed",), f"`seed` must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
         seed = None
+    content = _content(ld, raw)
     legend = _legend(ld, raw.get("legend", {}))
     rows = _rows(ld, raw.get("map"))
     units = raw.get("units", [])
     if not isinstance(units, list) or not units:
         ld.problem(("units",), "the scenario needs at least one [[units]] table")
         units = []
-    used = _markers(units) | _markers(raw.get("items", [])) | _markers(raw.get("objectives", []))
+    # `items` that is not a list is item kinds, the scenario's own content ([items.NAME]).
+    ground = raw["items"] if isinstance(raw.get("items"), list) else []
+    used = _markers(units) | _markers(ground) | _markers(raw.get("objectives", []))
     markers: dict[str, tuple[Pos, ...]] = {}
     if rows is None:
         ld.mapless = True
@@ -278,7 +305,7 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
             _layer_rows(ld, grid, raw["map"])
     world = World(grid, ld.rules, ld.catalog)
     _units(ld, world, units, markers)
-    _ground_items(ld, world, raw.get("items", []), markers)
+    _ground_items(ld, world, ground, markers)
     declared = {u["team"] for u in units if isinstance(u, dict) and isinstance(u.get("team"), str)}
     objectives = _objectives(ld, world, raw.get("objectives", []), markers, declared)
     if ld.problems:
@@ -287,7 +314,7 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         name=name,
         description=str(raw.get("description", "")),
         path=ld.path,
-        digest=hashlib.sha256(ld.text.encode("utf-8")).hexdigest(),
+        digest=digest(ld.text, content.packs),
         world=world,
         objectives=objectives,
         seed=seed,
@@ -295,7 +322,54 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
         defaulted=tuple(
             u["id"] for u in units if isinstance(u, dict) and "policy" not in u and u.get("id")
         ),
+        content=content.entries,
+        packs=content.packs,
     )
+
+
+def digest(text: str, packs: tuple[Pack, ...] = ()) -> str:
+    """A scenario's sha256: its text's, or with content packs, that of its text's and each
+    pack's, so a save notices a pack that changed (sim/formats/replay.py)."""
+    own = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if not packs:
+        return own
+    lines = [own, *(f"{pack.path} {pack.sha256}" for pack in packs)]
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def _content(ld: _Loader, raw: dict[str, Any]) -> Content:
+    """The scenario's own content and its packs' (sim/content/packs.py), which becomes the
+    loader's catalog: the units below are checked against it."""
+    folder = Path(ld.path).parent
+    content, problems = packs.gather(
+        raw, ld.spans, ld.path, folder, ld.rules, ld.catalog, _template_check(ld)
+    )
+    ld.problems += problems
+    ld.reported += len(problems)
+    ld.catalog = content.catalog
+    ld.broken = content.broken
+    ld.listed = {}
+    return content
+
+
+def _template_check(ld: _Loader) -> packs.TemplateCheck:
+    """A content template is checked as a unit with its keys would be, without a place on a
+    map: race, attributes, skills, equipment that fits in the hands, abilities and hp."""
+    listed: dict[str, str] = {}  # the names the messages list: one catalog for all templates
+
+    def check(
+        name: str,
+        table: dict[str, Any],
+        catalog: Catalog,
+        broken: frozenset[tuple[str, str]],
+        report: Report,
+    ) -> bool:
+        sub = _Loader(ld.path, "", ld.rules, catalog, broken=broken, report=report, listed=listed)
+        sub.unknown_keys(("templates", name), table, TEMPLATE_KEYS, "template key")
+        _stats(sub, ("templates", name), name, table, template=True)
+        return sub.reported == 0
+
+    return check
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -592,7 +666,7 @@ def _units(
         ld.unknown_keys(base, unit, UNIT_KEYS, "unit key")
         # A unit with a bad id, team or template is checked on all the same (it is never added
         # to the world): every problem of the file is listed at once, not one stage at a time.
-        before = len(ld.problems)
+        before = ld.reported
         uid = unit.get("id")
         if not isinstance(uid, str) or not ID.match(uid):
             ld.problem(
@@ -613,45 +687,68 @@ def _units(
         known_template = True
         if template is not None:
             if not isinstance(template, str) or template not in ld.catalog.templates:
-                known = ", ".join(sorted(ld.catalog.templates))
-                ld.problem((*base, "template"), f"unknown template {template!r} (known: {known})")
+                if ld.unknown("templates", template):
+                    ld.problem(
+                        (*base, "template"),
+                        f"unknown template {template!r} (known: {ld.known('templates')})",
+                    )
                 known_template = False
             else:
                 merged.update(ld.catalog.templates[template])
         merged.update({k: v for k, v in unit.items() if k in TEMPLATE_KEYS})
         _unit(ld, world, base, uid, team, merged, unit, markers, standing,
-              known_template=known_template, clean=len(ld.problems) == before)  # fmt: skip
+              known_template=known_template, clean=ld.reported == before)  # fmt: skip
 
 
-def _unit(
+@dataclass(frozen=True, slots=True)
+class _Kit:
+    """A creature's equipment by name: what its hands hold (and how many hands each takes),
+    what it carries, what it wears."""
+
+    held: tuple[tuple[str, int], ...] = ()
+    carried: tuple[str, ...] = ()
+    armour: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Stats:
+    """What a unit's or a template's keys make of a creature, wherever it stands."""
+
+    race: Race
+    attributes: tuple[tuple[str, Attribute], ...]
+    skills: tuple[tuple[str, int], ...]
+    abilities: tuple[str, ...]
+    hp: int
+    max_hp: int
+    kit: _Kit
+
+
+def _stats(
     ld: _Loader,
-    world: World,
     base: KeyPath,
-    uid: str,
-    team: str,
+    who: str,
     stats: dict[str, Any],
-    unit: dict[str, Any],
-    markers: dict[str, tuple[Pos, ...]],
-    standing: dict[Pos, str],
     *,
-    known_template: bool = True,
-    clean: bool = True,
-) -> None:
-    """Every key is checked, so one unit's problems are all listed together; the unit is added
-    only when it has none (`clean`: its id, team and template had none). Of a unit whose
-    template is unknown, the keys the template would have given are not asked for."""
-    before = len(ld.problems)
+    template: bool = False,
+    ask_missing: bool = True,
+) -> _Stats | None:
+    """A creature's race, attributes, skills, abilities, hit points and equipment, every key
+    checked (so one unit's or template's problems are listed together); None when any has a
+    problem. `who` names it in messages; `template`: a content template's keys (issue #32);
+    `ask_missing`: False for a unit whose template is unknown, whose keys it would have given
+    are not asked for."""
+    before = ld.reported
     missing = [k for k in ("race", *ld.rules.attribute_names) if k not in stats]
-    if missing and known_template:
-        ld.problem(base, f"unit {uid!r} needs a template or {', '.join(missing)}")
+    if missing and ask_missing:
+        needs = "needs" if template else "needs a template or"
+        subject = f"template {who!r}" if template else f"unit {who!r}"
+        ld.problem(base, f"{subject} {needs} {', '.join(missing)}")
     race = None
     if "race" in stats:
         name = stats["race"]
-        race = ld.rules.races.get(name) if isinstance(name, str) else None
-        if race is None:
-            ld.problem(
-                (*base, "race"), f"unknown race {name!r} (known: {', '.join(ld.rules.races)})"
-            )
+        race = ld.races.get(name) if isinstance(name, str) else None
+        if race is None and ld.unknown("races", name):
+            ld.problem((*base, "race"), f"unknown race {name!r} (known: {ld.known('races')})")
     attrs: list[tuple[str, Attribute]] = []
     for name in ld.rules.attribute_names:
         if name in stats:
@@ -683,6 +780,32 @@ def _unit(
     hp = stats.get("hp", max_hp)
     if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
         ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
+    kit = _kit(ld, base, who, stats)
+    if ld.reported > before or race is None:
+        return None
+    return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit)
+
+
+def _unit(
+    ld: _Loader,
+    world: World,
+    base: KeyPath,
+    uid: str,
+    team: str,
+    stats: dict[str, Any],
+    unit: dict[str, Any],
+    markers: dict[str, tuple[Pos, ...]],
+    standing: dict[Pos, str],
+    *,
+    known_template: bool = True,
+    clean: bool = True,
+) -> None:
+    """Every key is checked, so one unit's problems are all listed together; the unit is added
+    only when it has none (`clean`: its id, team and template had none). Of a unit whose
+    template is unknown, the keys the template would have given are not asked for."""
+    before = ld.reported
+    made = _stats(ld, base, uid, stats, ask_missing=known_template)
+    race = made.race if made is not None else None
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
     if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
         ld.problem(
@@ -711,27 +834,26 @@ def _unit(
         ld.problem(
             (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
         )
-    if not clean or len(ld.problems) > before or race is None or pos is None:
-        _equipment(ld, world, base, uid, stats)  # for its problems
+    if not clean or ld.reported > before or made is None or race is None or pos is None:
         return
     world.add_entity(
         uid,
         Team(team),
         Position(pos),
         Body(race.name, race.speed, race.height),
-        Stats(tuple(attrs), tuple(skills)),
-        Health(min(hp, max_hp), max_hp),
+        Stats(made.attributes, made.skills),
+        Health(made.hp, made.max_hp),
         refilled(ld.rules),
         Conditions(
             ((Condition.PRONE, 1),) if prone else ((Condition.SWIMMING, 1),) if swims else ()
         ),
         Policy(policy, defence),
     )
-    hands, gear = _equipment(ld, world, base, uid, stats)
+    hands, gear = _equip(ld, world, uid, made.kit)
     world.set(uid, hands)
     world.set(uid, gear)
-    if abilities:
-        world.set(uid, Repertoire(abilities))
+    if made.abilities:
+        world.set(uid, Repertoire(made.abilities))
 
 
 def _swims(ld: _Loader, world: World, cell: Pos, height: float, prone: bool) -> bool:
@@ -755,8 +877,9 @@ def _abilities(ld: _Loader, where: KeyPath, raw: Any) -> tuple[str, ...]:
             continue
         if name not in ld.catalog.abilities:
             said.add(name)
-            known = ", ".join(ld.catalog.abilities)
-            ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
+            if ld.unknown("abilities", name):
+                known = ld.known("abilities")
+                ld.problem(where, f"unknown ability {name!r} in abilities (known: {known})")
         elif name in names:
             said.add(name)
             ld.problem(where, f"ability {name!r} is listed twice")
@@ -778,12 +901,12 @@ def _new_item(ld: _Loader, world: World, owner: str, kind: str) -> str:
     return item
 
 
-def _equipment(
-    ld: _Loader, world: World, base: KeyPath, uid: str, stats: dict[str, Any]
-) -> tuple[Hands, Gear]:
-    hands = Hands()
+def _kit(ld: _Loader, base: KeyPath, who: str, stats: dict[str, Any]) -> _Kit:
+    """The equipment `held`, `carried` and `armour` name, checked: known names, at most
+    MAX_EQUIPMENT of each, and what the hands hold fits in them (R-C7)."""
+    held: list[tuple[str, int]] = []
     carried: list[str] = []
-    armour_item: str | None = None
+    free = Hands().free
     for key in ("held", "carried"):
         names = stats.get(key, [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -798,29 +921,42 @@ def _equipment(
         for name in names:
             kind = ld.catalog.equipment.get(name)
             if kind is None:
-                ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
+                if ld.unknown(packs.EQUIPMENT, name):
+                    ld.problem((*base, key), f"unknown equipment {name!r} in {key}")
                 continue
-            item = _new_item(ld, world, uid, name)
             if key == "carried":
-                carried.append(item)
+                carried.append(name)
                 continue
             need = 2 if isinstance(kind, Weapon) and kind.two_handed else 1
-            if hands.free < need:
+            if free < need:
                 # One line for the hands, not one per item that follows the first misfit.
                 ld.problem(
                     (*base, key),
-                    f"{uid!r} cannot hold {name}: only {hands.free} hand(s) free (R-C7)",
+                    f"{who!r} cannot hold {name}: only {free} hand(s) free (R-C7)",
                 )
                 break
-            hands = hands.put(item, need)
+            free -= need
+            held.append((name, need))
     armour = stats.get("armour")
+    worn = None
     if armour is not None:
         kind = ld.catalog.equipment.get(armour) if isinstance(armour, str) else None
-        if not isinstance(kind, Armour):
+        if isinstance(kind, Armour):
+            worn = str(armour)
+        elif kind is not None or ld.unknown(packs.EQUIPMENT, armour):
             ld.problem((*base, "armour"), f"{armour!r} is not a known armour")
-        else:
-            armour_item = _new_item(ld, world, uid, armour)
-    return hands, Gear(armour_item, tuple(carried))
+    return _Kit(tuple(held), tuple(carried), worn)
+
+
+def _equip(ld: _Loader, world: World, uid: str, kit: _Kit) -> tuple[Hands, Gear]:
+    """A unit's equipment as items of its own (`ana.longsword`), in its hands, on its belt and
+    worn."""
+    hands = Hands()
+    for name, need in kit.held:
+        hands = hands.put(_new_item(ld, world, uid, name), need)
+    carried = tuple(_new_item(ld, world, uid, name) for name in kit.carried)
+    worn = _new_item(ld, world, uid, kit.armour) if kit.armour is not None else None
+    return hands, Gear(worn, carried)
 
 
 def _ground_items(
@@ -834,10 +970,21 @@ def _ground_items(
         if not isinstance(entry, dict):
             ld.problem(base, "each [[items]] entry must be a table")
             continue
-        ld.unknown_keys(base, entry, ITEM_KEYS, "item key")
+        for key, value in entry.items():
+            if key in ITEM_KEYS:
+                continue
+            # TOML reads [items.pebble] after [[items]] as a table of the last item.
+            hint = (
+                f"; [items.{key}] after [[items]] is a table of that item: put kinds of item "
+                "in a content pack"
+                if isinstance(value, dict)
+                else ""
+            )
+            expected = ", ".join(sorted(ITEM_KEYS))
+            ld.problem((*base, key), f"unknown item key {key!r} (expected one of {expected}){hint}")
         kind = entry.get("kind")
         known = isinstance(kind, str) and kind in ld.catalog.equipment
-        if not known:
+        if not known and ld.unknown(packs.EQUIPMENT, kind):
             ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
         if pos is None or not isinstance(kind, str) or not known:
@@ -958,6 +1105,15 @@ def read_terrain(
     if isinstance(raw.get("map"), dict):
         _layer_rows(ld, grid, raw["map"])
     return grid, markers, ld.problems
+
+
+def read_content(
+    raw: dict[str, Any], text: str, path: str = "<scenario>", rules: Rules | None = None
+) -> tuple[Content, list[Problem]]:
+    """The content of a parsed scenario and of its packs exactly as `load` reads it, with its
+    problems: the map editor offers its templates (those without problems) in its palette."""
+    ld = _Loader(path, text, rules or default_rules(), default_catalog())
+    return _content(ld, raw), ld.problems
 
 
 def legend_terrain(raw: dict[str, Any]) -> dict[str, tuple[Kind, int, int, int, bool]]:

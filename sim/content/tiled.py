@@ -23,12 +23,13 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from sim.content import mapedit as me
+from sim.content import packs, tmx
 from sim.content import tilekinds as tk
-from sim.content import tmx
 from sim.content.scenario import (
     MAX_METRES,
     MAX_SEED,
     UNIT_KEYS,
+    Problem,
     Scenario,
     ScenarioError,
     load,
@@ -52,7 +53,9 @@ __all__ = [
 ]
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
-MAP_KEYS = ("name", "description", "seed", "items", "objectives")
+# Map properties; `content` and the content sections are the scenario's own content (issue
+# #32): its packs as a TOML array, each section's tables as a TOML inline table.
+MAP_KEYS = ("name", "description", "seed", "items", "objectives", "content", *packs.SECTIONS)
 LIST_KEYS = {"held", "carried", "abilities", "skills"}  # written as TOML text in Tiled
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "tiled"
 TILE = 32  # pixels a cell in exported maps
@@ -140,7 +143,7 @@ class Imported:
 
     tiled: tmx.TiledMap
     state: me.MapState
-    extras: dict[str, list[dict[str, Any]]]
+    extras: dict[str, Any]  # the map's items, objectives and content, as _map_extras reads them
     warnings: list[str]
     uses: dict[int, TileUse]  # by gid
     kinds_path: Path  # the kinds file used, or the one a starter (or the editor) would write
@@ -325,8 +328,10 @@ def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[
 
 def _map_extras(
     tiled: tmx.TiledMap, problems: list[str], unknown: set[str]
-) -> tuple[int | None, dict[str, list[dict[str, Any]]]]:
-    """The map's seed, and its `items` and `objectives` as lists of tables."""
+) -> tuple[int | None, dict[str, Any]]:
+    """The map's seed, its `items` and `objectives` as lists of tables, and its content:
+    `content`, a list of pack paths, and each content section's tables (`items` as a table is
+    item kinds, issue #32)."""
     props, path = tiled.properties, tiled.path
     seed: int | None = None
     if "seed" in props:
@@ -339,14 +344,35 @@ def _map_extras(
             problems.append(
                 f"{path}: map property seed must be a whole number from 0 to {MAX_SEED}"
             )
-    extras: dict[str, list[dict[str, Any]]] = {}
+    extras: dict[str, Any] = {}
     for key in ("items", "objectives"):
         if key in props:
             value, ok = _toml_text(props[key])
             if ok and isinstance(value, list) and all(isinstance(t, dict) for t in value):
                 extras[key] = value
+            elif ok and key == "items" and isinstance(value, dict):
+                extras[key] = value  # kinds of item, the scenario's own content
             else:
                 problems.append(f"{path}: map property {key} must be a TOML array of tables")
+    if "content" in props:
+        value, ok = _toml_text(props["content"])
+        if ok and isinstance(value, list) and all(isinstance(p, str) for p in value):
+            extras["content"] = value
+        else:
+            problems.append(
+                f"{path}: map property content must be a TOML array of file names, "
+                'like ["monsters.toml"]'
+            )
+    for key in packs.SECTIONS:
+        if key in props and key != "items":
+            value, ok = _toml_text(props[key])
+            if ok and isinstance(value, dict):
+                extras[key] = value
+            else:
+                problems.append(
+                    f"{path}: map property {key} must be a TOML table of {key}, like "
+                    f'{{ ogre = {{ based_on = "orc_brute" }} }}'
+                )
     for key in props:
         if key not in MAP_KEYS:
             unknown.add(f"map property {tmx.shown(key)}")
@@ -363,7 +389,8 @@ def _read(
     """The scenario a Tiled map describes, with the kinds file at `kinds` (None: the one
     beside the map, MAP.kinds.toml, when there is one). A tile nothing names is refused with
     every such tile listed, or with `guess` given a guess (the editor shows it); `out` is the
-    scenario file the refusal's command writes. Raises TiledError with every problem (the
+    scenario file the refusal's command writes. Its `extras` are the map's `items`,
+    `objectives` and content, as `_map_extras` gives them. Raises TiledError with every problem (the
     first screenful of them)."""
     tiled = tmx.read(path)
     named_file = kinds is not None
@@ -450,14 +477,20 @@ def _starter(
     )
 
 
-def _items(
-    tiled: tmx.TiledMap, problems: list[str], extras: dict[str, list[dict[str, Any]]]
-) -> None:
+def _items(tiled: tmx.TiledMap, problems: list[str], extras: dict[str, Any]) -> None:
     """Items lying on the ground from an object layer `items`: each object's class (`type`)
     is the equipment, its name (when it has one) the item's id, its position the cell."""
     for layer in tiled.layers:
         if not isinstance(layer, tmx.ObjectLayer) or layer.name != "items":
             continue
+        if isinstance(extras.get("items"), dict) and layer.objects:
+            # A scenario's `items` is either the items on the ground or its kinds of item.
+            problems.append(
+                f"{tiled.path}: layer 'items' lays items on the ground, but the map property "
+                "items holds kinds of item; put those in a content pack "
+                "named by the map property content"
+            )
+            return
         for obj in layer.objects:
             where = f"{tiled.path}: layer 'items', object {tmx.shown(obj.name or str(obj.id))}"
             if not obj.cls:
@@ -494,11 +527,17 @@ def scenario_text(found: Imported, state: me.MapState | None = None) -> str:
     Raises TiledError when its items or objectives do not make a scenario."""
     path = found.tiled.path
     text = me.new_text(found.state.width, found.state.height)
+    if "content" in found.extras:  # a top-level key: before the first table
+        text = f"content = {_toml(found.extras['content'])}\n" + text
     for key, tables in found.extras.items():
+        if key == "content":
+            continue
+        if isinstance(tables, dict):  # a content section: [weapons.maul], ...
+            for name, table in tables.items():
+                text += f"\n[{key}.{_key(name)}]\n" + _keys(table)
+            continue
         for table in tables:
-            text += f"\n[[{key}]]\n" + "".join(
-                f"{_key(k)} = {_toml(v)}\n" for k, v in table.items()
-            )
+            text += f"\n[[{key}]]\n" + _keys(table)
     try:
         source = me.open_text(text, str(path.with_suffix(".toml")))
     except me.EditError as error:
@@ -527,16 +566,24 @@ def load_tmx(path: str | Path, kinds: str | Path | None = None) -> tuple[Scenari
     try:
         return loads(text, str(path)), warnings
     except ScenarioError as error:
-        raise TiledError("\n".join(scenario_problems(path, error))) from None
+        raise TiledError("\n".join(as_scenario(path, error.problems))) from None
 
 
-def scenario_problems(path: str | Path, error: ScenarioError) -> list[str]:
-    """The problems of the scenario a map makes, named by the map (the first screenful); a
-    map with no units is told where they come from."""
+def _keys(table: Any) -> str:
+    """A table's keys as TOML lines (a value that is no table is left for the check to name)."""
+    if not isinstance(table, dict):
+        return f"value = {_toml(table)}\n"
+    return "".join(f"{_key(k)} = {_toml(v)}\n" for k, v in table.items())
+
+
+def as_scenario(path: str | Path, problems: list[Problem]) -> list[str]:
+    """A Tiled map's problems as a scenario, named by the map: `MAP.tmx: as a scenario: ...`,
+    with the file and line of those in a content pack (the first screenful); a map with no
+    units is told where they come from."""
     lines = []
-    for problem in error.problems:
-        line = f"{path}: as a scenario: {problem.message}"
-        if "needs at least one [[units]]" in problem.message:
+    for p in problems:
+        line = f"{path}: as a scenario: {f'{p.file}:{p.line}: ' if p.file else ''}{p.message}"
+        if not p.file and "needs at least one [[units]]" in p.message:
             line = (
                 f"{path}: the map has no units: add an object layer named units in Tiled, one "
                 f"object a unit (docs/tiled.md), or place them with: sim edit {path}"
@@ -636,7 +683,7 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
     if state.seed is not None:
         map_props["seed"] = state.seed
     for key in ("items", "objectives"):
-        if source.raw.get(key):
+        if source.raw.get(key) and isinstance(source.raw[key], list):
             tables = []
             for index, table in enumerate(source.raw[key]):
                 table = dict(table)
@@ -656,6 +703,13 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
                     "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in table.items()) + " }"
                 )
             map_props[key] = "[" + ", ".join(tables) + "]"
+    raw_content = source.raw.get("content")
+    if isinstance(raw_content, list):
+        map_props["content"] = _toml(raw_content)
+    for key in packs.SECTIONS:
+        section = source.raw.get(key)
+        if isinstance(section, dict):  # `items` that is a list was written above
+            map_props[key] = _toml(section)
     parts.append(props_xml(map_props, " "))
     parts.append(
         f' <tileset firstgid="1" name="sim terrain" tilewidth="{TILE}" tileheight="{TILE}" '
@@ -687,4 +741,17 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
         parts.append(props_xml(props, "   "))
         parts.append("  </object>\n")
     parts.append(" </objectgroup>\n</map>\n")
+    if isinstance(raw_content, list):
+        carry_packs(raw_content, scenario_path.parent, out.parent)
     me.save(out, "".join(parts))
+
+
+def carry_packs(paths: list[str], origin: Path, destination: Path) -> list[Path]:
+    """The content packs `paths` (as a scenario names them) copied from beside a file in
+    `origin` to the same places beside one in `destination`, so a map or scenario written there
+    finds them; the files written. Raises EditError, writing nothing, when one is missing or
+    refused where it is, or a different file is already in its place (never overwritten)."""
+    try:
+        return packs.carry(paths, origin, destination)
+    except packs.PackError as error:
+        raise me.EditError(str(error)) from None

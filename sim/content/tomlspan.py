@@ -1,8 +1,12 @@
-"""Line numbers for keys of a TOML file, so loaders can say `file:line: message`."""
+"""TOML read with its line numbers: the key and table lines, and the line of a syntax error,
+so loaders can say `file:line: message`."""
 
 from __future__ import annotations
 
 import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_\-]+)\s*=")
@@ -64,3 +68,72 @@ class Spans:
                 return self.lines[probe]
             probe = probe[:-1]
         return 1
+
+
+class TomlProblem(Exception):
+    """A file that is not TOML: the line of the error and what is wrong there."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"{line}: {message}")
+
+
+def parse(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, or TomlProblem with the line of the first error (`not valid TOML: ...`)."""
+    try:
+        return _loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables by recursion (issue #10).
+        raise TomlProblem(
+            _deepest_line(text), "not valid TOML: arrays or tables nested too deep"
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+        # Without a line, "(at end of document)": something unclosed runs to the end.
+        line = int(found.group(1)) if found else len(text.rstrip().split("\n"))
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(error))
+        if not found and "end of document" in str(error):
+            message += " (at the end of the file)"
+        raise TomlProblem(line, f"not valid TOML: {message}") from None
+
+
+def _loads(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with a number too long for int() reported as a TOML error."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        # int() refuses numbers of thousands of digits (sys.get_int_max_str_digits()).
+        long = re.search(r"[0-9][0-9_]{4299,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise tomllib.TOMLDecodeError(
+            f"a number has too many digits (at line {line}, column 1)"
+        ) from None
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (outside strings, roughly): where a
+    too-deep nesting is."""
+    depth, deepest, line, at = 0, -1, 1, 1
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif char in "]}":
+            depth -= 1
+    return at
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A problem of a scenario: its line, what is wrong, and the file when it is not the
+    scenario's own (a content pack it names, issue #32)."""
+
+    line: int
+    message: str
+    file: str = ""

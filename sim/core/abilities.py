@@ -7,8 +7,10 @@ conditions with their stacks or turns (R-K3, R-K4, R-K5, R-M10).
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -147,24 +149,48 @@ def parse_amount(value: Any) -> Amount | None:
     return Amount(count, die, flat)
 
 
-def _metres(problems: list[str], where: str, value: Any) -> int:
+# The documented range of each number of an entry (docs/scenarios.md, "Ranges"): a scenario's
+# content may define abilities, so no number may make a roll loop for ever or overflow.
+MAX_METRES = 1000
+MAX_DICE = 100  # dice of one amount
+MAX_SIDES = 1000
+MAX_FLAT = 1000
+MAX_STACKS = 100  # stacks or turns of a condition
+
+Report = Callable[[str, str], None]  # (key, message), as sim/core/catalog.py's
+
+
+def _metres(report: Report, key: str, value: Any) -> int:
     """Metres in half-metre steps, as half-metres (R-U2)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        problems.append(f"{where} must be a number of metres, not {value!r}")
+        report(key, f"{key} must be a number of metres, not {value!r}")
         return 0
-    if value < 0 or value * 2 != int(value * 2):
-        problems.append(f"{where} must be 0 or more in half-metre steps, not {value}")
+    if not math.isfinite(value) or not 0 <= value <= MAX_METRES or value * 2 != int(value * 2):
+        report(key, f"{key} must be 0 to {MAX_METRES} in half-metre steps, not {value}")
         return 0
     return int(value * 2)
 
 
-def _effect(problems: list[str], where: str, raw: Any) -> Effect | None:
+def _amount(value: Any) -> Amount | None:
+    """`parse_amount` within the ranges: at most 100 dice of 1000 sides, plus or minus 1000."""
+    if isinstance(value, str) and len(value) > 40:  # int() of thousands of digits is refused
+        return None
+    amount = parse_amount(value)
+    if amount is None or amount.count > MAX_DICE or amount.die > MAX_SIDES:
+        return None
+    return amount if abs(amount.flat) <= MAX_FLAT else None
+
+
+def _effect(report: Report, where: str, raw: Any) -> Effect | None:
+    def say(message: str) -> None:
+        report("effects", f"{where}{message}")
+
     if not isinstance(raw, dict):
-        problems.append(f'{where} must be a table like {{ damage = 3, type = "fire" }}')
+        say(' must be a table like { damage = 3, type = "fire" }')
         return None
     heads = [key for key in ("damage", "heal", "condition") if key in raw]
     if len(heads) != 1:
-        problems.append(f"{where} needs exactly one of damage, heal or condition")
+        say(" needs exactly one of damage, heal or condition")
         return None
     head = heads[0]
     allowed = {"damage": {"damage", "type"}, "heal": {"heal"}}.get(head)
@@ -173,91 +199,96 @@ def _effect(problems: list[str], where: str, raw: Any) -> Effect | None:
         allowed = {"condition", counts} - {""}
     assert allowed is not None
     for key in sorted(set(raw) - allowed):
-        problems.append(f"{where}: unknown key {key!r} (expected {', '.join(sorted(allowed))})")
+        say(f": unknown key {key!r} (expected {', '.join(sorted(allowed))})")
     if head == "condition":
         name = raw["condition"]
         if name not in CONDITIONS:
-            problems.append(
-                f"{where}: condition must be one of {', '.join(CONDITIONS)}, not {name!r}"
-            )
+            say(f": condition must be one of {', '.join(CONDITIONS)}, not {name!r}")
             return None
         counts = CONDITIONS[name]
         if not counts:
             return Condition(condition.Condition(name))
         value = raw.get(counts)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            problems.append(f"{where}: {name} needs {counts}, a whole number of at least 1")
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_STACKS:
+            say(f": {name} needs {counts}, a whole number from 1 to {MAX_STACKS}")
             return None
         return Condition(condition.Condition(name), value)
-    amount = parse_amount(raw[head])
+    amount = _amount(raw[head])
     if amount is None:
-        problems.append(f'{where}: {head} must be a number or dice like "1d6+1", not {raw[head]!r}')
+        say(
+            f': {head} must be a number or dice like "1d6+1" (at most {MAX_DICE} dice of '
+            f"{MAX_SIDES} sides, {MAX_FLAT} more or less), not {raw[head]!r}"
+        )
         return None
     if head == "heal":
         return Heal(amount)
     damage_type = raw.get("type")
     if damage_type not in DAMAGE_TYPES:
-        problems.append(
-            f"{where}: damage type must be one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}"
-        )
+        say(f": damage type must be one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}")
         return None
     return Damage(amount, str(damage_type))
 
 
-def _entry(problems: list[str], name: str, raw: Any) -> Ability | None:
-    where = f"[{name}]"
+def entry(name: str, raw: Any, report: Report) -> Ability | None:
+    """One ability of the tables, or None when `report` was told of its problems."""
+    failed = False
+
+    def problem(key: str, message: str) -> None:
+        nonlocal failed
+        failed = True
+        report(key, message)
+
     if not NAME.match(name):
-        problems.append(f"{where}: a name is lower-case letters, digits and _, from a letter")
+        problem("", "a name is lower-case letters, digits and _, from a letter")
     if not isinstance(raw, dict):
-        problems.append(f"{where} must be a table")
+        problem("", "must be a table")
         return None
-    before = len(problems)
     for key in sorted(set(raw) - ENTRY_KEYS):
-        problems.append(f"{where}: unknown key {key!r} (expected {', '.join(sorted(ENTRY_KEYS))})")
+        problem(key, f"unknown key {key!r} (expected {', '.join(sorted(ENTRY_KEYS))})")
     kind = raw.get("kind")
     if kind not in KINDS:
-        problems.append(f"{where} kind must be spell or ability, not {kind!r}")
-    allowed = SPELL_TIERS if kind == "spell" else ABILITY_TIERS
+        problem("kind", f"kind must be spell or ability, not {kind!r}")
+    tiers = SPELL_TIERS if kind == "spell" else ABILITY_TIERS
     tier_name = raw.get("tier")
-    tier = next((t for t in allowed if t.value == tier_name), None)
+    tier = next((t for t in tiers if t.value == tier_name), None)
     if tier is None:
-        names = ", ".join(t.value for t in allowed)
+        names = ", ".join(t.value for t in tiers)
         rule = " (R-X20: Quick ½, Complex 1½, Very Complex Full)" if kind == "spell" else ""
-        problems.append(f"{where} tier must be one of {names}{rule}, not {tier_name!r}")
+        problem("tier", f"tier must be one of {names}{rule}, not {tier_name!r}")
     target = raw.get("target")
     if target not in TARGETS:
-        problems.append(f"{where} target must be one of {', '.join(TARGETS)}, not {target!r}")
+        problem("target", f"target must be one of {', '.join(TARGETS)}, not {target!r}")
     if target == SELF:
         if "range" in raw:
-            problems.append(f"{where} targets itself and takes no range")
+            problem("range", "it targets itself and takes no range")
         range_half = 0
     else:
-        range_half = _metres(problems, f"{where} range", raw.get("range"))
+        range_half = _metres(problem, "range", raw.get("range"))
     radius_half = 0
     if target == AREA:
-        radius_half = _metres(problems, f"{where} radius", raw.get("radius"))
+        radius_half = _metres(problem, "radius", raw.get("radius"))
     elif "radius" in raw:
-        problems.append(f"{where}: only an area target has a radius")
+        problem("radius", "only an area target has a radius")
     attack = raw.get("attack", False)
     if not isinstance(attack, bool):
-        problems.append(f"{where} attack must be true or false")
+        problem("attack", "attack must be true or false")
         attack = False
     if attack and target not in (ENEMY, CREATURE):
-        problems.append(f"{where}: an attack needs one creature as its target (enemy, creature)")
+        problem("attack", "an attack needs one creature as its target (enemy, creature)")
     save = raw.get("save")
     if save is not None and save not in ATTRIBUTES:
-        problems.append(f"{where} save must be one of {', '.join(ATTRIBUTES)}, not {save!r}")
+        problem("save", f"save must be one of {', '.join(ATTRIBUTES)}, not {save!r}")
     if attack and save is not None:
-        problems.append(f"{where}: a Hit Roll or a save decides who is affected, not both")
+        problem("save", "a Hit Roll or a save decides who is affected, not both")
     description = raw.get("description", "")
     if not isinstance(description, str):
-        problems.append(f"{where} description must be a string")
+        problem("description", "description must be a string")
     effects_raw = raw.get("effects")
     if not isinstance(effects_raw, list) or not effects_raw:
-        problems.append(f"{where} needs effects, a list of tables")
+        problem("effects", "needs effects, a list of tables")
         effects_raw = []
-    effects = [_effect(problems, f"{where} effect {i + 1}", e) for i, e in enumerate(effects_raw)]
-    if len(problems) > before or tier is None:
+    effects = [_effect(problem, f"effect {i + 1}", e) for i, e in enumerate(effects_raw)]
+    if failed or tier is None:
         return None
     return Ability(
         name=name,
@@ -277,8 +308,12 @@ def parse_abilities(raw: dict[str, Any], source: str = "abilities.toml") -> dict
     """Every ability of the TOML tables; raises AbilityError listing every problem."""
     problems: list[str] = []
     found: dict[str, Ability] = {}
-    for name, entry in raw.items():
-        ability = _entry(problems, name, entry)
+    for name, table in raw.items():
+
+        def report(key: str, message: str, where: str = f"[{name}]") -> None:
+            problems.append(f"{where}: {message}")
+
+        ability = entry(name, table, report)
         if ability is not None:
             found[name] = ability
     if problems:

@@ -30,14 +30,18 @@ class FileLimits:
     tile_kinds: int
     tile_image: int
     hints: int
+    content_pack: int
+    content_all: int
 
 
 @dataclass(frozen=True, slots=True)
 class MapLimits:
-    """[map]: the cells of a map, and its units."""
+    """[map]: the cells of a map, its units, and the content packs and entries it names."""
 
     side: int
     units: int
+    content_packs: int
+    content_entries: int
 
 
 @dataclass(frozen=True, slots=True)

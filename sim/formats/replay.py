@@ -76,6 +76,9 @@ class Save:
     # says of each without replaying it (0 and () in saves written before they were kept).
     rounds: int = 0
     winners: tuple[str, ...] = ()
+    # The content packs the scenario named, (path as the scenario writes it, sha256), whose
+    # digests `scenario_digest` covers too (issue #32): which one changed is said by name.
+    content: tuple[tuple[str, str], ...] = ()
 
 
 def log_digest(battle: Battle) -> str:
@@ -106,18 +109,22 @@ def record(
         default_policy=battle.default_policy,
         rounds=battle.world.turn.round,
         winners=tuple(battle.world.turn.winners),
+        content=tuple((pack.path, pack.sha256) for pack in scenario.packs),
     )
 
 
 def dumps(save: Save) -> str:
+    scenario: dict[str, Any] = {
+        "path": save.scenario_path,
+        "sha256": save.scenario_digest,
+        "name": save.scenario_name,
+    }
+    if save.content:
+        scenario["content"] = dict(save.content)
     data = {
         "format": FORMAT,
         "version": VERSION,
-        "scenario": {
-            "path": save.scenario_path,
-            "sha256": save.scenario_digest,
-            "name": save.scenario_name,
-        },
+        "scenario": scenario,
         "rules_version": save.rules_version,
         "seed": save.seed,
         "decisions": [to_json(d) for d in save.decisions],
@@ -192,6 +199,7 @@ def loads(text: str, where: str = "<save>") -> Save:
         default_policy=default_policy,
         rounds=_rounds(data.get("rounds", 0)),
         winners=_winners(data.get("winners", [])),
+        content=_packs(scenario.get("content", {}), where),
     )
 
 
@@ -206,6 +214,19 @@ def _winners(value: Any) -> tuple[str, ...]:
     if isinstance(value, list) and all(isinstance(team, str) for team in value):
         return tuple(value)
     return ()
+
+
+def _packs(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """The saved scenario's "content": each pack's path and sha256 (absent before issue #32,
+    and for a scenario without packs)."""
+    if not isinstance(value, dict) or not all(
+        isinstance(path, str) and isinstance(sha, str) for path, sha in value.items()
+    ):
+        raise ReplayError(
+            f"{where}: damaged save: the scenario's \"content\" must map each content pack's "
+            'path to its sha256, e.g. {"monsters.toml": "9f2c..."}'
+        )
+    return tuple(value.items())
 
 
 def _seats(value: Any, where: str) -> tuple[tuple[str, str], ...]:
@@ -303,10 +324,15 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
         candidates += [near / recorded, near / recorded.name]
     candidates.append(SHIPPED / recorded.name)
     changed: list[str] = []
+    tried: set[Path] = set()  # the save beside its scenario is one file by two candidates
     for candidate in candidates:
         try:
             found = candidate.is_file()
-        except (OSError, ValueError) as error:  # a damaged save's path: too long, a NUL in it
+            if found:
+                same = candidate.resolve()
+                found = same not in tried
+                tried.add(same)
+        except (OSError, ValueError, RuntimeError) as error:  # a damaged save's path
             reason = error.strerror if isinstance(error, OSError) else str(error)
             changed.append(f"{_cut(str(candidate))} cannot be looked up ({reason})")
             continue
@@ -319,12 +345,37 @@ def find_scenario(save: Save, where: str, near: Path | None = None) -> Scenario:
             continue
         if scenario.digest == save.scenario_digest:
             return scenario
-        changed.append(f"{candidate} has changed since the save (its sha256 differs)")
+        changed.append(f"{candidate} {what_changed(save, scenario)}")
     if changed:
         raise ReplayError(f"{where}: cannot replay: " + "; ".join(changed))
     raise ReplayError(
         f"{where}: cannot replay: the scenario {_cut(save.scenario_path)} is not found"
     )
+
+
+def what_changed(save: Save, scenario: Scenario) -> str:
+    """What differs between a save's scenario and `scenario` (whose digest differs), in words
+    that follow its path: the content packs that changed, were added or are gone (issue #32),
+    else the file itself."""
+    now = {pack.path: pack.sha256 for pack in scenario.packs}
+    then = dict(save.content)
+    changed = [path for path, sha in then.items() if path in now and now[path] != sha]
+    gone = [path for path in then if path not in now]
+    added = [path for path in now if path not in then]
+    words = []
+    if changed:
+        words.append(f"its content pack {_names(changed)} is not the same (its sha256 differs)")
+    if gone:
+        words.append(f"it no longer names the content pack {_names(gone)}")
+    if added:
+        words.append(f"it names a content pack it did not: {_names(added)}")
+    if not words:
+        return "has changed since the save (its sha256 differs)"
+    return "has changed since the save: " + "; ".join(words)
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(_cut(path) for path in paths)
 
 
 def _cut(path: str, limit: int = 60) -> str:
@@ -348,6 +399,10 @@ def replay(
         near = Path(where).parent if where != "<save>" else None
         scenario = find_scenario(save, where, near)
     elif scenario.digest != save.scenario_digest:
+        if scenario.name == save.scenario_name and (save.content or scenario.packs):
+            raise ReplayError(
+                f"{where}: cannot replay: {scenario.path} {what_changed(save, scenario)}"
+            )
         raise ReplayError(f"{where}: the save is for another scenario ({save.scenario_name!r})")
     rules = scenario.world.rules.version
     if save.rules_version != rules:

@@ -50,6 +50,7 @@ from sim.play.engine import Battle, Decision, Outcome
 from sim.play.rulebook import ACTIONS
 from sim.rules.combat.reactions import NONE, reaction_name
 from sim.rules.objectives import Reach, Survive, reached_by
+from sim.tools.hotspots import CellCount, read_cells, totals
 
 KEEP = ("losses", "all")
 DEFENCES = (NONE, "dodge", "parry", "block")  # R-A2's bands, in the order the summary lists them
@@ -185,6 +186,7 @@ class GameRecord:
     save: Save | None = None  # only for games to keep, and for crashed ones
     error: str = ""
     chosen: tuple[Chosen, ...] = ()  # by side, then in KINDS' order
+    cells: tuple[CellCount, ...] = ()  # where it was fought (sim/tools/hotspots.py)
 
 
 # --- one game ---------------------------------------------------------------------------------
@@ -354,6 +356,7 @@ def read_game(
         ),
         first_attacks=tuple(FirstAttacks(d, *counts) for d, counts in tally.items()),
         chosen=choices(world, actions, log),
+        cells=read_cells(log, plan.scenario.world),
     )
 
 
@@ -670,6 +673,7 @@ def summarize(
             for d, c in counts.items()
         },
         "action_kinds": action_kinds(teams, played),
+        "cells": totals(teams, (g.cells for g in played)),
         "kept": sum(g.result != "crashed" and g.index in saved for g in games),
         "crashes": [
             {"game": g.index, "seed": g.seed, "error": g.error, "save": saved.get(g.index)}

@@ -8,20 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sim.content.scenario import Scenario
 from sim.tools.batch import GameRecord
+from sim.tools.colours import NEUTRAL, side_colours
+from sim.tools.heatmap import draw_panels, panel_inches
 
-# Each side's colour: the client's team colours (sim/ui/look/palette.py's TEAM_STYLES, Okabe-Ito,
-# which colour-blind readers tell apart; this layer cannot import the client's), the same side
-# the same colour; other teams take the rest in turn.
-TEAM_COLOURS = {
-    "blue": "#0072b2",
-    "red": "#d55e00",
-    "green": "#009e73",
-    "purple": "#cc79a7",
-    "orange": "#e69f00",
-}
-OTHER_COLOURS = ("#56b4e9", "#f0e442", "#000000")  # Okabe-Ito's sky blue, yellow and black
-NEUTRAL = "#9aa0a6"
 # Each side's bars in the action kinds panel also have a hatch of their own: nothing is told by
 # colour alone.
 HATCHES = ("", "//", "..", "xx", "\\\\", "oo")
@@ -44,24 +35,34 @@ def check_plotting() -> None:
     matplotlib.use("Agg")  # off-screen: no display is needed, or opened
 
 
-def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Path) -> None:
-    """Draw the chart of a batch to the PNG at `path`."""
+def draw(
+    summary: Mapping[str, Any],
+    games: Sequence[GameRecord],
+    path: str | Path,
+    scenario: Scenario | None = None,
+) -> None:
+    """Draw the chart of a batch to the PNG at `path`: with the fairness panel when the summary
+    has one (`sim batch --fairness`), and the map panels of where fights were decided when the
+    `scenario` is given (sim/tools/heatmap.py)."""
     check_plotting()
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     sides = summary["sides"]
-    colours = _colours(list(sides))
+    colours = side_colours(list(sides))
     kinds = _kind_rows(summary["action_kinds"])
-    # The action kinds panel spans the width under the others, a band of bars per kind.
+    # The action kinds panel spans the width under the others, a band of bars per kind; the
+    # fairness panel and the map panels, when drawn, span it under that.
     band = 0.16 * max(len(sides), 1) + 0.12
-    fig = plt.figure(figsize=(15, 4.8 + max(2.6, band * len(kinds) + 1.2)))
-    grid = fig.add_gridspec(
-        2,
-        3,
-        width_ratios=[1, 1.2, 1.4],
-        height_ratios=[4.8, max(2.6, band * len(kinds) + 1.2)],
-    )
+    heights = [4.8, max(2.6, band * len(kinds) + 1.2)]
+    fair = summary.get("fairness")
+    if fair is not None:
+        heights.append(0.45 * (len(fair["sides"]) + len(fair["levels"])) + 1.6)
+    mapped = scenario is not None and "cells" in summary
+    if scenario is not None and mapped:
+        heights.append(panel_inches(scenario, 15) * len(summary["cells"]) + 0.4)
+    fig = plt.figure(figsize=(15, sum(heights)))
+    grid = fig.add_gridspec(len(heights), 3, width_ratios=[1, 1.2, 1.4], height_ratios=heights)
     wins = fig.add_subplot(grid[0, 0])
     length = fig.add_subplot(grid[0, 1])
     survival = fig.add_subplot(grid[0, 2])
@@ -195,8 +196,13 @@ def draw(summary: Mapping[str, Any], games: Sequence[GameRecord], path: str | Pa
     survival.legend(fontsize=8, loc="lower right")
 
     _draw_kinds(chosen, summary, kinds, colours)
+    if fair is not None:
+        _draw_fairness(fig.add_subplot(grid[2, :]), fair, colours)
+    if scenario is not None and mapped:
+        draw_panels(fig, grid[len(heights) - 1, :], summary, scenario)
 
-    fig.tight_layout()
+    # Room at the top for the title, which tight_layout does not make by itself.
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / sum(heights)))
     try:
         fig.savefig(path, dpi=110)
     finally:
@@ -277,6 +283,53 @@ def _draw_kinds(
     axes.legend(fontsize=8, loc="lower right")
 
 
-def _colours(teams: list[str]) -> dict[str, str]:
-    others = iter(OTHER_COLOURS * (len(teams) // len(OTHER_COLOURS) + 1))
-    return {team: TEAM_COLOURS.get(team) or next(others) for team in teams}
+def _draw_fairness(axes: Any, fair: Mapping[str, Any], colours: Mapping[str, str]) -> None:
+    """Each side's win rate over the games in which it played every level equally often, and
+    each level's apart from the sides, with their 95 % intervals, over the fair band: the side's
+    advantage apart from the level's."""
+    from matplotlib.ticker import PercentFormatter
+
+    sides, levels = fair["sides"], fair["levels"]
+    names = [*sides, *(f"level {level}" for level in levels)]
+    rows = [*sides.values(), *levels.values()]
+    rates = [row["win_rate"] or 0.0 for row in rows]
+    low = [max(0.0, rate - row["wilson_95"][0]) for rate, row in zip(rates, rows, strict=True)]
+    high = [max(0.0, row["wilson_95"][1] - rate) for rate, row in zip(rates, rows, strict=True)]
+    ys = list(range(len(names)))
+    share = fair["share"]
+    # The fair band: the rate within 10 points of an equal share, its interval within 15.
+    axes.axvspan(*fair["fair_interval"], color="#eeeeee", zorder=0, label="interval must lie in")
+    axes.axvspan(*fair["fair_rate"], color="#d4d4d4", zorder=0, label="rate must lie in")
+    axes.axvline(share, color="black", linestyle="--", linewidth=1, zorder=1)
+    axes.barh(
+        ys,
+        rates,
+        height=0.6,
+        color=[colours.get(team, NEUTRAL) for team in sides] + [NEUTRAL] * len(levels),
+        edgecolor="#333333",
+        zorder=2,
+    )
+    axes.errorbar(rates, ys, xerr=[low, high], fmt="none", ecolor="black", capsize=5, zorder=3)
+    # Each figure in words at the right of the panel, clear of the bars and their intervals.
+    at_right = axes.get_yaxis_transform()
+    for y, rate, row in zip(ys, rates, rows, strict=True):
+        low_end, high_end = row["wilson_95"]
+        axes.text(
+            1.01,
+            y,
+            f"{rate:.0%} ({low_end:.0%}-{high_end:.0%})",
+            transform=at_right,
+            va="center",
+            fontsize=9,
+        )
+    axes.set_yticks(ys, names)
+    axes.set_ylim(len(names) - 0.5, -0.5)
+    axes.set_xlim(0, 1)
+    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.set_xlabel("share of games won")
+    seatings = " and ".join(
+        ", ".join(f"{team} {level}" for team, level in seating.items())
+        for seating in fair["seatings"]
+    )
+    axes.set_title(f"Fairness: {fair['verdict']} ({fair['played']} games; {seatings})", fontsize=10)
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)

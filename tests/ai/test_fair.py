@@ -33,7 +33,7 @@ from sim.play.engine import (
 from sim.play.legal import legal_decisions
 from sim.rules.combat.prepare import Prepared
 from sim.rules.combat.reactions import NONE
-from tests.helpers import accept, end_turns, give, scenario_text, seeded_battle, unit
+from tests.helpers import accept, end_turns, first_fast, give, scenario_text, seeded_battle, unit
 
 # ana (blue) is the AI's creature; grok (red) stands in plain sight across the hall; sly (red,
 # a goblin) is the one that hides; bob (blue) is an ally far behind ana.
@@ -96,7 +96,7 @@ def choices(level: str, battles: list[Battle]) -> list[tuple[Decision, float]]:
     return out
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", first_fast(["easy", "normal", "hard"]))
 def test_where_a_creature_hidden_from_the_whole_side_stands_changes_nothing(level: str) -> None:
     """sly is Unseen by ana and bob (R-X8): beside ana, in her way, or far off, she chooses
     the same, with the same score, as a player who cannot see it would."""
@@ -190,7 +190,7 @@ def prepared_foe(plan: bool) -> Battle:
     return b
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", first_fast(["easy", "normal", "hard"]))
 def test_a_foes_prepared_plan_does_not_change_the_choice(level: str) -> None:
     """A player sees grok skip its turn, not what it waits for: ana chooses the same with the
     plan as without it. hard's look-ahead, on forks of the true battle, walked in to strike
@@ -213,7 +213,7 @@ class Tripwire:
         return "tripwire"
 
 
-@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+@pytest.mark.parametrize("level", first_fast(["random", "easy", "normal", "hard"]))
 def test_the_battles_dice_to_come_do_not_change_the_choice(level: str) -> None:
     """The same battle with other dice still to roll, or dice that may not roll at all:
     every level chooses the same (hard's look-ahead rolls its own seeded dice)."""

@@ -126,6 +126,7 @@ def test_the_same_seed_and_script_print_the_same_log(
     assert of_type(log, "turn_ended"), "some end_turn lines should have been accepted"
 
 
+@pytest.mark.slow
 def test_python_m_sim_prints_the_same_log_as_the_sim_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,6 +149,7 @@ def test_without_a_seed_the_scenario_seed_is_used_and_recorded(
     assert log[0]["seed"] == 1
 
 
+@pytest.mark.slow
 def test_a_script_can_come_from_standard_input() -> None:
     aim = {"unit": "bram", "action": "aim"}  # seed 6: bram acts first
     done = sim("run", SKIRMISH, "--seed", "6", "--script", "-", stdin=json.dumps(aim) + "\n")
@@ -155,6 +157,7 @@ def test_a_script_can_come_from_standard_input() -> None:
     assert done.stdout.startswith('{"type": "battle_started"')
 
 
+@pytest.mark.slow
 def test_help() -> None:
     done = sim("--help")
     assert done.returncode == 0
@@ -194,6 +197,7 @@ def test_dice_that_run_out_stop_the_run_with_a_message(
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_dice_that_run_out_give_no_traceback_from_the_command(duel: Path) -> None:
     done = sim("run", duel, "--dice", "4")
     assert done.returncode == 1
@@ -539,6 +543,7 @@ def test_check_on_good_files_exits_0(duel: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.splitlines() == [f"{SKIRMISH}: ok", f"{duel}: ok"]
 
 
+@pytest.mark.slow
 def test_check_from_the_command_line() -> None:
     done = sim("check", SKIRMISH)
     assert done.returncode == 0

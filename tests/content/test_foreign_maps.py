@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from xml.sax.saxutils import quoteattr
 
 import pytest
 
@@ -218,3 +219,81 @@ def test_the_desert_walk_through_of_the_docs(
     assert grid.ground_half(Pos(5, 3)) == 2  # the cobblestone square
     assert grid.ground_half(Pos(7, 5)) == 0  # the patch of sand in it
     _played(out)
+
+
+OGRES = """\
+[weapons.maul]
+wd = 9
+damage = "crushing"
+weight = 8
+two_handed = true
+
+[templates.ogre]
+based_on = "orc_brute"
+held = ["maul"]
+"""
+
+
+def _with_content(path: Path, **props: str) -> None:
+    """The map given map properties (TOML text, as Tiled holds it), and grok made an ogre."""
+    text = path.read_text()
+    head, rest = text.split(">\n <tileset", 1)
+    lines = "".join(f'  <property name="{k}" value={quoteattr(v)}/>\n' for k, v in props.items())
+    text = f"{head}>\n <properties>\n{lines} </properties>\n <tileset{rest}"
+    path.write_text(text.replace('name="grok" type="orc_brute"', 'name="grok" type="ogre"'))
+
+
+def test_a_foreign_map_keeps_its_content_packs_and_its_kinds_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issues #31 and #32 together: a map drawn for another game, its tiles named by its kinds
+    file, names a content pack beside it and a weapon of its own; the import writes `content`
+    first, the weapon's table, and copies the pack beside the scenario; a problem inside the
+    pack is named by the map, the pack's file and its line."""
+    path = _copy(tmp_path, "dungeon")
+    (path.parent / "ogres.toml").write_text(OGRES)
+    _with_content(
+        path, content='["ogres.toml"]', weapons='{ cudgel = { based_on = "club", wd = 4 } }'
+    )
+    out = tmp_path / "out" / "dungeon.toml"
+    assert main(["import-tiled", str(path), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    text = out.read_text()
+    assert text.startswith('content = ["ogres.toml"]\n')
+    assert '\n[weapons.cudgel]\nbased_on = "club"\nwd = 4\n' in text
+    assert (out.parent / "ogres.toml").read_text() == OGRES
+    scenario = load(out)
+    assert [(e.section, e.name) for e in scenario.content] == [
+        ("weapons", "cudgel"), ("weapons", "maul"), ("templates", "ogre"),
+    ]  # fmt: skip
+    assert main(["check", str(out)]) == 0
+    assert "grok" in scenario.world.entities()
+    assert _played(out).winners in (("blue",), ("red",))
+
+    (path.parent / "ogres.toml").write_text(OGRES.replace("wd = 9", "wd = 51"))
+    capsys.readouterr()
+    again = tmp_path / "again.toml"
+    assert main(["import-tiled", str(path), "--out", str(again)]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}: as a scenario: {path.parent / 'ogres.toml'}:2: weapons.maul: wd must be a "
+        "whole number from 0 to 50, not 51\n"
+        f"nothing was written to {again}\n"
+    )
+    assert not again.exists()
+
+
+def test_kinds_of_item_in_the_map_properties_and_items_on_the_ground_are_refused_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario's `items` is either items on the ground or kinds of item: the dungeon's
+    `items` object layer lays a potion, so kinds of item in the map property are refused with
+    where they belong instead."""
+    path = _copy(tmp_path, "dungeon")
+    _with_content(path, items='{ pebble = { based_on = "dagger" } }')
+    out = tmp_path / "dungeon.toml"
+    assert main(["import-tiled", str(path), "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}: layer 'items' lays items on the ground, but the map property items holds "
+        "kinds of item; put those in a content pack named by the map property content\n"
+    )
+    assert not out.exists()

@@ -298,6 +298,7 @@ def _random_edit(
     return kind, me.add_goal(state, "reach", unit.team, None, cell)
 
 
+@pytest.mark.slow
 def test_load_edit_save_load_gives_the_world_the_edits_made() -> None:
     """Random generated maps, random edits: what the saved file loads as (by the editor, and
     by the engine's loader when `sim check` finds no problem) is the edited state."""
@@ -371,6 +372,7 @@ def test_sim_edit_without_a_file_opens_a_new_map_under_a_free_name(
     assert (tmp_path / "new_map.toml").read_text(encoding="utf-8") == "an earlier map"
 
 
+@pytest.mark.slow
 def test_sim_edit_without_a_display_says_so_and_writes_nothing(tmp_path: Path) -> None:
     import os
     import subprocess

@@ -362,8 +362,8 @@ def test_a_file_with_many_problems_lists_every_one(
         """
     problems = check(tmp_path, capsys, text)
     assert problems == [
-        "2: unknown key 'colour' (expected one of description, items, legend, map, name, "
-        "objectives, seed, units)",
+        "2: unknown key 'colour' (expected one of abilities, armour, content, description, "
+        "items, legend, map, name, objectives, races, seed, shields, templates, units, weapons)",
         "7: row 1, column 3: 'x' is not in the legend and no unit, item or objective uses it "
         "as a marker",
         "8: map row has 6 cells; the first row has 7",

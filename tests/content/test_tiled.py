@@ -253,6 +253,7 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
     assert [u.id for u in source.state.units] == ["ana", "bram", "grok", "vex"]
 
 
+@pytest.mark.slow
 def test_import_tiled_prints_only_its_own_words(tmp_path: Path) -> None:
     """Nothing but the command's line reaches standard output (pytmx, which read maps before,
     loaded pygame's tools and its banner; a fresh process, as a user runs it)."""

@@ -8,7 +8,7 @@ kinds files beside the map, broken or changing what its tiles are.
 The cases run in a worker process (tests/content/tiled_worker.py) whose address space is
 limited to what it had after its imports plus 1 GiB (RLIMIT_AS), and which is killed and
 started again when a case passes 10 s; the test counts what each operator's cases did and
-prints it. The default run is a few hundred cases; `python -m pytest -m slow -s
+prints it. The default run is a few hundred cases; `python -m pytest -m long -s
 tests/content/test_tiled_fuzz.py` runs thousands. Every case is made by a generator seeded
 here, so a run is the same every time.
 """
@@ -490,6 +490,7 @@ def fuzz(cases: int, seed: int, tmp_path: Path) -> Counter[tuple[str, str]]:
     return counts
 
 
+@pytest.mark.slow
 def test_mutated_maps_import_or_are_refused_in_a_line_within_10_s_and_1_gib(
     tmp_path: Path,
 ) -> None:
@@ -503,7 +504,7 @@ def test_mutated_maps_import_or_are_refused_in_a_line_within_10_s_and_1_gib(
         assert counts[(name, "imported")] > 0, name
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_thousands_of_mutated_maps(tmp_path: Path) -> None:
     counts = fuzz(3000, 3737, tmp_path)
     assert sum(counts.values()) == 3000

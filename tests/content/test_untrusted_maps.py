@@ -108,7 +108,7 @@ def test_4_a_tileset_that_is_a_folder_a_long_name_or_outside_is_refused(
         path = _map(tmp_path, _tileset(source))
         named = repr(source if len(source) <= 60 else source[:60] + "…")
         assert _refused(path, capsys, tmp_path) == (
-            f"{path}: line 8: tileset source {named}: {reason}"
+            f"{path}: line 9: tileset source {named}: {reason}"
         )
 
 
@@ -123,14 +123,14 @@ def test_5_a_tileset_that_is_a_device_or_a_pipe_is_never_read(
     os.mkfifo(tmp_path / "pipe.tsx")  # inside the folder: opened without waiting, not read
     path = _map(tmp_path, _tileset("pipe.tsx"))
     assert _refused(path, capsys, tmp_path) == (
-        f"{path}: line 8: tileset source 'pipe.tsx': not a regular file but a device or a "
+        f"{path}: line 9: tileset source 'pipe.tsx': not a regular file but a device or a "
         "pipe; name a file"
     )
     with open(tmp_path / "huge.tsx", "wb") as huge:
         huge.truncate(17 << 20)  # sparse: refused by its size, never read
     path = _map(tmp_path, _tileset("huge.tsx"))
     assert _refused(path, capsys, tmp_path) == (
-        f"{path}: line 8: tileset source 'huge.tsx': 17,825,792 bytes; a tileset may have at "
+        f"{path}: line 9: tileset source 'huge.tsx': 17,825,792 bytes; a tileset may have at "
         "most 16,777,216"
     )
 
@@ -157,7 +157,7 @@ def test_7_a_zlib_bomb_in_a_layer_is_refused_at_the_layers_size(
     text = re.sub(r'<data encoding="csv">.*?</data>', data, SKIRMISH, count=1, flags=re.S)
     path = _map(tmp_path, text)
     assert _refused(path, capsys, tmp_path, 2.0) == (
-        f"{path}: line 36: layer 'terrain': the zlib data inflates to more than 392 bytes, "
+        f"{path}: line 37: layer 'terrain': the zlib data inflates to more than 392 bytes, "
         "the most 98 cells need; the layer is damaged (or a bomb)"
     )
 
@@ -172,7 +172,7 @@ def test_3000_layers_are_refused_at_the_257th(
     assert layer is not None
     path = _map(tmp_path, SKIRMISH.replace(layer.group(0), layer.group(0) * 3000))
     assert _refused(path, capsys, tmp_path, 2.0) == (
-        f"{path}: line 2851: more than 256 layers; a map may have at most 256"
+        f"{path}: line 2852: more than 256 layers; a map may have at most 256"
     )
 
 
@@ -232,7 +232,7 @@ def test_old_and_foreign_layer_formats_import_and_damaged_ones_are_named(tmp_pat
         same
     )
     short = ",".join(map(str, cells[:-1]))
-    with pytest.raises(TiledError, match=r"line 36: layer 'terrain' has 97 tiles for 14 × 7"):
+    with pytest.raises(TiledError, match=r"line 37: layer 'terrain' has 97 tiles for 14 × 7"):
         to_scenario(layer(f'<data encoding="csv">{short}</data>'))
     with pytest.raises(TiledError, match=r"'lzma' compression cannot be read here; in Tiled"):
         to_scenario(layer(f'<data encoding="base64" compression="lzma">{packed}</data>'))
@@ -244,7 +244,7 @@ def test_old_and_foreign_layer_formats_import_and_damaged_ones_are_named(tmp_pat
     assert to_scenario(layer(f'<data encoding="base64" compression="zstd">{squeezed}</data>')) == (
         same
     )
-    with pytest.raises(TiledError, match=r"line 36: layer 'terrain': the zstd data is damaged"):
+    with pytest.raises(TiledError, match=r"line 37: layer 'terrain': the zstd data is damaged"):
         to_scenario(layer(f'<data encoding="base64" compression="zstd">{packed}</data>'))
     bomb = base64.b64encode(zstandard.ZstdCompressor().compress(bytes(1 << 24))).decode()
     with pytest.raises(TiledError, match=r"the zstd data inflates to more than 392 bytes, the"):

@@ -173,6 +173,7 @@ getattr(world.rules.movement, name)
     assert _string_lookups(typed) == {}
 
 
+@pytest.mark.slow
 def test_no_module_under_sim_asks_for_a_rules_number_by_a_string() -> None:
     """Every number is reached as a typed field (`world.rules.reactions.interrupt_bonus`), so
     mypy catches a misspelt name and nothing is looked up by string while a battle runs."""

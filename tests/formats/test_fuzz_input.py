@@ -219,6 +219,7 @@ def _scenario_kind(message: str) -> str:
     return "refused: a problem in the scenario"
 
 
+@pytest.mark.slow
 def test_mutated_scenarios_load_or_are_refused_with_file_and_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -274,6 +275,7 @@ def _line_kind(line: str) -> str:
     return "refused by the rules"
 
 
+@pytest.mark.slow
 def test_mutated_script_lines_play_or_are_refused_with_their_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

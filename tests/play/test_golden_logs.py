@@ -16,7 +16,13 @@ import pytest
 from tests.golden_play import GAMES, GOLDEN, lines
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow if n.startswith("hard") else ())
+        for n in sorted(GAMES)
+    ],
+)
 def test_the_battle_log_is_the_recorded_one(name: str) -> None:
     recorded = gzip.decompress((GOLDEN / f"{name}.jsonl.gz").read_bytes()).decode().splitlines()
     played = lines(GAMES[name]())

@@ -44,6 +44,7 @@ from tests.helpers import (
     budget,
     conditions_of,
     end_turns,
+    first_fast,
     give,
     scenario_text,
 )
@@ -154,13 +155,14 @@ def played(path: Path) -> Tally:
     return tally
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_every_listed_decision_is_accepted(path: Path) -> None:
     tally = played(path)
     assert sum(tally.kinds.values()) > 0
     assert tally.refused > 0, "no random decision was refused: the refusals went unchecked"
 
 
+@pytest.mark.slow
 def test_every_kind_of_the_rules_is_accepted_on_the_shipped_scenarios(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

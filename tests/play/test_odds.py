@@ -52,7 +52,7 @@ from sim.rules.combat.shove import resolve_shove
 from sim.rules.combat.throw import catch_thrown, resolve_toss
 from sim.rules.combat.trip import resolve_trip
 from sim.ui.words.forecast import ODDS_ACTIONS, forecast, percent
-from tests.helpers import give, scenario_text, seeded_battle, unit
+from tests.helpers import first_fast, give, scenario_text, seeded_battle, unit
 
 SAMPLES = 10_000
 TOLERANCE = 0.015
@@ -135,7 +135,7 @@ SETUPS: dict[str, list[tuple[str, str, Any]]] = {
 }
 
 
-@pytest.mark.parametrize("setup", sorted(SETUPS))
+@pytest.mark.parametrize("setup", first_fast(sorted(SETUPS)))
 def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
     """R-A1..R-A3, R-R1..R-R3, R-X3, R-X9, R-X10, R-X21: every defence grok can choose."""
     b = seeded_battle(DUEL, 1)
@@ -399,6 +399,7 @@ def test_shove_landings_match_the_engine(ground: str) -> None:
         assert 0 < farthest.prone < farthest.chance  # the STR Save on open ground
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("evading", [False, True])
 def test_trip_matches_the_engine(evading: bool) -> None:
     """R-X19: a hit, then an AGI Save against the Hit Roll (Evade doubles its Bonus, R-X9,
@@ -423,6 +424,7 @@ def test_trip_matches_the_engine(evading: bool) -> None:
         assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE), odds
 
 
+@pytest.mark.slow
 def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
     """R-X19: the factor `resolve_trip` gives a weapon marked `trip` (a club), 1 for any other
     and unarmed; the trip's odds with it match the engine."""
@@ -455,6 +457,7 @@ def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
     assert odds["none"].hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE)
 
 
+@pytest.mark.slow
 def test_catches_match_the_engine() -> None:
     """R-R6: a thrown weapon that hit is caught on an AGI + FCS Save against its Hit Roll; a
     tossed item on an FCS Check against 15 + its weight."""
@@ -496,6 +499,7 @@ TOSSING = scenario_text(
 )
 
 
+@pytest.mark.slow
 def test_catching_a_toss_matches_the_engine() -> None:
     """R-R6: an FCS Check against 15 + the item's weight; a tie succeeds."""
     world = seeded_battle(TOSSING, 1).world

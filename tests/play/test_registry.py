@@ -257,6 +257,7 @@ def _scenes() -> Iterator[Scene]:
     yield Scene(b.world, pending.unit)
 
 
+@pytest.mark.slow
 def test_each_generator_makes_candidates_of_its_own_type_only() -> None:
     """At each turn of random play on every shipped scenario (and beside a foe with an ally),
     each entry's generators make only actions of its type, and each type's make some."""

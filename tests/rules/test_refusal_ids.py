@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+import pytest
+
 SIM = Path(__file__).resolve().parents[2] / "sim"
 RULE_ID = re.compile(r"R-[A-Z]{1,2}\d+")
 
@@ -268,6 +270,7 @@ def _refusals(modules: dict[str, Module]) -> list[tuple[str, ast.Call, str, ast.
     return out
 
 
+@pytest.mark.slow
 def test_every_refusal_names_its_rule_id() -> None:
     modules = _modules()
     reasons = Reasons(modules)

@@ -430,6 +430,7 @@ def test_every_game_has_its_own_seed_from_the_base_seed_and_its_number() -> None
     assert all(0 <= s < 2**63 for s in seeds)
 
 
+@pytest.mark.slow
 def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
     the_plan = plan(load(duel), seed=3, round_cap=12)
     alone = batch.run(the_plan, 5, workers=1)
@@ -440,6 +441,7 @@ def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
     assert batch.summarize(the_plan, alone)["played"] == 5
 
 
+@pytest.mark.slow
 def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs(
     duel: Path,
 ) -> None:
@@ -461,6 +463,7 @@ def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs(
     assert out["games"] == batch.run(the_plan, 4, workers=2) == batch.run(the_plan, 4, workers=1)
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
     """A worker process killed mid-game (as by a segfault) must not hang the batch or lose the
     games it shared a pool with: game 1 is recorded as crashed with its seed, the others are
@@ -508,6 +511,7 @@ def test_a_game_is_the_one_sim_run_plays_with_its_seed(
 # --- the command -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sim_batch_prints_the_summary_and_writes_json_csv_and_a_chart(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -583,6 +587,7 @@ def test_kept_games_are_saves_that_sim_play_opens(
         assert "decisions replayed" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_keep_only_all_keeps_every_game(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -748,6 +753,7 @@ def test_a_cluster_address_that_is_no_address_is_refused(address: str) -> None:
         head_of(address)
 
 
+@pytest.mark.slow
 def test_a_cluster_that_does_not_answer_is_refused_at_once(
     duel: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -760,6 +766,7 @@ def test_a_cluster_that_does_not_answer_is_refused_at_once(
     assert "ray start --head" in err
 
 
+@pytest.mark.slow
 def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
     pytest.importorskip("ray.util.multiprocessing")
     from sim.tools.cluster import ray_pool
@@ -770,6 +777,7 @@ def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
     assert batch.summarize(the_plan, on_ray) == batch.summarize(the_plan, local)
 
 
+@pytest.mark.slow
 def test_a_chart_draws_a_batch_where_no_side_chose_anything(duel: Path, tmp_path: Path) -> None:
     from sim.tools import chart
 
@@ -794,18 +802,19 @@ def test_the_chart_s_kinds_panel_names_the_most_chosen_and_sums_the_rest(
 def test_the_chart_s_sides_have_the_client_s_colour_blind_safe_colours() -> None:
     """The chart cannot import the client (the layers), so its team colours are copies of
     the client's Okabe-Ito team styles: this keeps them the same."""
-    from sim.tools import chart
+    from sim.tools import colours
     from sim.ui.look import palette
 
     for team, index in palette.NAMED_TEAMS.items():
         r, g, b = palette.TEAM_STYLES[index].colour
-        assert chart.TEAM_COLOURS[team] == f"#{r:02x}{g:02x}{b:02x}"
+        assert colours.TEAM_COLOURS[team] == f"#{r:02x}{g:02x}{b:02x}"
     okabe_ito = {palette.SKY, palette.YELLOW, palette.BLACK}
-    assert {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in chart.OTHER_COLOURS} == (
+    assert {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in colours.OTHER_COLOURS} == (
         okabe_ito
     )
 
 
+@pytest.mark.slow
 def test_a_chart_draws_a_side_that_never_won(
     duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

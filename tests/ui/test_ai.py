@@ -158,6 +158,7 @@ def test_policies_alone_are_not_a_game_to_autosave(tmp_path: Path) -> None:
     assert (message, kept) == ("nothing was decided in this game, so nothing was autosaved", True)
 
 
+@pytest.mark.slow
 def test_reaction_choice_of_the_ai_is_one_the_window_offered(tmp_path: Path) -> None:
     app = ai_app(tmp_path, 7, red="hard", blue="random")
     seen = 0

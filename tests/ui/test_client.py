@@ -500,6 +500,7 @@ def second_turn(p: Player, shots: bool = True) -> list[str]:
 
 
 @needs_combat
+@pytest.mark.slow
 def test_a_short_skirmish_played_to_its_end(short: Path, shots: Path, save_dir: Path) -> None:
     """Selecting, an undo, a move that provokes an attack of opportunity answered through the
     handover, a save, an attack with a defence reaction, a load that continues identically, and

@@ -12,6 +12,7 @@ from sim.content import mapedit as me
 from sim.content.scenario import load
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
+from sim.tools import fairness
 from sim.ui.input.editor import Editor, balance_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,6 +139,7 @@ def test_problems_are_listed_and_highlighted_and_saving_asks_first(
     assert "fighter1" in (tmp_path / "new.toml").read_text()
 
 
+@pytest.mark.slow
 def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_background(
     tmp_path: Path,
 ) -> None:
@@ -163,8 +165,13 @@ def test_play_test_and_back_leaves_the_map_unchanged_and_balance_runs_in_the_bac
     summary = ed.balance.summary
     assert sum(s["wins"] for s in summary["sides"].values()) <= 4
     words = balance_lines(summary)
-    assert words[-1].startswith(f"draws {summary['draws']}, ")
-    assert f"stopped by the round cap {summary['capped']}," in words[-1]
+    assert words[2].startswith(f"draws {summary['draws']}, ")
+    assert f"stopped by the round cap {summary['capped']}," in words[2]
+    # The line of `sim batch --fairness` (issue #35): both sides at normal, so one game a seed.
+    fair = summary["fairness"]
+    assert words[3:] == fairness.lines(fair) and len(words) == 4
+    assert words[3].startswith("fairness (all sides normal, 4 games): blue ")
+    assert words[3].endswith(": " + fair["verdict"])
     wins = sum(s["wins"] for s in summary["sides"].values())
     assert wins + summary["draws"] + summary["capped"] == 4  # every game said, none lost
     ed.show_threat = True

@@ -214,7 +214,9 @@ def test_a_tip_keeps_off_the_path_and_the_results_it_is_about(shots: Path) -> No
     attack on it."""
     app, p = bram_first(shots, (1600, 1000))
     start = at(app, "bram")
-    end = Pos(start.x + 6, start.y)
+    # A cell only a Sprint reaches (nearer ones a Run reaches, hopping through the ford's mud:
+    # a jump's metres are paid one for one, R-M6).
+    end = Pos(start.x + 9, start.y - 1)
     p.hover(end)
     tip = app.renderer.tip
     assert tip is not None and tip[0][0].startswith("Sprint")
@@ -304,15 +306,15 @@ SPRINT_WHY = "a Sprint rolls its distance (AGI Roll + Bonus), and its roll canno
 
 
 def test_a_sprint_says_it_rolls_and_waits_for_a_second_click(shots: Path) -> None:
-    """bram's 10 m Sprint: the tip says its distance is rolled and no undo takes that back,
+    """bram's 9.5 m Sprint: the tip says its distance is rolled and no undo takes that back,
     and that a click asks once more. The first click decides nothing and says so; the tip then
     says a second click (or Enter) goes; Esc drops it. Armed again, Enter makes the Sprint,
     and Z refuses to take it back, as the tip said."""
     app, p = bram_first(shots, (1600, 1000))
-    end = Pos(at(app, "bram").x + 6, at(app, "bram").y)
+    end = Pos(at(app, "bram").x + 9, at(app, "bram").y - 1)  # only a Sprint reaches it
     p.hover(end)
     rows = app.renderer.tip[0] if app.renderer.tip else ()
-    assert rows[0] == "Sprint 10 m"
+    assert rows[0] == "Sprint 9.5 m, 4 jumps (dashed)"
     assert SPRINT_WHY in " ".join(rows) and rows[-1] == "a click asks once more before it goes"
     p.shot("sprint_tip_warns")
     p.click_cell(end)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import first_fast
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import pygame
@@ -33,7 +35,7 @@ def test_every_shipped_scenario_is_rendered() -> None:
     assert {"skirmish", "river_crossing", "cliff_fort", "chasm", "brawl", "spells"} <= names
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_render_draws_the_overlays_on_every_shipped_scenario(
     scenario: Path, tmp_path: Path
 ) -> None:

@@ -271,6 +271,7 @@ def test_no_sentence_has_a_slip(line: str) -> None:
     assert slips(line) == [], line
 
 
+@pytest.mark.slow
 def test_whole_battles_read_without_a_slip() -> None:
     """Random play of every shipped scenario, rendered as the log and the Last line: no slip
     in any line (the engine's own reasons included)."""

@@ -3,6 +3,11 @@ Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-
 
 These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
 scalar code that numba compiles, because one reach map asks them thousands of times.
+numba is imported and the functions are compiled only when one is first called (a command
+that never searches, such as `sim check`, never waits for it), and only the ones called; the
+compiled code is cached in the user's cache directory (`cache_dir`), so only the first start
+after an install or an update of this file compiles (`cold` tells whether it will, and
+`warm_up` compiles what the client needs on both cores).
 tests/rules/reach/test_reach_property.py checks on random maps that the two forms of the step rules
 agree, that an exhaustive search with the scalar rules finds the same cells at the same least costs,
 and that every cell a reach map offers is accepted by the move check at the cost it showed.
@@ -14,9 +19,18 @@ Inputs are plain arrays so that the compiled code needs no Python objects:
 
 from __future__ import annotations
 
+import functools
+import logging
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
 
@@ -50,6 +64,95 @@ Int32 = npt.NDArray[np.int32]
 Flags = npt.NDArray[np.uint8]
 Float = npt.NDArray[np.float64]
 
+F = TypeVar("F", bound=Callable[..., Any])
+# Each compiled function's numba options, by name; the module's own namespace is where numba
+# looks up the functions a compiled one calls, so binding replaces the names there.
+_INLINE: dict[str, bool] = {}
+_BINDING = threading.Lock()
+log = logging.getLogger(__name__)
+
+
+def cache_dir() -> Path:
+    """Where numba keeps the compiled search: `$NUMBA_CACHE_DIR` if set (numba's own
+    setting), else `$XDG_CACHE_HOME/sim/numba`, else `~/.cache/sim/numba`."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    cache = os.environ.get("XDG_CACHE_HOME")
+    return (Path(cache) if cache else Path.home() / ".cache") / "sim" / "numba"
+
+
+def compiled(inline: bool = False) -> Callable[[F], F]:
+    """numba's `njit(cache=True)`, put off until one of this module's compiled functions is
+    first called: importing the simulator does not import numba. `inline`: compiled into each
+    compiled caller (only the small steps of the search's inner loop: it costs compile time)."""
+
+    def mark(func: F) -> F:
+        _INLINE[func.__name__] = inline
+
+        @functools.wraps(func)
+        def first_call(*args: Any) -> Any:
+            return _bound()[func.__name__](*args)
+
+        return cast(F, first_call)
+
+    return mark
+
+
+def _bound() -> dict[str, Any]:
+    """This module's namespace with every compiled function made a numba dispatcher (each
+    compiles, or loads from the cache, at its own first call)."""
+    space = globals()
+    with _BINDING:
+        if not hasattr(space["search"], "py_func"):
+            # Before numba reads it; child processes (batch workers) inherit the same place.
+            os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+            from numba import njit
+            from numba.core import config
+
+            # numba imported earlier (by another library) reads the setting now.
+            config.reload_config()  # type: ignore[no-untyped-call]
+            for name, inline in _INLINE.items():
+                func = space[name].__wrapped__
+                space[name] = njit(func, cache=True, inline="always" if inline else "never")
+            from numba.core import event
+
+            event.register("numba:compile", _notice())  # type: ignore[no-untyped-call]
+    return space
+
+
+def _notice() -> Any:
+    """A numba event listener that says once, as this module's first function really compiles,
+    what the wait is (made when numba is first imported: its base class is numba's)."""
+    from numba.core import event
+
+    class Notice(event.Listener):
+        """Says once, as this module's first function really compiles (numba's cache had
+        none for this source), what the wait is. Logged, so that a command, which has no
+        handler of its own, prints it at once to standard error."""
+
+        def __init__(self) -> None:
+            self.said = False
+
+        def on_start(self, happening: Any) -> None:
+            dispatcher = happening.data["dispatcher"]
+            if self.said or getattr(dispatcher, "py_func", None) is None:
+                return
+            if dispatcher.py_func.__module__ != __name__:
+                return  # another library's code
+            self.said = True
+            log.warning(
+                "sim: compiling the reach engine for this machine, once after installing or "
+                "updating (a few seconds); it is kept in %s",
+                cache_dir(),
+            )
+
+        def on_end(self, happening: Any) -> None:
+            pass
+
+    return Notice()
+
+
 # What each window cell is to this mover, worked out once per search (`cell_flags`).
 F_ENTER = 1  # this gait may step in: no wall or pit, water right for it, no standing enemy
 F_SOLID = 2  # a wall or a pit: no diagonal step past its corner (R-U3)
@@ -60,7 +163,7 @@ F_ENEMY = 32  # a standing enemy: no jumping over it (R-M5)
 F_PIT = 64  # a pit: nothing to clear when jumped over
 
 
-@njit(cache=True)
+@compiled()
 def cell_flags(planes: Int32, params: Float) -> Flags:
     """The F_* flags of every window cell for the mover and gait in `params`."""
     hh, ww = planes.shape[1], planes.shape[2]
@@ -97,7 +200,7 @@ def cell_flags(planes: Int32, params: Float) -> Flags:
     return out
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: int) -> int:
     """Half-metres to step from window cell (ay, ax) to its neighbour in direction d, or
     BLOCKED (the compiled `footing.step_problem` and `footing.step_cost`)."""
@@ -132,7 +235,7 @@ def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: i
     return base
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def _jump_length(params: Float, runup: int) -> int:
     """JumpReach.length: the longest jump with `runup` half-metres of run-up."""
     standing = int(params[M_STANDING_LENGTH])
@@ -140,7 +243,7 @@ def _jump_length(params: Float, runup: int) -> int:
     return min(standing + runup, cap) + int(params[M_SKILL_LENGTH])
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def _runup_for_length(params: Float, needed: int) -> int:
     """JumpReach.runup_for_length, BLOCKED for None."""
     if needed <= _jump_length(params, 0):
@@ -150,7 +253,7 @@ def _runup_for_length(params: Float, needed: int) -> int:
     return needed - int(params[M_SKILL_LENGTH]) - int(params[M_STANDING_LENGTH])
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def _runup_for_height(params: Float, needed: int, grab: bool) -> int:
     """JumpReach.runup_for_height, BLOCKED for None: whole metres of run-up height on top of
     what a standing jump reaches, grabbing a ledge or not."""
@@ -162,7 +265,7 @@ def _runup_for_height(params: Float, needed: int, grab: bool) -> int:
     return steps * int(params[M_HEIGHT_PER_RUNUP])
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def jump_line(
     planes: Int32,
     flags: Flags,
@@ -232,7 +335,7 @@ def jump_line(
     return last
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def runup_levels(params: Float, hh: int, ww: int) -> int:
     """How many amounts of run-up (metres covered) a search tells apart: 0, 1, ... up to the
     most run-up any jump can need (R-M6), beyond which more metres covered make no difference.
@@ -247,7 +350,7 @@ def runup_levels(params: Float, hh: int, ww: int) -> int:
     return min(max(for_length, for_height), int(params[M_LIMIT])) + 1
 
 
-@njit(cache=True, inline="always")
+@compiled()
 def _covered(params: Float, d: int, cells: int) -> int:
     """Half-metres of ground a move of `cells` cells in direction d covers: its length, not
     what it costs (R-M6: crossing difficult ground adds no run-up)."""
@@ -255,20 +358,20 @@ def _covered(params: Float, d: int, cells: int) -> int:
     return per * cells
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def _push(cell: Int32, after: Int32, head: Int32, entries: int, state: int, bucket: int) -> int:
     cell[entries], after[entries], head[bucket] = state, head[bucket], entries
     return entries + 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline=True)
 def _bucket(bucket: int, ahead: int, span: int) -> int:
     """The bucket `ahead` costs after `bucket`, round the ring of `span` (0 < ahead < span)."""
     later = bucket + ahead
     return later - span if later >= span else later
 
 
-@njit(cache=True)
+@compiled()
 def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tuple[Int32, Int32]:
     """The least cost from (sy, sx) to every window cell within the limit (BLOCKED elsewhere),
     and the cost of every search state.
@@ -299,7 +402,7 @@ def search(planes: Int32, flags: Flags, params: Float, sy: int, sx: int) -> tupl
     return least.reshape(hh, ww), dist
 
 
-@njit(cache=True)
+@compiled()
 def _plain_runs(planes: Int32, flags: Flags) -> Int32:
     """`runs[d, y, x]`: how many steps in a row from (y, x) in direction d cost exactly a
     step's length, each into open, level ground: enterable, not difficult, no obstacle, as
@@ -329,7 +432,7 @@ def _plain_runs(planes: Int32, flags: Flags) -> Int32:
     return runs
 
 
-@njit(cache=True)
+@compiled()
 def _settle(
     planes: Int32, flags: Flags, params: Float, sy: int, sx: int, levels: int, capacity: int
 ) -> tuple[Int32, bool]:
@@ -434,7 +537,7 @@ def _settle(
     return dist, True
 
 
-@njit(cache=True)
+@compiled()
 def _back(
     planes: Int32,
     flags: Flags,
@@ -491,7 +594,7 @@ def _back(
     return -1, -1, -1, -1, 0
 
 
-@njit(cache=True)
+@compiled()
 def trace(
     planes: Int32,
     flags: Flags,
@@ -545,7 +648,7 @@ def trace(
     return out[:count]
 
 
-@njit(cache=True)
+@compiled()
 def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
     """`out[d, y, x]`: the cost to step into window cell (y, x) from its neighbour in direction
     -d, BLOCKED where not allowed: the whole window's step rules as one array (for tests and
@@ -561,7 +664,7 @@ def step_costs(planes: Int32, flags: Flags, params: Float) -> Int32:
     return out
 
 
-@njit(cache=True)
+@compiled()
 def offer(
     code: npt.NDArray[np.int8],
     cost: Int32,
@@ -588,9 +691,56 @@ def offer(
                 cost[y + oy, x + ox] = d
 
 
+# What the client compiles before its window opens, in two halves of about the same work
+# (5 s of CPU each here): the search, and the paths back through it with the cells' flags.
+SEARCHES = ("search", "offer")
+PATHS = ("cell_flags", "trace", "paths_provoked")
+
+
+def cold(names: Sequence[str] = SEARCHES + PATHS) -> bool:
+    """Whether numba's cache lacks the compiled code of any of `names` for this source and
+    this numba (it would compile them at their first call, for seconds). It reads numba's
+    cache index the way numba does (tests/rules/reach/test_first_start.py keeps it true)."""
+    return _cold(_bound(), names)
+
+
+def _cold(space: dict[str, Any], names: Sequence[str]) -> bool:
+    try:
+        return any(not space[name]._cache._cache_file._load_index() for name in names)
+    except (AttributeError, OSError, ValueError, EOFError):
+        return False  # a numba whose cache reads otherwise: no notice rather than a wrong one
+
+
 def warm_up() -> None:
-    """Compile the search (or load it from numba's cache) now, on a small open window, so that
-    the first reach map a player asks for does not pause."""
+    """Compile the search and its paths (or load them from numba's cache) now, on a small
+    open window, so that the first reach map a player asks for does not pause. When they
+    must be compiled, a second process compiles the paths while this one compiles the
+    searches (the machine's other core: numba compiles in one thread), and this one then
+    loads the paths from the cache."""
+    helper = None
+    if cold():
+        root = str(Path(__file__).resolve().parents[3])  # where `sim` is imported from
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        command = "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS)"
+        helper = subprocess.Popen(
+            [sys.executable, "-c", command],
+            env=dict(os.environ, PYTHONPATH=path),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    try:
+        _warm(SEARCHES)
+        if helper is not None:
+            helper.wait()  # if it failed, `_warm` below compiles the paths here
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    _warm(PATHS)
+
+
+def _warm(names: Sequence[str]) -> None:
+    """Call each of `names` once on a small open window, so that it is compiled or loaded."""
     planes = np.zeros((PLANES, 3, 3), dtype=np.int32)
     params = np.zeros(PARAMS, dtype=np.float64)
     for index, value in (
@@ -610,16 +760,49 @@ def warm_up() -> None:
         (M_GRAB_HEIGHT, 5),
     ):
         params[index] = value
-    flags = cell_flags(planes, params)
-    least, states = search(planes, flags, params, 1, 1)
-    trace(planes, flags, params, least, states, 0, 0)
-    code = np.full((3, 3), -1, dtype=np.int8)
-    offer(code, np.zeros((3, 3), dtype=np.int32), least, flags > 0, 0, 0, 4, 0, 1, 1)
-    zones = np.zeros((1, 3, 3), dtype=np.uint8)
-    paths_provoked(planes, flags, params, least, states, 1, 1, flags > 0, zones, np.ones(1))
+    space = _bound()
+    # The flags and a finished search's arrays as `search` would give them (the start cell,
+    # cost 0), written out so that warming the paths compiles no search.
+    flags = np.full((3, 3), F_ENTER | F_LAND, dtype=np.uint8)
+    least = np.full((3, 3), BLOCKED, dtype=np.int32)
+    least[1, 1] = 0
+    levels = int(space["runup_levels"].py_func(params, 3, 3))
+    states = np.full(9 * levels, BLOCKED, dtype=np.int32)
+    states[4 * levels] = 0
+    examples: dict[str, Callable[[], object]] = {
+        "cell_flags": lambda: space["cell_flags"](planes, params),
+        "search": lambda: space["search"](planes, flags, params, 1, 1),
+        "offer": lambda: space["offer"](
+            np.full((3, 3), -1, dtype=np.int8),
+            np.zeros((3, 3), dtype=np.int32),
+            least,
+            flags > 0,
+            0,
+            0,
+            4,
+            0,
+            1,
+            1,
+        ),
+        "trace": lambda: space["trace"](planes, flags, params, least, states, 1, 1),
+        "paths_provoked": lambda: space["paths_provoked"](
+            planes,
+            flags,
+            params,
+            least,
+            states,
+            1,
+            1,
+            flags > 0,
+            np.zeros((1, 3, 3), dtype=np.uint8),
+            np.ones(1),
+        ),
+    }
+    for name in names:
+        examples[name]()
 
 
-@njit(cache=True)
+@compiled()
 def path_provoked(
     planes: Int32,
     flags: Flags,
@@ -650,7 +833,7 @@ def path_provoked(
     return total
 
 
-@njit(cache=True)
+@compiled()
 def paths_provoked(
     planes: Int32,
     flags: Flags,

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pygame
 
 from sim.core.geometry import Pos
@@ -208,24 +209,40 @@ class TerrainLayer:
         g = self.grid
         x0, y0 = cx * CHUNK, cy * CHUNK
         x1, y1 = min(g.width, x0 + CHUNK), min(g.height, y0 + CHUNK)
-        s = pygame.Surface(((x1 - x0) * c, (y1 - y0) * c))
-        tiles = self._look_tiles.setdefault(c, {})
-        blits = []
-        for j, row in enumerate(self._look[y0:y1, x0:x1].tolist()):
-            for i, look in enumerate(row):
-                tile = tiles.get(look)
-                if tile is None:
-                    kind, height, water, obstacle, climb = self._look_keys[look]
-                    tile = tiles[look] = self.tile(c, kind, height, water, obstacle, bool(climb))
-                blits.append((tile, (i * c, j * c)))
-        s.blits(blits, doreturn=False)
+        w, h = x1 - x0, y1 - y0
+        looks = self._look[y0:y1, x0:x1]
+        pixels = self._tile_pixels(c, looks)
+        # Each cell's tile in its place, gathered by numpy in surfarray's (x, y) order, not
+        # blitted a cell at a time: a zoom step draws every chunk on screen afresh (issue #30).
+        picture = pixels[looks.T].transpose(0, 2, 1, 3, 4).reshape(w * c, h * c, 3)
         # The grid: thin lines, dark enough to read on every ground, thinner when zoomed out.
         grid_colour = pal.GRID if c >= 12 else _mix(pal.GRID, pal.OPEN, 0.4)
-        for x in range(x1 - x0 + 1):
-            pygame.draw.line(s, grid_colour, (x * c, 0), (x * c, (y1 - y0) * c))
-        for y in range(y1 - y0 + 1):
-            pygame.draw.line(s, grid_colour, (0, y * c), ((x1 - x0) * c, y * c))
+        picture[::c, :] = grid_colour
+        picture[:, ::c] = grid_colour
+        s = pygame.Surface((w * c, h * c))
+        pygame.surfarray.blit_array(s, picture)
         return s
+
+    def _tile_pixels(self, c: int, looks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+        """The pixels of each look's tile at size `c` (`[look, x, y, rgb]`), made for the
+        looks in `looks` where they are not yet."""
+        if c not in self._look_pixels:
+            if len(self._look_pixels) >= 8:  # zoomed through many sizes: keep the latest
+                self._look_pixels.pop(next(iter(self._look_pixels)))
+            count = len(self._look_keys)
+            self._look_pixels[c] = (
+                np.zeros((count, c, c, 3), dtype=np.uint8),
+                np.zeros(count, dtype=np.bool_),
+            )
+        pixels, made = self._look_pixels[c]
+        if made.all():
+            return pixels
+        for look in np.unique(looks[~made[looks]]).tolist():
+            kind, height, water, obstacle, climb = self._look_keys[look]
+            tile = self.tile(c, kind, height, water, obstacle, bool(climb))
+            pixels[look] = pygame.surfarray.array3d(tile)
+            made[look] = True
+        return pixels
 
     def changed(self, cells: Iterable[Pos]) -> None:
         """The grid's layers were changed at `cells` (the map editor paints in place): redraw
@@ -259,7 +276,8 @@ class TerrainLayer:
         firsts = np.unique(look.ravel(), return_index=True)[1]
         flat = [np.asarray(layer).ravel() for layer in layers]
         self._look_keys = [tuple(int(f[i]) for f in flat) for i in firsts[: len(found)]]
-        self._look_tiles: dict[int, dict[int, pygame.Surface]] = {}
+        # Per tile size: every look's tile as pixels, and which of them are made yet.
+        self._look_pixels: dict[int, tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]] = {}
 
     def _chunk_edges(self) -> dict[tuple[int, int], list[Edge]]:
         """The edges by the chunk they are drawn in (a chunk's layer looks up its own, not
@@ -490,14 +508,44 @@ class TerrainLayer:
             layer = pygame.Surface((size, size))
             layer.fill(KEY)
             layer.set_colorkey(KEY)
-            for edge in mine:
-                self._draw_edge(
-                    layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
-                )
+            if c < 10:
+                self._fill_ledges(layer, mine, x0 * c - margin, y0 * c - margin, c)
+            else:
+                for edge in mine:
+                    self._draw_edge(
+                        layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
+                    )
         self._edge_chunks[key] = layer
         while len(self._edge_chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
             self._edge_chunks.popitem(last=False)
         return layer
+
+    def _fill_ledges(self, s: pygame.Surface, edges: list[Edge], ox: int, oy: int, c: int) -> None:
+        """`_draw_edge` of each of `edges` at a size below a ladder's (c < 10), where every
+        mark is a line along an axis: the ledge and its hachures (c >= 8; a climbable face
+        is drawn as a ledge) filled as rectangles, the same pixels in a fraction of the time
+        (a zoom step draws every edge layer on screen afresh). (ox, oy): where cell (0, 0)'s
+        corner would be on the layer."""
+        width = max(2, c // 8)
+        before = (width - 1) // 2
+        tick, length, gap = max(1, c // 24), max(3, c // 6), max(4, c // 4)
+        ticks = range(gap // 2, c, gap) if c >= 8 else range(0)
+        fill, ledge, back = s.fill, pal.LEDGE, (tick - 1) // 2
+        # `_segment` and `_line_rect` written out: an edge along x is a line down the cell's
+        # right side, hachures pointing across it; one along y, across its bottom.
+        for edge in edges:
+            if abs(edge.diff) < LEDGE_HALF:
+                continue
+            px, py = edge.x * c - ox, edge.y * c - oy
+            reach = -length if edge.diff > 0 else 0  # toward the lower side
+            if edge.axis == "x":
+                for t in ticks:
+                    fill(ledge, (px + c + reach, py + t - back, length + 1, tick))
+                fill(ledge, (px + c - before, py, width, c + 1))
+            else:
+                for t in ticks:
+                    fill(ledge, (px + t - back, py + c + reach, tick, length + 1))
+                fill(ledge, (px, py + c - before, c + 1, width))
 
     @staticmethod
     def _segment(
@@ -542,4 +590,15 @@ class TerrainLayer:
                 ox, oy = a[0] + along[0] * t // c, a[1] + along[1] * t // c
                 pygame.draw.line(s, pal.LEDGE, (ox, oy), (ox + nx * length, oy + ny * length), w)
         if ledge:
-            pygame.draw.line(s, pal.LEDGE, a, b, max(2, c // 8))
+            s.fill(pal.LEDGE, _line_rect(a, b, max(2, c // 8)))
+
+
+def _line_rect(a: tuple[int, int], b: tuple[int, int], width: int) -> pygame.Rect:
+    """The pixels `pygame.draw.line(surface, colour, a, b, width)` covers for a line along an
+    axis (an edge between cells), as a rectangle to fill: the line's own pixels, end points
+    included, and `width` across, starting (width - 1) // 2 before it."""
+    (ax, ay), (bx, by) = a, b
+    before = (width - 1) // 2
+    if ax == bx:
+        return pygame.Rect(ax - before, min(ay, by), width, abs(by - ay) + 1)
+    return pygame.Rect(min(ax, bx), ay - before, abs(bx - ax) + 1, width)

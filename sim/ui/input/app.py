@@ -229,6 +229,22 @@ class App:
             self.handle(event)
         return self.frame()
 
+    def prepare(self, notice: Callable[[], str | None], work: Callable[[], object]) -> None:
+        """Show the first frame at once, then do `work`, what later frames need (the reach
+        engine, compiled on a first start: seconds), with the text `notice()` gives, if any,
+        across the foot of the frame while it runs."""
+        surface = self.frame()
+        said = notice()
+        if said is not None:
+            rect = surface.get_rect()
+            m = self.renderer.m
+            self.renderer.fonts.draw(
+                surface, said, (rect.centerx, rect.bottom - m.px(24)), m.font, anchor="midbottom"
+            )
+        if self.window:
+            pygame.display.flip()
+        work()
+
     def run(self) -> None:
         run_window(
             lambda: self.running,
@@ -345,12 +361,14 @@ def play(
     ai: Mapping[str, str] | None = None,
     scale: float | None = None,
     replayer: Replayer | None = None,
+    prepare: tuple[Callable[[], str | None], Callable[[], object]] | None = None,
 ) -> int:
     """Open the window and play until it is closed; the autosave keeps the game. Exit status 1
     when the game could not be autosaved as it closed (the message says so). `offer`: an
     unfinished game of the scenario to offer on the first handover screen. `size`: None fits
     the window to the display; `scale`: the UI scale, None to follow the window's size;
-    `replayer`: opens a save from the menu in the replay viewer."""
+    `replayer`: opens a save from the menu in the replay viewer; `prepare`: a notice and the
+    work done once the first frame shows (`App.prepare`)."""
     try:
         app = App(
             session,
@@ -364,6 +382,8 @@ def play(
     except pygame.error as error:
         print(f"sim play: cannot open a window ({error}); {NO_WINDOW}", file=sys.stderr)
         return 1
+    if prepare is not None:
+        app.prepare(*prepare)
     app.run()
     message, kept = app.closing if app.closing is not None else app.session.close()
     if message:

@@ -19,13 +19,13 @@ from sim.content import mapedit as me
 from sim.content import tilekinds as tk
 from sim.content.scenario import Problem, Scenario, ScenarioError, loads
 from sim.content.tilepalette import Key, TilePalette
-from sim.core.catalog import default_catalog
 from sim.core.files import write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.rules.budget import refilled
 from sim.rules.reach.reachmap import reach_map
-from sim.tools.batch import Plan, describe, local_pool, run, summarize
+from sim.tools import fairness
+from sim.tools.batch import Plan, local_pool
 from sim.ui.draw.camera import Camera
 from sim.ui.draw.overlay import Overlays
 from sim.ui.draw.terrain import TerrainLayer
@@ -113,7 +113,10 @@ class Editor:
         self.fonts = Fonts()
         self.overlays = Overlays(self.fonts)
         self.camera = Camera()
-        self.templates = sorted(default_catalog().templates)
+        # The templates a unit is placed with, the scenario's own first (issue #32); `palette`
+        # is the Tiled map's tiles.
+        self.template_palette = source.palette()
+        self.templates = [entry.name for entry in self.template_palette]
         self.template = (
             self.templates.index("human_fighter") if "human_fighter" in self.templates else 0
         )
@@ -617,9 +620,11 @@ class Editor:
 
         def work() -> None:
             try:
-                records = run(plan, games, workers=workers, pool=local_pool, on_game=on_game)
-                balance.summary = summarize(plan, records)
-                balance.text = describe(balance.summary)
+                records = fairness.play(
+                    plan, games, workers=workers, pool=local_pool, on_game=on_game
+                )
+                balance.summary = fairness.summarize(plan, records, games)
+                balance.text = fairness.summary_text(balance.summary)
             except Exception as error:  # shown in the panel; the editor goes on
                 balance.error = f"the balance check failed: {error}"
 
@@ -792,14 +797,9 @@ class Editor:
         if self.palette is not None:
             y = self._tiles_box(x, y, width)
         line("Templates (click, or Tab)", bold=True)
-        catalog = default_catalog()
         self._template_rects = []
-        for index, name in enumerate(self.templates):
-            spec = catalog.templates[name]
-            stats = (
-                f"{name}: {spec.get('race', '')} STR {spec.get('str')} AGI {spec.get('agi')} "
-                f"RES {spec.get('res')} {', '.join(spec.get('held', []))}"
-            )
+        for index, entry in enumerate(self.template_palette):
+            stats = entry.summary()
             colour = pal.HIGHLIGHT if index == self.template else pal.TEXT
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
             self._template_rects.append((rect, index))
@@ -826,7 +826,8 @@ class Editor:
             y += m.px(4)
         line(f"Problems ({len(problems)})", (230, 90, 90) if problems else pal.TEXT, bold=True)
         for p in problems[:8]:
-            line(f"line {p.line}: {p.message}", (240, 170, 170))
+            where = f"{Path(p.file).name}:{p.line}" if p.file else f"line {p.line}"  # a pack's
+            line(f"{where}: {p.message}", (240, 170, 170))
         if len(problems) > 8:
             line(f"... and {len(problems) - 8} more")
         if not problems:
@@ -912,8 +913,9 @@ class Editor:
             f.draw(s, f.fit(b.error, small, width), (x, y), small, (240, 170, 170))
         elif b.summary is not None:
             for text in balance_lines(b.summary):
-                f.draw(s, f.fit(text, small, width), (x, y), small)
-                y += small + m.px(2)
+                for part in f.wrap(text, small, width):  # the fairness line is long
+                    f.draw(s, part, (x, y), small)
+                    y += small + m.px(2)
 
     def _hover_terrain(self) -> tuple[Pos, me.Terrain] | None:
         cell = self._cell(pygame.mouse.get_pos()) if pygame.mouse.get_focused() else None
@@ -974,7 +976,8 @@ def edit(
 def balance_lines(summary: dict[str, Any]) -> list[str]:
     """A finished balance check in the panel's words: each side's wins with the interval,
     then draws, games the round cap stopped (no one's win: without them the win rates read as
-    if the rest were losses) and the mean length."""
+    if the rest were losses) and the mean length, then the fairness line of `sim batch
+    --fairness` (sim/tools/fairness.py) when the check has one."""
     lines = []
     for team, side in summary["sides"].items():
         low, high = side["wilson_95"]
@@ -988,4 +991,6 @@ def balance_lines(summary: dict[str, Any]) -> list[str]:
         f"draws {summary['draws']}, stopped by the round cap {summary['capped']}, "
         f"mean length {mean or 0:.1f} rounds"
     )
+    if "fairness" in summary:
+        lines += fairness.lines(summary["fairness"])
     return lines

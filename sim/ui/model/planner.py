@@ -269,7 +269,12 @@ class Planner:
                 )
             cost = battle.check(action)
             if isinstance(cost, Refusal):
-                first_refusal = first_refusal or f"{kind.name}: {cost.reason}"
+                # The rules name the Movement Action in most refusals now (R-M1: "walk: 3 m
+                # allowed ..."); it is said once.
+                said = cost.reason
+                if not said.startswith(f"{kind.name}:"):
+                    said = f"{kind.name}: {said}"
+                first_refusal = first_refusal or said
                 continue
             if mapped:
                 self._priced[priced] = cost

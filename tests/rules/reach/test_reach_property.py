@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -125,6 +126,7 @@ FAST = settings(
 
 @FAST
 @given(cases())
+@pytest.mark.slow
 def test_scalar_and_compiled_ground_rules_agree_on_every_step(case: Case) -> None:
     """R-U2, R-U3, R-M2, R-M3, R-M4, R-M5, R-M9: the same answer from both forms, for every
     Gait and every neighbouring pair."""
@@ -234,6 +236,7 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
 
 @FAST
 @given(cases())
+@pytest.mark.slow
 def test_the_reach_map_finds_every_path_the_scalar_rules_allow(case: Case) -> None:
     """R-M2..R-M6, R-M9: not circular, unlike a destination move (which asks the reach engine
     itself): an exhaustive search with the scalar rules, over metres spent and covered as well

@@ -153,7 +153,8 @@ def test_the_side_at_the_screen_reads_only_what_it_may_and_refusals_change_nothi
     said = {line.split("> ", 1)[1]: reply for line, reply in pairwise(out) if "> " in line}
     assert said["look 3,1"] == "RED has not taken the seat: press Enter first"
     assert said["walk 3,1"] == (
-        "cannot move there: walk: (3,1): a Walk allows 2.5 m; this path needs 3 m"
+        "cannot move there: walk: 2.5 m allowed (Speed 8 / 3, hide taking 1 off its Speed 9), "
+        "this path costs 3 m; the metres run out at (3,1) (R-M1)"
     )
     assert said["walk 30,1"] == "(30,1) is off the map (9 x 4)"
     assert said["walk 3"] == "'3' is not a cell; write it x,y, e.g. 3,2"

@@ -1,0 +1,115 @@
+"""The first start after an install (issue #30): importing the simulator does not import numba,
+a command compiles only the searches it uses, says so on standard error as it begins, and keeps
+them in the user's cache directory, so the next start neither compiles nor says anything."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.rules.reach import pathfinder
+
+ROOT = Path(__file__).resolve().parents[3]
+SKIRMISH = str(ROOT / "scenarios" / "skirmish.toml")
+NOTICE = "sim: compiling the reach engine for this machine"
+
+
+def _env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _sim(env: dict[str, str], *args: str, script: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def test_the_cache_is_numba_s_setting_else_the_xdg_cache_else_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert pathfinder.cache_dir() == tmp_path / "numba"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert pathfinder.cache_dir() == tmp_path / "xdg" / "sim" / "numba"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert pathfinder.cache_dir() == tmp_path / "home" / ".cache" / "sim" / "numba"
+
+
+def test_importing_the_command_line_does_not_import_numba(tmp_path: Path) -> None:
+    code = "import sys, sim.cli.main; print('numba' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=_env(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_the_reach_engine_is_warm_once_the_tests_have_begun() -> None:
+    """tests/conftest.py compiled it: `cold` reads numba's cache as numba does."""
+    assert not pathfinder.cold()
+
+
+@pytest.mark.slow
+def test_a_fresh_cache_is_filled_by_the_first_command_that_searches(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    checked = _sim(env, "check", SKIRMISH)
+    assert checked.returncode == 0 and NOTICE not in checked.stderr  # no search: no compile
+    aim = '{"unit": "bram", "action": "aim"}\n'
+    aimed = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=aim)
+    assert aimed.returncode == 0, aimed.stderr
+    assert NOTICE not in aimed.stderr  # an Aim asks for no reach map: nothing is compiled
+    walk = '{"unit": "bram", "action": "walk", "to": [3, 3]}\n'
+    first = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
+    assert first.returncode == 0, first.stderr
+    assert '"type": "moved"' in first.stdout
+    cache = tmp_path / "sim" / "numba"
+    assert first.stderr.splitlines()[0].startswith(NOTICE)
+    assert str(cache) in first.stderr
+    kept = sorted(p.name.split("-")[0] for p in cache.rglob("*.nbi"))
+    print(f"compiled for one Walk: {kept}")
+    assert "pathfinder.search" in kept and "pathfinder.offer" not in kept  # only what it used
+    again = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
+    assert again.returncode == 0 and NOTICE not in again.stderr
+    assert again.stdout == first.stdout
+
+
+def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
+    """`sim play` (issue #30): the first frame (the handover screen) is drawn before the reach
+    engine is prepared, the notice written across its foot while it is; without a notice the
+    frame is the plain one. With the engine cached, the client has nothing to say."""
+    import pygame
+
+    from sim.cli.main import _compiling
+    from tests.ui.test_client import make_app
+
+    order: list[str] = []
+    app = make_app(ROOT / "scenarios" / "skirmish.toml")
+
+    def notice() -> str:
+        order.append("notice")
+        return "Preparing the reach engine: compiling it once after installing or updating..."
+
+    app.prepare(notice, lambda: order.append("work"))
+    said = pygame.surfarray.array3d(app.surface)
+    plain = make_app(ROOT / "scenarios" / "skirmish.toml")
+    plain.prepare(lambda: None, lambda: order.append("plain work"))
+    quiet = pygame.surfarray.array3d(plain.surface)
+    assert order == ["notice", "work", "plain work"]
+    differs = (said != quiet).any(axis=(0, 2)).nonzero()[0]  # rows that differ
+    assert differs.size and differs.min() > said.shape[1] * 0.9  # only at the foot
+    assert _compiling() is None  # tests/conftest.py compiled it
