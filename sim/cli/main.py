@@ -41,6 +41,7 @@ from sim.tools import fairness
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 if TYPE_CHECKING:
+    from sim.content.tilepalette import TilePalette
     from sim.formats.replay import Save, Unfinished
     from sim.ui.model.session import Session
 
@@ -188,10 +189,21 @@ def _parser() -> argparse.ArgumentParser:
         "--new", metavar="WxH", help="start a new map of W by H cells (default 20x12)"
     )
     edit.add_argument("--out", metavar="FILE", help="save to FILE (default: the file opened)")
+    edit.add_argument(
+        "--kinds",
+        metavar="KINDS",
+        help="a Tiled map's kinds file, read and saved (default: MAP.kinds.toml beside the map)",
+    )
     _ui_scale_option(edit)
 
     imp = sub.add_parser("import-tiled", help="turn a Tiled map (.tmx) into a scenario file")
     imp.add_argument("tmx", help="Tiled map (.tmx)")
+    imp.add_argument(
+        "--kinds",
+        metavar="KINDS",
+        help="what the map's tiles are: a kinds file (default: MAP.kinds.toml beside the map, "
+        "when there is one; docs/tiled.md)",
+    )
     imp.add_argument("--out", required=True, metavar="SCENARIO", help="scenario file to write")
     exp = sub.add_parser("export-tiled", help="write a scenario as a Tiled map (.tmx)")
     exp.add_argument("scenario", help="scenario file")
@@ -765,9 +777,13 @@ def _edit(args: argparse.Namespace) -> int:
     """`sim edit [SCENARIO | --new WxH] [--out FILE]`; with neither, a new map of the size
     `--new` suggests (NEW_MAP)."""
     from sim.content import mapedit
+    from sim.content.tiled import scenario_text
 
     if args.scenario is not None and args.new is not None:
         raise UsageError("give a scenario file to edit, or --new WxH for a new map, not both")
+    if args.kinds is not None and not (args.scenario or "").lower().endswith(".tmx"):
+        raise UsageError("--kinds names what a Tiled map's tiles are: give a .tmx map with it")
+    palette = None
     try:
         if args.scenario is None:
             size = args.new if args.new is not None else NEW_MAP
@@ -779,11 +795,11 @@ def _edit(args: argparse.Namespace) -> int:
                 mapedit.new_text(int(found.group(1)), int(found.group(2))), out
             )
         elif args.scenario.lower().endswith(".tmx"):
-            text = _from_tiled(args.scenario)
-            if text is None:
+            palette = _palette(args.scenario, args.kinds)
+            if palette is None:
                 return 1
             out = args.out or str(Path(args.scenario).with_suffix(".toml"))
-            source = mapedit.open_text(text, out)
+            source = mapedit.open_text(scenario_text(palette.imported), out)
         else:
             source = mapedit.open_file(args.scenario)
             out = args.out or args.scenario
@@ -799,7 +815,22 @@ def _edit(args: argparse.Namespace) -> int:
         return 1
     from sim.ui.input.editor import edit
 
-    return edit(source, out, scale=args.ui_scale)
+    return edit(source, out, scale=args.ui_scale, palette=palette)
+
+
+def _palette(path: str, kinds: str | None) -> TilePalette | None:
+    """A Tiled map opened for the editor, its tiles with what names them (a guess for a tile
+    nothing names); None (the problems printed) when it cannot be opened."""
+    from sim.content.tilepalette import open_palette
+
+    try:
+        palette = open_palette(path, kinds)
+    except TiledError as error:
+        print(error, file=sys.stderr)
+        return None
+    for warning in palette.imported.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return palette
 
 
 NEW_MAP = "20x12"  # `sim edit` with no file: a new map of this size
@@ -816,13 +847,13 @@ def _free_name(name: str) -> str:
     return str(path)
 
 
-def _from_tiled(path: str) -> str | None:
+def _from_tiled(path: str, kinds: str | None = None, out: str | None = None) -> str | None:
     """A Tiled map as scenario text, its warnings printed; None (problems printed) when it
     cannot be imported."""
     from sim.content.tiled import TiledError, to_scenario
 
     try:
-        text, warnings = to_scenario(path)
+        text, warnings = to_scenario(path, kinds, out)
     except TiledError as error:
         print(error, file=sys.stderr)
         return None
@@ -836,7 +867,7 @@ def _tiled(args: argparse.Namespace) -> int:
     from sim.content.tiled import as_scenario, carry_packs, write_tmx
 
     if args.command == "import-tiled":
-        text = _from_tiled(args.tmx)
+        text = _from_tiled(args.tmx, args.kinds, args.out)
         if text is None:
             return 1
         try:

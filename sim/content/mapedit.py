@@ -28,6 +28,7 @@ from sim.content.scenario import (
     read_content,
     read_terrain,
 )
+from sim.content.tilekinds import Entry
 from sim.core.files import Unreadable, read_text, write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
@@ -93,6 +94,9 @@ class MapState:
     terrain: Rows  # [y][x]; rows no edit touched are shared between states
     units: tuple[Unit, ...]
     goals: tuple[Goal, ...]
+    # A Tiled map's tiles and what each was made (the editor's tile palette, saved to the map's
+    # kinds file): ((tileset, tile id), entry) pairs. Kept here so that undo takes them back too.
+    tile_kinds: tuple[tuple[tuple[str, int], Entry], ...] = ()
 
     @property
     def width(self) -> int:

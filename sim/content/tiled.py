@@ -14,13 +14,17 @@ import math
 import re
 import shutil
 import tomllib
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
+import numpy as np
+
 from sim.content import mapedit as me
 from sim.content import packs, tmx
+from sim.content import tilekinds as tk
 from sim.content.scenario import (
     MAX_METRES,
     MAX_SEED,
@@ -32,11 +36,21 @@ from sim.content.scenario import (
     loads,
 )
 from sim.content.tmx import TiledError
+from sim.core.files import write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
 from sim.core.limits import first_problems, limits
 
-__all__ = ["TiledError", "load_tmx", "read_tmx", "to_scenario", "write_tmx"]
+__all__ = [
+    "Imported",
+    "TiledError",
+    "import_map",
+    "load_tmx",
+    "read_tmx",
+    "scenario_text",
+    "to_scenario",
+    "write_tmx",
+]
 
 TILE_KEYS = ("kind", "elevation", "depth", "obstacle", "climbable")
 # Map properties; `content` and the content sections are the scenario's own content (issue
@@ -104,62 +118,169 @@ def _tile_terrain(tile: tmx.Tile, unknown: set[str]) -> tuple[dict[str, Any], li
             if half is None:
                 problems.append(message)
             else:
-                cell[key] = half
+                cell["height" if key == "elevation" else key] = half
     return cell, problems
 
 
-def _terrain(
-    tiled: tmx.TiledMap, problems: list[str], unknown: set[str]
-) -> tuple[tuple[me.Terrain, ...], ...]:
-    """The cells' terrain: each tile layer's tiles in turn, a later layer's properties
-    winning. A tile's properties are read once, whatever the cells it covers."""
-    width, height, path = tiled.width, tiled.height, tiled.path
-    values: dict[str, list[Any]] = {
-        "kind": [None] * (width * height),
-        "elevation": [0] * (width * height),
-        "depth": [0] * (width * height),
-        "obstacle": [0] * (width * height),
-        "climbable": [False] * (width * height),
-    }
-    read: dict[int, tuple[dict[str, Any], list[str]]] = {}
+@dataclass(frozen=True)
+class TileUse:
+    """A tile drawn in the map (whatever its flips), what names it and what it says of
+    itself; `entry` None: nothing names it."""
+
+    gid: int  # flip flags removed
+    tileset: tmx.Tileset | None  # None: a gid below every tileset (a damaged map)
+    tile: int
+    need: tk.Need
+    entry: tk.Entry | None
+    source: str  # what named it, in words: a kinds file's entry, "its properties", "a guess"
+    guessed: bool = False  # the entry is a guess (the editor's, for a tile nothing names)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A Tiled map as the editor and the importer see it: the scenario's state, the map's
+    `items` and `objectives` tables, warnings, and each tile drawn with what names it."""
+
+    tiled: tmx.TiledMap
+    state: me.MapState
+    extras: dict[str, Any]  # the map's items, objectives and content, as _map_extras reads them
+    warnings: list[str]
+    uses: dict[int, TileUse]  # by gid
+    kinds_path: Path  # the kinds file used, or the one a starter (or the editor) would write
+
+
+def _words(tileset: tmx.Tileset, tile: tmx.Tile | None, number: int) -> tuple[str, ...]:
+    """What a tile says of itself, most telling first: its class, the terrains it shows (the
+    one covering most of it first), its image's name, its properties' text (and the names of
+    those that are true)."""
+    words: list[str] = []
+    if tile is not None:
+        words.append(tile.cls)
+    words.extend(tileset.terrain.get(number, ()))
+    if tile is not None:
+        words.append(Path(tile.image).stem if tile.image else "")
+        for key, value in tile.properties.items():
+            if isinstance(value, str):
+                words.append(value)
+            elif value is True:
+                words.append(key)
+    # Not the tileset's own name or image: "perspective_walls" would make every tile a wall.
+    return tuple(w for w in words if w)
+
+
+def kinds_beside(path: str | Path) -> Path:
+    """The kinds file a map uses when none is named: MAP.kinds.toml beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.kinds.toml")
+
+
+def _uses(
+    tiled: tmx.TiledMap,
+    kinds: tk.Kinds | None,
+    problems: list[str],
+    unknown: set[str],
+) -> dict[int, TileUse]:
+    """Every tile drawn in the map's tile layers, and what names it: the kinds file's entry,
+    else its own properties of our schema, else the kinds file's default."""
+    seen: dict[int, tuple[int, int, str]] = {}  # gid: cells, first index, layer
     for layer in tiled.layers:
         if not isinstance(layer, tmx.TileLayer):
             continue
-        told: set[int] = set()
+        # Each tile's count and first cell in one sorting pass, whatever the number of tiles.
+        gids = np.frombuffer(layer.gids, dtype=np.uint32) & np.uint32(~tmx.GID_FLAGS & 0xFFFFFFFF)
+        found, firsts, counts = np.unique(gids, return_index=True, return_counts=True)
+        for gid, first, count in zip(found.tolist(), firsts.tolist(), counts.tolist(), strict=True):
+            if not gid:
+                continue
+            cells, before, name = seen.get(gid, (0, first, layer.name))
+            seen[gid] = (cells + count, before, name)
+    width, (ox, oy) = tiled.width, tiled.origin
+    uses: dict[int, TileUse] = {}
+    for gid, (cells, first, layer_name) in seen.items():
+        cell = (first % width + ox, first // width + oy)
+        found = tiled.locate(gid)
+        if found is None:
+            need = tk.Need("", gid, cells, cell, layer_name)
+            problems.append(
+                f"{tiled.path}: layer {tmx.shown(layer_name)}: tile number {gid} belongs to no "
+                f"tileset ({need.where()}); the map is damaged (save it again in Tiled)"
+            )
+            uses[gid] = TileUse(gid, None, gid, need, None, "")
+            continue
+        tileset, number = found
+        tile = tileset.tiles.get(number)
+        need = tk.Need(
+            tileset.label, number, cells, cell, layer_name, _words(tileset, tile, number)
+        )
+        entry: tk.Entry | None = None
+        source = ""
+        named = None
+        if kinds is not None:
+            named = kinds.find(
+                tileset.label, number, tile.cls if tile else "", tile.properties if tile else {}
+            )
+        if kinds is not None and named is not None:
+            entry, source = named[0], f"{kinds.path} {named[1]}"
+        elif tile is not None and any(key in TILE_KEYS for key in tile.properties):
+            cell_terrain, wrong = _tile_terrain(tile, unknown)
+            where = (
+                f"{tiled.path}: layer {tmx.shown(layer_name)}, the tile at [{cell[0]}, {cell[1]}]"
+            )
+            more = f" (and {cells - 1:,} more cells)" if cells > 1 else ""
+            problems.extend(f"{where}: {message}{more}" for message in wrong)
+            entry, source = tk.Entry(**cell_terrain), "its properties"
+        elif kinds is not None and kinds.default is not None:
+            entry, source = kinds.default, f"{kinds.path} default"
+        uses[gid] = TileUse(gid, tileset, number, need, entry, source)
+    return uses
+
+
+def compose(
+    tiled: tmx.TiledMap, entries: Mapping[int, tk.Entry | None]
+) -> tuple[me.Rows, list[int]]:
+    """The cells' terrain from the tiles drawn on them, bottom layer first: a tile whose entry
+    has a kind decides the cell (kind and numbers, those it does not give 0), one without a
+    kind sets only the numbers it gives, and a tile with no entry is passed over. Also the
+    cells (their indexes, row by row) no tile gave a kind: they are open."""
+    width, height = tiled.width, tiled.height
+    kind: list[Kind | None] = [None] * (width * height)
+    levels = {key: [0] * (width * height) for key in ("height", "depth", "obstacle")}
+    climbable = [False] * (width * height)
+    for layer in tiled.layers:
+        if not isinstance(layer, tmx.TileLayer):
+            continue
         for index, gid in enumerate(layer.gids):
             if not gid:
                 continue
-            if gid not in read:
-                tile = tiled.tile(gid)
-                read[gid] = _tile_terrain(tile, unknown) if tile else ({}, [])
-            cell, wrong = read[gid]
-            if wrong and gid not in told:
-                told.add(gid)
-                count = layer.gids.count(gid)
-                more = f" (and {count - 1:,} more cells)" if count > 1 else ""
-                where = f"{path}: layer {tmx.shown(layer.name)}, the tile at "
-                where += f"[{index % width}, {index // width}]"
-                problems.extend(f"{where}: {message}{more}" for message in wrong)
-            for key, value in cell.items():
-                values[key][index] = value
-    missing = [i for i, kind in enumerate(values["kind"]) if kind is None]
-    if missing:
-        shown = ", ".join(f"[{i % width}, {i // width}]" for i in missing[:12])
-        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        problems.append(f"{path}: no tile layer gives these cells a kind: {shown}{more}")
-    return tuple(
+            entry = entries.get(gid & ~tmx.GID_FLAGS)
+            if entry is None:
+                continue
+            if entry.kind is not None:
+                kind[index] = entry.kind
+                for key, values in levels.items():
+                    values[index] = getattr(entry, key) or 0
+                climbable[index] = bool(entry.climbable)
+                continue
+            for key, values in levels.items():
+                half = getattr(entry, key)
+                if half is not None:
+                    values[index] = half
+            if entry.climbable is not None:
+                climbable[index] = entry.climbable
+    rows = tuple(
         tuple(
             me.Terrain(
-                values["kind"][i] or Kind.OPEN,
-                values["elevation"][i],
-                values["depth"][i],
-                values["obstacle"][i],
-                values["climbable"][i],
+                kind[i] or Kind.OPEN,
+                levels["height"][i],
+                levels["depth"][i],
+                levels["obstacle"][i],
+                climbable[i],
             )
             for i in range(y * width, (y + 1) * width)
         )
         for y in range(height)
     )
+    return rows, [i for i, k in enumerate(kind) if k is None]
 
 
 def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[me.Unit]:
@@ -180,8 +301,7 @@ def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[
             if not obj.name or not isinstance(team, str) or not team:
                 problems.append(f"{where}: a unit needs a name (its id) and a property team")
                 continue
-            bottom = obj.y - obj.height if obj.gid else obj.y  # tile objects sit on their foot
-            place = Pos(int(obj.x // tiled.tilewidth), int(bottom // tiled.tileheight))
+            place = Pos(*_cell_of(tiled, obj))
             overrides: dict[str, Any] = {}
             for key, value in props.items():
                 if key not in UNIT_KEYS or key in ("id", "team", "template", "at"):
@@ -259,16 +379,65 @@ def _map_extras(
     return seed, extras
 
 
-def _read(path: str | Path) -> tuple[me.MapState, dict[str, Any], list[str]]:
-    """The scenario a Tiled map describes, its `items`, `objectives` and content (as
-    `_map_extras` gives them), and its warnings. Raises TiledError with every problem (the
+def _read(
+    path: str | Path,
+    kinds: str | Path | None = None,
+    *,
+    guess: bool = False,
+    out: str | Path | None = None,
+) -> Imported:
+    """The scenario a Tiled map describes, with the kinds file at `kinds` (None: the one
+    beside the map, MAP.kinds.toml, when there is one). A tile nothing names is refused with
+    every such tile listed, or with `guess` given a guess (the editor shows it); `out` is the
+    scenario file the refusal's command writes. Its `extras` are the map's `items`,
+    `objectives` and content, as `_map_extras` gives them. Raises TiledError with every problem (the
     first screenful of them)."""
     tiled = tmx.read(path)
+    named_file = kinds is not None
+    kinds_path = Path(kinds) if kinds is not None else kinds_beside(tiled.path)
+    rules: tk.Kinds | None = None
+    if named_file or kinds_path.is_file():
+        rules = tk.load(str(kinds_path))
     problems: list[str] = []
     unknown: set[str] = set()
-    terrain = _terrain(tiled, problems, unknown)
+    uses = _uses(tiled, rules, problems, unknown)
+    entries = {gid: use.entry for gid, use in uses.items()}
+    terrain, kindless = compose(tiled, entries)
+    width = tiled.width
+    unnamed = [use for use in uses.values() if use.entry is None and use.tileset is not None]
+    if unnamed and (rules is not None or kindless):
+        if guess:
+            for use in unnamed:
+                entry, _ = tk.guess(use.need.words)
+                uses[use.gid] = replace(use, entry=entry, source="a guess", guessed=True)
+            terrain, _ = compose(tiled, {gid: use.entry for gid, use in uses.items()})
+        elif rules is not None:
+            problems.extend(
+                f"{tiled.path}: tileset {tmx.shown(u.need.tileset)}, tile {u.tile}: "
+                f"{rules.path} has no entry for it ({u.need.where()}); add "
+                f'`{u.tile} = "open"` (or what it is) under '
+                f"[tileset.{tk.toml_key(u.need.tileset)}], or a default"
+                for u in unnamed
+            )
+        else:
+            problems.extend(
+                f"{tiled.path}: tileset {tmx.shown(u.need.tileset)}, tile {u.tile} has no kind "
+                f"({u.need.where()})"
+                for u in sorted(unnamed, key=lambda u: (u.need.tileset, u.tile))
+            )
+            problems = first_problems(problems, limits().problems.shown - 1)
+            problems.append(_starter(tiled, [u.need for u in unnamed], kinds_path, out))
+    elif kindless and not guess:
+        ox, oy = tiled.origin  # an infinite map's cells are named as Tiled names them
+        shown = ", ".join(f"[{i % width + ox}, {i // width + oy}]" for i in kindless[:12])
+        more = f" and {len(kindless) - 12:,} more" if len(kindless) > 12 else ""
+        problems.append(
+            f"{tiled.path}: no tile layer gives these cells a kind: {shown}{more} (draw a tile "
+            "there)"
+        )
     units = _units(tiled, problems, unknown)
     seed, extras = _map_extras(tiled, problems, unknown)
+    _items(tiled, problems, extras)
     if problems:
         raise TiledError("\n".join(first_problems(problems)))
     warnings = []
@@ -284,22 +453,83 @@ def _read(path: str | Path) -> tuple[me.MapState, dict[str, Any], list[str]]:
         units=tuple(units),
         goals=(),
     )
-    return state, extras, warnings
+    return Imported(tiled, state, extras, warnings, uses, kinds_path)
 
 
-def read_tmx(path: str | Path) -> tuple[me.MapState, list[str]]:
+def _starter(
+    tiled: tmx.TiledMap, needs: list[tk.Need], kinds_path: Path, out: str | Path | None
+) -> str:
+    """Write a starter kinds file for the tiles in `needs` beside the map, and say so in the
+    refusal's last line: the file and the one command to run again."""
+    out = out or tiled.path.with_suffix(".toml")
+    command = f"sim import-tiled {tiled.path} --kinds {kinds_path} --out {out}"
+    try:
+        write_atomically(kinds_path, tk.starter(tiled.path.name, needs, command))
+    except OSError as error:
+        return (
+            f"{tiled.path}: no tile says what it is on the battlefield, and a starter kinds "
+            f"file could not be written to {kinds_path} ({error.strerror or error}); see "
+            "docs/tiled.md for what one holds"
+        )
+    return (
+        f"{tiled.path}: no tile says what it is on the battlefield: {kinds_path} now names "
+        f"each of the {len(needs):,} tiles with a guess; check it, then run: {command}"
+    )
+
+
+def _items(tiled: tmx.TiledMap, problems: list[str], extras: dict[str, Any]) -> None:
+    """Items lying on the ground from an object layer `items`: each object's class (`type`)
+    is the equipment, its name (when it has one) the item's id, its position the cell."""
+    for layer in tiled.layers:
+        if not isinstance(layer, tmx.ObjectLayer) or layer.name != "items":
+            continue
+        if isinstance(extras.get("items"), dict) and layer.objects:
+            # A scenario's `items` is either the items on the ground or its kinds of item.
+            problems.append(
+                f"{tiled.path}: layer 'items' lays items on the ground, but the map property "
+                "items holds kinds of item; put those in a content pack "
+                "named by the map property content"
+            )
+            return
+        for obj in layer.objects:
+            where = f"{tiled.path}: layer 'items', object {tmx.shown(obj.name or str(obj.id))}"
+            if not obj.cls:
+                problems.append(
+                    f"{where}: an item needs its equipment (dagger, rope...) as its class"
+                )
+                continue
+            item: dict[str, Any] = {"kind": obj.cls, "at": list(_cell_of(tiled, obj))}
+            if obj.name:
+                item["id"] = obj.name
+            extras.setdefault("items", []).append(item)
+
+
+def _cell_of(tiled: tmx.TiledMap, obj: tmx.MapObject) -> tuple[int, int]:
+    """The cell an object is in: its top-left corner's, a tile object's foot's."""
+    bottom = obj.y - obj.height if obj.gid else obj.y  # tile objects sit on their foot
+    return int(obj.x // tiled.tilewidth), int(bottom // tiled.tileheight)
+
+
+def read_tmx(path: str | Path, kinds: str | Path | None = None) -> tuple[me.MapState, list[str]]:
     """The scenario a Tiled map describes, and its warnings. Raises TiledError."""
-    state, _, warnings = _read(path)
-    return state, warnings
+    found = _read(path, kinds)
+    return found.state, found.warnings
 
 
-def to_scenario(path: str | Path) -> tuple[str, list[str]]:
-    """A Tiled map as the text of a scenario file, and the warnings. Raises TiledError."""
-    state, extras, warnings = _read(path)
-    text = me.new_text(state.width, state.height)
-    if "content" in extras:  # a top-level key: before the first table
-        text = f"content = {_toml(extras['content'])}\n" + text
-    for key, tables in extras.items():
+def import_map(path: str | Path, kinds: str | Path | None = None, guess: bool = False) -> Imported:
+    """A Tiled map with what names each of its tiles (`guess`: a guess for a tile nothing
+    names, as the editor opens a map). Raises TiledError."""
+    return _read(path, kinds, guess=guess)
+
+
+def scenario_text(found: Imported, state: me.MapState | None = None) -> str:
+    """An imported map (or `state`, the editor's edit of it) as the text of a scenario file.
+    Raises TiledError when its items or objectives do not make a scenario."""
+    path = found.tiled.path
+    text = me.new_text(found.state.width, found.state.height)
+    if "content" in found.extras:  # a top-level key: before the first table
+        text = f"content = {_toml(found.extras['content'])}\n" + text
+    for key, tables in found.extras.items():
         if key == "content":
             continue
         if isinstance(tables, dict):  # a content section: [weapons.maul], ...
@@ -309,22 +539,30 @@ def to_scenario(path: str | Path) -> tuple[str, list[str]]:
         for table in tables:
             text += f"\n[[{key}]]\n" + _keys(table)
     try:
-        source = me.open_text(text, str(Path(path).with_suffix(".toml")))
+        source = me.open_text(text, str(path.with_suffix(".toml")))
     except me.EditError as error:
         # The map's items or objectives, which are the only text taken whole from the map.
         lines = [re.sub(r"^.*?:\d+: ", "", line) for line in str(error).splitlines()]
         raise TiledError(
             "\n".join(first_problems([f"{path}: as a scenario: {line}" for line in lines]))
         ) from None
-    out = me.render(source, replace(state, goals=source.state.goals))
-    return out, warnings
+    return me.render(source, replace(state or found.state, goals=source.state.goals))
 
 
-def load_tmx(path: str | Path) -> tuple[Scenario, list[str]]:
+def to_scenario(
+    path: str | Path, kinds: str | Path | None = None, out: str | Path | None = None
+) -> tuple[str, list[str]]:
+    """A Tiled map as the text of a scenario file (to be written to `out`), and the warnings.
+    Raises TiledError."""
+    found = _read(path, kinds, out=out)
+    return scenario_text(found), found.warnings
+
+
+def load_tmx(path: str | Path, kinds: str | Path | None = None) -> tuple[Scenario, list[str]]:
     """A Tiled map as a scenario to play, and the warnings. The scenario's own problems (a unit
     in a wall, an unknown template) are TiledErrors too, named by the map, not by lines of a
     file that was never written."""
-    text, warnings = to_scenario(path)
+    text, warnings = to_scenario(path, kinds)
     try:
         return loads(text, str(path)), warnings
     except ScenarioError as error:
@@ -340,13 +578,18 @@ def _keys(table: Any) -> str:
 
 def as_scenario(path: str | Path, problems: list[Problem]) -> list[str]:
     """A Tiled map's problems as a scenario, named by the map: `MAP.tmx: as a scenario: ...`,
-    with the file and line of those in a content pack."""
-    return first_problems(
-        [
-            f"{path}: as a scenario: {f'{p.file}:{p.line}: ' if p.file else ''}{p.message}"
-            for p in problems
-        ]
-    )
+    with the file and line of those in a content pack (the first screenful); a map with no
+    units is told where they come from."""
+    lines = []
+    for p in problems:
+        line = f"{path}: as a scenario: {f'{p.file}:{p.line}: ' if p.file else ''}{p.message}"
+        if not p.file and "needs at least one [[units]]" in p.message:
+            line = (
+                f"{path}: the map has no units: add an object layer named units in Tiled, one "
+                f"object a unit (docs/tiled.md), or place them with: sim edit {path}"
+            )
+        lines.append(line)
+    return first_problems(lines)
 
 
 def _key(key: str) -> str:

@@ -10,9 +10,10 @@ files a map names (external tilesets, object templates) are resolved relative to
 names them and must be regular files inside the map's folder tree. Every refusal is one
 TiledError line naming the file, the place and what to do.
 
-Only what the importer uses is kept: the map's size, properties, tilesets (each tile's class
-and properties), tile layers in drawing order (groups flattened) and object layers. Tile
-images are never opened.
+Only what the importer uses is kept: the map's size, properties, tilesets (each tile's class,
+properties, image and terrain name), tile layers in drawing order (groups flattened) and object
+layers. An infinite map's chunks are put together into the smallest box that holds every tile
+drawn. Tile images are named here, never opened (sim/content/tileart.py reads them).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import re
 import sys
 import zlib
 from array import array
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.content import xmltree
@@ -36,7 +38,17 @@ Value = str | int | float | bool
 GID_FLAGS = 0xF0000000  # flipped horizontally, vertically, diagonally, rotated (hexagonal)
 _WHOLE = re.compile(r"-?[0-9]{1,19}")
 _TEXT_TAGS = frozenset({"data", "chunk", "property"})
-_PACKED = {"data": ("tile", "gid")}  # the old XML layer format: one <tile gid=""/> a cell
+# The old XML layer format: one <tile gid=""/> a cell, in a layer's data or an infinite map's chunk.
+_PACKED = {"data": ("tile", "gid"), "chunk": ("tile", "gid")}
+# Why a map of each other orientation cannot be played on a grid of metre cells.
+ORIENTATIONS = {
+    "isometric": "an isometric map: its tiles are diamonds seen at an angle, so a cell's "
+    "neighbours are not those of a square grid",
+    "staggered": "a staggered isometric map: every other row is shifted half a tile, so a cell's "
+    "neighbours are not those of a square grid",
+    "hexagonal": "a hexagonal map: its cells have six neighbours, and the rules move over square "
+    "cells with eight",
+}
 
 
 class TiledError(Exception):
@@ -45,11 +57,13 @@ class TiledError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Tile:
-    """A tile a tileset describes: its class (`type` before Tiled 1.9) and properties."""
+    """A tile a tileset describes: its class (`type` before Tiled 1.9), properties, and its own
+    image (a collection of images; "" in a tileset of one image)."""
 
     id: int
     cls: str
     properties: dict[str, Value]
+    image: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +72,22 @@ class Tileset:
     name: str
     source: str  # the file it was read from ("" inside the map)
     tiles: dict[int, Tile]
+    folder: Path = Path(".")  # what its image names are relative to
+    image: str = ""  # the one image its tiles are cut from ("" for a collection of images)
+    tilewidth: int = 0
+    tileheight: int = 0
+    columns: int = 0
+    margin: int = 0
+    spacing: int = 0
+    tilecount: int = 0
+    # The names of the terrains (Tiled's terrain types, later its Wang colours) a tile shows,
+    # the one covering most of it first: ("Water",) for water, ("Sand", "Water") for a beach.
+    terrain: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The name the map's kinds file knows it by: its name, else its file's."""
+        return self.name or Path(self.source).stem or f"tileset at gid {self.firstgid}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +116,15 @@ class ObjectLayer:
 
 
 @dataclass(frozen=True, slots=True)
+class _Chunked:
+    """An infinite map's tile layer as read: chunks of (x, y, width, height, gids)."""
+
+    name: str
+    chunks: tuple[tuple[int, int, int, int, array[int]], ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class TiledMap:
     path: Path
     width: int
@@ -95,10 +134,18 @@ class TiledMap:
     properties: dict[str, Value]
     tilesets: tuple[Tileset, ...]  # by firstgid
     layers: tuple[TileLayer | ObjectLayer, ...]  # in drawing order, bottom first
+    # An infinite map: the cell of its own coordinates that became [0, 0] here.
+    origin: tuple[int, int] = (0, 0)
 
     def tile(self, gid: int) -> Tile | None:
         """The tile a layer's gid shows (its flip flags ignored), None for 0 or an undescribed
         tile."""
+        found = self.locate(gid)
+        return None if found is None else found[0].tiles.get(found[1])
+
+    def locate(self, gid: int) -> tuple[Tileset, int] | None:
+        """The tileset of a layer's gid and the tile's id in it (flip flags ignored); None for
+        0 or a gid below every tileset."""
         gid &= ~GID_FLAGS
         if not gid:
             return None
@@ -106,7 +153,7 @@ class TiledMap:
         if index < 0:
             return None
         tileset = self.tilesets[index]
-        return tileset.tiles.get(gid - tileset.firstgid)
+        return tileset, gid - tileset.firstgid
 
 
 def read(path: str | Path) -> TiledMap:
@@ -206,22 +253,24 @@ class _Reader:
         root = self.document(self.path, files.tiled_map, "a Tiled map", "map", self.name)
         orientation = root.attrs.get("orientation", "orthogonal")
         if orientation != "orthogonal":
-            raise self.refuse(
-                f"an {shown(orientation)} map; only orthogonal maps (square tiles) can be "
-                "played on a grid of metre cells"
+            reason = ORIENTATIONS.get(
+                orientation, f"an {shown(orientation)} map, an orientation Tiled does not write"
             )
-        if root.attrs.get("infinite", "0") != "0":
             raise self.refuse(
-                "an infinite map, which cannot be imported yet; in Tiled, untick Infinite in "
-                "Map > Map Properties and save it again"
+                f"{reason}; only orthogonal maps (square tiles seen from above) can be played on "
+                "a grid of metre cells: draw it again on a new orthogonal map (File > New > New "
+                "Map, Orientation: Orthogonal)"
             )
-        width = self.whole(root.attrs, "width", "the map's", root.line)
-        height = self.whole(root.attrs, "height", "the map's", root.line)
+        infinite = root.attrs.get("infinite", "0").strip() not in ("", "0")
         side = self.limits.map.side
-        if width < 1 or height < 1:
-            raise self.refuse(f"{width} × {height} cells; a map needs at least 1 each way")
-        if width > side or height > side:
-            raise self.refuse(f"{width} × {height} cells; at most {side} each way")
+        width = height = 0
+        if not infinite:
+            width = self.whole(root.attrs, "width", "the map's", root.line)
+            height = self.whole(root.attrs, "height", "the map's", root.line)
+            if width < 1 or height < 1:
+                raise self.refuse(f"{width} × {height} cells; a map needs at least 1 each way")
+            if width > side or height > side:
+                raise self.refuse(f"{width} × {height} cells; at most {side} each way")
         tile_w = self.whole(root.attrs, "tilewidth", "the map's", root.line)
         tile_h = self.whole(root.attrs, "tileheight", "the map's", root.line)
         if not (1 <= tile_w <= tl.tile_pixels and 1 <= tile_h <= tl.tile_pixels):
@@ -235,12 +284,18 @@ class _Reader:
             (self.tileset(element) for element in root.findall("tileset")),
             key=lambda t: t.firstgid,
         )
-        read_layers: list[TileLayer | ObjectLayer] = []
+        read_layers: list[TileLayer | ObjectLayer | _Chunked] = []
         for element in layers:
             if element.tag == "layer":
-                read_layers.append(self.tile_layer(element, width, height))
+                if infinite:
+                    read_layers.append(self.chunked_layer(element))
+                else:
+                    read_layers.append(self.tile_layer(element, width, height))
             elif element.tag == "objectgroup":
                 read_layers.append(self.object_layer(element))
+        origin = (0, 0)
+        if infinite:
+            read_layers, (width, height), origin = self.assemble(read_layers, tile_w, tile_h)
         return TiledMap(
             self.path,
             width,
@@ -249,7 +304,8 @@ class _Reader:
             tile_h,
             self.properties(root, self.name),
             tuple(tilesets),
-            tuple(read_layers),
+            tuple(layer for layer in read_layers if not isinstance(layer, _Chunked)),
+            origin,
         )
 
     def whole(
@@ -312,6 +368,8 @@ class _Reader:
                 path, self.limits.files.tiled_tileset, "a tileset", "tileset", file, cited
             )
         tiles: dict[int, Tile] = {}
+        terrain: dict[int, tuple[str, ...]] = {}
+        terrains = [t.attrs.get("name", "") for t in _children(body, "terraintypes", "terrain")]
         for tile in body.findall("tile"):
             self.tiles += 1
             if self.tiles > self.limits.tiled.tiles:
@@ -324,8 +382,41 @@ class _Reader:
             if number < 0:
                 raise self.refuse(f"a tile's id must be 0 or more, not {number}", tile.line, file)
             cls = tile.attrs.get("class") or tile.attrs.get("type", "")
-            tiles[number] = Tile(number, cls, self.properties(tile, file))
-        return Tileset(firstgid, body.attrs.get("name", ""), source or "", tiles)
+            image = tile.find("image")
+            source = image.attrs.get("source", "") if image is not None else ""
+            tiles[number] = Tile(number, cls, self.properties(tile, file), source)
+            named = _terrains(tile.attrs.get("terrain", ""), terrains, 0)
+            if named:
+                terrain[number] = named
+        for wangset in _children(body, "wangsets", "wangset"):
+            colours = [c.attrs.get("name", "") for c in wangset.findall("wangcolor")]
+            for wangtile in wangset.findall("wangtile"):
+                number_text = wangtile.attrs.get("tileid", "")
+                named = _terrains(wangtile.attrs.get("wangid", ""), colours, 1)
+                if named and _WHOLE.fullmatch(number_text.strip()):
+                    terrain.setdefault(int(number_text), named)
+        attrs = body.attrs
+
+        def size(key: str) -> int:
+            text = attrs.get(key, "0").strip()
+            return int(text) if _WHOLE.fullmatch(text) and 0 <= int(text) < 1 << 31 else 0
+
+        image = body.find("image")
+        return Tileset(
+            firstgid,
+            attrs.get("name", ""),
+            source or "",
+            tiles,
+            folder=Path(file).parent,
+            image=image.attrs.get("source", "") if image is not None else "",
+            tilewidth=size("tilewidth"),
+            tileheight=size("tileheight"),
+            columns=size("columns"),
+            margin=size("margin"),
+            spacing=size("spacing"),
+            tilecount=size("tilecount"),
+            terrain=terrain,
+        )
 
     # --- layers ------------------------------------------------------------------------------
 
@@ -341,37 +432,131 @@ class _Reader:
                     "size of their map (save it again in Tiled)",
                     line,
                 )
-        cells = width * height
+        self.count_cells(width * height, what, line)
+        data = element.find("data")
+        if data is None:
+            raise self.refuse(f"{what} has no <data>", line)
+        return TileLayer(name, self.gids(data, width, height, what))
+
+    def chunked_layer(self, element: xmltree.Element) -> _Chunked:
+        """An infinite map's tile layer: its chunks, each decoded to its own cells."""
+        name = element.attrs.get("name", "")
+        what = f"layer {shown(name)}"
+        data = element.find("data")
+        if data is None:
+            raise self.refuse(f"{what} has no <data>", element.line)
+        side = self.limits.map.side
+        chunks: list[tuple[int, int, int, int, array[int]]] = []
+        for chunk in data.findall("chunk"):
+            at = f"{what}, the chunk"
+            x = self.whole(chunk.attrs, "x", f"{at}'s", chunk.line)
+            y = self.whole(chunk.attrs, "y", f"{at}'s", chunk.line)
+            w = self.whole(chunk.attrs, "width", f"{at}'s", chunk.line)
+            h = self.whole(chunk.attrs, "height", f"{at}'s", chunk.line)
+            if not (1 <= w <= side and 1 <= h <= side and abs(x) < 1 << 31 and abs(y) < 1 << 31):
+                raise self.refuse(
+                    f"{at} at [{x}, {y}] of {w} × {h} cells; a chunk needs 1 to {side} cells "
+                    "each way (save the map again in Tiled)",
+                    chunk.line,
+                )
+            self.count_cells(w * h, what, chunk.line)
+            chunks.append((x, y, w, h, self.decode(data, chunk, w, h, f"{at} at [{x}, {y}]")))
+        return _Chunked(name, tuple(chunks), element.line)
+
+    def assemble(
+        self, layers: list[TileLayer | ObjectLayer | _Chunked], tile_w: int, tile_h: int
+    ) -> tuple[list[TileLayer | ObjectLayer | _Chunked], tuple[int, int], tuple[int, int]]:
+        """An infinite map's layers cut to the smallest box that holds every tile drawn in
+        them, its size, and the cell of the map's own coordinates at the box's corner; objects
+        are moved with it."""
+        box: list[int] = []  # left, top, right, bottom (exclusive)
+        for layer in layers:
+            if not isinstance(layer, _Chunked):
+                continue
+            for x, y, w, _, gids in layer.chunks:
+                raw = gids.tobytes()  # rows found without a Python loop over cells
+                for row in range(len(gids) // w):
+                    cells = raw[row * w * 4 : (row + 1) * w * 4]
+                    right = len(cells.rstrip(b"\0"))
+                    if not right:
+                        continue
+                    left = (len(cells) - len(cells.lstrip(b"\0"))) // 4
+                    found = (x + left, y + row, x + (right + 3) // 4, y + row + 1)
+                    box = (
+                        list(found)
+                        if not box
+                        else [
+                            min(box[0], found[0]),
+                            min(box[1], found[1]),
+                            max(box[2], found[2]),
+                            max(box[3], found[3]),
+                        ]
+                    )
+        if not box:
+            raise self.refuse(
+                "an infinite map with no tile drawn in any tile layer; a map needs at least one "
+                "cell"
+            )
+        left, top, right, bottom = box
+        width, height = right - left, bottom - top
+        side = self.limits.map.side
+        if width > side or height > side:
+            raise self.refuse(
+                f"an infinite map whose tiles cover {width} × {height} cells (from [{left}, "
+                f"{top}] to [{right - 1}, {bottom - 1}]); at most {side} each way: erase what "
+                "lies beyond the battlefield"
+            )
+        tile_layers = sum(isinstance(layer, _Chunked) for layer in layers)
+        most = self.limits.tiled.cells
+        if tile_layers * width * height > most:
+            raise self.refuse(
+                f"{tile_layers} tile layers of {width} × {height} cells; at most {most:,} cells "
+                "in all"
+            )
+        shifted: list[TileLayer | ObjectLayer | _Chunked] = []
+        for layer in layers:
+            if isinstance(layer, _Chunked):
+                shifted.append(TileLayer(layer.name, _placed(layer, box)))
+            elif isinstance(layer, ObjectLayer):
+                dx, dy = left * tile_w, top * tile_h
+                objects = tuple(replace(o, x=o.x - dx, y=o.y - dy) for o in layer.objects)
+                shifted.append(ObjectLayer(layer.name, objects))
+        return shifted, (width, height), (left, top)
+
+    def count_cells(self, cells: int, what: str, line: int) -> None:
         self.cells += cells
         if self.cells > self.limits.tiled.cells:
             raise self.refuse(
                 f"{what}: tile layers of more than {self.limits.tiled.cells:,} cells in all",
                 line,
             )
-        data = element.find("data")
-        if data is None:
-            raise self.refuse(f"{what} has no <data>", line)
-        return TileLayer(name, self.gids(data, width, height, what))
 
     def gids(self, data: xmltree.Element, width: int, height: int, what: str) -> array[int]:
-        cells = width * height
-        line = data.line
-        encoding = data.attrs.get("encoding")
-        compression = data.attrs.get("compression", "")
         if data.find("chunk") is not None:
             raise self.refuse(
-                f"{what} is in chunks, as an infinite map's are; in Tiled, untick Infinite in "
-                "Map > Map Properties and save it again",
-                line,
+                f"{what} is in chunks, as an infinite map's are, but the map is not infinite; "
+                "the map is damaged (save it again in Tiled)",
+                data.line,
             )
+        return self.decode(data, data, width, height, what)
+
+    def decode(
+        self, data: xmltree.Element, holder: xmltree.Element, width: int, height: int, what: str
+    ) -> array[int]:
+        """The tiles of `holder` (a layer's <data>, or a chunk in it) in the encoding its
+        <data> names: exactly `width` × `height` of them."""
+        cells = width * height
+        line = holder.line
+        encoding = data.attrs.get("encoding")
+        compression = data.attrs.get("compression", "")
         if encoding is None:
-            assert data.packed is not None  # xmltree packs every <data>'s tiles
-            gids = data.packed
+            assert holder.packed is not None  # xmltree packs every <data>'s and <chunk>'s tiles
+            gids = holder.packed
         elif encoding == "csv":
             if compression:
                 message = f"{what}: CSV data cannot be {shown(compression)}-compressed"
                 raise self.refuse(message, line)
-            text = data.text
+            text = holder.text
             count = text.count(",") + 1 if text.strip() else 0
             if count != cells:
                 raise self.refuse(
@@ -388,7 +573,7 @@ class _Reader:
                     line,
                 ) from None
         elif encoding == "base64":
-            gids = self.binary(data, cells, compression, what)
+            gids = self.binary(holder, cells, compression, what)
         else:
             raise self.refuse(
                 f"{what}: unknown data encoding {shown(encoding)}; Tiled writes csv or base64",
@@ -426,6 +611,8 @@ class _Reader:
                 )
             if not inflater.eof:
                 raise self.refuse(f"{what}: the {compression} data is cut short", line)
+        elif compression == "zstd":
+            payload = self.unzstd(raw, size, what, line)
         elif compression:
             raise self.refuse(
                 f"{what}: {shown(compression)} compression cannot be read here; in Tiled, set "
@@ -445,6 +632,33 @@ class _Reader:
         if sys.byteorder == "big":  # Tiled's numbers are little-endian
             gids.byteswap()
         return gids
+
+    def unzstd(self, raw: bytes, size: int, what: str, line: int) -> bytes:
+        """zstd layer data, read as a stream up to `size` + 1 bytes (a frame may declare any
+        size; only what is read counts). Python 3.11 has no zstd: the `zstandard` package does
+        it where it is installed (the `tiled` extra)."""
+        try:
+            import zstandard
+        except ImportError:
+            raise self.refuse(
+                f"{what}: zstd compression needs the zstandard package (pip install "
+                "zstandard); or in Tiled, set Map > Map Properties > Tile Layer Format to CSV or "
+                "Base64 (zlib)",
+                line,
+            ) from None
+        try:
+            with zstandard.ZstdDecompressor().stream_reader(raw) as stream:
+                payload = stream.read(size + 1)
+                more = stream.read(1) if len(payload) <= size else b""
+        except zstandard.ZstdError as error:
+            raise self.refuse(f"{what}: the zstd data is damaged ({error})", line) from None
+        if len(payload) > size or more:
+            raise self.refuse(
+                f"{what}: the zstd data inflates to more than {size:,} bytes, the most "
+                f"{size // 4:,} cells need; the layer is damaged (or a bomb)",
+                line,
+            )
+        return payload
 
     # --- objects -----------------------------------------------------------------------------
 
@@ -530,6 +744,40 @@ def _layer_elements(root: xmltree.Element) -> list[xmltree.Element]:
         if child.tag == "group":
             stack.append(iter(child.children))
     return found
+
+
+def _placed(layer: _Chunked, box: list[int]) -> array[int]:
+    """A chunked layer's tiles in the cells of `box` (left, top, right, bottom), row by row; a
+    later chunk over an earlier one wins, as in Tiled."""
+    left, top, right, bottom = box
+    width = right - left
+    cells = array("I", bytes(4 * width * (bottom - top)))
+    for x, y, w, h, gids in layer.chunks:
+        start, stop = max(x, left), min(x + w, right)
+        if start >= stop:
+            continue
+        for row in range(max(y, top), min(y + h, bottom)):
+            into = (row - top) * width + start - left
+            source = (row - y) * w + start - x
+            cells[into : into + stop - start] = gids[source : source + stop - start]
+    return cells
+
+
+def _children(element: xmltree.Element, holder: str, tag: str) -> list[xmltree.Element]:
+    """The <tag> elements inside `element`'s <holder>s."""
+    return [child for box in element.findall(holder) for child in box.findall(tag)]
+
+
+def _terrains(corners: str, names: list[str], first: int) -> tuple[str, ...]:
+    """The names of the terrains a tile shows, the one covering most of it first: old terrain
+    types (`first` 0) list a tile's four corners ("" for none); a Wang set (`first` 1) lists
+    eight edges and corners (0 for none)."""
+    parts = [p.strip() for p in corners.split(",")]
+    if len(parts) not in (4, 8) or not all(_WHOLE.fullmatch(p) for p in parts if p):
+        return ()
+    numbers = [int(p) - first for p in parts if p]
+    counts = Counter(n for n in numbers if 0 <= n < len(names))
+    return tuple(names[n] for n, _ in counts.most_common() if names[n])
 
 
 def _typed(kind: str, text: str) -> Value:

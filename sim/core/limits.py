@@ -27,6 +27,8 @@ class FileLimits:
     tiled_map: int
     tiled_tileset: int
     tiled_template: int
+    tile_kinds: int
+    tile_image: int
     hints: int
     content_pack: int
     content_all: int
@@ -56,6 +58,7 @@ class TiledLimits:
     xml_elements: int
     xml_markup_bytes: int
     text_chars: int
+    image_pixels: int
 
 
 @dataclass(frozen=True, slots=True)

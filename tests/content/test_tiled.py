@@ -244,7 +244,7 @@ def test_sim_edit_opens_a_tmx_to_save_beside_it_as_toml(
     monkeypatch.setattr(
         sim.ui.input.editor,
         "edit",
-        lambda source, out, scale=None: opened.append((source, out)) or 0,
+        lambda source, out, scale=None, palette=None: opened.append((source, out)) or 0,
     )
     shutil.copy(ROOT / "scenarios" / "skirmish.tmx", tmp_path / "ford.tmx")
     assert main(["edit", str(tmp_path / "ford.tmx")]) == 0

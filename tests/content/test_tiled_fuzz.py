@@ -2,7 +2,8 @@
 imports, or is refused with short lines that name the map (or a file it names), within 10 s and
 1 GiB; a refused map leaves the existing --out file as it was. The operators are those of the
 issue: sizes, encodings, zlib/gzip bombs, entities and DOCTYPEs, tileset and template
-references, deep XML, many layers, truncation, garbage, and odd property values.
+references, deep XML, many layers, truncation, garbage, and odd property values; and (issue #31)
+kinds files beside the map, broken or changing what its tiles are.
 
 The cases run in a worker process (tests/content/tiled_worker.py) whose address space is
 limited to what it had after its imports plus 1 GiB (RLIMIT_AS), and which is killed and
@@ -326,6 +327,43 @@ def values(rng: random.Random, text: str, files: Files, folder: Path) -> str:
     )
 
 
+KINDS_LINES = [
+    'default = "open"',
+    'default = "lava"',
+    "default = 3",
+    '[tileset."sim terrain"]\n0 = "wall"',
+    '[tileset."sim terrain"]\n"0-3" = { kind = "open", depth = 2.5 }',
+    '[tileset."sim terrain"]\n"5-2" = "open"',
+    '[tileset."sim terrain"]\n"0-9999999999" = "pit"',
+    '[tileset."sim terrain"]\n1 = { height = 0.3 }',
+    '[tileset."sim terrain"]\n01 = "open"\n1 = "wall"',
+    '[class]\nwall = { climbable = "yes" }',
+    '[property.kind]\nwall = "open"\nopen = "fire"',
+    "[property]\nkind = 1",
+    "[tileset]",
+    "[[tileset]]",
+    '[class]\n"' + "x" * 5000 + '" = "open"',
+    "a = [" * 3000,
+    "\x00\xff",
+    "[class\n",
+]
+
+
+def kinds(rng: random.Random, text: str, files: Files, folder: Path) -> str:
+    """A kinds file beside the map (map.kinds.toml, which the import takes): entries that
+    change the map's tiles, broken entries and broken TOML, a folder, a device (issue #31)."""
+    roll = rng.random()
+    beside = folder / "map.kinds.toml"
+    if roll < 0.05:
+        beside.mkdir()
+    elif roll < 0.1:
+        beside.symlink_to("/dev/zero")
+    else:
+        lines = rng.sample(KINDS_LINES, rng.randint(1, 3))
+        beside.write_bytes("\n".join(lines).encode("utf-8", "surrogateescape"))
+    return text
+
+
 OPERATORS: dict[str, Operator] = {
     "sizes": sizes,
     "encodings": encodings,
@@ -337,6 +375,7 @@ OPERATORS: dict[str, Operator] = {
     "truncation": truncation,
     "garbage": garbage,
     "values": values,
+    "kinds": kinds,
 }
 
 
@@ -461,7 +500,7 @@ def test_mutated_maps_import_or_are_refused_in_a_line_within_10_s_and_1_gib(
     # refused, tests only one of them), the ones that can only be refused aside.
     for name in OPERATORS:
         assert counts[(name, "refused")] > 0, name
-    for name in ("sizes", "encodings", "entities", "references", "many", "values"):
+    for name in ("sizes", "encodings", "entities", "references", "many", "values", "kinds"):
         assert counts[(name, "imported")] > 0, name
 
 

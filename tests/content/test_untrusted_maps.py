@@ -234,8 +234,21 @@ def test_old_and_foreign_layer_formats_import_and_damaged_ones_are_named(tmp_pat
     short = ",".join(map(str, cells[:-1]))
     with pytest.raises(TiledError, match=r"line 37: layer 'terrain' has 97 tiles for 14 × 7"):
         to_scenario(layer(f'<data encoding="csv">{short}</data>'))
-    with pytest.raises(TiledError, match=r"'zstd' compression cannot be read here; in Tiled"):
+    with pytest.raises(TiledError, match=r"'lzma' compression cannot be read here; in Tiled"):
+        to_scenario(layer(f'<data encoding="base64" compression="lzma">{packed}</data>'))
+    # zstd (issue #31), where the zstandard package is installed (the test extra has it).
+    import zstandard
+
+    raw = struct.pack(f"<{len(cells)}I", *cells)
+    squeezed = base64.b64encode(zstandard.ZstdCompressor().compress(raw)).decode()
+    assert to_scenario(layer(f'<data encoding="base64" compression="zstd">{squeezed}</data>')) == (
+        same
+    )
+    with pytest.raises(TiledError, match=r"line 37: layer 'terrain': the zstd data is damaged"):
         to_scenario(layer(f'<data encoding="base64" compression="zstd">{packed}</data>'))
+    bomb = base64.b64encode(zstandard.ZstdCompressor().compress(bytes(1 << 24))).decode()
+    with pytest.raises(TiledError, match=r"the zstd data inflates to more than 392 bytes, the"):
+        to_scenario(layer(f'<data encoding="base64" compression="zstd">{bomb}</data>'))
 
 
 def test_a_map_that_fails_as_a_scenario_writes_nothing(

@@ -20,7 +20,8 @@ def test_a_packs_ogre_is_picked_from_the_palette_placed_and_saved(tmp_path: Path
     assert ed.templates[:2] == ["ogre", "dwarf_guard"]
     ed.frame()  # draws the panel, and with it the palette's rows to click
     rect, index = ed._template_rects[0]
-    assert ed.palette[index].summary().startswith("ogre (monsters.toml): ogrekin STR d12+4")
+    summary = ed.template_palette[index].summary()
+    assert summary.startswith("ogre (monsters.toml): ogrekin STR d12+4")
     ed.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
     ed.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
     assert ed.shape == "unit"

@@ -172,6 +172,8 @@ SAMPLE_VALUES: dict[str, object] = {
     "status": "attack: click a creature (Esc cancels)", "chance": "40 % to hide from grok",
     "detail": "costs 1 half-action", "left": "3 edits", "problems": "2 problems",
     "key": "hp", "value": "'spear'",
+    "tiles": "31 tiles", "kinds": "maps/desert.kinds.toml", "tile": 37, "tileset": "Desert",
+    "entry": "open, water 1 m", "names": "open, difficult, wall, pit, fire, cover", "most": 1000,
 }  # fmt: skip
 # Values a message takes in another sense than the common one.
 SAMPLE_FOR: dict[str, dict[str, object]] = {
@@ -187,6 +189,9 @@ SAMPLE_FOR: dict[str, dict[str, object]] = {
     "editor_unknown_field": {"key": "'colour'"},
     "editor_cannot_save": {"why": "Permission denied", "path": "maps/ford.toml"},
     "editor_saved": {"path": "maps/ford.toml"},
+    "editor_saved_kinds": {"path": "maps/desert.toml"},
+    "editor_cannot_save_kinds": {"path": "maps/desert.toml", "why": "Permission denied"},
+    "editor_tile_metres": {"key": "depth"},
     "action_refused": {"action": "climb", "why": "ana has no climbable face within reach now"},
     "selected_no_attack": {"why": "grok at (9,2) is out of ana's reach (R-A4)"},
     "cannot_move": {"why": "(5,2) is a wall"},

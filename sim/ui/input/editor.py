@@ -8,7 +8,7 @@ import re
 import threading
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,10 @@ import numpy as np
 import pygame
 
 from sim.content import mapedit as me
+from sim.content import tilekinds as tk
 from sim.content.scenario import Problem, Scenario, ScenarioError, loads
+from sim.content.tilepalette import Key, TilePalette
+from sim.core.files import write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.rules.budget import refilled
@@ -27,6 +30,7 @@ from sim.ui.draw.camera import Camera
 from sim.ui.draw.overlay import Overlays
 from sim.ui.draw.terrain import TerrainLayer
 from sim.ui.draw.text import Fonts
+from sim.ui.draw.tilesheet import TileSheet
 from sim.ui.draw.tokens import draw_shape, initials
 from sim.ui.input.camera import PAN_KEYS, wheel_factor
 from sim.ui.input.loop import open_surface, run_window
@@ -91,20 +95,28 @@ class Editor:
         window: bool = False,
         save_to: str | None = None,
         scale: float | None = None,
+        palette: TilePalette | None = None,
     ) -> None:
-        """`scale`: the UI scale (`--ui-scale`); None follows the window's size."""
+        """`scale`: the UI scale (`--ui-scale`); None follows the window's size. `palette`: a
+        Tiled map's tiles, to give each a kind by looking (issue #31)."""
         self.window = window
         self.surface = open_surface(window, size, f"sim edit — {source.path}")
         self.source = source
         self.save_to = save_to or source.path
-        self.history = me.History(source.state)
+        self.palette = palette
+        first = source.state
+        if palette is not None:
+            first = replace(first, tile_kinds=palette.initial())
+        self.history = me.History(first)
         self.ui_scale = scale
         self.m = Metrics(scale or default_scale(size))  # the panel's sizes, as the client's
         self.fonts = Fonts()
         self.overlays = Overlays(self.fonts)
         self.camera = Camera()
-        self.palette = source.palette()  # the scenario's own templates first (issue #32)
-        self.templates = [entry.name for entry in self.palette]
+        # The templates a unit is placed with, the scenario's own first (issue #32); `palette`
+        # is the Tiled map's tiles.
+        self.template_palette = source.palette()
+        self.templates = [entry.name for entry in self.template_palette]
         self.template = (
             self.templates.index("human_fighter") if "human_fighter" in self.templates else 0
         )
@@ -127,7 +139,17 @@ class Editor:
         self.on_no = ""  # what the message line says when the answer is no
         self.message = ""
         self.running = True
-        self.saved_state = source.state if Path(self.save_to).exists() else None
+        self.saved_state = first if Path(self.save_to).exists() else None
+        self.sheet = TileSheet(palette.art, self.fonts) if palette is not None else None
+        self.tile: Key | None = None  # the palette's tile selected
+        self._tile_rects: list[tuple[pygame.Rect, Key]] = []
+        self._kind_rects: list[tuple[pygame.Rect, Kind]] = []
+        self._tile_cells: tuple[Key | None, list[Pos]] = (None, [])
+        self.show_art = palette is not None  # the board shows the map's tiles as they look
+        self._art_rect = pygame.Rect(0, 0, 0, 0)
+        if palette is not None and palette.guessed():
+            n = len(palette.guessed())
+            self.message = say("editor_tiles_guessed", tiles=f"{n} tile{'s' * (n != 1)}")
         self.playtest: Any = None  # the client App while a play-test runs
         self.balance: Balance | None = None
         self._checked: tuple[me.MapState, list[Problem], set[Pos], Scenario | None] | None = None
@@ -206,6 +228,17 @@ class Editor:
             return False
         self.saved_state = self.state
         self.message = say("editor_saved", path=self.save_to)
+        text = self.palette.kinds_text(self.state) if self.palette is not None else None
+        if self.palette is not None and text is not None:
+            kinds = self.palette.kinds_path
+            try:
+                write_atomically(kinds, text)
+            except OSError as error:
+                self.message = say(
+                    "editor_cannot_save_kinds", path=self.save_to, kinds=kinds, why=error.strerror
+                )
+                return False
+            self.message = say("editor_saved_kinds", path=self.save_to, kinds=kinds)
         return True
 
     def ask(self, question: str, on_yes: Callable[[], object], on_no: str) -> None:
@@ -314,8 +347,21 @@ class Editor:
         if cell is not None:
             kind = self.state.at(cell).kind
             self.paint, self.paint_name = me.set_kind(kind), KIND_NAMES[kind]
+            if self.palette is not None:  # and the tile that decides it, in the palette
+                self.tile = self.palette.top_tile(cell) or self.tile
 
     def _panel_click(self, pos: tuple[int, int]) -> None:
+        if self._art_rect.collidepoint(pos):
+            self.show_art = not self.show_art
+            return
+        for rect, key in self._tile_rects:
+            if rect.collidepoint(pos):
+                self.tile = key
+                return
+        for rect, kind in self._kind_rects:
+            if rect.collidepoint(pos) and self.tile is not None:
+                self.message = self.set_tile(self.tile, kind=kind)
+                return
         for rect, index in getattr(self, "_template_rects", []):
             if rect.collidepoint(pos):
                 self.template = index
@@ -436,6 +482,8 @@ class Editor:
                 return say("editor_not_toml", value=value.strip())
         state = self.state
         unit = state.unit(self.selected) if self.selected else None
+        if unit is None and self.tile is not None and key in tk.ENTRY_KEYS:
+            return self.set_tile(self.tile, **{key: parsed})
         if unit is not None:
             if key in ("id", "team", "template"):
                 if not isinstance(parsed, str):
@@ -495,6 +543,33 @@ class Editor:
         else:
             return say("editor_unknown_field", key=repr(key))
         return say("editor_field_set", key=key)
+
+    def set_tile(self, key: Key, **values: Any) -> str:
+        """Give a tile of the palette a kind or a number (`kind=Kind.WALL`, `depth=1.5` in
+        metres, `climbable=True`; None takes a number away): every cell it decides changes.
+        Returns what happened, in words."""
+        assert self.palette is not None
+        entry = self.palette.entry(self.state, key) or tk.Entry()
+        fields: dict[str, Any] = {}
+        for name, value in values.items():
+            if name == "kind":
+                if isinstance(value, str) and value in KIND_NAMES:
+                    value = Kind.named(value)
+                if value is not None and not isinstance(value, Kind):
+                    return say("editor_tile_kind", names=", ".join(KIND_NAMES))
+                fields["kind"] = value
+            elif name == "climbable":
+                if value is not None and not isinstance(value, bool):
+                    return say("editor_tile_climbable")
+                fields["climbable"] = value
+            else:
+                half = None if value is None else tk.half_metres(value)
+                if value is not None and half is None:
+                    return say("editor_tile_metres", key=name, most=tk.MAX_METRES)
+                fields[name] = half
+        entry = replace(entry, **fields)
+        self.edit(self.palette.assign(self.state, key, entry))
+        return say("editor_tile_set", tile=key[1], tileset=key[0], entry=entry.words())
 
     # --- play-test and balance -----------------------------------------------------------------
     def start_playtest(self, ai: bool = False) -> None:
@@ -592,6 +667,11 @@ class Editor:
         s.set_clip(b)
         layer = self._layer()
         layer.draw(s, self.camera, b)
+        if self.palette is not None and self.sheet is not None and self.show_art:
+            # The map as it looks, with what its tiles made of each cell marked on it.
+            imported = self.palette.imported
+            self.sheet.draw_art(s, self.camera, b, imported.tiled, imported.uses)
+            self.sheet.draw_kinds(s, self.camera, b, self.state.terrain)
         if scenario is not None and self.show_threat:
             self.overlays.draw_threat(s, self.camera, self._threats(scenario))
         if scenario is not None and self.show_reach and self.selected:
@@ -620,6 +700,12 @@ class Editor:
         for cell in bad:
             r = pygame.Rect(*self.camera.screen(cell), self.camera.cell, self.camera.cell)
             pygame.draw.rect(s, (230, 40, 40), r, 3)
+        if self.palette is not None and self.tile is not None:
+            if self._tile_cells[0] != self.tile:
+                self._tile_cells = (self.tile, self.palette.cells(self.tile))
+            for cell in self._tile_cells[1]:  # where the selected tile is drawn
+                r = pygame.Rect(*self.camera.screen(cell), self.camera.cell, self.camera.cell)
+                pygame.draw.rect(s, pal.HIGHLIGHT, r.inflate(-2, -2), 1)
         s.set_clip(None)
         self._panel(problems)
         self._status()
@@ -708,9 +794,11 @@ class Editor:
         line(f"Tool: {tool}   Paint: {self.paint_name}")
         line(f"Team: {self.teams[self.team]}   Template: {self.templates[self.template]}")
         y += m.px(4)
+        if self.palette is not None:
+            y = self._tiles_box(x, y, width)
         line("Templates (click, or Tab)", bold=True)
         self._template_rects = []
-        for index, entry in enumerate(self.palette):
+        for index, entry in enumerate(self.template_palette):
             stats = entry.summary()
             colour = pal.HIGHLIGHT if index == self.template else pal.TEXT
             rect = f.draw(s, f.fit(stats, small, width), (x, y), small, colour)
@@ -747,6 +835,68 @@ class Editor:
         y += m.px(6)
         if self.balance is not None:
             self._balance_box(x, y, width)
+
+    def _tiles_box(self, x: int, y: int, width: int) -> int:
+        """The palette of a Tiled map's tiles: each as it looks (or a swatch) with its kind
+        under it; the selected tile's kind buttons. Returns the y under it."""
+        palette, sheet = self.palette, self.sheet
+        assert palette is not None and sheet is not None
+        s, f, m = self.surface, self.fonts, self.m
+        small = m.font_small
+        f.draw(s, "Tiles of the map (click one, then its kind)", (x, y), small, bold=True)
+        y += small + m.px(4)
+        shows = "the map's tiles, kinds marked" if self.show_art else "the kinds"
+        self._art_rect = f.draw(s, f"Board shows {shows} (click to switch)", (x, y), small,
+                                pal.TEXT_DIM)  # fmt: skip
+        y += small + m.px(4)
+        size, gap = m.px(30), m.px(4)
+        columns = max(1, (width + gap) // (size + gap))
+        shown = palette.uses[: columns * 5]
+        kinds = dict(self.state.tile_kinds)
+        self._tile_rects = []
+        for index, use in enumerate(shown):
+            assert use.tileset is not None
+            rect = pygame.Rect(
+                x + (index % columns) * (size + gap), y + (index // columns) * (size + gap),
+                size, size,
+            )  # fmt: skip
+            key = (use.need.tileset, use.tile)
+            sheet.draw(s, use.tileset, use.tile, kinds.get(key), rect, key == self.tile)
+            self._tile_rects.append((rect, key))
+        y += ((len(shown) + columns - 1) // columns) * (size + gap) + m.px(2)
+        if len(palette.uses) > len(shown):
+            more = len(palette.uses) - len(shown)
+            f.draw(s, f"… and {more} more: right-click a cell to pick its tile", (x, y), small,
+                   pal.TEXT_DIM)  # fmt: skip
+            y += small + m.px(2)
+        self._kind_rects = []
+        if self.tile is None:
+            return y + m.px(4)
+        use = next(u for u in palette.uses if (u.need.tileset, u.tile) == self.tile)
+        entry = kinds.get(self.tile)
+        how = "a guess" if entry == use.entry and use.guessed else ""
+        cells = use.need.cells
+        told = f"Tile {use.tile} of {use.need.tileset}, {cells} cell{'s' * (cells != 1)}: "
+        told += entry.words() if entry is not None else "no kind"
+        for part in f.wrap(told + (f" ({how})" if how else ""), small, width):
+            f.draw(s, part, (x, y), small, pal.HIGHLIGHT)
+            y += small + m.px(2)
+        bw = (width - 5 * m.px(3)) // 6
+        for index, kind in enumerate(Kind):
+            rect = pygame.Rect(x + index * (bw + m.px(3)), y, bw, small + m.px(6))
+            chosen = entry is not None and entry.kind is kind
+            pygame.draw.rect(s, pal.HIGHLIGHT if chosen else pal.PANEL_LIGHT, rect,
+                             border_radius=3)  # fmt: skip
+            label = f.fit(KIND_NAMES[kind], small - 2, bw - 2)
+            f.draw(s, label, rect.center, small - 2, pal.BLACK if chosen else pal.TEXT,
+                   anchor="center")  # fmt: skip
+            self._kind_rects.append((rect, kind))
+        y += small + m.px(10)
+        for part in f.wrap("Enter: height = 1, depth = 0.5, obstacle = 0.5, climbable = true",
+                           small, width):  # fmt: skip
+            f.draw(s, part, (x, y), small, pal.TEXT_DIM)
+            y += small + m.px(2)
+        return y + m.px(4)
 
     def _balance_box(self, x: int, y: int, width: int) -> None:
         s, f, m = self.surface, self.fonts, self.m
@@ -808,13 +958,14 @@ def edit(
     save_to: str | None = None,
     size: tuple[int, int] | None = None,
     scale: float | None = None,
+    palette: TilePalette | None = None,
 ) -> int:
     """Open the editor window until it is closed: `size` None fits it to the display; `scale`
-    None follows the window's size."""
+    None follows the window's size; `palette`: a Tiled map's tiles."""
     try:
         pygame.display.init()
         size = size or default_window(list(pygame.display.get_desktop_sizes()))
-        editor = Editor(source, size, window=True, save_to=save_to, scale=scale)
+        editor = Editor(source, size, window=True, save_to=save_to, scale=scale, palette=palette)
     except pygame.error as error:
         print(f"sim edit: cannot open a window ({error})")
         return 1

@@ -107,6 +107,16 @@ SAYINGS: dict[str, str] = {
         "unknown field {key} (name, description, seed, objective, objective N, objectives)"
     ),
     "editor_field_set": "{key} set",
+    # the editor's palette of a Tiled map's tiles (issue #31)
+    "editor_tiles_guessed": (
+        "{tiles} had no kind and were guessed: click a tile in the Tiles list, then its kind"
+    ),
+    "editor_saved_kinds": "Saved {path} and {kinds}",
+    "editor_cannot_save_kinds": "Saved {path}; cannot save {kinds}: {why}",
+    "editor_tile_set": "Tile {tile} of {tileset}: {entry}",
+    "editor_tile_kind": "kind must be one of {names}, in quotes",
+    "editor_tile_climbable": "climbable must be true or false",
+    "editor_tile_metres": "{key} must be 0 to {most} metres in half-metre steps",
 }
 
 
