@@ -355,6 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", choices=SECTIONS, help="run this section")
     parser.add_argument("--fresh", action="store_true", help="also start with an empty cache")
+    # Every section already runs its bench's quick mode; the flag names that for callers that
+    # ask for it (the "goals.py --quick").
+    parser.add_argument("--quick", action="store_true", help="the quick mode (the default)")
     args = parser.parse_args(argv)
     chosen = args.only or list(SECTIONS)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

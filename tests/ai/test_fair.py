@@ -56,21 +56,21 @@ PLACES = (Pos(3, 3), Pos(3, 2), Pos(5, 3), Pos(8, 3), SLY)
 ASIDE = (Pos(3, 2), Pos(2, 4), Pos(4, 1), SLY)
 
 
+def cast(rows: str, seed: int) -> Battle:
+    """ana and bob (blue), grok and sly (red) at their letters on `rows`, every side asked."""
+    cast = [
+        ("ana", "blue", "human_fighter", "a"),
+        ("bob", "blue", "human_archer", "b"),
+        ("grok", "red", "orc_brute", "g"),
+        ("sly", "red", "goblin_sneak", "s"),
+    ]
+    units = "\n".join(unit(*creature, policy="ask") for creature in cast)
+    return seeded_battle(scenario_text(rows, units), seed)
+
+
 def hall(seed: int = 1) -> Battle:
     """The hall at the start of ana's turn, everyone before her having waited."""
-    b = seeded_battle(
-        scenario_text(
-            HALL,
-            unit("ana", "blue", "human_fighter", "a", policy="ask")
-            + "\n"
-            + unit("bob", "blue", "human_archer", "b", policy="ask")
-            + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask")
-            + "\n"
-            + unit("sly", "red", "goblin_sneak", "s", policy="ask"),
-        ),
-        seed,
-    )
+    b = cast(HALL, seed)
     while b.world.turn.current != "ana":
         end_turns(b, b.world.turn.current or "")
     return b
@@ -293,19 +293,7 @@ DUEL = """
 def at_the_window(kind: str) -> Battle:
     """grok's turn beside ana: it attacks her (a defence window) or, for "interrupt", draws
     breath with a Guard (an action an adjacent foe may Interrupt, R-R7): ana's window open."""
-    b = seeded_battle(
-        scenario_text(
-            DUEL,
-            unit("ana", "blue", "human_fighter", "a", policy="ask")
-            + "\n"
-            + unit("bob", "blue", "human_archer", "b", policy="ask")
-            + "\n"
-            + unit("grok", "red", "orc_brute", "g", policy="ask")
-            + "\n"
-            + unit("sly", "red", "goblin_sneak", "s", policy="ask"),
-        ),
-        5,
-    )
+    b = cast(DUEL, 5)
     give(b, "sly", "unseen", ("ana", "bob"))
     while b.world.turn.current != "grok":
         end_turns(b, b.world.turn.current or "")
