@@ -68,6 +68,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 # Each compiled function's numba options, by name; the module's own namespace is where numba
 # looks up the functions a compiled one calls, so binding replaces the names there.
 _INLINE: dict[str, bool] = {}
+# Each compiled function as written, and its numba dispatcher once bound: the module's own
+# name may have been replaced meanwhile (bench/reach.py times `search` by wrapping it).
+_PURE: dict[str, Callable[..., Any]] = {}
+_COMPILED: dict[str, Any] = {}
 _BINDING = threading.Lock()
 log = logging.getLogger(__name__)
 
@@ -89,6 +93,7 @@ def compiled(inline: bool = False) -> Callable[[F], F]:
 
     def mark(func: F) -> F:
         _INLINE[func.__name__] = inline
+        _PURE[func.__name__] = func
 
         @functools.wraps(func)
         def first_call(*args: Any) -> Any:
@@ -100,11 +105,11 @@ def compiled(inline: bool = False) -> Callable[[F], F]:
 
 
 def _bound() -> dict[str, Any]:
-    """This module's namespace with every compiled function made a numba dispatcher (each
-    compiles, or loads from the cache, at its own first call)."""
+    """Every compiled function's numba dispatcher by name (each compiles, or loads from the
+    cache, at its own first call); this module's names are made the dispatchers too."""
     space = globals()
     with _BINDING:
-        if not hasattr(space["search"], "py_func"):
+        if not _COMPILED:
             # Before numba reads it; child processes (batch workers) inherit the same place.
             os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
             from numba import njit
@@ -113,12 +118,17 @@ def _bound() -> dict[str, Any]:
             # numba imported earlier (by another library) reads the setting now.
             config.reload_config()  # type: ignore[no-untyped-call]
             for name, inline in _INLINE.items():
-                func = space[name].__wrapped__
-                space[name] = njit(func, cache=True, inline="always" if inline else "never")
+                jitted = njit(_PURE[name], cache=True, inline="always" if inline else "never")
+                _COMPILED[name] = jitted
+                # A name still bound to its first-call stand-in becomes the dispatcher (the
+                # compiled callers find each other by these names); one replaced from outside
+                # keeps its replacement, which reaches the dispatcher through the stand-in.
+                if getattr(space[name], "__wrapped__", None) is _PURE[name]:
+                    space[name] = jitted
             from numba.core import event
 
             event.register("numba:compile", _notice())  # type: ignore[no-untyped-call]
-    return space
+    return _COMPILED
 
 
 def _notice() -> Any:
