@@ -281,8 +281,10 @@ def _check(paths: list[str]) -> int:
     failed = False
     for path in paths:
         try:
-            scenario = load(path)
-        except ScenarioError as error:
+            if not _exists(path):
+                raise UsageError(f"no scenario file at {path}")
+            scenario = _scenario(path)  # a .tmx map is checked as `sim play` would import it
+        except (ScenarioError, TiledError, UsageError) as error:
             failed = True
             print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:

@@ -543,6 +543,23 @@ def test_check_on_good_files_exits_0(duel: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.splitlines() == [f"{SKIRMISH}: ok", f"{duel}: ok"]
 
 
+def test_check_reads_a_tiled_map_as_play_imports_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sim check MAP.tmx` checks the map as `sim play` would import it (it used to read the
+    XML as TOML and say "not valid TOML"); a missing file and a damaged map are named."""
+    shipped = SKIRMISH.with_suffix(".tmx")
+    broken = tmp_path / "broken.tmx"
+    broken.write_text("<map>", encoding="utf-8")
+    missing = tmp_path / "missing.toml"
+    assert main(["check", str(shipped), str(missing), str(broken)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{shipped}: ok"
+    assert lines[1] == f"no scenario file at {missing}"
+    assert lines[2].startswith(f"{broken}: line 1: broken XML")
+    assert not any("TOML" in line for line in lines)
+
+
 @pytest.mark.slow
 def test_check_from_the_command_line() -> None:
     done = sim("check", SKIRMISH)
