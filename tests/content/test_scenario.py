@@ -395,7 +395,7 @@ def test_several_files_are_checked_and_each_is_reported(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{good}: ok"
     assert out[1].startswith(f"{bad}:{line_of(GOOD, 'orc_brute')}: unknown template 'orc'")
-    assert out[2] == f"{missing}:1: cannot read the file: No such file or directory"
+    assert out[2] == f"no scenario file at {missing}"
 
 
 def test_a_file_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
