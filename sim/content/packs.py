@@ -117,7 +117,14 @@ class _Gatherer:
         """The base catalog's entries of `section` as tables (the rules' races as theirs)."""
         if section == "races":
             races = {**self.rules.races, **self.base.races}
-            return {name: {"speed": r.speed, "height": r.height} for name, r in races.items()}
+            return {
+                name: {
+                    "speed": r.speed,
+                    "height": r.height,
+                    **{k: getattr(r, k) for k in cat.MODE_KEYS if getattr(r, k)},  # R-Z5
+                }
+                for name, r in races.items()
+            }
         return self.base.tables.get(section, {})
 
     def shipped_names(self, section: str) -> set[str]:
