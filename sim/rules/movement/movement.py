@@ -104,16 +104,16 @@ def allowance_words(world: World, unit: str, kind: type[Movement]) -> str:
     armour = worn_armour(world, unit)
     slowed = ""
     if kind is Swim and body.swim:
-        return f"swim speed {body.swim} (R-Z5)"
+        return f"swim speed {body.swim}, R-Z5"
     if body.fly and kind in (Walk, Run, Sprint):
         fast = body.fly  # R-Z5: its fly speed, as given: no armour penalty
         athletics = stats.skill("athletics")
         runs = f"fly speed {fast}" + (f" + Athletics {athletics}" if athletics else "")
         if kind is Walk:
-            return f"fly speed {fast} / {numbers.walk_speed_divisor} (R-Z5)"
+            return f"fly speed {fast} / {numbers.walk_speed_divisor}, R-Z5"
         if kind is Run:
-            return f"{runs} (R-Z5)"
-        return f"{runs} + AGI Roll up to {agi.die} + AGI Bonus {agi.bonus} (R-Z5)"
+            return f"{runs}, R-Z5"
+        return f"{runs} + AGI Roll up to {agi.die} + AGI Bonus {agi.bonus}, R-Z5"
     if armour is not None and armour.speed_penalty:
         base = world.need(unit, Body).speed
         name = armour.name.replace("_", " ")
