@@ -800,7 +800,12 @@ def _stats(
                 modes[key] = stats[key]
     if ld.reported > before or race is None:
         return None
-    race = replace(race, **modes)
+    race = replace(
+        race,
+        fly=modes.get("fly", race.fly),
+        swim=modes.get("swim", race.swim),
+        climb=modes.get("climb", race.climb),
+    )
     return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit)
 
 
