@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from sim.core.components import Body, Hands
 from sim.core.geometry import Pos
+from sim.play import odds
+from sim.ui.words.forecast import forecast as tripping
 from tests.helpers import accepted, conditions_of, end_turns, hp, refused, rolls, types
 from tests.movers import at, begin, cell, creature, legend, legs, solo
 
@@ -316,3 +318,33 @@ def test_R_Z5_the_modes_are_on_the_body() -> None:
     body = b.world.need("ana", Body)
     assert body.modes == (("fly", 9), ("swim", 4), ("climb", 3))
     end_turns(b, "ana")
+
+
+# --- odds ---------------------------------------------------------------------------------------
+
+
+def test_R_Z5_the_odds_know_a_flier_over_a_pit_falls_when_tripped_or_shoved_down() -> None:
+    """R-Z5: the trip's forecast and the shove's landings say that bob, in the air over the
+    pit, falls 3 m if he goes down; over open ground they say nothing of it."""
+
+    b = begin(
+        OVER_PIT,
+        creature("ana", "blue", "a"),
+        creature("bob", "red", "P", **FLIER),
+        creature("cat", "red", "c"),
+        extra=PIT,
+    )
+    assert odds.air_fall(b.world, "bob") == "falls 3 m into the pit"
+    forecast = tripping(b.world, "ana", "trip", "bob")
+    assert forecast is not None
+    assert forecast.lines[0].endswith("; Prone, bob falls 3 m into the pit (R-Z5)")
+    rows = """
+    .......
+    .ab_#..
+    .......
+    """
+    b = begin(rows, creature("ana", "blue", "a"), creature("bob", "red", "b", **FLIER))
+    assert odds.air_fall(b.world, "bob") == ""
+    landings = odds.shove_landings(b.world, "ana", "bob")
+    over = [land for land in landings if land.cells and land.cells[-1] == Pos(3, 1)]
+    assert over and all("if the save fails, falls 3 m into the pit" in x.happens for x in over)
