@@ -200,14 +200,15 @@ class Tokens:
     def _badges(
         self, target: pygame.Surface, sx: int, sy: int, c: int, names: tuple[str, ...]
     ) -> None:
-        shown = [n for n in names if n in pal.CONDITION_ICONS]
+        icons = pal.MODE_ICONS | pal.CONDITION_ICONS
+        shown = [n for n in names if n in icons]
         if not shown:
             return
         d = max(7, c // 4)
         x = sx + c - d // 2 - 1
         y = sy + d // 2 + 1
         for name in shown[: max(1, c // d)]:
-            letter, colour = pal.CONDITION_ICONS[name]
+            letter, colour = icons[name]
             pygame.draw.circle(target, pal.BLACK, (x, y), d // 2 + 1)
             pygame.draw.circle(target, colour, (x, y), d // 2)
             if d >= 10:

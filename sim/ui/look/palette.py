@@ -134,9 +134,10 @@ OVERLAY_COLOURS: dict[str, RGB] = {
 }
 
 # Condition icons: a letter in a small badge (names from sim/core/condition.py's Condition).
+# R-Z5: the badges of a creature's movement modes, shown before its conditions' (a flier's token
+# also has wings while it is up).
+MODE_ICONS: dict[str, tuple[str, RGB]] = {"flies": ("W", WHITE), "swims": ("~", BLUE)}
 CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
-    "flies": ("W", WHITE),  # R-Z5: a fly speed (the token has wings while it is up)
-    "swims": ("~", BLUE),  # R-Z5: a swim speed
     "prone": ("P", ORANGE),
     "grappled": ("G", PURPLE),
     "grappling": ("g", PURPLE),
