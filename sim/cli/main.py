@@ -19,12 +19,12 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.ai.seats import play, players, seats, take_seats
 from sim.cli.textview import render
-from sim.content.packs import describe
+from sim.content.packs import describe, modes_words
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tiled import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
-from sim.core.components import Budget, Position
+from sim.core.components import Body, Budget, Position
 from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
@@ -289,8 +289,16 @@ def _check(paths: list[str]) -> int:
             print(str(error))  # the first screenful of problems (ScenarioError cuts the rest)
         else:
             print(f"{path}: ok")
-            for line in describe(scenario.content, path):  # its own content (issue #32)
+            catalog = scenario.world.catalog
+            for line in describe(scenario.content, path, catalog):  # its own content (#32)
                 print(f"  {line}")
+            moving = [
+                f"{uid} {modes_words(dict(body.modes))}"
+                for uid, body in scenario.world.each(Body)
+                if body.modes
+            ]
+            if moving:  # R-Z5
+                print(f"  movement modes: {', '.join(moving)}")
     return 1 if failed else 0
 
 

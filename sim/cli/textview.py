@@ -3,7 +3,7 @@ terminal client, `sim play --text`, is sim/ui/text)."""
 
 from __future__ import annotations
 
-from sim.core.components import Budget, Health, Position
+from sim.core.components import Body, Budget, Health, Position
 from sim.core.creature import conditions, creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
@@ -40,9 +40,14 @@ def render(world: World) -> str:
         budget = world.need(unit, Budget)
         pos = world.need(unit, Position).cell
         marks = ", ".join(conditions(world, unit).names())
+        body = world.need(unit, Body)
+        # R-Z5: ^ a flier, ~ a swimmer, and its speeds.
+        sign = "^" if body.fly else "~" if body.swim else ""
+        moves = ", ".join(f"{mode} {metres} m" for mode, metres in body.modes)
         lines.append(
             f"  {index % 10} {unit:<10} {team_of(world, unit):<6} {pos!s:<8} "
             f"HP {health.hp}/{health.max_hp}  H{budget.half} B{budget.bonus}"
             + (f"  [{marks}]" if marks else "")
+            + (f"  {sign} moves: {moves}" if moves else "")
         )
     return "\n".join(lines)

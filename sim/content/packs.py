@@ -117,7 +117,14 @@ class _Gatherer:
         """The base catalog's entries of `section` as tables (the rules' races as theirs)."""
         if section == "races":
             races = {**self.rules.races, **self.base.races}
-            return {name: {"speed": r.speed, "height": r.height} for name, r in races.items()}
+            return {
+                name: {
+                    "speed": r.speed,
+                    "height": r.height,
+                    **{k: getattr(r, k) for k in cat.MODE_KEYS if getattr(r, k)},  # R-Z5
+                }
+                for name, r in races.items()
+            }
         return self.base.tables.get(section, {})
 
     def shipped_names(self, section: str) -> set[str]:
@@ -481,10 +488,23 @@ SHOWN = ("templates", "races", "weapons", "shields", "armour", "items", "abiliti
 NAMES_SHOWN = 20  # entries listed of one section; the rest are counted
 
 
-def describe(entries: tuple[Entry, ...], scenario: str) -> list[str]:
+def modes_words(table: dict[str, Any]) -> str:
+    """A race's or a template's movement modes in words, "fly 12 m, swim 4 m" (R-Z5); "" for
+    none.
+
+    >>> modes_words({"fly": 12, "climb": 0, "swim": 4})
+    'fly 12 m, swim 4 m'
+    """
+    return ", ".join(f"{k} {table[k]} m" for k in cat.MODE_KEYS if table.get(k))
+
+
+def describe(
+    entries: tuple[Entry, ...], scenario: str, catalog: Catalog | None = None
+) -> list[str]:
     """A line for each section of a scenario's own content, as `sim check` lists it:
     `templates: ogre (monsters.toml:3, based on orc_brute), ...`; `scenario` names the
-    scenario's own file."""
+    scenario's own file; from `catalog` (the battle's), a race's or a template's movement
+    modes too (R-Z5): `griffin (monsters.toml:9, fly 12 m)`."""
     lines = []
     for section in SHOWN:
         found = [e for e in entries if e.section == section]
@@ -497,6 +517,15 @@ def describe(entries: tuple[Entry, ...], scenario: str) -> list[str]:
                 notes.append(f"based on {entry.based_on}")
             if entry.replaces:
                 notes.append("replaces the shipped one")
+            if catalog is not None and section in ("templates", "races"):
+                race = catalog.races.get(entry.name) if section == "races" else None
+                table = (
+                    {k: getattr(race, k) for k in cat.MODE_KEYS}
+                    if race is not None
+                    else catalog.templates.get(entry.name, {})
+                )
+                if modes_words(table):
+                    notes.append(modes_words(table))
             words.append(f"{entry.name} ({', '.join(notes)})")
         if len(found) > NAMES_SHOWN:
             words.append(f"… and {len(found) - NAMES_SHOWN:,} more")

@@ -17,7 +17,15 @@ from sim.content.packs import Content, Entry, Pack
 from sim.content.tomlspan import Path as KeyPath
 from sim.content.tomlspan import Problem as Problem  # re-exported: the editor names it
 from sim.content.tomlspan import Spans
-from sim.core.catalog import Armour, Catalog, Report, Weapon, default_catalog
+from sim.core.catalog import (
+    MODE_KEYS,
+    Armour,
+    Catalog,
+    Report,
+    Weapon,
+    default_catalog,
+    mode_problem,
+)
 from sim.core.components import (
     Attribute,
     Body,
@@ -74,6 +82,7 @@ UNIT_KEYS = {
     "defence",
     "prone",
     "abilities",
+    *MODE_KEYS,  # R-Z5: fly, swim and climb speeds, over the race's
 }
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
@@ -781,8 +790,22 @@ def _stats(
     if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
         ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
     kit = _kit(ld, base, who, stats)
+    modes: dict[str, int] = {}
+    for key in MODE_KEYS:  # R-Z5: a template's or a unit's speed replaces its race's
+        if key in stats:
+            problem = mode_problem(key, stats[key])
+            if problem:
+                ld.problem((*base, key), problem)
+            else:
+                modes[key] = stats[key]
     if ld.reported > before or race is None:
         return None
+    race = replace(
+        race,
+        fly=modes.get("fly", race.fly),
+        swim=modes.get("swim", race.swim),
+        climb=modes.get("climb", race.climb),
+    )
     return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit)
 
 
@@ -807,7 +830,10 @@ def _unit(
     made = _stats(ld, base, uid, stats, ask_missing=known_template)
     race = made.race if made is not None else None
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
-    if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
+    # R-Z5: a flier may begin over a pit, in the air.
+    flies = race is not None and race.fly > 0
+    walls = (Kind.WALL,) if flies else (Kind.WALL, Kind.PIT)
+    if pos is not None and world.grid.kind(pos) in walls:
         ld.problem(
             (*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} at {pos}"
         )
@@ -816,7 +842,12 @@ def _unit(
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
         prone = False
-    swims = race is not None and pos is not None and _swims(ld, world, pos, race.height, prone)
+    swims = (
+        race is not None
+        and pos is not None
+        and (prone or not flies)  # R-Z5: a flier over deep water is in the air
+        and _swims(ld, world, pos, race.height, prone)
+    )
     prone = prone and not swims
     if pos is not None and not prone:
         if pos in standing:
@@ -840,7 +871,7 @@ def _unit(
         uid,
         Team(team),
         Position(pos),
-        Body(race.name, race.speed, race.height),
+        Body(race.name, race.speed, race.height, race.fly, race.swim, race.climb),
         Stats(made.attributes, made.skills),
         Health(made.hp, made.max_hp),
         refilled(ld.rules),

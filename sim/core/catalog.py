@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from sim.core.abilities import Ability, default_abilities
-from sim.core.numbers import Race
+from sim.core.numbers import Race, default_rules
 
 T = TypeVar("T")
 
@@ -201,7 +201,9 @@ WEAPON_KEYS = {
 SHIELD_KEYS = {"block", "weight"}
 ARMOUR_KEYS = {"rating", "speed_penalty", "class", "weight"}
 ITEM_KEYS = {"weight", "drink", "heal", "quickened", "cure_bleeding"}
-RACE_KEYS = {"speed", "height"}
+# R-Z5: the movement modes a race, a template or a unit may give, each a speed in metres.
+MODE_KEYS = ("fly", "swim", "climb")
+RACE_KEYS = {"speed", "height", *MODE_KEYS}
 
 
 def weapon(name: str, raw: dict[str, Any], report: Report) -> Weapon | None:
@@ -268,9 +270,26 @@ def race(name: str, raw: dict[str, Any], report: Report) -> Race | None:
     f.known(RACE_KEYS)
     speed = f.whole("speed", 0, MAX_SPEED)
     height = f.number("height", 0.1, MAX_HEIGHT, "metres")
+    modes = {key: 0 for key in MODE_KEYS}
+    for key in MODE_KEYS:
+        if key in raw:
+            problem = mode_problem(key, raw[key])
+            if problem:
+                f.report(key, problem)
+            else:
+                modes[key] = raw[key]
     if f.failed or speed is None or height is None:
         return None
-    return Race(name, speed, height)
+    return Race(name, speed, height, **modes)
+
+
+def mode_problem(key: str, value: object) -> str | None:
+    """Why `value` is not a `fly`, `swim` or `climb` speed (R-Z5): whole metres from 0 (none)
+    to the rules' `mode_speed_max`; None when it is one."""
+    most = default_rules().movement.mode_speed_max
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        return f"{key} must be a speed in whole metres from 0 to {most}, not {value!r} (R-Z5)"
+    return None
 
 
 Reader = Callable[[str, dict[str, Any], Report], Equipment | None]

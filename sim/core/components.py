@@ -56,11 +56,24 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Body:
-    """Race, base Speed and height (R-C5)."""
+    """Race, base Speed and height (R-C5); fly, swim and climb speeds in metres, 0 for none
+    (R-Z5)."""
 
     race: str
     speed: int
     height: float
+    fly: int = 0
+    swim: int = 0
+    climb: int = 0
+
+    @property
+    def modes(self) -> tuple[tuple[str, int], ...]:
+        """The movement modes it has, as (name, metres), in the order fly, swim, climb."""
+        return tuple(
+            (name, metres)
+            for name, metres in (("fly", self.fly), ("swim", self.swim), ("climb", self.climb))
+            if metres
+        )
 
 
 @dataclass(frozen=True, slots=True)

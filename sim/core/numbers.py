@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
@@ -65,11 +65,15 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Race:
-    """A race's Speed and height (R-C5)."""
+    """A race's Speed and height (R-C5), and its fly, swim and climb speeds in metres, 0 for
+    none (R-Z5)."""
 
     name: str
     speed: int
     height: float
+    fly: int = 0
+    swim: int = 0
+    climb: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +168,8 @@ class MovementRules:
     swim_exit_get_up_metres: int  # R-M8
     swim_exit_move_metres: int  # R-M8
     waist_fraction: float  # R-M9
+    flier_fall_metres: int  # R-Z5: a downed flier over a pit or deep water falls this far
+    mode_speed_max: int  # R-Z5 Decision: the most a fly, swim or climb speed may be
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,12 +310,16 @@ def _section(
     table = _table(raw, f"{source}: [{section}]")
     hints = get_type_hints(kind)
     names = [f.name for f in fields(kind) if f.name not in given]
+    # A field with a default may be left out (a race's fly, swim and climb speeds, R-Z5).
+    optional = {f.name for f in fields(kind) if f.default is not MISSING}
     unknown = sorted(set(table) - set(names))
     if unknown:
         raise RulesError(f"{source}: [{section}] {unknown[0]} is not a number of the rules")
     values = dict(given)
     for name in names:
         if name not in table:
+            if name in optional:
+                continue
             raise RulesError(f"{source}: [{section}] has no {name}")
         where, value, hint = f"{source}: [{section}] {name}", table[name], hints[name]
         if hint is int:

@@ -42,6 +42,7 @@ from sim.rules.combat.reactions import (
     policy_answer,
     reaction_refusal,
 )
+from sim.rules.movement.flight import grounded
 from sim.rules.objectives import Objective, outcome
 from sim.rules.turns import END_OF_TURN, START_OF_TURN, next_in_order, roll_initiative, skip_reason
 
@@ -475,6 +476,7 @@ class Battle:
         """Apply events in order, then what follows from them (R-B5 breaks, the battle's end)."""
         self._record(events)
         if events and not self.world.turn.over:
+            self._record(grounded(self.world, events))  # R-Z5: a downed flier falls
             self._followups()
         if events and not self.world.turn.over:
             self._record(triggered(self.world, events))  # R-P3

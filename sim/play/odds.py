@@ -17,10 +17,11 @@ import numpy.typing as npt
 
 from sim.core import events as ev
 from sim.core.actions import Attack, Disarm, Feint, Grapple, Refusal, Shove, Trip
-from sim.core.components import AttackWindow, Stats
+from sim.core.components import AttackWindow, Position, Stats
 from sim.core.condition import Condition
-from sim.core.creature import after_armour, conditions, has, incapacitated, unseen_by
+from sim.core.creature import after_armour, conditions, has, incapacitated, lying, unseen_by
 from sim.core.geometry import Pos
+from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.rules.combat.assist import assist_bonus
@@ -35,6 +36,7 @@ from sim.rules.combat.reactions import (
     parry_rating,
 )
 from sim.rules.combat.shove import push
+from sim.rules.movement.flight import falls_if_downed
 from sim.rules.movement.prone import knocked_down, knocked_off
 
 Probs = npt.NDArray[np.float64]
@@ -345,6 +347,9 @@ def _push_outcome(
                     said.append("through fire")
     if incapacitated(copy, target):
         said.append("falls unconscious")
+    air = air_fall(copy, target)
+    if air and not lying(copy, target):
+        said.append(f"if the save fails, {air}")  # R-Z5: pushed over a pit or deep water
     down = has(copy, target, Condition.PRONE)
     decided = (
         hanging or down or incapacitated(copy, target) or has(copy, target, Condition.SWIMMING)
@@ -381,6 +386,19 @@ def shove_landings(world: World, actor: str, target: str) -> tuple[Landing, ...]
         else:
             found[cells] = Landing((length,), cells, happens, chance, prone)
     return tuple(found.values())
+
+
+def air_fall(world: World, unit: str) -> str:
+    """R-Z5: what going down (Prone, Grappled, Incapacitated) does to `unit` where it is now, in
+    words: a flier in the air over a pit "falls 3 m into the pit", over deep water "falls into
+    the water, swimming"; "" for any other creature, or one already down."""
+    if lying(world, unit) or has(world, unit, Condition.SWIMMING):
+        return ""
+    if not falls_if_downed(world, unit):
+        return ""
+    if world.grid.kind(world.need(unit, Position).cell) is Kind.PIT:
+        return f"falls {world.rules.movement.flier_fall_metres} m into the pit"
+    return "falls into the water, swimming"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ the one shoved). A loser is pushed straight away from the shover by half the sho
 creatures, falling off ledges (R-M4), into water (R-M9) and through fire (R-K4); being pushed
 never provokes (R-R4); a grapple it pulls apart ends (R-G4, grapple.loosened after each
 cell). Then it makes a STR Save against the
-shover's winning total or falls Prone, or starts swimming in waist-deep water (R-M10)."""
+shover's winning total or falls Prone, or starts swimming in waist-deep water (R-M10). A flier
+is pushed through the air: over pits, off ledges and over water without falling or swimming,
+until a failed save brings it down there (R-Z5, flight.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from sim.core import events as ev
 from sim.core.actions import Refusal, Shove
 from sim.core.components import Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, has, incapacitated
+from sim.core.creature import conditions, creatures, has, incapacitated, lying
 from sim.core.dice import Dice
 from sim.core.geometry import Pos, half_metres, is_diagonal
 from sim.core.grid import Kind
@@ -118,6 +120,8 @@ def push(world: World, shover: str, unit: str, metres: int) -> Resolution:
             yield ev.ConditionGained(
                 unit, Condition.BURNING, conditions(world, unit).count(Condition.BURNING) + fire
             )
+        if m.flies and not lying(world, unit):
+            continue  # R-Z5: a flier pushed off a ledge or over water stays in the air
         drop = world.grid.ground_half(here) - world.grid.ground_half(there)
         if drop > m.height_half:
             yield from fall(world, m, unit, here, there)  # R-M4
@@ -136,11 +140,13 @@ def _stopped_by(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
     grid = world.grid
     if not grid.inside(b):
         return f"the edge of the map at {b}"
-    if grid.kind(b) in (Kind.WALL, Kind.PIT):
+    # R-Z5: a flier is pushed through the air over a pit (walls still stop it).
+    solid = (Kind.WALL,) if m.flies and not lying(world, m.unit) else (Kind.WALL, Kind.PIT)
+    if grid.kind(b) in solid:
         return f"the {grid.kind(b).name.lower()} at {b}"
     if is_diagonal(a, b):
         for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
-            if grid.kind(corner) in (Kind.WALL, Kind.PIT):
+            if grid.kind(corner) in solid:
                 return f"the corner of the {grid.kind(corner).name.lower()} at {corner}"
     for other in creatures(world):
         if other != m.unit and world.need(other, Position).cell == b:

@@ -1,5 +1,6 @@
 """Climbing (R-M7): up or down a climbable face by up to the AGI die size in metres, hanging
-part-way when the face is higher than that, with both hands busy."""
+part-way when the face is higher than that, with both hands busy; a creature with a climb speed
+climbs that many metres and keeps its hands free (R-Z5)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 
 from sim.core import events as ev
 from sim.core.actions import Climb, Refusal
-from sim.core.components import Hands, Position, Stats
+from sim.core.components import Body, Hands, Position, Stats
 from sim.core.condition import Condition
 from sim.core.creature import conditions, incapacitated
 from sim.core.dice import Dice
@@ -33,8 +34,9 @@ class ClimbPlan:
 
 
 def allowance_half(world: World, unit: str) -> int:
-    """R-M7: up to the AGI die size in metres, in half-metres."""
-    return 2 * world.need(unit, Stats).attribute("agi").die
+    """R-M7: up to the AGI die size in metres, in half-metres; R-Z5: a climb speed instead."""
+    climb = world.need(unit, Body).climb
+    return 2 * (climb or world.need(unit, Stats).attribute("agi").die)
 
 
 def plan_climb(world: World, action: Climb) -> ClimbPlan | Refusal:
@@ -152,9 +154,11 @@ def resolve_climb(world: World, action: Climb, dice: Dice) -> Resolution:
     unit = action.actor
     held = conditions(world, unit)
     # R-M7: both hands are busy; every Climb, also one that goes on from hanging, begins by
-    # stowing what they hold, for free, so nothing drawn while hanging is carried up.
-    for item in world.need(unit, Hands).items():
-        yield ev.ItemStowed(unit, item)
+    # stowing what they hold, for free, so nothing drawn while hanging is carried up. R-Z5: a
+    # creature with a climb speed keeps its hands free and its items held.
+    if not world.need(unit, Body).climb:
+        for item in world.need(unit, Hands).items():
+            yield ev.ItemStowed(unit, item)
     # R-R4: a Climb is a Movement Action; an enemy whose reach it leaves attacks first.
     up = world.need(unit, Position).elevation
     yield from opportunities(

@@ -54,6 +54,12 @@ class Mover:
     orthogonal: int
     diagonal: int
     difficult_factor: int
+    flies: bool = False  # R-Z5: it has a fly speed; its Steps, Walks, Runs and Sprints fly
+    swimmer: bool = False  # R-Z5: it has a swim speed; water is not difficult for it
+
+    def flying(self, gait: Gait) -> bool:
+        """R-Z5: a flier flies whenever it moves on its feet would (not crawling or swimming)."""
+        return self.flies and (gait is Gait.STRIDE or gait is Gait.STEP)
 
 
 def mover(world: World, unit: str) -> Mover:
@@ -62,7 +68,8 @@ def mover(world: World, unit: str) -> Mover:
 
 def _mover(world: World, unit: str) -> Mover:
     rules = world.rules
-    height = world.need(unit, Body).height * 2
+    body = world.need(unit, Body)
+    height = body.height * 2
     return Mover(
         unit=unit,
         team=world.need(unit, Team).name,
@@ -73,6 +80,8 @@ def _mover(world: World, unit: str) -> Mover:
         orthogonal=rules.grid.orthogonal_half_metres,
         diagonal=rules.grid.diagonal_half_metres,
         difficult_factor=rules.movement.difficult_multiplier,
+        flies=body.fly > 0,
+        swimmer=body.swim > 0,
     )
 
 
@@ -113,6 +122,8 @@ def blocker(world: World, unit: str, cell: Pos) -> str | None:
 
 def water_problem(world: World, m: Mover, gait: Gait, cell: Pos) -> str | None:
     depth = world.grid.water_half(cell)
+    if m.flying(gait):
+        return None  # R-Z5: it flies over water of any depth
     if gait is Gait.SWIM:
         if depth < m.waist_half:
             return f"{cell}: water {depth / 2:g} m deep is too shallow to swim (R-M8)"
@@ -125,9 +136,12 @@ def water_problem(world: World, m: Mover, gait: Gait, cell: Pos) -> str | None:
 
 
 def is_difficult(world: World, m: Mover, cell: Pos) -> bool:
-    """R-M2, R-M9: difficult ground, or water from waist-deep up to the creature's height."""
+    """R-M2, R-M9: difficult ground, or water from waist-deep up to the creature's height
+    (R-Z5: not for a creature with a swim speed)."""
     depth = world.grid.water_half(cell)
-    return world.grid.kind(cell) is Kind.DIFFICULT or m.waist_half <= depth <= m.height_half
+    if world.grid.kind(cell) is Kind.DIFFICULT:
+        return True
+    return not m.swimmer and m.waist_half <= depth <= m.height_half
 
 
 def step_problem(
@@ -150,6 +164,8 @@ def step_problem(
     kind = grid.kind(b)
     if kind is Kind.WALL:
         return f"{b}: a wall (R-U1)"
+    if m.flying(gait):
+        return _flight_problem(world, m, a, b)
     if kind is Kind.PIT:
         return f"{b}: a pit; jump across it (R-M6)"
     if is_diagonal(a, b):
@@ -189,6 +205,21 @@ def step_problem(
     return None
 
 
+def _flight_problem(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
+    """R-Z5: a flier's move over pits, water, difficult ground, ledges and obstacles; walls
+    still block it, a diagonal still may not cut a wall's corner (R-U3), and a standing enemy
+    still holds its cell (R-M5)."""
+    grid = world.grid
+    if is_diagonal(a, b):
+        for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
+            if not grid.inside(corner) or grid.kind(corner) is Kind.WALL:
+                return f"{b}: the diagonal would cut the corner at {corner} (R-U3)"
+    enemy = blocker(world, m.unit, b)
+    if enemy is not None:
+        return f"{b}: {enemy} stands there and is not an ally (R-M5)"
+    return None
+
+
 def _what(rise: int, obstacle: int) -> str:
     if obstacle and rise > 0:
         return "ledge and obstacle"
@@ -202,8 +233,8 @@ def gait_word(gait: Gait) -> str:
 def step_cost(world: World, m: Mover, gait: Gait, a: Pos, b: Pos) -> int:
     """Half-metres the step costs (R-U2), doubled on difficult ground at either end (R-M2)."""
     base = m.diagonal if is_diagonal(a, b) else m.orthogonal
-    if gait is Gait.SWIM:
-        return base
+    if gait is Gait.SWIM or m.flying(gait):
+        return base  # R-M8: the ground below a swimmer; R-Z5: all of it below a flier
     if is_difficult(world, m, a) or is_difficult(world, m, b):
         return base * m.difficult_factor
     return base

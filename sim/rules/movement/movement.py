@@ -68,7 +68,10 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     rules = world.rules
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
-    fast = speed(world, unit)
+    body = world.need(unit, Body)
+    # R-Z5: a flier's Walk, Run and Sprint are worked out from its fly speed as R-M1's are
+    # from Speed; a swim speed replaces Speed/3 for a Swim.
+    fast = body.fly or speed(world, unit)
     athletics = stats.skill("athletics")
     numbers = rules.movement
     if kind is Step:
@@ -83,7 +86,9 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     if kind is Crawl:
         return half_metres(agi.die / numbers.crawl_die_divisor)
     if kind is Swim:
-        return half_metres(fast / numbers.swim_speed_divisor)
+        if body.swim:
+            return half_metres(body.swim)
+        return half_metres(speed(world, unit) / numbers.swim_speed_divisor)
     raise ValueError(kind)
 
 
@@ -94,9 +99,21 @@ def allowance_words(world: World, unit: str, kind: type[Movement]) -> str:
     numbers = world.rules.movement
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
+    body = world.need(unit, Body)
     fast = speed(world, unit)
     armour = worn_armour(world, unit)
     slowed = ""
+    if kind is Swim and body.swim:
+        return f"swim speed {body.swim}, R-Z5"
+    if body.fly and kind in (Walk, Run, Sprint):
+        fast = body.fly  # R-Z5: its fly speed, as given: no armour penalty
+        athletics = stats.skill("athletics")
+        runs = f"fly speed {fast}" + (f" + Athletics {athletics}" if athletics else "")
+        if kind is Walk:
+            return f"fly speed {fast} / {numbers.walk_speed_divisor}, R-Z5"
+        if kind is Run:
+            return f"{runs}, R-Z5"
+        return f"{runs} + AGI Roll up to {agi.die} + AGI Bonus {agi.bonus}, R-Z5"
     if armour is not None and armour.speed_penalty:
         base = world.need(unit, Body).speed
         name = armour.name.replace("_", " ")
@@ -210,6 +227,11 @@ def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | No
         return f"{unit} is prone; it moves only by Crawl until it stands up (R-M8, R-M10)"
     if kind is Crawl and not held.has(Condition.PRONE):
         return f"{unit} must be prone to crawl (R-M8)"
+    if kind is Jump and world.need(unit, Body).fly and not held.has(Condition.HANGING):
+        return (
+            f"{unit} flies: a Step, Walk, Run or Sprint carries it over pits, water and "
+            "ledges; it does not jump (R-Z5)"
+        )
     return None
 
 
@@ -291,7 +313,8 @@ def _explicit(
             if problem:
                 return problem
             cost = step_cost(world, m, gait, here, cell)
-            how = "fall" if gait is not Gait.SWIM and is_fall(world, m, here, cell) else "step"
+            falls = gait is not Gait.SWIM and not m.flying(gait) and is_fall(world, m, here, cell)
+            how = "fall" if falls else "step"
             legs.append(Leg(here, cell, cost, how))
         else:
             if jr is None:
@@ -387,7 +410,7 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
             return Refusal('a jump needs one landing cell: "to": [x, y] (R-M6)')
         return standing_jump(world, m, start, target)
     swimming = has(world, unit, Condition.SWIMMING)
-    if isinstance(action, Step) and swimming:
+    if isinstance(action, Step) and swimming and not m.flies:
         if action.to is not None and action.path:
             return Refusal('give either "path" or "to", not both (R-M1)')
         out_path = (action.to,) if action.to is not None else action.path
@@ -410,7 +433,8 @@ def _plan(world: World, action: Movement) -> MovePlan | Refusal:
         limit = half_metres(world.rules.movement.swim_exit_move_metres) * factor
         return MovePlan(legs, sum(leg.cost for leg in legs), limit)
     limit = allowance(world, unit, kind)
-    jr = jump_reach(world, unit, m) if jumps_allowed(kind) else None
+    # R-Z5: no jumps in flight.
+    jr = jump_reach(world, unit, m) if jumps_allowed(kind) and not m.flies else None
     if action.to is not None and action.path:
         return Refusal('give either "path" or "to", not both (R-M1)')
     diving = isinstance(action, Swim) and action.submerged

@@ -27,14 +27,16 @@ Int = npt.NDArray[np.int32]
 TERRAIN = ("kind", "height", "water", "obstacle")
 assert list(range(len(TERRAIN))) == [pf.P_KIND, pf.P_HEIGHT, pf.P_WATER, pf.P_OBSTACLE]
 # `ground` lists the mover's numbers in the pathfinder's order.
-assert (pf.M_HEIGHT, pf.M_GAIT, pf.M_JUMPS, pf.M_LIMIT, pf.M_GRAB_HEIGHT, pf.PARAMS) == (
-    0,
-    6,
-    7,
-    8,
-    15,
-    16,
-)
+assert (
+    pf.M_HEIGHT,
+    pf.M_GAIT,
+    pf.M_JUMPS,
+    pf.M_LIMIT,
+    pf.M_GRAB_HEIGHT,
+    pf.M_FLY,
+    pf.M_SWIMMER,
+    pf.PARAMS,
+) == (0, 6, 7, 8, 15, 16, 17, 18)
 
 GAIT_CODES = {Gait.STRIDE: pf.STRIDE, Gait.STEP: pf.STEP, Gait.CRAWL: pf.CRAWL, Gait.SWIM: pf.SWIM}
 
@@ -87,6 +89,8 @@ def ground(
     world: World, m: Mover, gait: Gait, win: Window, limit: int, jr: JumpReach | None
 ) -> Ground:
     grid = world.grid
+    if m.flying(gait):
+        jr = None  # R-Z5: no jumps in flight
     hh, ww = win.shape
     box = (slice(win.y0, win.y1), slice(win.x0, win.x1))
     planes = np.empty((pf.PLANES, hh, ww), dtype=np.int32)
@@ -122,6 +126,8 @@ def ground(
             0 if jr is None else 1,
             limit,
             *jumps,
+            1 if m.flies else 0,
+            1 if m.swimmer else 0,
         ),
         dtype=np.float64,
     )

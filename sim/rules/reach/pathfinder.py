@@ -43,10 +43,13 @@ M_HEIGHT, M_LEAP, M_WAIST, M_ORTHOGONAL, M_DIAGONAL, M_DIFFICULT = range(6)
 M_GAIT, M_JUMPS, M_LIMIT = 6, 7, 8
 M_STANDING_LENGTH, M_LENGTH_CAP, M_SKILL_LENGTH, M_STANDING_HEIGHT = 9, 10, 11, 12
 M_HEIGHT_PER_RUNUP, M_EXTRA_HEIGHT_CAP, M_GRAB_HEIGHT = 13, 14, 15
+# R-Z5: 1 for a mover with a fly speed (its strides and steps fly), with a swim speed (water
+# is not difficult for it).
+M_FLY, M_SWIMMER = 16, 17
 # M_STANDING_HEIGHT and M_GRAB_HEIGHT are the heights a standing jump reaches without and with a
 # ledge grab, each rounded once from its exact parts (R-U4, `JumpReach.height`): a run-up adds
 # whole metres to either, so the compiled search needs no rounding of its own.
-PARAMS = 16
+PARAMS = 18
 
 # numba compiles module globals into the code as constants, and its cache on disk knows only
 # this file's text: so the constants below are written out here, not imported, and
@@ -179,24 +182,31 @@ def cell_flags(planes: Int32, params: Float) -> Flags:
     hh, ww = planes.shape[1], planes.shape[2]
     gait = int(params[M_GAIT])
     height, waist = params[M_HEIGHT], params[M_WAIST]
+    # R-Z5: a flier's steps and strides fly: only walls block them and their corners.
+    flying = params[M_FLY] > 0 and gait in (STRIDE, STEP)
+    swimmer = params[M_SWIMMER] > 0
     out = np.zeros((hh, ww), dtype=np.uint8)
     for y in range(hh):
         for x in range(ww):
             kind = planes[P_KIND, y, x]
             water = planes[P_WATER, y, x]
             flags = 0
-            solid = kind in (WALL, PIT)
+            solid = kind == WALL if flying else kind in (WALL, PIT)
             if solid:
                 flags |= F_SOLID
             if kind == WALL:
                 flags |= F_WALL
             if kind == PIT:
                 flags |= F_PIT
-            if kind == DIFFICULT or (waist <= water and water <= height):
+            if flying:
+                pass  # R-Z5: nothing on the ground is difficult for a flier
+            elif kind == DIFFICULT or (not swimmer and waist <= water and water <= height):
                 flags |= F_DIFFICULT
             if planes[P_ENEMY, y, x]:
                 flags |= F_ENEMY
-            if gait == SWIM:
+            if flying:
+                water_ok = True
+            elif gait == SWIM:
                 water_ok = water >= waist
             elif gait == CRAWL:
                 water_ok = water < waist
@@ -220,7 +230,7 @@ def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: i
     if by < 0 or by >= hh or bx < 0 or bx >= ww or not flags[by, bx] & F_ENTER:
         return BLOCKED
     if dx != 0 and dy != 0:
-        # R-U3: a diagonal may not cut the corner of a wall or a pit.
+        # R-U3: a diagonal may not cut the corner of a wall or a pit (a wall's, for a flier).
         if (flags[ay, bx] | flags[by, ax]) & F_SOLID:
             return BLOCKED
         base = int(params[M_DIAGONAL])
@@ -229,6 +239,8 @@ def step_cost(planes: Int32, flags: Flags, params: Float, ay: int, ax: int, d: i
     gait = int(params[M_GAIT])
     if gait == SWIM:
         return base  # swimming ignores the ground below (R-M8)
+    if params[M_FLY] > 0 and gait in (STRIDE, STEP):
+        return base  # R-Z5: and flying all of it
     rise = planes[P_HEIGHT, by, bx] - planes[P_HEIGHT, ay, ax]
     climb = max(rise, 0) + planes[P_OBSTACLE, by, bx]
     if gait == STRIDE:

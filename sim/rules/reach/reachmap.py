@@ -362,7 +362,7 @@ def _found_ends(found: Found) -> Ends | None:
 def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:
     """How far (cells, Chebyshev) from where it stands `kind` looks for cells: its search's
     window (`strides`: the limit of the one the strides share), a Jump's longest line."""
-    if kind is Climb or (kind is Step and has(world, unit, Condition.SWIMMING)):
+    if kind is Climb or (kind is Step and has(world, unit, Condition.SWIMMING) and not m.flies):
         return 1
     if kind is Jump:
         return jump_reach(world, unit, m).length(0) // 2 + 1
@@ -473,8 +473,8 @@ def _cells(
                     if first:
                         return found
         return found
-    if kind is Step and has(world, unit, Condition.SWIMMING):
-        # R-M8: out of the water with a Step, one straight metre.
+    if kind is Step and has(world, unit, Condition.SWIMMING) and not mv.flies:
+        # R-M8: out of the water with a Step, one straight metre (R-Z5: a flier takes off).
         found = []
         for cell in start.neighbours():
             plan = plan_move(world, Step(unit, (cell,)))

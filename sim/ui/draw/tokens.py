@@ -8,9 +8,9 @@ import math
 
 import pygame
 
-from sim.core.components import Health, Position
+from sim.core.components import Body, Health, Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions
+from sim.core.creature import conditions, lying
 from sim.core.world import World
 from sim.rules.combat.prepare import Prepared
 from sim.ui.draw.camera import Camera
@@ -90,6 +90,18 @@ def under_water(target: pygame.Surface, cx: float, cy: float, r: float, c: int) 
         pygame.draw.lines(target, pal.WHITE, False, points, width)
 
 
+def wings(target: pygame.Surface, cx: float, cy: float, r: float, c: int) -> None:
+    """Two wings behind a flier's token (R-Z5), white edged in black, one on each side."""
+    span, lift = r * 0.95, r * 0.7
+    for side in (-1, 1):
+        root = (cx + side * r * 0.4, cy)
+        tip = (cx + side * (r + span), cy - lift)
+        low = (cx + side * (r + span * 0.55), cy + lift * 0.45)
+        points = [root, tip, low]
+        pygame.draw.polygon(target, pal.WHITE, points)
+        pygame.draw.polygon(target, pal.BLACK, points, max(1, c // 24))
+
+
 class Tokens:
     def __init__(self, fonts: Fonts) -> None:
         self.fonts = fonts
@@ -135,6 +147,10 @@ class Tokens:
             rect = pygame.Rect(sx + 1, sy + 1, c - 2, c - 2)
             pygame.draw.rect(target, pal.WHITE, rect, max(2, c // 16))
             pygame.draw.rect(target, pal.BLACK, rect.inflate(-max(4, c // 8), -max(4, c // 8)), 1)
+        body = world.get(unit, Body)
+        aloft = body is not None and body.fly > 0 and not lying(world, unit)
+        if aloft and not held.has(Condition.SWIMMING):
+            wings(target, cx, cy, r, c)  # R-Z5: a flier shows it flies
         draw_shape(target, style, (cx, cy), r, pal.BLACK, max(1, c // 18))
         if held.has(Condition.PRONE):
             # Prone: the token is struck through horizontally, as lying down.
@@ -174,6 +190,9 @@ class Tokens:
                 bold=True,
             )
         names: tuple[str, ...] = held.names()
+        if body is not None:  # R-Z5: its movement modes, before its conditions
+            modes = (("flies",) if body.fly else ()) + (("swims",) if body.swim else ())
+            names = (*modes, *names)
         if world.has(unit, Prepared):
             names = (*names, "prepared")  # seen by every side; what for is not (R-P2)
         self._badges(target, sx, sy, c, names)
@@ -181,14 +200,15 @@ class Tokens:
     def _badges(
         self, target: pygame.Surface, sx: int, sy: int, c: int, names: tuple[str, ...]
     ) -> None:
-        shown = [n for n in names if n in pal.CONDITION_ICONS]
+        icons = pal.MODE_ICONS | pal.CONDITION_ICONS
+        shown = [n for n in names if n in icons]
         if not shown:
             return
         d = max(7, c // 4)
         x = sx + c - d // 2 - 1
         y = sy + d // 2 + 1
         for name in shown[: max(1, c // d)]:
-            letter, colour = pal.CONDITION_ICONS[name]
+            letter, colour = icons[name]
             pygame.draw.circle(target, pal.BLACK, (x, y), d // 2 + 1)
             pygame.draw.circle(target, colour, (x, y), d // 2)
             if d >= 10:

@@ -134,6 +134,9 @@ OVERLAY_COLOURS: dict[str, RGB] = {
 }
 
 # Condition icons: a letter in a small badge (names from sim/core/condition.py's Condition).
+# R-Z5: the badges of a creature's movement modes, shown before its conditions' (a flier's token
+# also has wings while it is up).
+MODE_ICONS: dict[str, tuple[str, RGB]] = {"flies": ("W", WHITE), "swims": ("~", BLUE)}
 CONDITION_ICONS: dict[str, tuple[str, RGB]] = {
     "prone": ("P", ORANGE),
     "grappled": ("G", PURPLE),

@@ -668,6 +668,9 @@ class Scene:
             words for k, v in conditions(world, unit).entries if (words := condition_words(k, v))
         ]
         rows.append("conditions: " + (", ".join(held) or "none"))
+        body = world.get(unit, Body)
+        if body is not None and body.modes:  # R-Z5
+            rows.append("moves: " + ", ".join(f"{mode} {metres} m" for mode, metres in body.modes))
         hands = world.get(unit, Hands)
         gear = world.get(unit, Gear)
         if hands is not None:

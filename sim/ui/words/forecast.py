@@ -114,6 +114,9 @@ def _trip(world: World, actor: str, target: str) -> Forecast | None:
     factor = odds.trip_factor(world, plan.weapon)
     found = odds.trip_odds(world, actor, target, factor=factor)
     head = f"trip: a Hit Roll, then {target}'s AGI Save against it"
+    air = odds.air_fall(world, target)
+    if air:
+        head += f"; Prone, {target} {air} (R-Z5)"
     shown = [(o.defence, f"{percent(o.hit)} to hit, {percent(o.prone)} Prone") for o in found]
     return Forecast((head, *_defence_lines(world, actor, target, shown)))
 

@@ -74,7 +74,8 @@ def _layer(shape: tuple[int, int], values: st.SearchStrategy[int]) -> st.SearchS
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
     """A small random map (kinds, ground 0..3 m, some water 0..3 m, some low obstacles) with
-    ana and perhaps bo, an ally or an enemy, standing or prone."""
+    ana (perhaps a flier or a swimmer, R-Z5) and perhaps bo, an ally or an enemy, standing or
+    prone."""
     w, h = draw(st.integers(3, 12)), draw(st.integers(3, 12))
     kind = draw(arrays(np.uint8, (h, w), elements=st.sampled_from([int(k) for k in KINDS])))
     zero_or = st.one_of  # most cells flat, dry and clear
@@ -93,6 +94,9 @@ def cases(draw: st.DrawFn) -> Case:
         race=draw(st.sampled_from(["human", "halfling", "dwarf", "orc"])),
         agi=f"d{draw(st.sampled_from([4, 6, 8, 10, 12]))}+{draw(st.integers(1, 12))}",
         skills={"athletics": draw(st.integers(0, 10))},
+        # R-Z5: sometimes a flier, sometimes a swimmer (wading is not difficult for it).
+        fly=draw(st.sampled_from([0, 0, 0, 9])),
+        swim=draw(st.sampled_from([0, 0, 6])),
     )
     units = [ana]
     if bo_at is not None:
