@@ -30,9 +30,9 @@ from sim.ui.model.actionbar import metres
 
 CHUNK = 16  # cells per chunk side
 MAX_CHUNKS = 160  # kept beyond what is on screen: the cache always holds a whole screen
-# The chunk caches keep this many screens' worth of pixels (of the last frame's chunks): a zoom
-# back to a size just left finds its chunks drawn (issue #30: a zoom step within 16 ms), and
-# a 256x256 map zoomed through every size keeps some 3 screens of chunks, not all of them.
+# The chunk caches keep this many screens' worth of pixels (of the last frame's chunks): zooming
+# in and back out over five sizes finds each size's chunks drawn (issue #30: a zoom step within
+# 16 ms), at some 6 MB a screen of 1.5 megapixels for the ground and as much for the edges.
 KEPT_SCREENS = 5
 LEDGE_HALF = 2  # a rise of 1 m or more between neighbours is drawn as a ledge
 KEY = (255, 0, 255)  # the edge layer's transparent colour
