@@ -749,7 +749,12 @@ def warm_up() -> None:
     if cold():
         root = str(Path(__file__).resolve().parents[3])  # where `sim` is imported from
         path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-        command = "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS)"
+        # Frozen as it ends: the collector's walk over numba's objects at exit (0.2 s) would
+        # be waited for, the helper being the longer half.
+        command = (
+            "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS); "
+            "import gc; gc.freeze()"
+        )
         helper = subprocess.Popen(
             [sys.executable, "-c", command],
             env=dict(os.environ, PYTHONPATH=path),
