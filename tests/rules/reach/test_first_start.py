@@ -115,6 +115,7 @@ def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
     assert _compiling() is None  # tests/conftest.py compiled it
 
 
+@pytest.mark.slow  # a process of its own, as the first start above
 def test_a_search_does_not_import_scipy_and_leaves_it_importable() -> None:
     """numba probes for a BLAS through scipy.linalg as it loads its registries (0.15 s of each
     start, issue #30); the search uses none, so the probe is skipped, and scipy imports as
