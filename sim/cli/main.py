@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import csv
+import gc
 import io
 import json
 import math
@@ -14,14 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from sim.ai.choice import Choice
-from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS, ROUND_CAP
-from sim.ai.seats import play, players, seats, take_seats
-from sim.cli.textview import render
 from sim.content.packs import describe, modes_words
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
-from sim.content.tiled import TiledError
+from sim.content.tmx import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.components import Body, Budget, Position
@@ -30,26 +28,38 @@ from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_see
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
 from sim.core.geometry import Pos
 from sim.core.limits import limits
-from sim.formats.state import snapshot
 from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
 from sim.rules.reach import pathfinder
 from sim.rules.reach.opportunity import foreseen
 from sim.rules.reach.reachmap import ORDER, Hang, reach_map
-from sim.tools import batch as batches
-from sim.tools import fairness
 from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
+# What only some commands use is imported where they use it: `sim run` of a script and the
+# window's first frame do not wait for the AI, the terminal board, Tiled's importer, the batch
+# runner and their libraries (issue #30: a short `sim run` within 0.5 s).
 if TYPE_CHECKING:
+    from sim.ai.choice import Choice
+    from sim.ai.chooser import AI
     from sim.content.tilepalette import TilePalette
     from sim.formats.replay import Save, Unfinished
+    from sim.tools import batch as batches
     from sim.ui.model.session import Session
+
+# At exit Python's collector walks every object still alive, numba's compiler included (most of
+# a process that searched): 0.2 s CPU of each `sim run` and `sim play` (issue #30). Frozen, they
+# are left to the process's end, which returns the memory at once; modules are still cleared
+# and their objects released by count, so files close and autosaves finish as before.
+atexit.register(gc.freeze)
 
 DEFAULT_SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "skirmish.toml"
 # `sim render --size`: the client's panels need this much room; a larger picture is only
 # memory (4096 x 4096 is 64 MiB of pixels).
 PICTURE_MIN = (320, 200)
 PICTURE_MAX = 4096
+# `sim batch --keep-only`: sim.tools.batch.KEEP, written out so that building the parser does not
+# import the batch runner (tests/cli/test_cli.py holds them equal).
+KEEP_ONLY = ("losses", "all")
 
 
 class UsageError(Exception):
@@ -372,6 +382,8 @@ def _seats(args: argparse.Namespace, scenario: Scenario, seed: int | None) -> di
         return {}
     if args.round_cap < 1:
         raise UsageError(f"--round-cap must be 1 or more, not {args.round_cap}")
+    from sim.ai.seats import players
+
     return players(_levels(args, scenario), seed or 0)
 
 
@@ -386,7 +398,11 @@ def _ai_turns(battle: Battle, seated: dict[str, AI], cap: int, out: IO[str]) -> 
             for event in outcome.events:
                 _emit(out, ev.to_json(event))
 
-    if seated and play(battle, seated, round_cap=cap, report=report) == "capped":
+    if not seated:
+        return
+    from sim.ai.seats import play
+
+    if play(battle, seated, round_cap=cap, report=report) == "capped":
         reason = f"round cap {cap} reached with no side winning"
         _emit(out, {"type": "stopped", "round": battle.world.turn.round, "reason": reason})
 
@@ -404,8 +420,11 @@ def _run(args: argparse.Namespace) -> int:
         battle = scenario.begin(dice, seed)
         for event in battle.log:
             _emit(out, ev.to_json(event))
-        for event in take_seats(battle, seated):
-            _emit(out, ev.to_json(event))
+        if seated:
+            from sim.ai.seats import take_seats
+
+            for event in take_seats(battle, seated):
+                _emit(out, ev.to_json(event))
         _ai_turns(battle, seated, args.round_cap, out)
         for number, line in enumerate(lines, start=1):
             if not line.strip():
@@ -425,6 +444,8 @@ def _run(args: argparse.Namespace) -> int:
         status = 1
     if args.state:
         world = battle.world if battle is not None else scenario.world
+        from sim.formats.state import snapshot
+
         _write_state(args.state, snapshot(world, battle))
     return status
 
@@ -615,6 +636,8 @@ def _play(args: argparse.Namespace) -> int:
     # The window's session begins afresh on the scenario, which `begin` leaves as loaded.
     battle = scenario.begin(dice, seed)
     print(f"{scenario.name} (seed {seed})")
+    from sim.cli.textview import render
+
     print(render(battle.world))
     offer = _offer(scenario, args.scenario)
     return _window(Session(scenario, seed), offer, ai=levels, scale=args.ui_scale)
@@ -712,6 +735,8 @@ def _levels(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         return {}
     world = scenario.world
     try:
+        from sim.ai.seats import seats
+
         return seats(args.ai, sorted({team_of(world, unit) for unit in creatures(world)}))
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -1004,7 +1029,7 @@ def _batch_parser(sub: Any) -> None:
     )
     batch.add_argument(
         "--keep-only",
-        choices=batches.KEEP,
+        choices=KEEP_ONLY,
         metavar="{losses,all}",
         help="with --keep: the games the scenario's first side did not win (the default), or all",
     )
@@ -1031,6 +1056,9 @@ def _batch(args: argparse.Namespace) -> int:
         _writable(option, getattr(args, option[2:]), suffix)
     if args.keep is not None and _exists(args.keep) and not Path(args.keep).is_dir():
         raise UsageError(f"--keep {args.keep} is a file; give the directory to save games in")
+    from sim.tools import batch as batches
+    from sim.tools import fairness
+
     scenario = _scenario(args.scenario)
     teams = sorted({team_of(scenario.world, unit) for unit in creatures(scenario.world)})
     named = _levels(args, scenario)
@@ -1117,6 +1145,9 @@ def _play_batch(
     with a progress bar on standard error when it is a terminal."""
     from tqdm import tqdm
 
+    from sim.tools import batch as batches
+    from sim.tools import fairness
+
     # No monitor thread (it watches for stalled loops; the bar is moved by hand): with no other
     # thread running, the workers can be forked from this process (batch.local_pool).
     tqdm.monitor_interval = 0
@@ -1137,6 +1168,7 @@ def _keep_games(
     from dataclasses import replace
 
     from sim.formats.replay import ReplayError, save_dir, write
+    from sim.tools import batch as batches
 
     saved: dict[int, str] = {}
     where = str(Path(plan.scenario.path).resolve())  # a worker elsewhere resolved its own

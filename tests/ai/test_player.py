@@ -60,6 +60,7 @@ from tests.helpers import (
     accepted,
     conditions_of,
     end_turns,
+    first_fast,
     give,
     hp,
     refused,
@@ -106,7 +107,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert [to_json(e) for e in first.log] == [to_json(e) for e in second.log]
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SHIPPED), ids=lambda p: p.stem)
 def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
     path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -139,7 +140,7 @@ STALLS = pytest.mark.xfail(
     [
         pytest.param(v, marks=[STALLS, pytest.mark.slow])
         if v == "tactical"
-        else pytest.param(v, marks=pytest.mark.slow if v == "hard" else ())
+        else pytest.param(v, marks=pytest.mark.slow if v != LEVELS[0] else ())
         for v in LEVELS
     ],
 )

@@ -612,3 +612,54 @@ def _event_classes() -> list[type[ev.Event]]:
         for cls in vars(ev).values()
         if isinstance(cls, type) and issubclass(cls, ev.Event) and cls is not ev.Event
     ]
+
+
+def test_the_command_line_imports_what_only_some_commands_use_when_they_run() -> None:
+    """Issue #30: `sim run` of a script does not wait for the AI, the terminal board, Tiled's
+    importer or the batch runner; a command that uses one imports it then."""
+    later = ("sim.ai.chooser", "sim.ai.seats", "sim.cli.textview", "sim.content.tiled",
+             "sim.tools.batch", "sim.tools.fairness", "sim.formats.state")  # fmt: skip
+    code = (
+        "import sys, sim.cli.main\n"
+        f"print(sorted(m for m in {later!r} if m in sys.modules))\n"
+        "sim.cli.main.main(['run', sys.argv[1], '--seed', '6', '--ai', 'red=random',"
+        " '--round-cap', '1', '--state', sys.argv[2]])\n"
+        f"print(sorted(m for m in {later!r} if m in sys.modules))\n"
+    )
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path)
+    with_state = ROOT / "does-not-exist-dir" / "state.json"  # refused: written after the run
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(SKIRMISH), str(with_state)],
+        capture_output=True, text=True, env=env, cwd=ROOT,
+    )  # fmt: skip
+    lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert lines[0] == "[]", done.stderr
+    assert lines[-1] == str(sorted(("sim.ai.chooser", "sim.ai.seats", "sim.formats.state")))
+
+
+def test_the_keep_only_choices_are_the_batch_runners() -> None:
+    from sim.cli.main import KEEP_ONLY
+    from sim.tools.batch import KEEP
+
+    assert KEEP_ONLY == KEEP
+
+
+def test_at_exit_the_command_leaves_its_objects_to_the_process_end() -> None:
+    """Issue #30: the collector's passes at interpreter exit cost 0.2 s CPU once numba is
+    loaded; the command freezes what is alive as it exits, and nothing before."""
+    code = (
+        "import atexit, gc, sim.cli.main\n"
+        "before = gc.get_freeze_count()\n"
+        "atexit._run_exitfuncs()\n"
+        "print(before, gc.get_freeze_count() > 1000)\n"
+    )
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=path),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "True"]

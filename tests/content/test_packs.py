@@ -242,6 +242,7 @@ def test_a_damaged_saves_content_is_refused() -> None:
     )
 
 
+@pytest.mark.slow  # a batch in worker processes (README: the slow lane)
 def test_sim_batch_plays_a_packs_creatures_in_worker_processes(tmp_path: Path) -> None:
     """Each worker receives the scenario with its catalog: the AI plays the ogre, whose maul
     and howl only the pack defines."""

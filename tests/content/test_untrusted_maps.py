@@ -16,6 +16,7 @@ import pytest
 from sim.cli.main import main
 from sim.content.tiled import TiledError, to_scenario
 from sim.core.limits import LimitsError, parse_limits
+from tests.helpers import first_fast
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = (ROOT / "scenarios" / "skirmish.tmx").read_text(encoding="utf-8")
@@ -189,6 +190,12 @@ def test_xml_past_its_limits_is_refused_by_line(
     assert _refused(path, capsys, tmp_path) == (
         f"{path}: line 4: <property> attribute 'value' has 70,000 characters; at most 65,536"
     )
+
+
+@pytest.mark.slow  # megabytes of markup; the refusals by line above stay in the fast lane
+def test_xml_past_its_size_limits_is_refused_by_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     attributes = " ".join(f'a{i}=""' for i in range(200_000))  # 1.4 MB in one tag
     path = _map(tmp_path, SKIRMISH.replace("<map ", f"<map {attributes} ", 1))
     assert _refused(path, capsys, tmp_path) == (
@@ -277,17 +284,18 @@ def test_a_thousand_and_one_units_are_refused_before_they_are_written(tmp_path: 
 # --- every file the simulator reads ------------------------------------------------------------
 
 
+@pytest.mark.parametrize("count", first_fast([60, 200_000]))
 def test_sim_check_lists_50_problems_and_counts_the_rest(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    count: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "keys.toml"
-    keys = "".join(f"k{i} = 1\n" for i in range(200_000))
+    keys = "".join(f"k{i} = 1\n" for i in range(count))
     path.write_text(keys + (ROOT / "scenarios" / "skirmish.toml").read_text(encoding="utf-8"))
     assert main(["check", str(path)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 51
     assert lines[0].startswith(f"{path}:1: unknown key 'k0' (expected one of")
-    assert lines[-1] == "… and 199,950 more"
+    assert lines[-1] == f"… and {count - 50:,} more"
 
 
 def test_a_scenario_save_or_script_that_is_a_device_or_too_large_is_not_read(

@@ -18,6 +18,7 @@ from sim.core.events import (
 )
 from sim.core.purpose import AttackKind, RollKind
 from tests.golden_play import GAMES
+from tests.helpers import first_fast
 
 
 def test_the_log_leaves_the_tags_out() -> None:
@@ -53,7 +54,7 @@ CHECKED = {"attacks": 0, "dealt": 0}
 
 
 # hard_vs_normal_skirmish is left out for its time (seconds of look-ahead), not its events.
-@pytest.mark.parametrize("name", sorted(set(GAMES) - {"hard_vs_normal_skirmish"}))
+@pytest.mark.parametrize("name", first_fast(sorted(set(GAMES) - {"hard_vs_normal_skirmish"})))
 def test_the_tags_say_what_the_matched_words_said(name: str) -> None:
     """On each golden game, every test code made of the words before issue #28 agrees with the
     tag that replaced it: a Hit Roll (the hard AI), a Sprint's roll (the board), the Attack

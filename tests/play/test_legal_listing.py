@@ -28,12 +28,13 @@ from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import refilled
 from sim.rules.candidates import Unless, Unsifted
 from sim.rules.reach.reachmap import ORDER, reach_map
+from tests.helpers import first_fast
 from tests.legal_play import Tally, draw
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_listing_is_legal_decisions_made_when_asked(path: Path) -> None:
     battle = begin(load(path), 3)
     for slowed in (False, True):
@@ -61,7 +62,7 @@ def _kind(legal: Legal) -> tuple[object, ...]:
     return (type(d), d.slow, d.quicken, getattr(d, "submerged", False), legal.cost)
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_kinds_keep_every_non_move_and_one_move_per_action_and_variant(path: Path) -> None:
     """What the action bar reads: every decision but moves, and one move of each Movement
     Action, variant and cost; each one of the full list."""
@@ -134,7 +135,7 @@ def _to(kind: type[a.Movement], unit: str, cell: Pos, dive: bool) -> a.Movement:
     return a.Swim(unit, to=cell, submerged=True) if dive else kind(unit, to=cell)
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_moves_are_each_kinds_reach_map_in_random_play(path: Path) -> None:
     """Issue #15: the listed moves (but Climb, listed cell by cell with the other actions) are
     exactly, in order, those of a reach map of each Movement Action's own with its first cell
@@ -148,7 +149,7 @@ def test_moves_are_each_kinds_reach_map_in_random_play(path: Path) -> None:
     assert seen > 3, "random play has somewhere to go"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_kinds_are_of_the_full_list_in_random_play(path: Path) -> None:
     """What the action bar reads (`Listing.kinds`) at every turn's decision of random play:
     every decision but moves as listed (climbs, each put to the check, too), and of the other
@@ -169,7 +170,7 @@ def _by_cell(legal: Legal) -> bool:
     return _moving(legal) and not isinstance(legal.decision, a.Climb)
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
     """Issue #15: `kinds`, what the action bar reads, at every turn's decision of random play:
     of the full list, in its order, the first decision of each action type (for a spell or an
@@ -196,7 +197,7 @@ def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
     assert fewer > 0
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
 def test_the_sieve_leaves_out_only_what_the_checks_refuse(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -155,6 +155,7 @@ def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
         assert o.damage == pytest.approx(damage, abs=TOLERANCE * max(1, o.per_hit)), o
 
 
+@pytest.mark.slow  # Monte Carlo; the fast lane samples a melee strike (the test above)
 def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
     """R-R3 (Block with the heater) and R-A1 (the second attack adds half the FCS Bonus)."""
     b = seeded_battle(DUEL, 1)
@@ -168,6 +169,7 @@ def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
         assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
 
 
+@pytest.mark.slow  # Monte Carlo; the fast lane samples a melee strike
 def test_a_parry_against_a_ranged_attack_matches_the_engine() -> None:
     """R-R2: a Parry answers any attack: grok's ranged Hit Roll (an arrow's, bare of a weapon's
     damage here) on ana, who may Dodge, Parry with her longsword or Block with her heater."""
@@ -347,7 +349,7 @@ LANDING_ROWS = {
 }
 
 
-@pytest.mark.parametrize("ground", sorted(LANDING_ROWS))
+@pytest.mark.parametrize("ground", first_fast(sorted(LANDING_ROWS)))
 def test_shove_landings_match_the_engine(ground: str) -> None:
     """R-X15 with R-M4 (a fall lands Prone), R-M9 (deep water: it swims, no save) and a wall
     that stops the push: the chance of each end cell, and of ending Prone there."""

@@ -12,7 +12,9 @@ import pytest
 
 from sim.content.scenario import loads
 from sim.core.grid import Grid
-from sim.ui.draw.terrain import CHUNK, LEDGE_HALF, TerrainLayer
+from sim.ui.draw import terrain
+from sim.ui.draw.camera import Camera
+from sim.ui.draw.terrain import CHUNK, LEDGE_HALF, Chunks, TerrainLayer
 from sim.ui.draw.text import Fonts
 from tests.helpers import scenario_text
 
@@ -75,3 +77,39 @@ def test_a_small_ledge_layer_has_the_pixels_draw_edge_gives(grid: Grid, c: int) 
     print(f"c={c}: {len(ledges)} ledges, {int((b != 0).any(axis=2).sum())} pixels drawn")
     assert np.array_equal(a, b)
     assert (b != 0).any()
+
+
+def test_zooming_back_to_sizes_just_left_draws_no_chunk_again(
+    grid: Grid, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #30: a zoom in and back out finds each size's chunks drawn (the caches keep
+    KEPT_SCREENS screens' worth of pixels, not a count of the last size's chunks)."""
+    monkeypatch.setattr(terrain, "MAX_CHUNKS", 2)  # the map's 4 chunks a size overflow it
+    layer = TerrainLayer(grid, Fonts())
+    made: list[int] = []
+    make = layer._make_chunk
+    monkeypatch.setattr(layer, "_make_chunk", lambda cx, cy, c: made.append(c) or make(cx, cy, c))
+    target = pygame.Surface((2000, 2000))
+    sizes = [6, 7, 8, 10, 12]
+    for c in sizes:
+        layer.draw(target, Camera(c), target.get_rect())
+    assert made == [c for c in sizes for _ in range(4)]  # each size's 4 chunks, once
+    for c in reversed(sizes):
+        layer.draw(target, Camera(c), target.get_rect())
+    assert len(made) == 4 * len(sizes)
+
+
+def test_the_chunk_cache_lets_go_of_the_least_recently_used_past_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(terrain, "MAX_CHUNKS", 1)
+    pygame.display.init()
+    kept = Chunks()
+    for key in ((0, 0, 10), (1, 0, 10), (2, 0, 10)):
+        kept.put(key, pygame.Surface((10, 10)), budget=250)
+        kept.get((0, 0, 10))  # the first is used again each time
+    assert list(kept) == [(2, 0, 10), (0, 0, 10)] and kept.pixels == 200
+    kept.put((3, 0, 10), None, budget=250)  # a chunk without edges holds no pixels
+    assert list(kept) == [(2, 0, 10), (0, 0, 10), (3, 0, 10)] and kept.pixels == 200
+    kept.discard((2, 0, 10))
+    assert kept.pixels == 100 and (2, 0, 10) not in kept

@@ -120,6 +120,7 @@ def _bound() -> dict[str, Any]:
 
             # numba imported earlier (by another library) reads the setting now.
             config.reload_config()  # type: ignore[no-untyped-call]
+            _skip_blas_probe()
             for name, inline in _INLINE.items():
                 jitted = njit(_PURE[name], cache=True, inline="always" if inline else "never")
                 _COMPILED[name] = jitted
@@ -132,6 +133,23 @@ def _bound() -> dict[str, Any]:
 
             event.register("numba:compile", _notice())  # type: ignore[no-untyped-call]
     return _COMPILED
+
+
+def _skip_blas_probe() -> None:
+    """Load numba's array implementations without their probe for a BLAS: as numba loads
+    them (at the first compile or cache load) it imports scipy.linalg, where scipy is
+    installed, to see whether `np.dot` may call a BLAS; that import alone took 0.15 s of
+    each start's 1.2 s (issue #30), and the search calls no BLAS. Without the probe a float
+    `np.dot` compiled later in the process uses numba's own loop; numba's linear algebra
+    (`np.linalg`) still finds scipy when it is compiled, since the block is lifted at once."""
+    probed = "scipy.linalg.cython_blas"
+    if probed in sys.modules or "numba.np.arraymath" in sys.modules:
+        return  # scipy already paid for, or numba's registries already loaded
+    sys.modules[probed] = None  # type: ignore[assignment]  # an import of it fails at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[probed]
 
 
 def _notice() -> Any:
@@ -743,7 +761,12 @@ def warm_up() -> None:
     if cold():
         root = str(Path(__file__).resolve().parents[3])  # where `sim` is imported from
         path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-        command = "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS)"
+        # Frozen as it ends: the collector's walk over numba's objects at exit (0.2 s) would
+        # be waited for, the helper being the longer half.
+        command = (
+            "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS); "
+            "import gc; gc.freeze()"
+        )
         helper = subprocess.Popen(
             [sys.executable, "-c", command],
             env=dict(os.environ, PYTHONPATH=path),

@@ -13,7 +13,7 @@ climbed (up to a climbable cell) carries a ladder on its low side instead of hac
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +30,10 @@ from sim.ui.model.actionbar import metres
 
 CHUNK = 16  # cells per chunk side
 MAX_CHUNKS = 160  # kept beyond what is on screen: the cache always holds a whole screen
+# The chunk caches keep this many screens' worth of pixels (of the last frame's chunks): zooming
+# in and back out over five sizes finds each size's chunks drawn (issue #30: a zoom step within
+# 16 ms), at some 6 MB a screen of 1.5 megapixels for the ground and as much for the edges.
+KEPT_SCREENS = 5
 LEDGE_HALF = 2  # a rise of 1 m or more between neighbours is drawn as a ledge
 KEY = (255, 0, 255)  # the edge layer's transparent colour
 
@@ -44,6 +48,52 @@ def _shade(colour: RGB, height_half: int) -> RGB:
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+class Chunks:
+    """Chunk surfaces by (cx, cy, cell size), least recently used first, with the pixels they
+    hold (a chunk without edges is None and holds none): kept within `MAX_CHUNKS` or a
+    budget of pixels, whichever keeps more."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[int, int, int], pygame.Surface | None] = OrderedDict()
+        self.pixels = 0
+
+    def __contains__(self, key: tuple[int, int, int]) -> bool:
+        return key in self._kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        return iter(self._kept)
+
+    def get(self, key: tuple[int, int, int]) -> pygame.Surface | None:
+        """The chunk at `key`, made the most recently used (None: none, or no edges)."""
+        if key not in self._kept:
+            return None
+        self._kept.move_to_end(key)
+        return self._kept[key]
+
+    def put(self, key: tuple[int, int, int], chunk: pygame.Surface | None, budget: int) -> None:
+        """Keep `chunk`, then let go of the least recently used past the count and `budget`."""
+        self.discard(key)
+        self._kept[key] = chunk
+        self.pixels += _pixels(chunk)
+        while len(self._kept) > MAX_CHUNKS and self.pixels > budget:
+            self.pixels -= _pixels(self._kept.popitem(last=False)[1])
+
+    def discard(self, key: tuple[int, int, int]) -> None:
+        if key in self._kept:
+            self.pixels -= _pixels(self._kept.pop(key))
+
+    def clear(self) -> None:
+        self._kept.clear()
+        self.pixels = 0
+
+
+def _pixels(chunk: pygame.Surface | None) -> int:
+    return 0 if chunk is None else chunk.get_width() * chunk.get_height()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +117,8 @@ class TerrainLayer:
         self.grid = grid
         self.fonts = fonts
         self._tiles: dict[tuple[int, ...], pygame.Surface] = {}
-        self._chunks: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
-        self._edge_chunks: OrderedDict[tuple[int, int, int], pygame.Surface | None] = OrderedDict()
+        self._chunks = Chunks()
+        self._edge_chunks = Chunks()
         layers = grid.layers
         self.kind = np.asarray(layers["kind"])
         self.height = np.asarray(layers["height"])
@@ -80,7 +130,7 @@ class TerrainLayer:
         self.runs: list[tuple[str, tuple[Edge, ...]]] = []
         self.edges = self._find_edges()
         self._by_chunk = self._chunk_edges()
-        self._on_screen = 0  # chunks the last frame showed (the caches keep twice as many)
+        self._on_screen = 0  # pixels of the chunks the last frame showed (KEPT_SCREENS)
         # The ground and the edges as last drawn, by camera and view (`draw`, `draw_edges`).
         self._ground: tuple[tuple[object, ...], pygame.Surface] | None = None
         self._edges_shown: tuple[tuple[object, ...], pygame.Surface] | None = None
@@ -196,13 +246,9 @@ class TerrainLayer:
     def chunk(self, cx: int, cy: int, c: int) -> pygame.Surface:
         key = (cx, cy, c)
         found = self._chunks.get(key)
-        if found is not None:
-            self._chunks.move_to_end(key)
-            return found
-        found = self._make_chunk(cx, cy, c)
-        self._chunks[key] = found
-        while len(self._chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
-            self._chunks.popitem(last=False)
+        if found is None:
+            found = self._make_chunk(cx, cy, c)
+            self._chunks.put(key, found, KEPT_SCREENS * self._on_screen)
         return found
 
     def _make_chunk(self, cx: int, cy: int, c: int) -> pygame.Surface:
@@ -252,7 +298,7 @@ class TerrainLayer:
         if not touched:
             return
         for key in [k for k in self._chunks if (k[0], k[1]) in touched]:
-            del self._chunks[key]
+            self._chunks.discard(key)
         self._find_looks()
         self.edges = self._find_edges()
         self._by_chunk = self._chunk_edges()
@@ -307,8 +353,8 @@ class TerrainLayer:
             c = camera.cell
             visible = self._visible_chunks(camera, view)
             # A cache smaller than a screen of chunks would rebuild every chunk each time the
-            # camera moves: it keeps two screens' worth.
-            self._on_screen = len(visible)
+            # camera moves, and one of a screen every chunk at each zoom back and forth.
+            self._on_screen = len(visible) * (CHUNK * c) ** 2
             blits = []
             for cx, cy in visible:
                 sx, sy = camera.screen(Pos(cx * CHUNK, cy * CHUNK))
@@ -493,8 +539,7 @@ class TerrainLayer:
     def _edge_chunk(self, cx: int, cy: int, c: int) -> pygame.Surface | None:
         key = (cx, cy, c)
         if key in self._edge_chunks:
-            self._edge_chunks.move_to_end(key)
-            return self._edge_chunks[key]
+            return self._edge_chunks.get(key)
         x0, y0 = cx * CHUNK, cy * CHUNK
         mine = self._by_chunk.get((cx, cy), [])
         layer: pygame.Surface | None = None
@@ -515,9 +560,7 @@ class TerrainLayer:
                     self._draw_edge(
                         layer, edge, (edge.x - x0) * c + margin, (edge.y - y0) * c + margin, c
                     )
-        self._edge_chunks[key] = layer
-        while len(self._edge_chunks) > max(MAX_CHUNKS, 2 * self._on_screen):
-            self._edge_chunks.popitem(last=False)
+        self._edge_chunks.put(key, layer, KEPT_SCREENS * self._on_screen)
         return layer
 
     def _fill_ledges(self, s: pygame.Surface, edges: list[Edge], ox: int, oy: int, c: int) -> None:

@@ -113,3 +113,24 @@ def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
     differs = (said != quiet).any(axis=(0, 2)).nonzero()[0]  # rows that differ
     assert differs.size and differs.min() > said.shape[1] * 0.9  # only at the foot
     assert _compiling() is None  # tests/conftest.py compiled it
+
+
+@pytest.mark.slow  # a process of its own, as the first start above
+def test_a_search_does_not_import_scipy_and_leaves_it_importable() -> None:
+    """numba probes for a BLAS through scipy.linalg as it loads its registries (0.15 s of each
+    start, issue #30); the search uses none, so the probe is skipped, and scipy imports as
+    usual afterwards."""
+    pytest.importorskip("scipy")  # without scipy there is no probe to skip
+    code = (
+        "import sys\n"
+        "from sim.rules.reach import pathfinder\n"
+        "pathfinder._warm(pathfinder.SEARCHES)\n"
+        "print('scipy.linalg' in sys.modules)\n"
+        "import scipy.linalg.cython_blas\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "ok"]

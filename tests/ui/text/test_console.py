@@ -306,6 +306,7 @@ def test_the_terminal_mode_imports_no_pygame(pit: Path, tmp_path: Path) -> None:
     assert "Pit fight (seed 4)" in done.stdout
 
 
+@pytest.mark.slow  # the command as a process; the completions are shown in-process above
 def test_in_a_real_terminal_tab_completes_and_a_handover_clears_the_screen(
     pit: Path, tmp_path: Path
 ) -> None:
