@@ -117,7 +117,10 @@ class _Gatherer:
         """The base catalog's entries of `section` as tables (the rules' races as theirs)."""
         if section == "races":
             races = {**self.rules.races, **self.base.races}
-            return {name: {"speed": r.speed, "height": r.height} for name, r in races.items()}
+            return {
+                name: {"speed": r.speed, "height": r.height, "size": r.size}
+                for name, r in races.items()
+            }
         return self.base.tables.get(section, {})
 
     def shipped_names(self, section: str) -> set[str]:

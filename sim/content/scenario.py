@@ -17,7 +17,7 @@ from sim.content.packs import Content, Entry, Pack
 from sim.content.tomlspan import Path as KeyPath
 from sim.content.tomlspan import Problem as Problem  # re-exported: the editor names it
 from sim.content.tomlspan import Spans
-from sim.core.catalog import Armour, Catalog, Report, Weapon, default_catalog
+from sim.core.catalog import Armour, Catalog, Report, Weapon, default_catalog, size_value
 from sim.core.components import (
     Attribute,
     Body,
@@ -29,13 +29,14 @@ from sim.core.components import (
     Policy,
     Position,
     Repertoire,
+    Size,
     Stats,
     Team,
 )
 from sim.core.condition import Condition
 from sim.core.dice import Dice
 from sim.core.files import Unreadable, read_text
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.core.limits import first_problems, limits
 from sim.core.numbers import Race, Rules, default_rules
@@ -74,6 +75,7 @@ UNIT_KEYS = {
     "defence",
     "prone",
     "abilities",
+    "size",
 }
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
@@ -182,6 +184,7 @@ class _Loader:
     # The map could not be read: units, items and objectives are still checked, all but where
     # they stand, so every problem of the file is listed at once (issue #33).
     mapless: bool = False
+    large: set[str] = field(default_factory=set)  # units placed so far larger than one cell
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -721,6 +724,7 @@ class _Stats:
     hp: int
     max_hp: int
     kit: _Kit
+    size: int = 1  # R-Z1: cells a side
 
 
 def _stats(
@@ -781,9 +785,16 @@ def _stats(
     if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
         ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
     kit = _kit(ld, base, who, stats)
-    if ld.reported > before or race is None:
+    size: int | str = 1
+    if "size" in stats:
+        size = size_value(stats["size"], ld.rules.sizes.largest)
+        if isinstance(size, str):
+            ld.problem((*base, "size"), size)
+    elif race is not None:
+        size = race.size
+    if ld.reported > before or race is None or isinstance(size, str):
         return None
-    return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit)
+    return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit, size)
 
 
 def _unit(
@@ -807,11 +818,25 @@ def _unit(
     made = _stats(ld, base, uid, stats, ask_missing=known_template)
     race = made.race if made is not None else None
     pos = _cell(ld, (*base, "at"), unit.get("at"), world, markers)
-    if pos is not None and world.grid.kind(pos) in (Kind.WALL, Kind.PIT):
-        ld.problem(
-            (*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} at {pos}"
-        )
-        pos = None
+    side = made.size if made is not None else 1
+    cells = footprint(pos, side) if pos is not None else ()
+    for here in cells:
+        if not world.grid.inside(here):
+            ld.problem(
+                (*base, "at"),
+                f"unit {uid!r} is size {side}: its {side}x{side} cells from {pos} go off the "
+                f"{world.grid.width}x{world.grid.height} map at {here} (R-Z1)",
+            )
+            pos = None
+            break
+        if world.grid.kind(here) in (Kind.WALL, Kind.PIT):
+            kind = world.grid.kind(here).name.lower()
+            whose = f"stands in {kind} at {here}"
+            if side > 1:
+                whose = f"is size {side}: its cell {here} is {kind} (R-Z1)"
+            ld.problem((*base, "at"), f"unit {uid!r} {whose}")
+            pos = None
+            break
     prone = unit.get("prone", False)
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
@@ -819,10 +844,17 @@ def _unit(
     swims = race is not None and pos is not None and _swims(ld, world, pos, race.height, prone)
     prone = prone and not swims
     if pos is not None and not prone:
-        if pos in standing:
-            ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
+        taken = next((c for c in footprint(pos, side) if c in standing), None)
+        if taken is not None:
+            rule = "R-M5, R-Z1" if side > 1 or standing[taken] in ld.large else "R-M5"
+            ld.problem(
+                (*base, "at"), f"{uid!r} and {standing[taken]!r} both stand in {taken} ({rule})"
+            )
         else:
-            standing[pos] = uid
+            for here in footprint(pos, side):
+                standing[here] = uid
+            if side > 1:
+                ld.large.add(uid)
     policy = unit.get("policy", AUTO)
     defence = unit.get("defence", "best")
     if policy not in REACTION_POLICIES:
@@ -849,6 +881,8 @@ def _unit(
         ),
         Policy(policy, defence),
     )
+    if made.size > 1:
+        world.set(uid, Size(made.size))
     hands, gear = _equip(ld, world, uid, made.kit)
     world.set(uid, hands)
     world.set(uid, gear)

@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from sim.core.abilities import Ability, default_abilities
-from sim.core.numbers import Race
+from sim.core.numbers import Race, default_rules
 
 T = TypeVar("T")
 
@@ -201,7 +201,7 @@ WEAPON_KEYS = {
 SHIELD_KEYS = {"block", "weight"}
 ARMOUR_KEYS = {"rating", "speed_penalty", "class", "weight"}
 ITEM_KEYS = {"weight", "drink", "heal", "quickened", "cure_bleeding"}
-RACE_KEYS = {"speed", "height"}
+RACE_KEYS = {"speed", "height", "size"}
 
 
 def weapon(name: str, raw: dict[str, Any], report: Report) -> Weapon | None:
@@ -268,9 +268,20 @@ def race(name: str, raw: dict[str, Any], report: Report) -> Race | None:
     f.known(RACE_KEYS)
     speed = f.whole("speed", 0, MAX_SPEED)
     height = f.number("height", 0.1, MAX_HEIGHT, "metres")
-    if f.failed or speed is None or height is None:
+    size = size_value(raw.get("size", 1), default_rules().sizes.largest)
+    if isinstance(size, str):
+        f.report("size", size)
+    if f.failed or speed is None or height is None or isinstance(size, str):
         return None
-    return Race(name, speed, height)
+    return Race(name, speed, height, size)
+
+
+def size_value(value: Any, largest: int) -> int | str:
+    """A creature's size (R-Z1), or why `value` is none."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= largest:
+        sizes = ", ".join(str(n) for n in range(1, largest + 1))
+        return f"size must be one of {sizes} (cells a side, R-Z1), not {value!r}"
+    return value
 
 
 Reader = Callable[[str, dict[str, Any], Report], Equipment | None]

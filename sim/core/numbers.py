@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
@@ -65,11 +65,12 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Race:
-    """A race's Speed and height (R-C5)."""
+    """A race's Speed and height (R-C5), and its size (R-Z1: 1 unless it says)."""
 
     name: str
     speed: int
     height: float
+    size: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +233,15 @@ class TossRules:
 
 
 @dataclass(frozen=True, slots=True)
+class SizeRules:
+    """[sizes]: how large a creature may be and what size does to contests (R-Z)."""
+
+    largest: int  # R-Z1: sizes 1, 2 (2x2 cells) and 3 (3x3)
+    contest_step: int  # R-Z4: one size larger gives the smaller side -5, one smaller +5
+    refused_gap: int  # R-Z4: Shove, Trip, Grapple refused against two or more sizes larger
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """All numbers of the rules, as one immutable value: a section of rules.toml a field,
     e.g. `rules.reactions.interrupt_bonus`. A house rule is a copy with a section replaced:
@@ -261,6 +271,7 @@ class Rules:
     actions: ActionRules
     grapple: GrappleRules
     toss: TossRules
+    sizes: SizeRules
     source: str = RULES_FILE
 
 
@@ -304,12 +315,16 @@ def _section(
     table = _table(raw, f"{source}: [{section}]")
     hints = get_type_hints(kind)
     names = [f.name for f in fields(kind) if f.name not in given]
+    # A field with a default may be left out (a race's size, R-Z1).
+    optional = {f.name for f in fields(kind) if f.default is not MISSING}
     unknown = sorted(set(table) - set(names))
     if unknown:
         raise RulesError(f"{source}: [{section}] {unknown[0]} is not a number of the rules")
     values = dict(given)
     for name in names:
         if name not in table:
+            if name in optional:
+                continue
             raise RulesError(f"{source}: [{section}] has no {name}")
         where, value, hint = f"{source}: [{section}] {name}", table[name], hints[name]
         if hint is int:
@@ -369,6 +384,7 @@ def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
         actions=section(ActionRules, "actions"),
         grapple=section(GrappleRules, "grapple"),
         toss=section(TossRules, "toss"),
+        sizes=section(SizeRules, "sizes"),
         source=source,
     )
 

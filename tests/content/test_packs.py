@@ -368,7 +368,7 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
          "monsters.toml:3: races.giant: height must be a number of metres from 0.1 to 100, "
          "not 0"),
         ("[races.giant]\nspeed = 5\nheight = 4\nwings = 2\n",
-         "monsters.toml:4: races.giant: unknown key 'wings' (expected one of height, speed)"),
+         "monsters.toml:4: races.giant: unknown key 'wings' (expected one of height, size, speed)"),
         ('[abilities.zap]\nkind = "spell"\ntier = "one"\ntarget = "self"\n'
          'effects = [{ heal = 1 }]\n',
          "monsters.toml:3: abilities.zap: tier must be one of half, one_and_half, full (R-X20: "
@@ -406,7 +406,7 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
          "monsters.toml:3: templates.ogre: 'club' is not a known armour"),
         ('[templates.ogre]\nbased_on = "orc_brute"\nwings = true\n',
          "monsters.toml:3: templates.ogre: unknown template key 'wings' (expected one of "
-         "abilities, agi, armour, carried, fcs, held, hp, race, res, skills, str)"),
+         "abilities, agi, armour, carried, fcs, held, hp, race, res, size, skills, str)"),
         ('[templates.ogre]\nrace = "orc"\n',
          "monsters.toml:1: templates.ogre: template 'ogre' needs str, agi, fcs, res"),
         ('[templates.Ogre]\nrace = "orc"\n',

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sim.core.components import Body, Conditions, Position, Stats, Team
-from sim.core.creature import creatures, lying
+from sim.core.components import Body, Conditions, Position, Size, Stats, Team
+from sim.core.creature import cells_of, creatures, lying
 from sim.core.geometry import Pos, is_diagonal
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -80,19 +80,21 @@ def _mover(world: World, unit: str) -> Mover:
 
 # What who stands where is read from: places, being down (a condition), sides, and which
 # entities are creatures.
-STANDING = (Position, Conditions, Team, Stats)
+STANDING = (Position, Conditions, Team, Stats, Size)
 
 
 def standing_at(world: World, unit: str) -> Mapping[Pos, str]:
-    """Cells held by another standing creature (R-M5). Kept by the world until a creature
-    moves, falls or gets up (World.memo), since every step of every path asks it."""
+    """Cells held by another standing creature (R-M5), every cell of a large one's footprint
+    (R-Z1). Kept by the world until a creature moves, falls or gets up (World.memo), since
+    every step of every path asks it."""
 
     def held() -> Mapping[Pos, str]:
         out: dict[Pos, str] = {}
         for other in creatures(world):
             if other == unit or lying(world, other):
                 continue
-            out.setdefault(world.need(other, Position).cell, other)
+            for cell in cells_of(world, other):
+                out.setdefault(cell, other)
         return MappingProxyType(out)
 
     return world.memo(("standing_at", unit), held, reads=STANDING)
