@@ -121,7 +121,9 @@ def test_R_Z1_a_race_with_a_bad_size_is_refused_with_its_line() -> None:
     size = 5
     """
     found = problems(FIELD, ogre(), creature("ana", "blue", "a"), extra=extra)
-    assert found == ["size = 5: races.blob: size must be one of 1, 2, 3 (cells a side, R-Z1), not 5"]
+    assert found == [
+        "size = 5: races.blob: size must be one of 1, 2, 3 (cells a side, R-Z1), not 5"
+    ]
 
 
 def test_R_Z1_a_footprint_off_the_map_on_a_wall_or_on_another_creature_is_refused() -> None:
