@@ -147,7 +147,7 @@ def test_R_Z1_a_footprint_off_the_map_on_a_wall_or_on_another_creature_is_refuse
         "at = [5, 0]: unit 'ogre' is size 2: its cell (6,1) is wall (R-Z1)"
     ]
     assert problems(rows, ogre(at=[3, 1]), ana) == [
-        'at = "a": \'ana\' and \'ogre\' both stand in (4,2) (R-M5, R-Z1)'
+        "at = \"a\": 'ana' and 'ogre' both stand in (4,2) (R-M5, R-Z1)"
     ]
 
 
