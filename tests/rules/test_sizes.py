@@ -15,13 +15,16 @@ import pytest
 
 from sim.content.scenario import ScenarioError, load, loads
 from sim.content.tiled import to_scenario, write_tmx
+from sim.core.actions import Refusal, Run, Walk
 from sim.core.components import Size
 from sim.core.creature import cells_of, side
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
 from sim.formats.state import unit_state
 from sim.rules.movement.footing import standing_at
-from tests.helpers import _toml, scenario_text
-from tests.movers import begin, creature
+from sim.rules.movement.movement import plan_move
+from sim.rules.reach.reachmap import reach_map
+from tests.helpers import _toml, accepted, refused, scenario_text
+from tests.movers import begin, creature, legs
 
 # o: the ogre's top-left cell; a: ana.
 FIELD = """
@@ -173,3 +176,86 @@ def test_R_Z1_tiled_export_and_import_keep_sizes_and_the_scenarios_content(tmp_p
     before, after = load(path).world, loads(text).world
     assert after == before
     assert side(after, "ogre") == 2 and side(after, "brute") == 2 and side(after, "ana") == 1
+
+
+# --- R-Z2 moving a footprint ---------------------------------------------------------------------
+
+# The ogre's top-left at o (1,1); difficult ground at (3,2), a wall at (5,1), a pit at (2,4).
+GROUND = """
+.........
+.o...#...
+...,.....
+.........
+.._......
+.......a.
+"""
+
+
+def test_R_Z2_each_move_shifts_the_whole_footprint_and_costs_as_its_costliest_cell() -> None:
+    """R-Z2: one step east moves all four cells; the cell (3,2) it enters is difficult, so the
+    1 m step costs 2 m (R-M2); a step north-east then moves its top-left to (3,0)."""
+    b = begin(GROUND, ogre(), creature("ana", "blue", "a"))
+    events = accepted(b, unit="ogre", action="walk", path=[[2, 1]])
+    assert legs(events) == [("moved", [2, 1], 4)]
+    assert cells_of(b.world, "ogre") == (Pos(2, 1), Pos(3, 1), Pos(2, 2), Pos(3, 2))
+    assert standing_at(b.world, "ana").get(Pos(3, 2)) == "ogre"
+    assert standing_at(b.world, "ana").get(Pos(1, 1)) is None
+    events = accepted(b, unit="ogre", action="walk", path=[[3, 0]])
+    assert legs(events) == [("moved", [3, 0], 6)]  # 1.5 m, doubled: it leaves (3,2)
+
+
+def test_R_Z2_every_cell_entered_must_be_enterable_and_the_refusal_says_which() -> None:
+    """R-Z2: from (1,1), moving the top-left to (4,1) would put a cell on the wall at (5,1);
+    to (1,3) a cell on the pit at (2,4). One cell to the map's edge is off the map."""
+    b = begin(GROUND, ogre(), creature("ana", "blue", "a"))
+    assert refused(b, unit="ogre", action="walk", path=[[2, 1], [3, 1], [4, 1]]) == (
+        "(4,1) (its 2x2 cells): a wall (R-U1) (R-Z2)"
+    )
+    assert refused(b, unit="ogre", action="walk", path=[[1, 2], [1, 3]]) == (
+        "(1,3) (its 2x2 cells): a pit; jump across it (R-M6) (R-Z2)"
+    )
+
+
+def test_R_Z2_a_diagonal_obeys_the_corner_rule_for_each_footprint_cell() -> None:
+    """R-U3 per footprint cell: from (3,3) the ogre's step south-east to (4,4) enters (4,4),
+    (5,4), (4,5) and (5,5), all open; but its cell (4,3) would pass between (5,3), a wall, and
+    (4,4): refused. South, then east, goes round."""
+    rows = """
+    .........
+    .........
+    .........
+    .....#...
+    .........
+    .........
+    a........
+    """
+    b = begin(rows, ogre(at=[3, 3]), creature("ana", "blue", "a"))
+    assert refused(b, unit="ogre", action="walk", path=[[4, 4]]) == (
+        "(4,4) (its 2x2 cells): the diagonal would cut the corner at (4,3) (its 2x2 cells) "
+        "(R-U3) (R-Z2)"
+    )
+    events = accepted(b, unit="ogre", action="walk", path=[[3, 4], [4, 4]])
+    assert legs(events) == [("moved", [3, 4], 2), ("moved", [4, 4], 2)]
+
+
+def test_R_Z2_the_compiled_search_moves_the_footprint_round_walls_and_creatures() -> None:
+    """R-Z2 in the reach map (the compiled search): every top-left it offers the ogre puts its
+    four cells on open ground clear of ana and the wall, and the move check accepts each at the
+    cost the map shows; a Run "to" (4,3) goes round the wall at (5,1) and is priced as walked."""
+    b = begin(GROUND, ogre(), creature("ana", "blue", "a"))
+    world = b.world
+    found = reach_map(world, "ogre", (Walk, Run))
+    offered = list(found)
+    assert Pos(6, 4) not in offered and Pos(7, 5) not in offered  # over ana at (7,5)
+    assert Pos(4, 1) not in offered and Pos(5, 0) not in offered  # over the wall at (5,1)
+    assert Pos(1, 3) not in offered and Pos(2, 3) not in offered  # over the pit at (2,4)
+    assert Pos(8, 0) not in offered  # its right-hand cells off the map
+    assert Pos(6, 2) in offered and Pos(0, 0) in offered
+    for cell in offered:
+        kind = Walk if found[cell].action == "walk" else Run
+        plan = plan_move(world, kind("ogre", to=cell))
+        assert not isinstance(plan, Refusal), (cell, plan)
+        assert plan.cost == found[cell].cost
+    plan = plan_move(world, Run("ogre", to=Pos(6, 2)))
+    assert not isinstance(plan, Refusal)
+    assert all(Pos(5, 1) not in footprint(leg.end, 2) for leg in plan.legs)
