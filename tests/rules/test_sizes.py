@@ -22,7 +22,9 @@ from sim.core.geometry import Pos, footprint
 from sim.formats.state import unit_state
 from sim.rules.movement.footing import standing_at
 from sim.rules.movement.movement import plan_move
+from sim.rules.reach.opportunity import provocations
 from sim.rules.reach.reachmap import reach_map
+from sim.rules.reach.threat import reaches, threatened
 from tests.helpers import _toml, accepted, refused, scenario_text
 from tests.movers import begin, creature, legs
 
@@ -259,3 +261,50 @@ def test_R_Z2_the_compiled_search_moves_the_footprint_round_walls_and_creatures(
     plan = plan_move(world, Run("ogre", to=Pos(6, 2)))
     assert not isinstance(plan, Refusal)
     assert all(Pos(5, 1) not in footprint(leg.end, 2) for leg in plan.legs)
+
+
+# --- R-Z3 reach and distance ---------------------------------------------------------------------
+
+NEAR = """
+.......
+.o.....
+.......
+...a...
+.......
+"""
+
+
+def test_R_Z3_distances_count_from_the_nearest_footprint_cell_and_it_threatens_from_each() -> None:
+    """R-Z3: ana at (3,3) is next to the ogre's cell (2,2): each reaches the other; one cell
+    further, at (4,3), she is 2 m from its nearest cell and out of her reach. The ogre
+    threatens the ring of cells round all four of its cells and no other."""
+    b = begin(NEAR, ogre(), creature("ana", "blue", "a"), dice=(5, 3))
+    world = b.world
+    assert reaches(world, "ana", Pos(3, 3), Pos(1, 1))  # its top-left: the creature there
+    assert reaches(world, "ogre", Pos(1, 1), Pos(3, 3))
+    assert not reaches(world, "ana", Pos(4, 3), Pos(1, 1))
+    assert not reaches(world, "ogre", Pos(1, 1), Pos(4, 3))
+    ring = {Pos(x, y) for x in range(4) for y in range(4)} - set(cells_of(world, "ogre"))
+    assert set(threatened(world, "ogre")) == ring
+    events = accepted(b, unit="ogre", action="attack", target="ana")
+    assert [(e["unit"], e["result"]) for e in events if e["type"] == "rolled"] == [
+        ("ogre", 5),
+        ("ana", 3),
+    ]
+
+
+def test_R_Z3_it_leaves_reach_only_when_no_footprint_cell_is_left_in_it() -> None:
+    """R-R4 with R-Z3: ana at (3,3) reaches the ogre's cell (2,2). A step south to (1,2) keeps
+    its cell (2,3) next to her: no Attack of Opportunity; west to (0,1) takes every cell out
+    of her reach: one, before it leaves (1,1). Ana stepping to (3,2) stays next to its cells;
+    to (4,4) she leaves its reach."""
+    b = begin(NEAR, ogre(), creature("ana", "blue", "a"))
+    world = b.world
+    assert provocations(world, "ogre", (Pos(1, 2),)) == ()
+    assert [(p.cell, p.enemy) for p in provocations(world, "ogre", (Pos(0, 1),))] == [
+        (Pos(1, 1), "ana")
+    ]
+    assert provocations(world, "ana", (Pos(3, 2),)) == ()  # still next to (2,2) and (2,1)
+    assert [(p.cell, p.enemy) for p in provocations(world, "ana", (Pos(4, 4),))] == [
+        (Pos(3, 3), "ogre")
+    ]
