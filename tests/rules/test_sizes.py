@@ -9,23 +9,26 @@ test says otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from sim.content.scenario import ScenarioError, load, loads
 from sim.content.tiled import to_scenario, write_tmx
-from sim.core.actions import Refusal, Run, Walk
+from sim.core.actions import Grapple, Refusal, Run, Shove, Walk
 from sim.core.components import Size
 from sim.core.creature import cells_of, side
 from sim.core.geometry import Pos, footprint
 from sim.formats.state import unit_state
+from sim.play.odds import grapple_action_chance, shove_chance
 from sim.rules.movement.footing import standing_at
 from sim.rules.movement.movement import plan_move
 from sim.rules.reach.opportunity import provocations
 from sim.rules.reach.reachmap import reach_map
 from sim.rules.reach.threat import reaches, threatened
-from tests.helpers import _toml, accepted, refused, scenario_text
+from tests.helpers import _toml, accepted, conditions_of, refused, rolls, scenario_text
 from tests.movers import begin, creature, legs
 
 # o: the ogre's top-left cell; a: ana.
@@ -308,3 +311,59 @@ def test_R_Z3_it_leaves_reach_only_when_no_footprint_cell_is_left_in_it() -> Non
     assert [(p.cell, p.enemy) for p in provocations(world, "ana", (Pos(4, 4),))] == [
         (Pos(3, 3), "ogre")
     ]
+
+
+# --- R-Z4 contests across sizes ------------------------------------------------------------------
+
+
+def exact(win: Callable[[int, int], bool], mine: int, theirs: int) -> Fraction:
+    """The chance, over two d8s, that `win(d8 + mine, d8 + theirs)`."""
+    wins = sum(win(a + mine, b + theirs) for a in range(1, 9) for b in range(1, 9))
+    return Fraction(wins, 64)
+
+
+def test_R_Z4_shove_trip_and_grapple_against_two_sizes_larger_are_refused_with_the_sizes() -> None:
+    b = begin(NEAR.replace("a.", ".a"), creature("ana", "blue", "a"), ogre(size=3))
+    for action, word in (("shove", "shove"), ("trip", "trip"), ("grapple", "grapple")):
+        assert refused(b, unit="ana", action=action, target="ogre") == (
+            f"ogre is size 3, 2 sizes larger than ana (size 1); it cannot {word} a creature "
+            "that large (R-Z4)"
+        )
+
+
+def test_R_Z4_one_size_larger_takes_5_from_the_smaller_sides_shove_and_the_odds_agree() -> None:
+    """R-Z4: ana (STR d8+6) shoves the ogre, one size larger: her 6 + 6 - 5 = 7 loses to its
+    2 + 6 = 8 (R-C4). The odds say the same: she wins only by beating 5 more than its roll."""
+    b = begin(NEAR, creature("ana", "blue", "a"), ogre(), dice=(6, 2))
+    assert shove_chance(b.world, Shove("ana", "ogre")) == pytest.approx(
+        float(exact(lambda m, t: m > t, 6 - 5, 6))
+    )
+    events = accepted(b, unit="ana", action="shove", target="ogre")
+    assert rolls(events) == [
+        ("ana", "shove ogre: STR Contest", 6, 7),
+        ("ogre", "resist ana's shove: STR Contest", 2, 8),
+    ]
+    assert cells_of(b.world, "ogre")[0] == Pos(1, 1)
+
+
+def test_R_Z4_one_size_smaller_adds_5_to_the_larger_sides_grapple_and_trip() -> None:
+    """R-Z4: the ogre grapples ana: its STR 3 + 6 + 5 = 14 beats her 7 + 6 = 13, and she is
+    Grappled; its odds count the +5. Ana's trip on the ogre takes 5 from her Hit Roll."""
+    b = begin(NEAR, ogre(), creature("ana", "blue", "a"), dice=(3, 7))
+    assert grapple_action_chance(b.world, Grapple("ogre", "ana")) == pytest.approx(
+        float(exact(lambda m, t: m > t, 6 + 5, 6))
+    )
+    events = accepted(b, unit="ogre", action="grapple", target="ana")
+    assert rolls(events) == [
+        ("ogre", "grapple: STR + Athletics", 3, 14),
+        ("ana", "grapple: STR + Athletics", 7, 13),
+    ]
+    assert conditions_of(b, "ana") == {"grappled": "ogre"}
+
+
+def test_R_Z4_a_prone_or_grappled_large_creature_keeps_its_footprint() -> None:
+    """R-Z4: the ogre falls Prone and stays on its four cells; its Size is unchanged."""
+    b = begin(NEAR, ogre(), creature("ana", "blue", "a"))
+    accepted(b, unit="ogre", action="fall_prone")
+    assert cells_of(b.world, "ogre") == (Pos(1, 1), Pos(2, 1), Pos(1, 2), Pos(2, 2))
+    assert side(b.world, "ogre") == 2

@@ -216,7 +216,14 @@ def held_by(world: World, unit: str) -> tuple[str, ...]:
     return tuple(
         enemy
         for enemy in watchers(world, unit)
-        if reaches(world, enemy, world.need(enemy, Position).cell, own.cell, up=own.elevation)
+        if reaches(
+            world,
+            enemy,
+            world.need(enemy, Position).cell,
+            own.cell,
+            up=own.elevation,
+            target_side=side(world, unit),
+        )
     )
 
 
