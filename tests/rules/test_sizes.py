@@ -15,20 +15,32 @@ from pathlib import Path
 
 import pytest
 
+from sim.ai.chooser import AI
 from sim.content.scenario import ScenarioError, load, loads
 from sim.content.tiled import to_scenario, write_tmx
-from sim.core.actions import Grapple, Refusal, Run, Shove, Walk
-from sim.core.components import Size
-from sim.core.creature import cells_of, side
+from sim.core.actions import Attack, EndTurn, Grapple, Refusal, Run, Shove, Walk
+from sim.core.components import Position, Size
+from sim.core.creature import cells_of, lying, side
 from sim.core.geometry import Pos, footprint
 from sim.formats.state import unit_state
+from sim.play.engine import AwaitingAction
+from sim.play.legal import legal_decisions
 from sim.play.odds import grapple_action_chance, shove_chance
 from sim.rules.movement.footing import standing_at
 from sim.rules.movement.movement import plan_move
 from sim.rules.reach.opportunity import provocations
 from sim.rules.reach.reachmap import reach_map
 from sim.rules.reach.threat import reaches, threatened
-from tests.helpers import _toml, accepted, conditions_of, refused, rolls, scenario_text
+from tests.helpers import (
+    _toml,
+    accept,
+    accepted,
+    conditions_of,
+    refused,
+    rolls,
+    scenario_text,
+    seeded_battle,
+)
 from tests.movers import begin, creature, legs
 
 # o: the ogre's top-left cell; a: ana.
@@ -367,3 +379,41 @@ def test_R_Z4_a_prone_or_grappled_large_creature_keeps_its_footprint() -> None:
     accepted(b, unit="ogre", action="fall_prone")
     assert cells_of(b.world, "ogre") == (Pos(1, 1), Pos(2, 1), Pos(1, 2), Pos(2, 2))
     assert side(b.world, "ogre") == 2
+
+
+# --- the AI and legal decisions play a large creature -------------------------------------------
+
+FAR = """
+..........
+.o........
+..........
+..........
+.......a..
+..........
+"""
+
+
+def test_an_ai_ogre_walks_its_footprint_to_ana_and_attacks_her() -> None:
+    """The AI (`normal`) plays the size-2 ogre through pending/submit: every move it makes
+    is one of `legal_decisions`, none puts a cell of its footprint on ana while she stands
+    (R-M5: prone, after its shoves, she may be shared), and it gets next to her and attacks."""
+    b = seeded_battle(scenario_text(FAR, ogre() + "\n" + creature("ana", "blue", "a")), 5)
+    ai = AI("normal")
+    attacked = False
+    for _ in range(12):
+        pending = b.pending
+        assert isinstance(pending, AwaitingAction)
+        if pending.unit == "ana":  # she waits for it
+            accept(b, EndTurn("ana"))
+            continue
+        decision = ai.decide(b)
+        if isinstance(decision, Walk | Run):
+            offered = [d.decision for d in legal_decisions(b)]
+            assert any(type(d) is type(decision) and d.to == decision.to for d in offered)
+        accept(b, decision)
+        here = b.world.need("ana", Position).cell
+        assert lying(b.world, "ana") or here not in cells_of(b.world, "ogre")  # R-M5
+        if isinstance(decision, Attack) and decision.target == "ana":
+            attacked = True
+            break
+    assert attacked, b.log[-5:]
