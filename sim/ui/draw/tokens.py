@@ -10,7 +10,7 @@ import pygame
 
 from sim.core.components import Health, Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions
+from sim.core.creature import conditions, side
 from sim.core.world import World
 from sim.rules.combat.prepare import Prepared
 from sim.ui.draw.camera import Camera
@@ -105,7 +105,9 @@ class Tokens:
         current: bool,
         selected: bool,
     ) -> None:
-        c = camera.cell
+        # A large creature is one token spanning its footprint (R-Z1): drawn as on a cell that
+        # many times as wide, from its top-left.
+        c = camera.cell * side(world, unit)
         pos = world.need(unit, Position)
         sx, sy = camera.screen(pos.cell)
         held = conditions(world, unit)

@@ -29,7 +29,7 @@ from sim.core.components import (
     Stats,
     Team,
 )
-from sim.core.creature import cells_of, conditions, incapacitated, team_of
+from sim.core.creature import cells_of, conditions, incapacitated, side, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -663,6 +663,9 @@ class Scene:
             f"{team_of(world, unit)} · HP {hp.hp}/{hp.max_hp} · at {pos.cell}"
             + (f" up {pos.elevation:g} m" if pos.elevation else "")
         ]
+        wide = side(world, unit)
+        if wide > 1:  # R-Z1: `at` is its top-left
+            rows.append(f"size {wide} ({wide}×{wide})")
         if budget is not None:
             rows.append(f"budget: {budget.half} half, {budget.bonus} bonus")
         held = [
