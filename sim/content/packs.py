@@ -121,6 +121,7 @@ class _Gatherer:
                 name: {
                     "speed": r.speed,
                     "height": r.height,
+                    "size": r.size,
                     **{k: getattr(r, k) for k in cat.MODE_KEYS if getattr(r, k)},  # R-Z5
                 }
                 for name, r in races.items()

@@ -25,6 +25,7 @@ from sim.core.catalog import (
     Weapon,
     default_catalog,
     mode_problem,
+    size_value,
 )
 from sim.core.components import (
     Attribute,
@@ -37,13 +38,14 @@ from sim.core.components import (
     Policy,
     Position,
     Repertoire,
+    Size,
     Stats,
     Team,
 )
 from sim.core.condition import Condition
 from sim.core.dice import Dice
 from sim.core.files import Unreadable, read_text
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
 from sim.core.grid import KIND_NAMES, Grid, Kind
 from sim.core.limits import first_problems, limits
 from sim.core.numbers import Race, Rules, default_rules
@@ -83,6 +85,7 @@ UNIT_KEYS = {
     "prone",
     "abilities",
     *MODE_KEYS,  # R-Z5: fly, swim and climb speeds, over the race's
+    "size",
 }
 TEMPLATE_KEYS = UNIT_KEYS - {"id", "team", "template", "at", "policy", "defence", "prone"}
 LEGEND_KEYS = {"kind", "height", "water", "obstacle", "climbable"}
@@ -191,6 +194,7 @@ class _Loader:
     # The map could not be read: units, items and objectives are still checked, all but where
     # they stand, so every problem of the file is listed at once (issue #33).
     mapless: bool = False
+    large: set[str] = field(default_factory=set)  # units placed so far larger than one cell
 
     def __post_init__(self) -> None:
         self.spans = Spans(self.text)
@@ -730,6 +734,7 @@ class _Stats:
     hp: int
     max_hp: int
     kit: _Kit
+    size: int = 1  # R-Z1: cells a side
 
 
 def _stats(
@@ -798,7 +803,14 @@ def _stats(
                 ld.problem((*base, key), problem)
             else:
                 modes[key] = stats[key]
-    if ld.reported > before or race is None:
+    size: int | str = 1
+    if "size" in stats:
+        size = size_value(stats["size"], ld.rules.sizes.largest)
+        if isinstance(size, str):
+            ld.problem((*base, "size"), size)
+    elif race is not None:
+        size = race.size
+    if ld.reported > before or race is None or isinstance(size, str):
         return None
     race = replace(
         race,
@@ -806,7 +818,7 @@ def _stats(
         swim=modes.get("swim", race.swim),
         climb=modes.get("climb", race.climb),
     )
-    return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit)
+    return _Stats(race, tuple(attrs), tuple(skills), abilities, min(hp, max_hp), max_hp, kit, size)
 
 
 def _unit(
@@ -833,11 +845,25 @@ def _unit(
     # R-Z5: a flier may begin over a pit, in the air.
     flies = race is not None and race.fly > 0
     walls = (Kind.WALL,) if flies else (Kind.WALL, Kind.PIT)
-    if pos is not None and world.grid.kind(pos) in walls:
-        ld.problem(
-            (*base, "at"), f"unit {uid!r} stands in {world.grid.kind(pos).name.lower()} at {pos}"
-        )
-        pos = None
+    side = made.size if made is not None else 1
+    cells = footprint(pos, side) if pos is not None else ()
+    for here in cells:
+        if not world.grid.inside(here):
+            ld.problem(
+                (*base, "at"),
+                f"unit {uid!r} is size {side}: its {side}x{side} cells from {pos} go off the "
+                f"{world.grid.width}x{world.grid.height} map at {here} (R-Z1)",
+            )
+            pos = None
+            break
+        if world.grid.kind(here) in walls:
+            kind = world.grid.kind(here).name.lower()
+            whose = f"stands in {kind} at {here}"
+            if side > 1:
+                whose = f"is size {side}: its cell {here} is {kind} (R-Z1)"
+            ld.problem((*base, "at"), f"unit {uid!r} {whose}")
+            pos = None
+            break
     prone = unit.get("prone", False)
     if not isinstance(prone, bool):
         ld.problem((*base, "prone"), "prone must be true or false")
@@ -850,10 +876,17 @@ def _unit(
     )
     prone = prone and not swims
     if pos is not None and not prone:
-        if pos in standing:
-            ld.problem((*base, "at"), f"{uid!r} and {standing[pos]!r} both stand in {pos} (R-M5)")
+        taken = next((c for c in footprint(pos, side) if c in standing), None)
+        if taken is not None:
+            rule = "R-M5, R-Z1" if side > 1 or standing[taken] in ld.large else "R-M5"
+            ld.problem(
+                (*base, "at"), f"{uid!r} and {standing[taken]!r} both stand in {taken} ({rule})"
+            )
         else:
-            standing[pos] = uid
+            for here in footprint(pos, side):
+                standing[here] = uid
+            if side > 1:
+                ld.large.add(uid)
     policy = unit.get("policy", AUTO)
     defence = unit.get("defence", "best")
     if policy not in REACTION_POLICIES:
@@ -880,6 +913,8 @@ def _unit(
         ),
         Policy(policy, defence),
     )
+    if made.size > 1:
+        world.set(uid, Size(made.size))
     hands, gear = _equip(ld, world, uid, made.kit)
     world.set(uid, hands)
     world.set(uid, gear)

@@ -203,7 +203,7 @@ ARMOUR_KEYS = {"rating", "speed_penalty", "class", "weight"}
 ITEM_KEYS = {"weight", "drink", "heal", "quickened", "cure_bleeding"}
 # R-Z5: the movement modes a race, a template or a unit may give, each a speed in metres.
 MODE_KEYS = ("fly", "swim", "climb")
-RACE_KEYS = {"speed", "height", *MODE_KEYS}
+RACE_KEYS = {"speed", "height", "size", *MODE_KEYS}
 
 
 def weapon(name: str, raw: dict[str, Any], report: Report) -> Weapon | None:
@@ -278,9 +278,12 @@ def race(name: str, raw: dict[str, Any], report: Report) -> Race | None:
                 f.report(key, problem)
             else:
                 modes[key] = raw[key]
-    if f.failed or speed is None or height is None:
+    size = size_value(raw.get("size", 1), default_rules().sizes.largest)
+    if isinstance(size, str):
+        f.report("size", size)
+    if f.failed or speed is None or height is None or isinstance(size, str):
         return None
-    return Race(name, speed, height, **modes)
+    return Race(name, speed, height, size=size, **modes)
 
 
 def mode_problem(key: str, value: object) -> str | None:
@@ -290,6 +293,14 @@ def mode_problem(key: str, value: object) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
         return f"{key} must be a speed in whole metres from 0 to {most}, not {value!r} (R-Z5)"
     return None
+
+
+def size_value(value: Any, largest: int) -> int | str:
+    """A creature's size (R-Z1), or why `value` is none."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= largest:
+        sizes = ", ".join(str(n) for n in range(1, largest + 1))
+        return f"size must be one of {sizes} (cells a side, R-Z1), not {value!r}"
+    return value
 
 
 Reader = Callable[[str, dict[str, Any], Report], Equipment | None]

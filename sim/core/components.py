@@ -77,6 +77,14 @@ class Body:
 
 
 @dataclass(frozen=True, slots=True)
+class Size:
+    """A large creature's footprint, `side` cells square from its Position, the top-left cell
+    (R-Z1); a creature without one is size 1."""
+
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
 class Health:
     """Hit points (R-C6)."""
 

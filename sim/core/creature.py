@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from sim.core.catalog import Armour
-from sim.core.components import Body, Conditions, Gear, Health, Item, Stats, Team
+from sim.core.components import (
+    Body,
+    Conditions,
+    Gear,
+    Health,
+    Item,
+    Position,
+    Size,
+    Stats,
+    Team,
+)
 from sim.core.condition import Condition
+from sim.core.geometry import Pos, footprint
 from sim.core.world import World
 
 
@@ -79,3 +90,14 @@ def lying(world: World, unit: str) -> bool:
     """Down on the ground: Prone, or Incapacitated (R-K2), so it holds no cell for itself and
     others may share its cell (R-M5)."""
     return has(world, unit, Condition.PRONE) or incapacitated(world, unit)
+
+
+def side(world: World, unit: str) -> int:
+    """How many cells wide the creature is: 1, 2 or 3 (R-Z1)."""
+    size = world.get(unit, Size)
+    return 1 if size is None else size.side
+
+
+def cells_of(world: World, unit: str) -> tuple[Pos, ...]:
+    """Every cell the creature stands on, its Position first (R-Z1)."""
+    return footprint(world.need(unit, Position).cell, side(world, unit))

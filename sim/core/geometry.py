@@ -72,3 +72,27 @@ def floor_half(value: Fraction | float | int) -> Fraction:
     (Fraction(3, 1), Fraction(3, 2))
     """
     return Fraction(half_metres(value), HALF_METRES_PER_METRE)
+
+
+def footprint(anchor: Pos, side: int) -> tuple[Pos, ...]:
+    """The cells a creature `side` cells wide stands on, from its top-left `anchor` (R-Z1), in
+    row order.
+
+    >>> footprint(Pos(2, 3), 2)
+    (Pos(x=2, y=3), Pos(x=3, y=3), Pos(x=2, y=4), Pos(x=3, y=4))
+    """
+    if side == 1:
+        return (anchor,)
+    return tuple(Pos(anchor.x + dx, anchor.y + dy) for dy in range(side) for dx in range(side))
+
+
+def gap(a: Pos, a_side: int, b: Pos, b_side: int) -> int:
+    """Cells (Chebyshev) between the nearest cells of two footprints, 0 where they overlap:
+    distances to and from a large creature count from its nearest cell (R-Z3).
+
+    >>> gap(Pos(0, 0), 2, Pos(3, 1), 1), gap(Pos(0, 0), 1, Pos(3, 1), 1)
+    (2, 3)
+    """
+    dx = max(0, b.x - (a.x + a_side - 1), a.x - (b.x + b_side - 1))
+    dy = max(0, b.y - (a.y + a_side - 1), a.y - (b.y + b_side - 1))
+    return max(dx, dy)

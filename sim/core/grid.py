@@ -70,12 +70,38 @@ class Grid:
             name: np.zeros((height, width), dtype=dtype) for name, dtype in LAYERS.items()
         }
         self._stacks: dict[tuple[str, ...], tuple[int, npt.NDArray[np.int32]]] = {}
+        self._footprints: dict[int, tuple[int, Grid]] = {}
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickled without the stacks it keeps (`stacked`): they are only a shortcut."""
+        """Pickled without the stacks and footprint grids it keeps (`stacked`, `footprints`):
+        they are only a shortcut."""
         state = dict(self.__dict__)
         state["_stacks"] = {}
+        state["_footprints"] = {}
         return state
+
+    def footprints(self, side: int) -> Grid:
+        """The map as a creature `side` cells wide meets it (R-Z1, R-Z2): each cell holds what
+        the footprint whose top-left it is holds at its worst. A wall or pit in any of its
+        cells, or a cell off the map, makes it that; else one difficult cell makes it
+        difficult; the highest ground, the deepest water and the highest obstacle count, and it
+        is climbable where any cell is. Kept until the next `set_cell`; shared, not changed."""
+        if side == 1:
+            return self
+        kept = self._footprints.get(side)
+        if kept is not None and kept[0] == self.version:
+            return kept[1]
+        out = Grid(self.width, self.height)
+        rank = _RANK[self.layers["kind"]]
+        worst = _sliding_max(rank, side, int(_RANK[Kind.WALL]))
+        out.layers["kind"] = _BY_RANK[worst].astype(np.uint8)
+        for name in ("height", "water", "obstacle"):
+            layer = self.layers[name]
+            out.layers[name] = _sliding_max(layer, side, 0).astype(layer.dtype)
+        climbable = self.layers["climbable"].astype(np.int16)
+        out.layers["climbable"] = _sliding_max(climbable, side, 0).astype(np.bool_)
+        self._footprints[side] = (self.version, out)
+        return out
 
     def stacked(self, names: tuple[str, ...]) -> npt.NDArray[np.int32]:
         """The named layers as one int32 array [layer, y, x], kept until the next `set_cell`:
@@ -145,3 +171,23 @@ class Grid:
             and self.height == other.height
             and all(np.array_equal(self.layers[n], other.layers[n]) for n in LAYERS)
         )
+
+
+# What decides a footprint's kind (`Grid.footprints`), worst last: a cell that cannot be entered
+# before one that costs double, fire and cover (what entering does) before open ground.
+_ORDER = (Kind.OPEN, Kind.COVER, Kind.FIRE, Kind.DIFFICULT, Kind.PIT, Kind.WALL)
+_RANK = np.array([_ORDER.index(kind) for kind in _KINDS], dtype=np.int16)
+_BY_RANK = np.array([int(kind) for kind in _ORDER], dtype=np.int16)
+
+
+def _sliding_max(layer: npt.NDArray[np.generic], side: int, off: int) -> npt.NDArray[np.int64]:
+    """The largest value of each `side` x `side` block of `layer` whose top-left is the cell,
+    cells off the map counting as `off`."""
+    height, width = layer.shape
+    padded = np.full((height + side - 1, width + side - 1), off, dtype=np.int64)
+    padded[:height, :width] = layer
+    out = padded[:height, :width].copy()
+    for dy in range(side):
+        for dx in range(side):
+            np.maximum(out, padded[dy : dy + height, dx : dx + width], out=out)
+    return out

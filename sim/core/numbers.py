@@ -65,8 +65,8 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Race:
-    """A race's Speed and height (R-C5), and its fly, swim and climb speeds in metres, 0 for
-    none (R-Z5)."""
+    """A race's Speed and height (R-C5), its fly, swim and climb speeds in metres, 0 for none
+    (R-Z5), and its size (R-Z1: 1 unless it says)."""
 
     name: str
     speed: int
@@ -74,6 +74,7 @@ class Race:
     fly: int = 0
     swim: int = 0
     climb: int = 0
+    size: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,15 @@ class TossRules:
 
 
 @dataclass(frozen=True, slots=True)
+class SizeRules:
+    """[sizes]: how large a creature may be and what size does to contests (R-Z)."""
+
+    largest: int  # R-Z1: sizes 1, 2 (2x2 cells) and 3 (3x3)
+    contest_step: int  # R-Z4: one size larger gives the smaller side -5, one smaller +5
+    refused_gap: int  # R-Z4: Shove, Trip, Grapple refused against two or more sizes larger
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """All numbers of the rules, as one immutable value: a section of rules.toml a field,
     e.g. `rules.reactions.interrupt_bonus`. A house rule is a copy with a section replaced:
@@ -267,6 +277,7 @@ class Rules:
     actions: ActionRules
     grapple: GrappleRules
     toss: TossRules
+    sizes: SizeRules
     source: str = RULES_FILE
 
 
@@ -310,7 +321,8 @@ def _section(
     table = _table(raw, f"{source}: [{section}]")
     hints = get_type_hints(kind)
     names = [f.name for f in fields(kind) if f.name not in given]
-    # A field with a default may be left out (a race's fly, swim and climb speeds, R-Z5).
+    # A field with a default may be left out (a race's fly, swim and climb speeds, R-Z5; its
+    # size, R-Z1).
     optional = {f.name for f in fields(kind) if f.default is not MISSING}
     unknown = sorted(set(table) - set(names))
     if unknown:
@@ -379,6 +391,7 @@ def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
         actions=section(ActionRules, "actions"),
         grapple=section(GrappleRules, "grapple"),
         toss=section(TossRules, "toss"),
+        sizes=section(SizeRules, "sizes"),
         source=source,
     )
 

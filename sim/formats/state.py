@@ -8,7 +8,7 @@ from typing import Any
 from sim.core.actions import Movement
 from sim.core.components import Budget, Gear, Hands, Health, Item, Position, Team
 from sim.core.condition import written
-from sim.core.creature import conditions, creatures, lying, team_of
+from sim.core.creature import conditions, creatures, lying, side, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.play.engine import Battle
@@ -67,7 +67,7 @@ def unit_state(world: World, unit: str) -> dict[str, Any]:
         "held": list(world.need(unit, Hands).items()),
         "carried": list(gear.carried),
         "armour": gear.armour,
-    }
+    } | ({"size": side(world, unit)} if side(world, unit) > 1 else {})  # R-Z1
 
 
 def snapshot(world: World, battle: Battle | None = None) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from sim.rules.combat.reactions import (
     parry_rating,
 )
 from sim.rules.combat.shove import push
+from sim.rules.combat.sizes import size_modifier
 from sim.rules.movement.flight import falls_if_downed
 from sim.rules.movement.prone import knocked_down, knocked_off
 
@@ -225,15 +226,19 @@ def grapple_total(world: World, unit: str, *, holder: bool) -> Distribution:
 
 def grapple_chance(world: World, actor: str, target: str) -> float:
     """R-G1: the chance that `actor` wins the contest and holds `target`."""
+    sized = size_modifier(world, actor, target)  # R-Z4
     return contest(
-        grapple_total(world, actor, holder=True), grapple_total(world, target, holder=False)
+        grapple_total(world, actor, holder=True) + sized,
+        grapple_total(world, target, holder=False),
     )
 
 
 def break_free_chance(world: World, held: str, holder: str) -> float:
     """R-G2: the held creature's chance to win the same contest and break free."""
+    sized = size_modifier(world, held, holder)  # R-Z4
     return contest(
-        grapple_total(world, held, holder=False), grapple_total(world, holder, holder=True)
+        grapple_total(world, held, holder=False) + sized,
+        grapple_total(world, holder, holder=True),
     )
 
 
@@ -276,7 +281,7 @@ class ShoveOdds:
 def _shove_rolls(world: World, actor: str, target: str) -> tuple[list[int], Probs, Probs]:
     """R-X15, by the shover's die result: the metres it pushes, the chance of that result and
     a won contest, and of that and the target then failing its STR Save."""
-    mine = attribute_total(world, actor, "str")
+    mine = attribute_total(world, actor, "str", added=size_modifier(world, actor, target))
     theirs = attribute_total(world, target, "str")
     wins = theirs.below_each(mine.low, mine.high)
     falls = save_total(world, target, "str").below_each(mine.low, mine.high)
@@ -414,6 +419,7 @@ def trip_odds(world: World, actor: str, target: str, *, factor: int = 1) -> tupl
     """R-X19: a melee attack whose Hit Roll the target then saves against with AGI; a Dodge
     with Evade uses the Evade up before the save (R-X9)."""
     hit = hit_total(world, actor, target, melee=True, factor=factor)
+    hit = hit + size_modifier(world, actor, target)  # R-Z4
     out = []
     for choice in defences(world, actor, target):
         defense = defense_total(world, target, choice)

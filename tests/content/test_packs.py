@@ -370,7 +370,7 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
          "not 0"),
         ("[races.giant]\nspeed = 5\nheight = 4\nwings = 2\n",
          "monsters.toml:4: races.giant: unknown key 'wings' (expected one of climb, fly, "
-         "height, speed, swim)"),
+         "height, size, speed, swim)"),
         ('[abilities.zap]\nkind = "spell"\ntier = "one"\ntarget = "self"\n'
          'effects = [{ heal = 1 }]\n',
          "monsters.toml:3: abilities.zap: tier must be one of half, one_and_half, full (R-X20: "
@@ -408,8 +408,8 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
          "monsters.toml:3: templates.ogre: 'club' is not a known armour"),
         ('[templates.ogre]\nbased_on = "orc_brute"\nwings = true\n',
          "monsters.toml:3: templates.ogre: unknown template key 'wings' (expected one of "
-         "abilities, agi, armour, carried, climb, fcs, fly, held, hp, race, res, skills, str, "
-         "swim)"),
+         "abilities, agi, armour, carried, climb, fcs, fly, held, hp, race, res, size, skills, "
+         "str, swim)"),
         ('[templates.ogre]\nrace = "orc"\n',
          "monsters.toml:1: templates.ogre: template 'ogre' needs str, agi, fcs, res"),
         ('[templates.Ogre]\nrace = "orc"\n',

@@ -12,7 +12,15 @@ from sim.core.actions import Attack, Refusal
 from sim.core.catalog import Weapon
 from sim.core.components import AttackWindow, Hands, Position, Stats
 from sim.core.condition import Condition
-from sim.core.creature import after_armour, conditions, has, incapacitated, item_kind, unseen_by
+from sim.core.creature import (
+    after_armour,
+    conditions,
+    has,
+    incapacitated,
+    item_kind,
+    side,
+    unseen_by,
+)
 from sim.core.dice import Dice
 from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
@@ -76,13 +84,15 @@ def hit_roll(
     melee: bool,
     purpose: str,
     factor: int = 1,
+    extra: int = 0,
 ) -> Generator[ev.Event | Ask, Reply | None, int]:
     """R-A1: the attacker's Hit Roll, counted in its attack window, with Aim (R-X1, ranged), a
     Feint (R-X10, melee, whatever the target) and an Assist against this target (R-X21) used
-    up; attacking ends Unseen (R-X8)."""
+    up; attacking ends Unseen (R-X8). `extra`: what else the roll adds (sizes in a Trip,
+    R-Z4)."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     yield ev.AttackCounted(attacker, count)
-    modifier = 0
+    modifier = extra
     held = conditions(world, attacker)
     if not melee and held.has(Condition.AIMING):
         modifier += held.count(Condition.AIMING)  # R-X1
@@ -117,6 +127,7 @@ def strike(
     factor: int = 1,
     dodge_only: bool = False,
     deal_damage: bool = True,
+    extra: int = 0,
 ) -> Generator[ev.Event | Ask, Reply | None, Strike]:
     """One attack roll against one defender, with its reaction window and its damage; `purpose`
     words the attack for the log, `tag` says which it is to code.
@@ -125,7 +136,7 @@ def strike(
     # R-X8: a target that does not see its attacker cannot react to the attack.
     unseen = target in unseen_by(world, attacker)
     hit_total = yield from hit_roll(
-        world, dice, attacker, target, melee=melee, purpose=purpose, factor=factor
+        world, dice, attacker, target, melee=melee, purpose=purpose, factor=factor, extra=extra
     )
     defense = 0
     choice = NONE
@@ -261,6 +272,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     up = world.need(target, Position).elevation  # hanging on a face (R-M7)
+    wide = side(world, target)  # R-Z3: a large target is reached at any of its cells
     if action.weapon is not None:
         weapon = find(world, action.weapon, world.need(actor, Hands).items())
         if weapon is None:
@@ -269,12 +281,12 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         if kind is None:
             return Refusal(f"{weapon} is not a weapon (R-X2, R-C7)")
         melee = kind.ranged is None  # what `melee_only` says of a held weapon
-        if melee and not reaches(world, actor, here, there, up=up):
+        if melee and not reaches(world, actor, here, there, up=up, target_side=wide):
             return Refusal(out_of_reach(world, actor, target))
     else:
         # Unnamed: in reach, the melee weapon (or fists) strikes; out of it, the ranged one.
         # Reach is asked once, first: a policy asks this of every foe, most out of reach.
-        in_reach = reaches(world, actor, here, there, up=up)
+        in_reach = reaches(world, actor, here, there, up=up, target_side=wide)
         melee = in_reach or melee_only(world, actor, None)
         if melee and not in_reach:
             return Refusal(out_of_reach(world, actor, target))

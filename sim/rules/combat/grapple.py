@@ -30,6 +30,7 @@ from sim.core.world import World
 from sim.rules.budget import several
 from sim.rules.candidates import Scene
 from sim.rules.combat.checks import Check, acting_wins, roll_check
+from sim.rules.combat.sizes import size_modifier, too_large
 from sim.rules.reach.target import in_reach
 from sim.rules.reach.threat import reaches
 
@@ -71,14 +72,21 @@ def _skill(world: World, unit: str, *, holder: bool) -> str:
 
 
 def _roll(
-    world: World, dice: Dice, unit: str, purpose: str, *, tag: RollKind, holder: bool
+    world: World,
+    dice: Dice,
+    unit: str,
+    purpose: str,
+    *,
+    tag: RollKind,
+    holder: bool,
+    modifier: int = 0,
 ) -> Check | None:
     """The unit's STR + skill roll; an Incapacitated creature does not resist (None)."""
     if not holder and incapacitated(world, unit):
         return None
     skill = _skill(world, unit, holder=holder)
     words = f"{purpose}: STR + {skill.title()}"
-    return roll_check(world, dice, unit, "str", words, tag=tag, skill=skill)
+    return roll_check(world, dice, unit, "str", words, tag=tag, skill=skill, modifier=modifier)
 
 
 def contest(
@@ -97,8 +105,13 @@ def contest(
     Acrobatics — and the other way round when the held creature acts."""
     out: list[ev.Event] = []
     totals = []
-    for unit, holder in ((acting, acting_holds), (other, not acting_holds)):
-        check = _roll(world, dice, unit, purpose, tag=tag, holder=holder)
+    # R-Z4: sizes weigh on the acting side's roll (-5 against a larger, +5 a smaller).
+    sized = size_modifier(world, acting, other)
+    for unit, holder, modifier in (
+        (acting, acting_holds, sized),
+        (other, not acting_holds, 0),
+    ):
+        check = _roll(world, dice, unit, purpose, tag=tag, holder=holder, modifier=modifier)
         if check is not None:
             out.append(check.rolled)
         totals.append(check.total if check is not None else 0)
@@ -139,6 +152,9 @@ def check_grapple(world: World, action: Grapple) -> Refusal | None:
     problem = in_reach(world, actor, target, "grapple", "R-G1")
     if problem is not None:
         return problem
+    large = too_large(world, actor, target, "grapple")
+    if large is not None:
+        return large
     here, there = world.need(actor, Position).cell, world.need(target, Position).cell
     if not reaches(world, actor, here, there, armed=False):
         return Refusal(

@@ -27,6 +27,7 @@ from sim.rules.candidates import Scene
 from sim.rules.combat.checks import acting_wins, roll_check, saved
 from sim.rules.combat.hide import reveal
 from sim.rules.combat.reactions import Ask, Reply
+from sim.rules.combat.sizes import size_modifier, too_large
 from sim.rules.movement.footing import Mover, mover
 from sim.rules.movement.movement import fall
 from sim.rules.movement.prone import knocked_down, knocked_off
@@ -54,13 +55,21 @@ def check_shove(world: World, action: Shove) -> Refusal | None:
     refusal = in_reach(world, action.actor, action.target, "shove", "R-X15")
     if refusal is not None:
         return refusal
-    return None
+    return too_large(world, action.actor, action.target, "shove")
 
 
 def resolve_shove(world: World, action: Shove, dice: Dice) -> Resolution:
     actor, target = action.actor, action.target
     yield from reveal(world, actor, "shoved")
-    mine = roll_check(world, dice, actor, "str", f"shove {target}: STR Contest", tag=RollKind.SHOVE)
+    mine = roll_check(
+        world,
+        dice,
+        actor,
+        "str",
+        f"shove {target}: STR Contest",
+        tag=RollKind.SHOVE,
+        modifier=size_modifier(world, actor, target),  # R-Z4
+    )
     yield mine.rolled
     theirs = roll_check(
         world,

@@ -19,6 +19,7 @@ from sim.rules.candidates import Scene, Unless
 from sim.rules.combat.attack import AttackPlan, plan_attack, plans, strike, weapon_kind
 from sim.rules.combat.checks import saved
 from sim.rules.combat.reactions import Ask, Reply
+from sim.rules.combat.sizes import size_modifier, too_large
 from sim.rules.combat.stance import save_roll
 from sim.rules.movement.prone import knocked_down
 from sim.rules.reach.target import in_reach
@@ -31,6 +32,9 @@ def _plan(world: World, action: Trip) -> AttackPlan | Refusal:
     if refusal is not None:
         return refusal
     target = action.target
+    large = too_large(world, action.actor, target, "trip")
+    if large is not None:
+        return large
     if has(world, target, Condition.PRONE):
         return Refusal(f"{target} is already prone; there is nothing to trip (R-X19)")
     if has(world, target, Condition.SWIMMING):
@@ -64,6 +68,7 @@ def resolve_trip(world: World, action: Trip, dice: Dice) -> Resolution:
         purpose="trip",
         tag=AttackKind.TRIP,
         factor=factor,
+        extra=size_modifier(world, actor, target),  # R-Z4
     )
     if not result.hit or incapacitated(world, target) or has(world, target, Condition.PRONE):
         return

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sim.core.components import Body, Conditions, Position, Stats, Team
-from sim.core.creature import creatures, lying
+from sim.core.components import Body, Conditions, Position, Size, Stats, Team
+from sim.core.creature import cells_of, creatures, lying, side
 from sim.core.geometry import Pos, is_diagonal
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -56,14 +56,19 @@ class Mover:
     difficult_factor: int
     flies: bool = False  # R-Z5: it has a fly speed; its Steps, Walks, Runs and Sprints fly
     swimmer: bool = False  # R-Z5: it has a swim speed; water is not difficult for it
+    side: int = 1  # R-Z1: cells a side; its moves are its footprint's top-left's (R-Z2)
 
     def flying(self, gait: Gait) -> bool:
         """R-Z5: a flier flies whenever it moves on its feet would (not crawling or swimming)."""
         return self.flies and (gait is Gait.STRIDE or gait is Gait.STEP)
 
+    def at(self, cell: Pos) -> str:
+        """Where a move puts the creature, in words: its cell, or its footprint from it."""
+        return str(cell) if self.side == 1 else f"{cell} (its {self.side}x{self.side} cells)"
+
 
 def mover(world: World, unit: str) -> Mover:
-    return world.memo(("mover", unit), lambda: _mover(world, unit), reads=(Body, Team))
+    return world.memo(("mover", unit), lambda: _mover(world, unit), reads=(Body, Team, Size))
 
 
 def _mover(world: World, unit: str) -> Mover:
@@ -82,6 +87,7 @@ def _mover(world: World, unit: str) -> Mover:
         difficult_factor=rules.movement.difficult_multiplier,
         flies=body.fly > 0,
         swimmer=body.swim > 0,
+        side=side(world, unit),
     )
 
 
@@ -89,22 +95,47 @@ def _mover(world: World, unit: str) -> Mover:
 
 # What who stands where is read from: places, being down (a condition), sides, and which
 # entities are creatures.
-STANDING = (Position, Conditions, Team, Stats)
+STANDING = (Position, Conditions, Team, Stats, Size)
 
 
 def standing_at(world: World, unit: str) -> Mapping[Pos, str]:
-    """Cells held by another standing creature (R-M5). Kept by the world until a creature
-    moves, falls or gets up (World.memo), since every step of every path asks it."""
+    """Where `unit` cannot stand for another standing creature (R-M5): the cells it holds, each
+    cell of a large one's footprint (R-Z1); for a large `unit`, every top-left cell from which
+    its footprint would cover one of those (R-Z2: its Position is its top-left). Kept by the
+    world until a creature moves, falls or gets up (World.memo), since every step of every
+    path asks it."""
 
     def held() -> Mapping[Pos, str]:
         out: dict[Pos, str] = {}
+        reach = side(world, unit)
         for other in creatures(world):
             if other == unit or lying(world, other):
                 continue
-            out.setdefault(world.need(other, Position).cell, other)
+            for cell in cells_of(world, other):
+                for dy in range(reach):
+                    for dx in range(reach):
+                        out.setdefault(Pos(cell.x - dx, cell.y - dy), other)
         return MappingProxyType(out)
 
     return world.memo(("standing_at", unit), held, reads=STANDING)
+
+
+def terrain_view(world: World, unit: str) -> World:
+    """The world as a large creature moves in it (R-Z2): a copy whose map is the footprint map
+    of its size (`Grid.footprints`: each cell the worst of the footprint whose top-left it is),
+    so one move of its Position is one move of its whole footprint and every ground rule,
+    the compiled search's included, reads what the footprint meets. `world` itself for a
+    creature of one cell. Kept until anything is written."""
+    reach = side(world, unit)
+    if reach == 1:
+        return world
+
+    def view() -> World:
+        copy = world.copy()
+        copy.grid = world.grid.footprints(reach)
+        return copy
+
+    return world.memo(("terrain_view", reach), view)
 
 
 def blocker(world: World, unit: str, cell: Pos) -> str | None:
@@ -162,22 +193,25 @@ def step_problem(
     if not grid.inside(b):
         return f"{b}: off the map (R-U1)"
     kind = grid.kind(b)
+    # R-Z2: a large creature's cell is its footprint's top-left; the map it reads holds the
+    # worst of the footprint, so these say so.
+    big = " (R-Z2)" if m.side > 1 else ""
     if kind is Kind.WALL:
-        return f"{b}: a wall (R-U1)"
+        return f"{m.at(b)}: a wall (R-U1){big}"
     if m.flying(gait):
         return _flight_problem(world, m, a, b)
     if kind is Kind.PIT:
-        return f"{b}: a pit; jump across it (R-M6)"
+        return f"{m.at(b)}: a pit; jump across it (R-M6){big}"
     if is_diagonal(a, b):
         for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
             if not grid.inside(corner) or grid.kind(corner) in (Kind.WALL, Kind.PIT):
-                return f"{b}: the diagonal would cut the corner at {corner} (R-U3)"
+                return f"{m.at(b)}: the diagonal would cut the corner at {m.at(corner)} (R-U3){big}"
     water = water_problem(world, m, gait, b)
     if water:
         return water
     enemy = blocker(world, m.unit, b)
     if enemy is not None:
-        return f"{b}: {enemy} stands there and is not an ally (R-M5)"
+        return f"{m.at(b)}: {enemy} stands there and is not an ally (R-M5)"
     if gait is Gait.SWIM:
         return None  # swimming and diving ignore the ground below (R-M8)
     rise = grid.ground_half(b) - grid.ground_half(a)

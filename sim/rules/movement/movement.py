@@ -10,9 +10,9 @@ from sim.core import events as ev
 from sim.core.actions import Climb, Crawl, Jump, Movement, Refusal, Run, Sprint, Step, Swim, Walk
 from sim.core.components import Body, Budget, Gear, Item, Position, Stats
 from sim.core.condition import Condition
-from sim.core.creature import conditions, has, incapacitated, speed, worn_armour
+from sim.core.creature import conditions, has, incapacitated, side, speed, worn_armour
 from sim.core.dice import Dice
-from sim.core.geometry import Pos, half_metres, is_diagonal
+from sim.core.geometry import Pos, footprint, half_metres, is_diagonal
 from sim.core.grid import Kind
 from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
@@ -29,6 +29,7 @@ from sim.rules.movement.footing import (
     standing_at,
     step_cost,
     step_problem,
+    terrain_view,
     water_problem,
 )
 from sim.rules.movement.jump import JumpReach, heights, jump_reach, lengths, plan_jump
@@ -386,7 +387,9 @@ def plan_move(world: World, action: Movement) -> MovePlan | Refusal:
     Planned once for the check and the resolution (issue #11): the budget the check spends
     between them is the one thing a plan never reads, so it alone does not make the world
     plan again; anything else written in between (an Interrupt that downs the mover) does."""
-    return world.memo(("plan", action), lambda: _plan(world, action), ignores=(Budget,))
+    # A large creature's move is planned on the map its footprint meets (R-Z2).
+    view = terrain_view(world, action.actor)
+    return world.memo(("plan", action), lambda: _plan(view, action), ignores=(Budget,))
 
 
 def _plan(world: World, action: Movement) -> MovePlan | Refusal:
@@ -587,6 +590,7 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
             tag=RollKind.SPRINT,
         )
     m = mover(world, unit)
+    reach = side(world, unit)  # R-Z2: fire in any cell the footprint enters burns it
     spent = 0
     fire_stacks = world.rules.conditions.fire_terrain_stacks
     if isinstance(action, Step) and has(world, unit, Condition.SWIMMING):
@@ -619,12 +623,12 @@ def resolve_move(world: World, action: Movement, dice: Dice) -> Resolution:
             yield ev.Jumped(unit, leg.start, leg.end, leg.cost, leg.grab)
         else:
             yield ev.Moved(unit, leg.start, leg.end, leg.cost)
-        if world.grid.kind(leg.end) is Kind.FIRE:
+        if any(world.grid.kind(c) is Kind.FIRE for c in footprint(leg.end, reach)):
             stacks = conditions(world, unit).count(Condition.BURNING) + fire_stacks
             yield ev.ConditionGained(unit, Condition.BURNING, stacks)  # R-K4
         if leg.how == "fall" or (up and is_fall(world, m, leg.start, leg.end, up)):
             # R-M4: off a ledge, or off a face from the height it hung at (R-M7).
-            yield from fall(world, m, unit, leg.start, leg.end, up)
+            yield from fall(terrain_view(world, unit), m, unit, leg.start, leg.end, up)
         up = 0.0
 
 

@@ -6,10 +6,10 @@ from sim.core import events as ev
 from sim.core.actions import FallProne, Refusal, StandUp
 from sim.core.components import Body, Position
 from sim.core.condition import Condition
-from sim.core.creature import creatures, has, lying
+from sim.core.creature import cells_of, has
 from sim.core.dice import Dice
 from sim.core.world import World
-from sim.rules.movement.footing import mover
+from sim.rules.movement.footing import mover, standing_at
 from sim.rules.movement.movement import fall
 
 
@@ -24,15 +24,9 @@ def waist_deep(world: World, unit: str) -> bool:
 
 
 def standing_in(world: World, unit: str) -> str | None:
-    """Another standing creature sharing this creature's cell (R-M5)."""
-    here = world.need(unit, Position).cell
-    for other in creatures(world):
-        if other == unit or lying(world, other):
-            continue
-        where = world.get(other, Position)
-        if where is not None and where.cell == here:
-            return other
-    return None
+    """Another standing creature sharing one of this creature's cells (R-M5, R-Z1)."""
+    held = standing_at(world, unit)
+    return next((held[c] for c in cells_of(world, unit) if c in held), None)
 
 
 def knocked_off(world: World, unit: str, why: str) -> list[ev.Event]:

@@ -16,8 +16,8 @@ import numpy.typing as npt
 from sim.core.actions import Movement, Step, Swim
 from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
 from sim.core.condition import Condition
-from sim.core.creature import has, unseen_by
-from sim.core.geometry import Pos
+from sim.core.creature import has, side, unseen_by
+from sim.core.geometry import Pos, gap
 from sim.core.world import World
 from sim.rules.combat.reactions import can_react
 from sim.rules.movement.diving import apart
@@ -71,6 +71,7 @@ def provoked(
     here = own.cell if start is None else start
     height = own.elevation if up is None else up
     foes = enemies(world, unit)
+    wide = side(world, unit)  # R-Z3: it leaves reach only when none of its cells is in it
     # No reach is longer than this: on most legs no enemy is near enough and nothing more is
     # asked (issue #11: the engine asks before every leg of every move).
     bound = reach_bound(world)
@@ -81,7 +82,7 @@ def provoked(
         there_up = end_up if leg == last else 0.0
         for enemy in foes:
             at = world.need(enemy, Position).cell
-            if max(abs(at.x - here.x), abs(at.y - here.y)) > bound:
+            if gap(at, side(world, enemy), here, wide) > bound:
                 continue
             if enemy not in watching:
                 if hidden is None:
@@ -89,7 +90,9 @@ def provoked(
                 watching[enemy] = _watches(world, unit, enemy, hidden, submerged)
             if not watching[enemy]:
                 continue
-            if leaves_reach(world, enemy, at, here, there, up_here=height, up_there=there_up):
+            if leaves_reach(
+                world, enemy, at, here, there, up_here=height, up_there=there_up, side=wide
+            ):
                 yield Provocation(leg, here, enemy, can_pay(world, enemy))
         here, height = there, 0.0
 
@@ -180,12 +183,14 @@ def leaves_reach(
     *,
     up_here: float = 0.0,
     up_there: float = 0.0,
+    side: int = 1,
 ) -> bool:
     """R-R4: whether a leg from `here` to `there` leaves the reach of `enemy` standing at `at`:
     it reaches `here` and not `there` (R-A4, `up_here` and `up_there` metres above each
-    cell's ground, R-M7)."""
-    return reaches(world, enemy, at, here, up=up_here) and not reaches(
-        world, enemy, at, there, up=up_there
+    cell's ground, R-M7). R-Z3: a mover `side` cells wide leaves it only when no cell of its
+    footprint at `there` is in it."""
+    return reaches(world, enemy, at, here, up=up_here, target_side=side) and not reaches(
+        world, enemy, at, there, up=up_there, target_side=side
     )
 
 
@@ -211,7 +216,14 @@ def held_by(world: World, unit: str) -> tuple[str, ...]:
     return tuple(
         enemy
         for enemy in watchers(world, unit)
-        if reaches(world, enemy, world.need(enemy, Position).cell, own.cell, up=own.elevation)
+        if reaches(
+            world,
+            enemy,
+            world.need(enemy, Position).cell,
+            own.cell,
+            up=own.elevation,
+            target_side=side(world, unit),
+        )
     )
 
 

@@ -30,7 +30,7 @@ from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.rules.budget import price
 from sim.rules.movement.climb import ClimbPlan, plan_climb
-from sim.rules.movement.footing import Gait, Mover, mover
+from sim.rules.movement.footing import Gait, Mover, mover, terrain_view
 from sim.rules.movement.jump import jump_reach
 from sim.rules.movement.movement import (
     GAITS,
@@ -198,6 +198,7 @@ def reach_map(
     `quicken`: the actions are priced Quickened (R-B6), which may pay for one the plain budget
     cannot; where they go is the same. `budget` replaces the unit's own, as in `budget.price`:
     the turn's budget an Extended Action in progress gives back (R-B5)."""
+    world = terrain_view(world, unit)  # a large creature moves its footprint (R-Z2)
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     # No kinds asked, no budget read: a creature before its first turn has none.
@@ -306,6 +307,7 @@ def ends_by_kind(
     are least costs within each smaller one), and only the cells are read off it. `first`: of
     a Jump, whose landings are each put to the check, only the first in row order, with its
     path as `nearest` (what the action bar needs: whether it goes anywhere, and where first)."""
+    world = terrain_view(world, unit)  # a large creature moves its footprint (R-Z2)
     start = world.need(unit, Position).cell
     m = mover(world, unit)
     usable = [kind for kind, budget in kinds if _usable(world, unit, (kind,), quicken, budget)]

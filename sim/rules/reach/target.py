@@ -4,8 +4,8 @@ creature, one the actor sees (R-X8), within the actor's melee reach (R-A4)."""
 from __future__ import annotations
 
 from sim.core.actions import Refusal
-from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
-from sim.core.creature import is_creature
+from sim.core.components import Body, Conditions, Hands, Item, Position, Size, Stats, Team
+from sim.core.creature import is_creature, side
 from sim.core.world import World
 from sim.rules.combat.hide import cannot_see
 from sim.rules.reach.threat import out_of_reach, reaches
@@ -41,12 +41,14 @@ def in_reach(world: World, actor: str, target: str, what: str, rule: str) -> Ref
 
 
 # What reach reads (R-A4): places and heights, what is held, bodies, and who is a creature.
-REACH = (Position, Hands, Item, Body, Team, Stats)
+REACH = (Position, Hands, Item, Body, Team, Stats, Size)
 
 
 def _out_of_reach(world: World, actor: str, target: str) -> Refusal | None:
     where = world.need(target, Position)
     there = where.cell
-    if not reaches(world, actor, world.need(actor, Position).cell, there, up=where.elevation):
+    here = world.need(actor, Position).cell
+    wide = side(world, target)  # R-Z3: any cell of a large target
+    if not reaches(world, actor, here, there, up=where.elevation, target_side=wide):
         return Refusal(out_of_reach(world, actor, target))
     return None

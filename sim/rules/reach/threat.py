@@ -7,9 +7,9 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.core.catalog import Weapon
-from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
-from sim.core.creature import creatures, incapacitated, item_kind, team_of
-from sim.core.geometry import Pos
+from sim.core.components import Body, Conditions, Hands, Item, Position, Size, Stats, Team
+from sim.core.creature import creatures, incapacitated, item_kind, side, team_of
+from sim.core.geometry import Pos, footprint, gap
 from sim.core.world import World
 from sim.rules.reach.fields import Window
 
@@ -77,12 +77,22 @@ def reaches(
     *,
     armed: bool = True,
     up: float | None = None,
+    target_side: int | None = None,
 ) -> bool:
-    """Whether `attacker` in `at` reaches `target` (R-A4, heights included). **Decision** R-M7:
+    """Whether `attacker` in `at` reaches `target` (R-A4, heights included). R-Z3: a large
+    attacker reaches from every cell of its footprint (`at` its top-left), and a large target
+    (`target_side` cells wide; None: the creature whose top-left `target` is, when `up` is
+    None too) is reached at any of its cells. **Decision** R-M7:
     heights are measured in three dimensions, a creature hanging on a face being as high as it
     has climbed: the attacker's own height above its cell's ground when `at` is where it is,
     and `up` metres above `target`'s ground (None: the creature hanging there, if any)."""
     cells = reach_cells(world, attacker, armed=armed)
+    mine_side = side(world, attacker)
+    theirs_side = target_side if target_side is not None else 1
+    if target_side is None and up is None:
+        theirs_side = large_at(world).get(target, 1)
+    if mine_side > 1 or theirs_side > 1:
+        return _reaches_footprint(world, attacker, at, mine_side, target, theirs_side, cells, up)
     if at == target or max(abs(at.x - target.x), abs(at.y - target.y)) > cells:
         return False
     grid = world.grid
@@ -93,6 +103,53 @@ def reaches(
     theirs = up_in(world, target, attacker) if up is None else up
     rise = _rise(grid.ground_half(at), mine, grid.ground_half(target), theirs)
     return rise <= world.need(attacker, Body).height
+
+
+def large_at(world: World) -> dict[Pos, int]:
+    """The sizes of the large creatures (R-Z1), by their Position: most maps have none."""
+
+    def found() -> dict[Pos, int]:
+        return {
+            world.need(unit, Position).cell: side(world, unit)
+            for unit in creatures(world)
+            if side(world, unit) > 1
+        }
+
+    return world.memo("large_at", found, reads=(Position, Size, Team, Stats))
+
+
+def _reaches_footprint(
+    world: World,
+    attacker: str,
+    at: Pos,
+    mine_side: int,
+    target: Pos,
+    theirs_side: int,
+    cells: int,
+    up: float | None,
+) -> bool:
+    """`reaches` between footprints (R-Z3): some cell of the attacker's reaches some cell of
+    the target's, distances counted from the nearest cells."""
+    if gap(at, mine_side, target, theirs_side) > cells:
+        return False
+    grid = world.grid
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    height = world.need(attacker, Body).height
+    ours = footprint(at, mine_side)
+    for aim in footprint(target, theirs_side):
+        if not grid.inside(aim) or aim in ours:
+            continue
+        theirs = up_in(world, aim, attacker) if up is None else up
+        for cell in ours:
+            if not grid.inside(cell):
+                continue
+            if max(abs(cell.x - aim.x), abs(cell.y - aim.y)) > cells:
+                continue
+            rise = _rise(grid.ground_half(cell), mine, grid.ground_half(aim), theirs)
+            if rise <= height:
+                return True
+    return False
 
 
 def _rise(at_half: int, mine: float, target_half: int, theirs: float) -> float:
@@ -150,17 +207,19 @@ def zone(world: World, attacker: str) -> frozenset[Pos]:
     return world.memo(
         ("zone", attacker),
         lambda: frozenset(threatened(world, attacker)),
-        reads=(Position, Hands, Item, Body),
+        reads=(Position, Hands, Item, Body, Size),
     )
 
 
 def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
-    """Every cell the attacker reaches from where it stands, in row order."""
+    """Every cell the attacker reaches from where it stands, in row order: from every cell of
+    a large one's footprint (R-Z3)."""
     at = world.need(attacker, Position).cell
     cells = reach_cells(world, attacker)
+    wide = side(world, attacker) - 1
     out = []
-    for y in range(at.y - cells, at.y + cells + 1):
-        for x in range(at.x - cells, at.x + cells + 1):
+    for y in range(at.y - cells, at.y + wide + cells + 1):
+        for x in range(at.x - cells, at.x + wide + cells + 1):
             pos = Pos(x, y)
             if reaches(world, attacker, at, pos, up=0.0):  # a creature on the ground there
                 out.append(pos)

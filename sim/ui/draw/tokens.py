@@ -10,7 +10,7 @@ import pygame
 
 from sim.core.components import Body, Health, Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions, lying
+from sim.core.creature import conditions, lying, side
 from sim.core.world import World
 from sim.rules.combat.prepare import Prepared
 from sim.ui.draw.camera import Camera
@@ -93,10 +93,10 @@ def under_water(target: pygame.Surface, cx: float, cy: float, r: float, c: int) 
 def wings(target: pygame.Surface, cx: float, cy: float, r: float, c: int) -> None:
     """Two wings behind a flier's token (R-Z5), white edged in black, one on each side."""
     span, lift = r * 0.95, r * 0.7
-    for side in (-1, 1):
-        root = (cx + side * r * 0.4, cy)
-        tip = (cx + side * (r + span), cy - lift)
-        low = (cx + side * (r + span * 0.55), cy + lift * 0.45)
+    for hand in (-1, 1):
+        root = (cx + hand * r * 0.4, cy)
+        tip = (cx + hand * (r + span), cy - lift)
+        low = (cx + hand * (r + span * 0.55), cy + lift * 0.45)
         points = [root, tip, low]
         pygame.draw.polygon(target, pal.WHITE, points)
         pygame.draw.polygon(target, pal.BLACK, points, max(1, c // 24))
@@ -117,7 +117,9 @@ class Tokens:
         current: bool,
         selected: bool,
     ) -> None:
-        c = camera.cell
+        # A large creature is one token spanning its footprint (R-Z1): drawn as on a cell that
+        # many times as wide, from its top-left.
+        c = camera.cell * side(world, unit)
         pos = world.need(unit, Position)
         sx, sy = camera.screen(pos.cell)
         held = conditions(world, unit)

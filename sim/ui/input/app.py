@@ -16,8 +16,7 @@ from pathlib import Path
 import pygame
 
 from sim.core.actions import Refusal
-from sim.core.components import Position
-from sim.core.creature import creatures, team_of
+from sim.core.creature import cells_of, creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.world import World
 from sim.formats.replay import Unfinished, save_dir
@@ -123,7 +122,7 @@ class App:
     def unit_at(self, cell: Pos) -> str | None:
         """The creature in `cell` that the side at the screen sees, if any."""
         for unit in creatures(self.world):
-            if self.world.need(unit, Position).cell == cell and not hidden_from(
+            if cell in cells_of(self.world, unit) and not hidden_from(
                 self.world, unit, self.view.side
             ):
                 return unit

@@ -18,7 +18,7 @@ from sim.core.world import World
 from sim.play.engine import Battle
 from sim.rules.budget import given_back
 from sim.rules.movement.climb import ClimbPlan, plan_climb
-from sim.rules.movement.footing import Gait, mover
+from sim.rules.movement.footing import Gait, mover, terrain_view
 from sim.rules.movement.jump import jump_reach
 from sim.rules.movement.movement import allowance, plan_move
 from sim.rules.reach.fields import distance_field
@@ -361,7 +361,9 @@ class Planner:
         if field is None:
             m = mover(world, unit)
             limit = allowance(world, unit, a.Sprint)
-            field = distance_field(world, m, Gait.STRIDE, here, limit, jump_reach(world, unit, m))
+            view = terrain_view(world, unit)  # a large creature's footprint (R-Z2)
+            jr = jump_reach(world, unit, m)
+            field = distance_field(view, m, Gait.STRIDE, here, limit, jr)
             self._fields[key] = field
         try:
             if field.cost(stop) is None:  # type: ignore[attr-defined]

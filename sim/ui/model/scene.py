@@ -25,10 +25,11 @@ from sim.core.components import (
     Health,
     Policy,
     Position,
+    Size,
     Stats,
     Team,
 )
-from sim.core.creature import conditions, incapacitated, team_of
+from sim.core.creature import cells_of, conditions, incapacitated, side, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -112,12 +113,12 @@ def unit_at(world: World, cell: Pos, side: str | None) -> str | None:
     def where() -> dict[Pos, str]:
         found: dict[Pos, str] = {}
         for unit in visible(world, side):
-            found.setdefault(world.need(unit, Position).cell, unit)
+            for here in cells_of(world, unit):  # a large creature on each of its cells (R-Z1)
+                found.setdefault(here, unit)
         return found
 
-    return world.memo(("ui.unit_at", side), where, reads=(Team, Stats, Conditions, Position)).get(
-        cell
-    )
+    kept = world.memo(("ui.unit_at", side), where, reads=(Team, Stats, Conditions, Position, Size))
+    return kept.get(cell)
 
 
 ReachTiles = tuple[list[int], list[int], list[str]]  # x, y and action of each cell shown
@@ -662,6 +663,9 @@ class Scene:
             f"{team_of(world, unit)} · HP {hp.hp}/{hp.max_hp} · at {pos.cell}"
             + (f" up {pos.elevation:g} m" if pos.elevation else "")
         ]
+        wide = side(world, unit)
+        if wide > 1:  # R-Z1: `at` is its top-left
+            rows.append(f"size {wide} ({wide}×{wide})")
         if budget is not None:
             rows.append(f"budget: {budget.half} half, {budget.bonus} bonus")
         held = [

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sim.core.components import Item, Position
-from sim.core.creature import creatures, team_of
+from sim.core.creature import cells_of, creatures, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -131,7 +131,8 @@ def cells(
     order = tuple(dict.fromkeys(team_of(world, u) for u in creatures(world)))
     at: dict[Pos, str] = {}
     for unit, _ in scene.shown(session, view):
-        at.setdefault(world.need(unit, Position).cell, unit)
+        for cell in cells_of(world, unit):  # a large creature on all its cells (R-Z1)
+            at.setdefault(cell, unit)
     items = {pos.cell for item, pos in world.each(Position) if world.has(item, Item)}
     flags = {c for o in session.battle.objectives if isinstance(o, Reach) for c in o.cells}
     end = shown.path[-1] if shown.path else None
