@@ -94,6 +94,11 @@ CASES = [
         "unknown template 'orc_boss' (known: dwarf_guard,",
     ),
     ("unknown race", 'at = "b"', 'at = "b"\nrace = "gnome"', "gnome", "unknown race 'gnome'"),
+    # Names that are not strings (found by tests/formats/test_fuzz_input.py): a list or a table
+    # is no name of the scenario's own content either, and is said, not a traceback.
+    ("template a list", '"orc_brute"', "[]", "template = []", "unknown template [] (known: "),
+    ("race a table", 'at = "b"', 'at = "b"\nrace = {}', "race = {}", "unknown race {} (known: "),
+    ("armour a list", 'at = "b"', 'at = "b"\narmour = ["x"]', "armour =", "['x'] is not a known"),
     (
         "bad attribute die",
         'at = "b"',
