@@ -6,6 +6,7 @@ the river beast's Swim covers its swim speed (R-Z5 swim), the 2x2 ogre stands on
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -51,6 +52,19 @@ def test_sim_check_lists_the_packs_content_with_sizes_and_modes(
         "  movement modes: flit fly 12 m, flap fly 12 m, maw swim 10 m",
         "  large creatures: grum size 2 (2×2)",
     ]
+
+
+def test_the_scenarios_doc_shows_what_sim_check_lists(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/scenarios.md's "A shipped example: Ogre ford" quotes `sim check` as it is."""
+    doc = (SCENARIOS.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## A shipped example: Ogre ford") :]
+    shown = re.search(r"```\n(scenarios/ogre_ford.toml: ok\n.*?)```", section, re.DOTALL)
+    assert shown is not None
+    monkeypatch.chdir(SCENARIOS.parent)
+    assert main(["check", "scenarios/ogre_ford.toml"]) == 0
+    assert capsys.readouterr().out == shown.group(1)
 
 
 def test_R_Z5_the_bat_swarm_runs_12_m_over_the_ravine_and_the_channel() -> None:
