@@ -36,6 +36,7 @@ from sim.content.scenario import (
     loads,
 )
 from sim.content.tmx import TiledError
+from sim.core.codec import as_toml
 from sim.core.files import write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
@@ -69,7 +70,7 @@ def _metres(what: str, value: Any) -> tuple[int | None, str]:
         except ValueError:
             return None, f"{what} must be a number of metres, not {tmx.shown(value)}"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return None, f"{what} must be a number of metres, not {value!r}"
+        return None, f"{what} must be a number of metres, not {as_toml(value)}"
     if not math.isfinite(value) or value < 0 or value > MAX_METRES or value * 2 != int(value * 2):
         return None, f"{what} must be 0 to {MAX_METRES} in half-metre steps, not {value}"
     return int(value * 2), ""
