@@ -1,6 +1,7 @@
 """Issue #32, large creatures in content tools (R-Z1): a Tiled map draws a large unit's object
 over its footprint and reads its size back from it, refusing odd shapes with where they are;
-the map editor places a template of size 2 or 3 only where its footprint fits."""
+the map editor knows each unit's size and places a template of size 2 or 3 only where its
+footprint fits (the editor window's use of this is in tests/ui/test_editor_sizes.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from sim.content import mapedit as me
 from sim.content.scenario import load, loads
 from sim.content.tiled import TiledError, to_scenario, write_tmx
 from sim.core.creature import side
+from sim.core.geometry import Pos
 from tests.helpers import scenario_text
 from tests.movers import creature
 from tests.rules.test_sizes import FIELD, ogre
@@ -125,3 +128,82 @@ def test_R_Z1_an_odd_unit_object_is_refused_with_the_layer_and_the_object(
     with pytest.raises(TiledError) as error:
         to_scenario(path)
     assert str(error.value) == f"{path}: layer 'units', object 'ogre': {problem}"
+
+
+# --- the map editor (R-Z1) -----------------------------------------------------------------------
+
+# A wall at (5,1), a pit at (1,4); ana at (3,3).
+ROOM = """
+........
+.....#..
+........
+...a....
+._......
+"""
+GIANT = """
+[races.giant]
+speed = 12
+height = 4.5
+size = 3
+"""
+
+
+def _source(tmp_path: Path) -> me.Source:
+    units = creature("ana", "blue", "a")
+    return me.open_text(scenario_text(ROOM, units, BRUTE + GIANT), str(tmp_path / "room.toml"))
+
+
+def test_R_Z1_the_editor_knows_a_units_size_from_the_unit_its_template_or_its_race(
+    tmp_path: Path,
+) -> None:
+    source = _source(tmp_path)
+    state = me.place_unit(source.state, "brute", "red", Pos(0, 0))
+    state = me.place_unit(state, "human_fighter", "red", Pos(6, 2), uid="big")
+    state = me.set_unit(state, "big", overrides={"race": "giant"})
+    brute, big = state.unit("brute1"), state.unit("big")
+    assert brute is not None and big is not None
+    assert me.unit_side(source, brute) == 2 and me.unit_side(source, big) == 3
+    assert me.unit_side(source, state.units[0]) == 1  # ana
+    assert me.unit_cells(source, brute) == (Pos(0, 0), Pos(1, 0), Pos(0, 1), Pos(1, 1))
+    assert me.unit_covering(source, state, Pos(1, 1)) == brute
+    assert me.unit_covering(source, state, Pos(2, 1)) is None
+    resized = me.set_unit(state, "brute1", overrides={"size": 1})
+    assert me.unit_covering(source, resized, Pos(1, 1)) is None
+
+
+@pytest.mark.parametrize(
+    ("cell", "problem"),
+    [
+        ((7, 0), "brute1 is size 2: its 2x2 cells from (7,0) would go off the map at (8,0) (R-Z1)"),
+        ((4, 0), "brute1 is size 2: its 2x2 cells from (4,0) would stand on wall at (5,1) (R-Z1)"),
+        ((0, 3), "brute1 is size 2: its 2x2 cells from (0,3) would stand on pit at (1,4) (R-Z1)"),
+        (
+            (2, 2),
+            "brute1 is size 2: its 2x2 cells from (2,2) would stand on ana at (3,3) (R-M5, R-Z1)",
+        ),
+        ((6, 2), None),
+    ],
+)
+def test_R_Z1_the_editor_places_a_2x2_template_only_where_its_footprint_fits(
+    tmp_path: Path, cell: tuple[int, int], problem: str | None
+) -> None:
+    source = _source(tmp_path)
+    state = me.place_unit(source.state, "brute", "red", Pos(*cell))
+    assert me.footprint_problem(source, state, "brute1") == problem
+    if problem is None:  # what fits in the editor loads as a scenario
+        loads(me.render(source, state), "room.toml")
+
+
+def test_R_Z1_a_large_flier_may_be_placed_over_a_pit_and_a_prone_unit_may_share_cells(
+    tmp_path: Path,
+) -> None:
+    """R-Z5 with R-Z1: a flying brute over the pit at (1,4) fits, as the loader allows; a prone
+    one may lie on ana's cell (R-M5)."""
+    source = _source(tmp_path)
+    state = me.place_unit(source.state, "brute", "red", Pos(0, 3))
+    flier = me.set_unit(state, "brute1", overrides={"fly": 9})
+    assert me.footprint_problem(source, flier, "brute1") is None
+    prone = me.place_unit(source.state, "brute", "red", Pos(2, 2))
+    prone = me.set_unit(prone, "brute1", overrides={"prone": True})
+    assert me.footprint_problem(source, prone, "brute1") is None
+    loads(me.render(source, flier), "room.toml")
