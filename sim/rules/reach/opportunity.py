@@ -267,7 +267,7 @@ def anchored(cells: frozenset[Pos], wide: int) -> frozenset[Pos]:
     large mover is in a foe's reach (R-Z3), on the ground, when `cells` is that foe's zone.
 
     >>> sorted(anchored(frozenset({Pos(3, 3)}), 2))
-    [Pos(x=2, y=2), Pos(x=3, y=2), Pos(x=2, y=3), Pos(x=3, y=3)]
+    [Pos(x=2, y=2), Pos(x=2, y=3), Pos(x=3, y=2), Pos(x=3, y=3)]
     """
     if wide == 1:
         return cells
