@@ -12,7 +12,7 @@ from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.components import Body, Budget, Position
-from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.creature import creatures, hp, incapacitated, side, team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
@@ -98,12 +98,12 @@ class Context:
             def near(u: str) -> int:
                 return min(chebyshev(world.need(u, Position).cell, g) for g in self.guarded)
 
-            side = [
+            mates = [
                 u
                 for u in creatures(world)
                 if team_of(world, u) == self.team and not incapacitated(world, u)
             ]
-            self.warden = min(side, key=lambda u: (near(u), u)) == unit
+            self.warden = min(mates, key=lambda u: (near(u), u)) == unit
         else:
             self.warden = False
 
@@ -118,7 +118,9 @@ class Context:
         if self.window.holds(cell):
             if self._threats is None:
                 self._threats = self._weighed(
-                    lambda foe, there: reached_plane(self.world, foe, there, self.window),
+                    lambda foe, there: reached_plane(
+                        self.world, foe, there, self.window, side(self.world, self.unit)
+                    ),
                     self.foe_damage,
                 )
             return float(self._threats[self.window.local(cell)])
@@ -131,7 +133,9 @@ class Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
-            weight = attack_count(reaches(self.world, foe, there, cell), chebyshev(cell, there))
+            # R-Z3: a large creature is reached at any cell of its footprint from `cell`.
+            reached = reaches(self.world, foe, there, cell, target_side=side(self.world, self.unit))
+            weight = attack_count(reached, chebyshev(cell, there))
             if weight:
                 total += weight * self.foe_damage(foe)
         return total
@@ -192,7 +196,9 @@ class Context:
         if self.window.holds(cell):
             if self._menaces is None:
                 self._menaces = self._weighed(
-                    lambda _, there: reaching_plane(self.world, self.unit, there, self.window),
+                    lambda foe, there: reaching_plane(
+                        self.world, self.unit, there, self.window, side(self.world, foe)
+                    ),
                     self.own_damage,
                 )
             return float(self._menaces[self.window.local(cell)])
@@ -205,8 +211,10 @@ class Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
+            wide = side(self.world, foe)  # R-Z3: any cell of a large foe
             weight = attack_count(
-                reaches(self.world, self.unit, cell, there), chebyshev(cell, there)
+                reaches(self.world, self.unit, cell, there, target_side=wide),
+                chebyshev(cell, there),
             )
             if weight:
                 total += weight * self.own_damage(foe)

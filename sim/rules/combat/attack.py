@@ -40,7 +40,7 @@ from sim.rules.combat.reactions import (
     parry_rating,
     reaction_spent,
 )
-from sim.rules.reach.sight import blocked_line, creature_distance_half
+from sim.rules.reach.sight import creature_distance_half, creature_line
 from sim.rules.reach.target import singled_out
 from sim.rules.reach.threat import enemies, out_of_reach, reaches
 
@@ -300,7 +300,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
         )
-    blocked = blocked_line(world.grid, here, there, target)
+    blocked = creature_line(world, actor, target, target)  # R-A5 from any cells, R-Z3
     return blocked if blocked is not None else AttackPlan(weapon, False)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.core.actions import Movement, Step, Swim
-from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
+from sim.core.components import Body, Conditions, Hands, Item, Position, Size, Stats, Team
 from sim.core.condition import Condition
 from sim.core.creature import has, side, unseen_by
 from sim.core.geometry import Pos, gap
@@ -229,8 +229,10 @@ def held_by(world: World, unit: str) -> tuple[str, ...]:
 
 def provoking_cells(world: World, unit: str) -> frozenset[Pos]:
     """Every cell on the ground some of `watchers` reaches (its `zone`): only leaving one of
-    them can provoke (R-R4), so a path that passes none provokes nothing."""
-    return frozenset().union(*(zone(world, foe) for foe in watchers(world, unit)))
+    them can provoke (R-R4), so a path that passes none provokes nothing. For a large mover,
+    every top-left from which its footprint covers one of them (R-Z3)."""
+    zones = frozenset().union(*(zone(world, foe) for foe in watchers(world, unit)))
+    return anchored(zones, side(world, unit))  # R-Z3: a large mover's top-lefts
 
 
 # --- the compiled twin ------------------------------------------------------------------------
@@ -245,9 +247,10 @@ def zone_planes(
 
     def planes() -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
         foes = watchers(world, unit)
+        wide = side(world, unit)
         out = np.zeros((len(foes), *window.shape), dtype=np.uint8)
         for index, foe in enumerate(foes):
-            for cell in zone(world, foe):
+            for cell in anchored(zone(world, foe), wide):
                 if window.holds(cell):
                     out[(index, *window.local(cell))] = 1
         return foes, out
@@ -255,7 +258,21 @@ def zone_planes(
     return world.memo(
         ("zone_planes", unit, window),
         planes,
-        reads=(Position, Hands, Item, Body, Team, Stats, Conditions),
+        reads=(Position, Hands, Item, Body, Team, Stats, Conditions, Size),
+    )
+
+
+def anchored(cells: frozenset[Pos], wide: int) -> frozenset[Pos]:
+    """The top-lefts from which a footprint `wide` cells a side covers one of `cells`: where a
+    large mover is in a foe's reach (R-Z3), on the ground, when `cells` is that foe's zone.
+
+    >>> sorted(anchored(frozenset({Pos(3, 3)}), 2))
+    [Pos(x=2, y=2), Pos(x=2, y=3), Pos(x=3, y=2), Pos(x=3, y=3)]
+    """
+    if wide == 1:
+        return cells
+    return frozenset(
+        Pos(cell.x - dx, cell.y - dy) for cell in cells for dy in range(wide) for dx in range(wide)
     )
 
 
