@@ -5,15 +5,12 @@ from __future__ import annotations
 from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
 from sim.core.actions import Action
-from sim.core.components import Position
 from sim.core.creature import hp
 from sim.core.geometry import Pos
 from sim.play.legal import Legal
 from sim.rules.combat.reactions import held_weapon
 from sim.rules.movement.climb import ClimbPlan, plan_climb
-from sim.rules.reach.fields import Field
 from sim.rules.reach.opportunity import held_by, provocations
-from sim.rules.reach.reachmap import reach_map
 
 
 def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -26,13 +23,26 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         if isinstance(climbed, ClimbPlan):
             cell = climbed.end
     half_left = c.budget.half - legal.cost.half
+    # The planes every candidate reads, looked up once per cell of the window (issue #30: a
+    # turn weighs hundreds of cells, and a call per measure per cell cost more than the maps).
+    planes = c.move_planes() if c.window.holds(cell) else None
     # What it can strike from there with what the move leaves, over what it can strike
     # staying where it is: a step from one cell in reach to another wins no attack.
-    strike, target = c.strike(cell, half_left)
+    if planes is None:
+        strike, target = c.strike(cell, half_left)
+        closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
+        danger = c.threat(cell) - c.threat(c.here)
+        pressure = c.menace(cell) - c.menace(c.here)
+    else:
+        y, x = cell.y - planes.y0, cell.x - planes.x0
+        # No foe within striking distance of the cell: `strike` would find none to strike.
+        strike, target = c.strike(cell, half_left) if planes.close[y][x] else (0.0, "")
+        closer = planes.nearest_here - planes.nearest[y][x]
+        danger = planes.threats[y][x] - planes.threat_here
+        pressure = planes.menaces[y][x] - planes.menace_here
     strike -= c.strike(c.here, c.budget.half)[0]
     if strike <= 0:
         target = ""
-    closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
     toward = c.w.move_closer
     if c.w.shooter_closer != 1.0 and c.shoots():
         # A shooter that has a foe in its bow's range here gains no shot by coming nearer.
@@ -52,11 +62,9 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         value += c.w.warden_step * (before - after) + c.w.warden_on * ((after == 0) - (before == 0))
         if after < before:
             why += ", to guard the objective"
-    # Weighed as a trade: the damage the foes can deal it at the end cell against what it can
-    # deal them from there. Counting only the first, two sides that each hold back out of
-    # reach end every turn and the battle never ends.
-    danger = c.threat(cell) - c.threat(c.here)
-    pressure = c.menace(cell) - c.menace(c.here)
+    # Weighed as a trade (`danger` less `pressure`): the damage the foes can deal it at the
+    # end cell against what it can deal them from there. Counting only the first, two sides
+    # that each hold back out of reach end every turn and the battle never ends.
     provoked = provoked_damage(c, d)
     if c.w.high_ground and cell != c.here:
         # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge, worth
@@ -90,27 +98,22 @@ def provoked_damage(c: Context, d: a.Movement) -> float:
     # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
     # creature hanging on a face leaves its first cell from a height: no shortcut for it.
     near = c.reached()
-    lifted = c.world.need(c.unit, Position).elevation != 0
+    lifted = c.lifted()
     if not near and not lifted:
         return 0.0
     kind = type(d)
-    if kind not in c.maps:  # one reach map per Movement Action, not one per candidate cell
-        c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
-    found = c.maps[kind].get(d.to)
+    reached = c.reach_map(kind)
+    if not lifted:
+        # The sum for every cell of the kind's search at once (`Context.provoked_rows`).
+        rows = c.provoked_rows(kind)
+        if rows is not None:
+            win = reached.window
+            if not win.holds(d.to):
+                return 0.0
+            return rows[d.to.y - win.y0][d.to.x - win.x0]
+    found = reached.get(d.to)
     if found is None:
         return 0.0
-    # Every cell a path passes before its end costs less to get to than the end: a move that
-    # costs no more than the cheapest cell some foe reaches passes none of them.
-    if (
-        not lifted
-        and c.here not in near
-        and isinstance(found.route, Field)
-        and found.cost <= c.nearest_reached(kind, found.route)
-    ):
-        return 0.0
-    if not lifted and isinstance(found.route, Field):
-        # The same sum as below, without building the path, for every cell at once (issue #11).
-        return c.provoked_on(kind, found.route, d.to)
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0
