@@ -14,15 +14,15 @@ READS = (Position, Size, Team, Stats)  # where a creature is, how large, and tha
 
 
 class Blocks:
-    """The creatures whose Position (a large one's top-left, R-Z1) is in each block, as of
-    the world's write `mark`."""
+    """The creatures whose Position (a large one's top-left, R-Z1) is in each block, with
+    that cell and their side, as of the world's write `mark`."""
 
     __slots__ = ("blocks", "largest", "mark", "where")
 
     def __init__(self) -> None:
         self.mark = -1  # never brought up to date
         self.where: dict[str, tuple[int, int]] = {}
-        self.blocks: dict[tuple[int, int], dict[str, None]] = {}
+        self.blocks: dict[tuple[int, int], dict[str, tuple[int, int, int]]] = {}
         self.largest = 1  # the widest footprint filed (R-Z1); never narrows
 
     def update(self, world: World) -> None:
@@ -42,10 +42,11 @@ class Blocks:
             pos = world.get(unit, Position)
             if pos is None or not world.has(unit, Team) or not world.has(unit, Stats):
                 continue
-            block = (pos.cell.x // BLOCK, pos.cell.y // BLOCK)
+            x, y, wide = pos.cell.x, pos.cell.y, side(world, unit)
+            block = (x // BLOCK, y // BLOCK)
             self.where[unit] = block
-            self.blocks.setdefault(block, {})[unit] = None
-            self.largest = max(self.largest, side(world, unit))
+            self.blocks.setdefault(block, {})[unit] = (x, y, wide)
+            self.largest = max(self.largest, wide)
         self.mark = world.written
 
 
@@ -55,19 +56,24 @@ def near(world: World, cell: Pos, cells: int, wide: int = 1) -> list[str]:
     of `creatures`."""
     index = world.kept("placement", Blocks)
     index.update(world)
+    x, y = cell.x, cell.y
+    right, bottom = x + wide - 1, y + wide - 1
     reach = cells + index.largest - 1  # a large creature's top-left is farther than its edge
-    x0, x1 = (cell.x - reach) // BLOCK, (cell.x + wide - 1 + cells) // BLOCK
-    y0, y1 = (cell.y - reach) // BLOCK, (cell.y + wide - 1 + cells) // BLOCK
     found: list[str] = []
     blocks = index.blocks
-    for by in range(y0, y1 + 1):
-        for bx in range(x0, x1 + 1):
+    for by in range((y - reach) // BLOCK, (bottom + cells) // BLOCK + 1):
+        for bx in range((x - reach) // BLOCK, (right + cells) // BLOCK + 1):
             filed = blocks.get((bx, by))
             if not filed:
                 continue
-            for unit in filed:
-                at = world.need(unit, Position).cell
-                if gap(at, side(world, unit), cell, wide) <= cells:
+            for unit, (ux, uy, us) in filed.items():
+                # `gap` between the two footprints, written out: asked for every creature near.
+                if (
+                    ux - right <= cells
+                    and x - (ux + us - 1) <= cells
+                    and uy - bottom <= cells
+                    and y - (uy + us - 1) <= cells
+                ):
                     found.append(unit)
     if len(found) > 1:
         found.sort(key=world.ranks.__getitem__)

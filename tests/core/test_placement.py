@@ -117,3 +117,30 @@ def test_near_is_always_what_asking_every_creature_gives(
             world = world.copy()
     for (x, y), cells, side in asked:
         assert near(world, Pos(x, y), cells, side) == near_scan(world, Pos(x, y), cells, side)
+
+
+def test_a_roster_follows_the_writes_of_the_kinds_it_reads() -> None:
+    """sim/core/roster.py: the creatures holding a condition, in scenario order, the same
+    tuple while they stay the same, and what asking every entity gives after a copy."""
+    from sim.core.components import Conditions
+    from sim.core.condition import Condition
+    from sim.core.creature import conditions
+    from sim.core.roster import roster
+
+    def prone(world: World, entity: str) -> bool:
+        return conditions(world, entity).has(Condition.PRONE)
+
+    world = begin(ROWS, *UNITS).world
+    assert roster(world, "prone", prone, (Conditions,)) == ()
+    for unit in ("dee", "bo"):
+        world.set(unit, conditions(world, unit).set(Condition.PRONE, 1))
+    first = roster(world, "prone", prone, (Conditions,))
+    assert first == ("bo", "dee")
+    world.set("ana", Position(Pos(2, 2)))  # a kind it does not read
+    assert roster(world, "prone", prone, (Conditions,)) is first
+    world.set("bo", Conditions())
+    assert roster(world, "prone", prone, (Conditions,)) == ("dee",)
+    clone = world.copy()
+    clone.set("ana", conditions(clone, "ana").set(Condition.PRONE, 1))
+    assert roster(clone, "prone", prone, (Conditions,)) == ("ana", "dee")
+    assert roster(world, "prone", prone, (Conditions,)) == ("dee",)
