@@ -76,6 +76,7 @@ class Context:
         self._nearest_reached: dict[type[a.Movement], int] = {}
         self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
         self._provoked_rows: dict[type[a.Movement], list[list[float]] | None] = {}
+        self._provoked_grid: dict[type[a.Movement], npt.NDArray[np.float64] | None] = {}
         self._nearest_plane: npt.NDArray[np.int64] | None = None
         self._lifted: bool | None = None
         self._move_planes: MovePlanes | None = None
@@ -309,6 +310,10 @@ class Context:
                 float(self._threats[local]),
                 float(self._menaces[local]),
                 int(self._nearest_plane[local]),
+                self._threats,
+                self._menaces,
+                self._nearest_plane,
+                close,
             )
         return self._move_planes
 
@@ -346,10 +351,17 @@ class Context:
         (the path passes no such cell), else `provoked_on`. None when the map's cells were not
         all found by one search (a Jump's each have a path of their own). Worked out once per
         Movement Action (issue #30: a turn weighs hundreds of cells)."""
-        if kind in self._provoked_rows:
-            return self._provoked_rows[kind]
+        if kind not in self._provoked_rows:
+            grid = self.provoked_grid(kind)
+            self._provoked_rows[kind] = None if grid is None else grid.tolist()
+        return self._provoked_rows[kind]
+
+    def provoked_grid(self, kind: type[a.Movement]) -> npt.NDArray[np.float64] | None:
+        """`provoked_rows` as an array [y, x] of the reach map's window (not to be changed)."""
+        if kind in self._provoked_grid:
+            return self._provoked_grid[kind]
         found = self.reach_map(kind)
-        rows: list[list[float]] | None = None
+        grid: npt.NDArray[np.float64] | None = None
         if len(found.offers) == 1 and found.offers[0].field is not None:
             field = found.offers[0].field
             code, cost = found.planes()
@@ -362,9 +374,9 @@ class Context:
             if len(ys):
                 plane = self._provoked_plane(kind, field)
                 out[ys, xs] = plane[ys + (win.y0 - fw.y0), xs + (win.x0 - fw.x0)]
-            rows = out.tolist()
-        self._provoked_rows[kind] = rows
-        return rows
+            grid = out
+        self._provoked_grid[kind] = grid
+        return grid
 
     def _provoked_plane(self, kind: type[a.Movement], field: Field) -> npt.NDArray[np.float64]:
         """`provoked_on`'s plane over `field`'s window, worked out when first asked."""
@@ -438,6 +450,11 @@ class MovePlanes:
     threat_here: float
     menace_here: float
     nearest_here: int
+    # The same planes as arrays [y, x], for a caller that weighs many cells at once.
+    threat_plane: npt.NDArray[np.float64]
+    menace_plane: npt.NDArray[np.float64]
+    nearest_plane: npt.NDArray[np.int64]
+    close_plane: npt.NDArray[np.bool_]
 
 
 def hit_value(

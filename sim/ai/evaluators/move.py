@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.creature import hp
 from sim.core.geometry import Pos
-from sim.play.legal import Legal
+from sim.play.legal import Legal, MoveGroup
 from sim.rules.combat.reactions import held_weapon
 from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.reach.opportunity import held_by, provocations
@@ -95,29 +98,120 @@ def provoked_damage(c: Context, d: a.Movement) -> float:
     """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4, after a
     Disengage none: `provoked`)."""
     assert d.to is not None
+    return provoked_at(c, type(d), d.to)
+
+
+def provoked_at(c: Context, kind: type[a.Movement], to: Pos) -> float:
+    """`provoked_damage` of a move of `kind` to `to`."""
     # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
     # creature hanging on a face leaves its first cell from a height: no shortcut for it.
     near = c.reached()
     lifted = c.lifted()
     if not near and not lifted:
         return 0.0
-    kind = type(d)
     reached = c.reach_map(kind)
     if not lifted:
         # The sum for every cell of the kind's search at once (`Context.provoked_rows`).
         rows = c.provoked_rows(kind)
         if rows is not None:
             win = reached.window
-            if not win.holds(d.to):
+            if not win.holds(to):
                 return 0.0
-            return rows[d.to.y - win.y0][d.to.x - win.x0]
-    found = reached.get(d.to)
+            return rows[to.y - win.y0][to.x - win.x0]
+    found = reached.get(to)
     if found is None:
         return 0.0
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0
     return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
+
+
+def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
+    """`move`'s value of every move of `group`, worked out for all its cells at once (issue
+    #30: a turn weighs hundreds of cells). Each number is the one `move` gives, to the bit:
+    the same operations in the same order, cell by cell (numpy's elementwise arithmetic rounds
+    as Python's does); a cell beyond the context's window is weighed by `move` itself."""
+    assert not issubclass(group.kind, a.Climb), "a Climb is listed with the other actions"
+    xs = np.array(group.xs, dtype=np.int64)
+    ys = np.array(group.ys, dtype=np.int64)
+    out = np.empty(len(xs), dtype=np.float64)
+    win = c.window
+    inside = (xs >= win.x0) & (xs < win.x1) & (ys >= win.y0) & (ys < win.y1)
+    for index in np.flatnonzero(~inside).tolist():
+        legal = group.at(index)
+        assert isinstance(legal.decision, a.Movement)
+        out[index] = move(c, legal.decision, legal)[0]
+    if not inside.any():
+        return out
+    xs, ys = xs[inside], ys[inside]
+    cost = group.cost
+    planes = c.move_planes()
+    ly, lx = ys - planes.y0, xs - planes.x0
+    half_left = c.budget.half - cost.half
+    strike = np.zeros(len(xs), dtype=np.float64)
+    for i in np.flatnonzero(planes.close_plane[ly, lx]).tolist():
+        strike[i] = c.strike(Pos(int(xs[i]), int(ys[i])), half_left)[0]
+    strike = strike - c.strike(c.here, c.budget.half)[0]
+    closer = planes.nearest_here - planes.nearest_plane[ly, lx]
+    danger = planes.threat_plane[ly, lx] - planes.threat_here
+    pressure = planes.menace_plane[ly, lx] - planes.menace_here
+    toward = c.w.move_closer
+    if c.w.shooter_closer != 1.0 and c.shoots():
+        toward *= c.w.shooter_closer
+    value = strike + toward * closer - c.w.move_cost * cost.half
+    if c.goals:
+        before = min(chebyshev(c.here, g) for g in c.goals)
+        after = _apart(xs, ys, c.goals)
+        value = value + (
+            c.w.goal_step * (before - after) + np.where(after == 0, c.w.goal_reached, 0.0)
+        )
+    if c.warden:
+        before = min(chebyshev(c.here, g) for g in c.guarded)
+        after = _apart(xs, ys, c.guarded)
+        on = (after == 0).astype(np.int64) - int(before == 0)
+        value = value + (c.w.warden_step * (before - after) + c.w.warden_on * on)
+    provoked = _provoked_values(c, group.kind, xs, ys)
+    if c.w.high_ground:
+        here = held(c, c.here)
+        for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
+            cell = Pos(x, y)
+            if cell != c.here:
+                value[i] = value[i] + c.w.high_ground * (held(c, cell) - here)
+    value = value - (c.w.trade * (danger - pressure) + provoked)
+    out[inside] = value
+    return out
+
+
+def _apart(
+    xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], marks: list[Pos]
+) -> npt.NDArray[np.int64]:
+    """`chebyshev` of each cell (xs, ys) to the nearest of `marks`."""
+    near = np.maximum(np.abs(xs - marks[0].x), np.abs(ys - marks[0].y))
+    for mark in marks[1:]:
+        np.minimum(near, np.maximum(np.abs(xs - mark.x), np.abs(ys - mark.y)), out=near)
+    return near
+
+
+def _provoked_values(
+    c: Context, kind: type[a.Movement], xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """`provoked_at` of every cell (xs, ys): read off `Context.provoked_grid` where it has
+    them, else cell by cell."""
+    if not c.reached() and not c.lifted():
+        return np.zeros(len(xs), dtype=np.float64)
+    if not c.lifted():
+        grid = c.provoked_grid(kind)
+        if grid is not None:
+            win = c.reach_map(kind).window
+            inside = (xs >= win.x0) & (xs < win.x1) & (ys >= win.y0) & (ys < win.y1)
+            out = np.zeros(len(xs), dtype=np.float64)
+            out[inside] = grid[ys[inside] - win.y0, xs[inside] - win.x0]
+            return out
+    return np.array(
+        [provoked_at(c, kind, Pos(x, y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)],
+        dtype=np.float64,
+    )
 
 
 def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
