@@ -6,20 +6,16 @@ from collections.abc import Collection, Sequence
 
 from sim.ai import weights
 from sim.ai.choice import Choice
-from sim.ai.context import Context
-from sim.ai.evaluators import evaluator_of
 from sim.ai.greedy import greedy
 from sim.ai.guess import guessed
 from sim.ai.lookahead import look_ahead
+from sim.ai.ranking import rank
 from sim.ai.reactions import react
 from sim.ai.sight import Sightings, hidden, known_battle, known_world
-from sim.ai.weights import Search, Weights
-from sim.core import actions as a
-from sim.core.actions import Action
-from sim.core.creature import creatures, incapacitated, team_of
+from sim.ai.weights import Search
+from sim.core.creature import team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
-from sim.core.world import World
 from sim.play.engine import (
     AwaitingAction,
     AwaitingReaction,
@@ -27,12 +23,10 @@ from sim.play.engine import (
     Decision,
     ReactionChoice,
 )
-from sim.play.legal import Legal, legal_decisions, listing
-from sim.play.rulebook import RULEBOOK
+from sim.play.legal import Legal, listing
 from sim.rules.combat.reactions import (
     NONE,
 )
-from sim.rules.objectives import Objective
 
 
 class AI:
@@ -82,13 +76,14 @@ class AI:
                 # Weighing an Interrupt (R-R7) costs more than all else easy weighs: it keeps
                 # its Bonus Actions for defence.
                 return Choice(ReactionChoice(pending.unit, NONE), 0.0, "keeps its Bonus Actions")
-        listed = tuple(
-            legal for legal in legal_decisions(battle, slowed=False) if legal.decision not in avoid
-        )
+        # Each move made only if it is read (`Ranking`): a turn has hundreds.
+        listed: Sequence[Legal] = listing(battle, slowed=False)
+        if avoid:
+            listed = tuple(legal for legal in listed if legal.decision not in avoid)
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(battle, known, pending, listed, known_roll=settings.read_roll)
+            return react(battle, known, pending, tuple(listed), known_roll=settings.read_roll)
         ranked = rank(
             known,
             pending.unit,
@@ -101,7 +96,7 @@ class AI:
         return ranked[0]
 
     def _look_ahead(
-        self, battle: Battle, team: str, unit: str, ranked: list[Choice], search: Search
+        self, battle: Battle, team: str, unit: str, ranked: Sequence[Choice], search: Search
     ) -> Choice:
         """`hard`'s choice: `look_ahead` with `normal` playing the forks, on seeds from the
         AI's own dice. It forks the battle as its side knows it (`known_battle`), never the
@@ -121,57 +116,3 @@ class AI:
             return guessed(known, team, lost, sightings, seed, walks, kept)
 
         return look_ahead(known, unit, ranked, self._dice, guide, search, setting)
-
-
-def rank(
-    world: World,
-    unit: str,
-    listed: tuple[Legal, ...],
-    *,
-    objectives: tuple[Objective, ...] = (),
-    weights: Weights | None = None,
-) -> list[Choice]:
-    """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties)."""
-    context = Context(world, unit, objectives, weights)
-    scored = [score(context, legal) for legal in listed]
-    order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
-    return [scored[i] for i in order]
-
-
-def score(context: Context, legal: Legal) -> Choice:
-    """One legal decision weighed by the evaluator its kind's registry entry names, less
-    what its Bonus Actions and slowing cost."""
-    decision = legal.decision
-    assert isinstance(decision, Action)
-    evaluate = evaluator_of(decision)
-    if evaluate is None or RULEBOOK[type(decision)].evaluator in context.w.off:
-        return Choice(decision, -1.0, f"{decision.name}: nothing to gain now")
-    target = getattr(decision, "target", "")
-    hostile = not isinstance(decision, a.Aid | a.Administer | a.Toss | a.AbilityAction)
-    if hostile and target and incapacitated(context.world, target):
-        # Beating a creature that is already down wins nothing (R-C6, R-K2).
-        return Choice(decision, -1.0, f"{decision.name}: {target} is already down")
-    if (
-        hostile
-        and target in creatures(context.world)
-        and team_of(context.world, target) == context.team
-    ):
-        # The rules let a creature strike an ally; its damage and kill chance are a loss
-        # to its own side, not a gain.
-        return Choice(decision, -1.0, f"{decision.name}: {target} is on its own side")
-    value, why = evaluate(context, decision, legal)
-    # Bonus Actions left at the end of the turn pay for reactions until the next one
-    # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
-    if legal.cost is not None and legal.cost.bonus:
-        w = context.w
-        threat = context.threat(context.here)
-        if w.disengage_leaves and isinstance(decision, a.Disengage):
-            threat = 0.0  # it leaves the threat it stands in; its move weighs where it goes
-        # A move (a Step) weighs the threat at its end itself; the share here is the rest's.
-        share = w.move_bonus_threat if isinstance(decision, a.Movement) else w.bonus_threat
-        value -= legal.cost.bonus * (w.bonus_spent + share * threat)
-    # A slowed action costs more for the same effect (R-B6): only worth it when nothing
-    # else is, and never before the same action unslowed.
-    if decision.slow:
-        value -= context.w.slowed
-    return Choice(decision, value, why)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,7 @@ from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.components import Body, Budget, Position
-from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.creature import creatures, hp, incapacitated, side, team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
@@ -28,9 +28,11 @@ from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.objectives import Objective, Reach
 from sim.rules.reach.fields import INF, Field, window_around
 from sim.rules.reach.opportunity import provoked_along, provoking_cells
+from sim.rules.reach.reachmap import ReachMap, reach_map
 from sim.rules.reach.threat import (
     enemies,
     gaps,
+    reach_cells,
     reached_plane,
     reaches,
     reaching_from,
@@ -61,7 +63,7 @@ class Context:
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
-        self.maps: dict[type[a.Movement], Mapping[Pos, Any]] = {}
+        self.maps: dict[type[a.Movement], ReachMap] = {}
         self._foe_damage: dict[str, float] = {}
         self._own_damage: dict[str, float] = {}
         self._menace: dict[Pos, float] = {}
@@ -73,7 +75,11 @@ class Context:
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
         self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
+        self._provoked_rows: dict[type[a.Movement], list[list[float]] | None] = {}
+        self._provoked_grid: dict[type[a.Movement], npt.NDArray[np.float64] | None] = {}
         self._nearest_plane: npt.NDArray[np.int64] | None = None
+        self._lifted: bool | None = None
+        self._move_planes: MovePlanes | None = None
         # `threat` and `menace` of every cell around, worked out at once when first asked.
         self.window = window_around(world, self.here, PLANE_RADIUS)
         self._threats: npt.NDArray[np.float64] | None = None
@@ -98,12 +104,12 @@ class Context:
             def near(u: str) -> int:
                 return min(chebyshev(world.need(u, Position).cell, g) for g in self.guarded)
 
-            side = [
+            mates = [
                 u
                 for u in creatures(world)
                 if team_of(world, u) == self.team and not incapacitated(world, u)
             ]
-            self.warden = min(side, key=lambda u: (near(u), u)) == unit
+            self.warden = min(mates, key=lambda u: (near(u), u)) == unit
         else:
             self.warden = False
 
@@ -118,7 +124,9 @@ class Context:
         if self.window.holds(cell):
             if self._threats is None:
                 self._threats = self._weighed(
-                    lambda foe, there: reached_plane(self.world, foe, there, self.window),
+                    lambda foe, there: reached_plane(
+                        self.world, foe, there, self.window, side(self.world, self.unit)
+                    ),
                     self.foe_damage,
                 )
             return float(self._threats[self.window.local(cell)])
@@ -131,7 +139,9 @@ class Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
-            weight = attack_count(reaches(self.world, foe, there, cell), chebyshev(cell, there))
+            # R-Z3: a large creature is reached at any cell of its footprint from `cell`.
+            reached = reaches(self.world, foe, there, cell, target_side=side(self.world, self.unit))
+            weight = attack_count(reached, chebyshev(cell, there))
             if weight:
                 total += weight * self.foe_damage(foe)
         return total
@@ -192,7 +202,9 @@ class Context:
         if self.window.holds(cell):
             if self._menaces is None:
                 self._menaces = self._weighed(
-                    lambda _, there: reaching_plane(self.world, self.unit, there, self.window),
+                    lambda foe, there: reaching_plane(
+                        self.world, self.unit, there, self.window, side(self.world, foe)
+                    ),
                     self.own_damage,
                 )
             return float(self._menaces[self.window.local(cell)])
@@ -205,8 +217,10 @@ class Context:
         total = 0.0
         for foe in self.foes:
             there = self.world.need(foe, Position).cell
+            wide = side(self.world, foe)  # R-Z3: any cell of a large foe
             weight = attack_count(
-                reaches(self.world, self.unit, cell, there), chebyshev(cell, there)
+                reaches(self.world, self.unit, cell, there, target_side=wide),
+                chebyshev(cell, there),
             )
             if weight:
                 total += weight * self.own_damage(foe)
@@ -261,6 +275,48 @@ class Context:
             self._own_damage[foe] = foe_damage(self.world, self.unit, foe)
         return self._own_damage[foe]
 
+    def lifted(self) -> bool:
+        """Whether it hangs on a face (R-M7): it leaves its first cell from a height."""
+        if self._lifted is None:
+            self._lifted = self.world.need(self.unit, Position).elevation != 0
+        return self._lifted
+
+    def move_planes(self) -> MovePlanes:
+        """`threat`, `menace` and `nearest_foe` of every cell of `window` as rows of numbers,
+        and where a foe is close enough that `strike` may find one to strike, worked out once:
+        the move evaluator reads them for each of hundreds of candidate cells."""
+        if self._move_planes is None:
+            self.threat(self.here)  # the planes, made once
+            self.menace(self.here)
+            self.nearest_foe(self.here)
+            assert self._threats is not None and self._menaces is not None
+            assert self._nearest_plane is not None
+            # `reaches` is False beyond the reach of the creature's footprint to the foe's
+            # (R-A4, R-Z3): a bound over every foe's size, so a cell past it strikes no one.
+            world = self.world
+            bound = reach_cells(world, self.unit) + side(world, self.unit)
+            bound += max((side(world, foe) for foe in self.foes), default=1)
+            close = np.zeros(self.window.shape, dtype=np.bool_)
+            for foe in self.foes:
+                close |= gaps(self.window, world.need(foe, Position).cell) <= bound
+            local = self.window.local(self.here)
+            self._move_planes = MovePlanes(
+                self.window.x0,
+                self.window.y0,
+                self._threats.tolist(),
+                self._menaces.tolist(),
+                self._nearest_plane.tolist(),
+                close.tolist(),
+                float(self._threats[local]),
+                float(self._menaces[local]),
+                int(self._nearest_plane[local]),
+                self._threats,
+                self._menaces,
+                self._nearest_plane,
+                close,
+            )
+        return self._move_planes
+
     def reached(self) -> frozenset[Pos]:
         """`provoking_cells`, worked out once: only leaving one of these can provoke (R-R4)."""
         if self._reached is None:
@@ -281,12 +337,49 @@ class Context:
             self._foe_damage[foe] = foe_damage(self.world, foe, self.unit)
         return self._foe_damage[foe]
 
-    def provoked_on(self, kind: type[a.Movement], field: Field, cell: Pos) -> float:
-        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, each
-        provocation weighed by `foe_damage` (whether the foe can pay for it or not), worked out
-        for every cell of the field at once when first asked: the cells past the shortcut of
-        `provoked_damage` (costing more than the nearest cell a foe reaches), or every cell when the
-        creature stands in a foe's reach."""
+    def reach_map(self, kind: type[a.Movement]) -> ReachMap:
+        """The reach map of one Movement Action, made once (not once per candidate cell)."""
+        found = self.maps.get(kind)
+        if found is None:
+            found = self.maps[kind] = reach_map(self.world, self.unit, only=(kind,))
+        return found
+
+    def provoked_rows(self, kind: type[a.Movement]) -> list[list[float]] | None:
+        """For every cell of `kind`'s reach map (rows [y][x] of its window), what a move of a
+        creature on the ground there provokes, as `provoked_damage` weighs it: nothing where
+        no move of the kind ends or where it costs no more than the nearest cell a foe reaches
+        (the path passes no such cell), else `provoked_on`. None when the map's cells were not
+        all found by one search (a Jump's each have a path of their own). Worked out once per
+        Movement Action (issue #30: a turn weighs hundreds of cells)."""
+        if kind not in self._provoked_rows:
+            grid = self.provoked_grid(kind)
+            self._provoked_rows[kind] = None if grid is None else grid.tolist()
+        return self._provoked_rows[kind]
+
+    def provoked_grid(self, kind: type[a.Movement]) -> npt.NDArray[np.float64] | None:
+        """`provoked_rows` as an array [y, x] of the reach map's window (not to be changed)."""
+        if kind in self._provoked_grid:
+            return self._provoked_grid[kind]
+        found = self.reach_map(kind)
+        grid: npt.NDArray[np.float64] | None = None
+        if len(found.offers) == 1 and found.offers[0].field is not None:
+            field = found.offers[0].field
+            code, cost = found.planes()
+            win, fw = found.window, field.window
+            ok = code >= 0
+            if self.here not in self.reached():
+                ok &= cost > self.nearest_reached(kind, field)
+            out = np.zeros(win.shape, dtype=np.float64)
+            ys, xs = np.nonzero(ok)
+            if len(ys):
+                plane = self._provoked_plane(kind, field)
+                out[ys, xs] = plane[ys + (win.y0 - fw.y0), xs + (win.x0 - fw.x0)]
+            grid = out
+        self._provoked_grid[kind] = grid
+        return grid
+
+    def _provoked_plane(self, kind: type[a.Movement], field: Field) -> npt.NDArray[np.float64]:
+        """`provoked_on`'s plane over `field`'s window, worked out when first asked."""
         plane = self._provoked.get(kind)
         if plane is None:
             asked = field.ground.can_end.copy()
@@ -294,7 +387,15 @@ class Context:
                 asked &= field.dist > self.nearest_reached(kind, field)
             plane = provoked_along(self.world, self.unit, field, self.foe_damage, asked)
             self._provoked[kind] = plane
-        return float(plane[field.window.local(cell)])
+        return plane
+
+    def provoked_on(self, kind: type[a.Movement], field: Field, cell: Pos) -> float:
+        """`provoked_along` by `kind`'s field to `cell` of a creature on the ground, each
+        provocation weighed by `foe_damage` (whether the foe can pay for it or not), worked out
+        for every cell of the field at once when first asked: the cells past the shortcut of
+        `provoked_damage` (costing more than the nearest cell a foe reaches), or every cell when the
+        creature stands in a foe's reach."""
+        return float(self._provoked_plane(kind, field)[field.window.local(cell)])
 
     def nearest_foe(self, cell: Pos) -> int:
         """How many cells `cell` is from the nearest cell this creature could strike a foe
@@ -333,6 +434,27 @@ class Context:
     def _strikes(self) -> list[Pos]:
         """`strike_spots` of this creature and its foes."""
         return strike_spots(self.world, self.unit, self.foes)
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlanes:
+    """`Context.move_planes`: rows [y][x] of the window from (x0, y0), and the values of the
+    creature's own cell."""
+
+    x0: int
+    y0: int
+    threats: list[list[float]]
+    menaces: list[list[float]]
+    nearest: list[list[int]]
+    close: list[list[bool]]
+    threat_here: float
+    menace_here: float
+    nearest_here: int
+    # The same planes as arrays [y, x], for a caller that weighs many cells at once.
+    threat_plane: npt.NDArray[np.float64]
+    menace_plane: npt.NDArray[np.float64]
+    nearest_plane: npt.NDArray[np.int64]
+    close_plane: npt.NDArray[np.bool_]
 
 
 def hit_value(

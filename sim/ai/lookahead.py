@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from sim.ai.choice import Choice
@@ -80,7 +80,9 @@ def play_out(
 CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
 
 
-def candidates(ranked: list[Choice], search: Search, goals: Collection[Pos] = ()) -> list[Choice]:
+def candidates(
+    ranked: Sequence[Choice], search: Search, goals: Collection[Pos] = ()
+) -> list[Choice]:
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
     look-ahead can overrule `normal` where its scoring misjudges one kind against another;
@@ -91,7 +93,7 @@ def candidates(ranked: list[Choice], search: Search, goals: Collection[Pos] = ()
     (an Interrupt that hits) pick a turn that wins nothing."""
     # A kind the AI never takes (NEVER: no evaluator, every such decision "nothing to gain")
     # is not played out: on a few seeds its luck could make a Drop look better than a blow.
-    weighed = [c for c in ranked if evaluator_of(c.decision) is not None] or ranked[:1]
+    weighed = [c for c in ranked if evaluator_of(c.decision) is not None] or list(ranked[:1])
     top = weighed[: search.candidates]
     kinds = {type(c.decision) for c in top}
     for choice in weighed[search.candidates :]:
@@ -124,7 +126,7 @@ class Guide(Protocol):
 def look_ahead(
     battle: Battle,
     unit: str,
-    ranked: list[Choice],
+    ranked: Sequence[Choice],
     dice: Dice,
     guide: Guide,
     search: Search,

@@ -30,9 +30,10 @@ from sim.content.scenario import (
 )
 from sim.content.tilekinds import Entry
 from sim.core.files import Unreadable, read_text, write_atomically
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
 from sim.core.grid import KIND_NAMES, Kind
 from sim.core.limits import limits
+from sim.core.numbers import Race, default_rules
 
 MAX_HALF = 2 * MAX_METRES
 # Characters a saved map may take for a new legend entry or [map.levels] key: never a quote, a
@@ -469,6 +470,73 @@ def place_unit(
 ) -> MapState:
     unit = Unit(-1, uid or new_unit_id(state, template), team, template, cell)
     return replace(state, units=(*state.units, unit))
+
+
+def unit_side(source: Source, unit: Unit) -> int:
+    """How many cells a side `unit` covers (R-Z1): its own `size`, else its template's, else
+    its race's (the scenario's content's races, then the rules'); 1 when none says, or when
+    what says is no size (the checker names that)."""
+    keys = _unit_keys(source, unit)
+    size = keys.get("size")
+    if size is None:
+        race = _race(source, keys)
+        size = race.size if race is not None else 1
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else 1
+
+
+def _unit_keys(source: Source, unit: Unit) -> dict[str, Any]:
+    """A unit's keys: its template's (if the battle's catalog knows it) under its own."""
+    template = source.content.catalog.templates.get(unit.template or "", {})
+    return {**template, **unit.overrides}
+
+
+def _race(source: Source, keys: Mapping[str, Any]) -> Race | None:
+    name = keys.get("race")
+    if not isinstance(name, str):
+        return None
+    return source.content.catalog.races.get(name) or default_rules().races.get(name)
+
+
+def unit_cells(source: Source, unit: Unit) -> tuple[Pos, ...]:
+    """The cells `unit` stands on, its top-left first (R-Z1)."""
+    return footprint(unit.cell, unit_side(source, unit))
+
+
+def unit_covering(source: Source, state: MapState, pos: Pos) -> Unit | None:
+    """The unit standing on `pos`: on its top-left or on any cell of a large one's footprint
+    (R-Z1); the last placed when several overlap."""
+    return next((u for u in reversed(state.units) if pos in unit_cells(source, u)), None)
+
+
+def footprint_problem(source: Source, state: MapState, uid: str) -> str | None:
+    """Why the unit `uid` cannot stand where `state` puts it, as the loader would refuse it
+    (R-Z1, R-M5): a cell of its footprint off the map, on a wall, on a pit (unless it flies,
+    R-Z5), or on another unit's footprint; None when it fits."""
+    unit = state.unit(uid)
+    if unit is None:
+        return None
+    side = unit_side(source, unit)
+    keys = _unit_keys(source, unit)
+    race = _race(source, keys)
+    fly = keys.get("fly", race.fly if race is not None else 0)
+    solid = (Kind.WALL,) if isinstance(fly, int | float) and fly > 0 else (Kind.WALL, Kind.PIT)
+    big = f"{uid} is size {side}: its {side}x{side} cells from {unit.cell}" if side > 1 else uid
+    for cell in footprint(unit.cell, side):
+        if not state.inside(cell):
+            return f"{big} would go off the map at {cell} (R-Z1)"
+        kind = state.at(cell).kind
+        if kind in solid:
+            return f"{big} would stand on {kind.name.lower()} at {cell} (R-Z1)"
+    if unit.overrides.get("prone") is True:
+        return None  # a prone creature may share cells (R-M5)
+    mine = set(footprint(unit.cell, side))
+    for other in state.units:
+        if other.id == uid or other.overrides.get("prone") is True:
+            continue
+        met = next((c for c in unit_cells(source, other) if c in mine), None)
+        if met is not None:
+            return f"{big} would stand on {other.id} at {met} (R-M5, R-Z1)"
+    return None
 
 
 def move_unit(state: MapState, uid: str, cell: Pos) -> MapState:

@@ -27,6 +27,7 @@ from sim.core.catalog import (
     mode_problem,
     size_value,
 )
+from sim.core.codec import as_toml
 from sim.core.components import (
     Attribute,
     Body,
@@ -297,7 +298,9 @@ def _build(ld: _Loader, raw: dict[str, Any]) -> Scenario | None:
     if seed is not None and not (
         isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED
     ):
-        ld.problem(("seed",), f"`seed` must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        ld.problem(
+            ("seed",), f"`seed` must be a whole number from 0 to {MAX_SEED}, not {as_toml(seed)}"
+        )
         seed = None
     content = _content(ld, raw)
     legend = _legend(ld, raw.get("legend", {}))
@@ -400,7 +403,7 @@ class _Terrain:
 
 def _half(ld: _Loader, where: KeyPath, what: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        ld.problem(where, f"{what} must be a number of metres, not {value!r}")
+        ld.problem(where, f"{what} must be a number of metres, not {as_toml(value)}")
         return 0
     # The range before the steps: `int(value * 2)` overflows for 1e308 (issue #10).
     if not math.isfinite(value) or value < 0:
@@ -630,7 +633,9 @@ def _cell(
             ld.problem(where, f"{pos} is outside the {world.grid.width}x{world.grid.height} map")
             return None
         return pos
-    ld.problem(where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {value!r}')
+    ld.problem(
+        where, f'`at` must be a map marker like "a" or a cell like [3, 4], not {as_toml(value)}'
+    )
     return None
 
 
@@ -646,7 +651,7 @@ def _pair(value: Any) -> bool:
 def _attribute(ld: _Loader, where: KeyPath, name: str, value: Any) -> Attribute | None:
     match = ATTRIBUTE.match(value) if isinstance(value, str) else None
     if match is None:
-        ld.problem(where, f'{name} must look like "d8+6" (die and Bonus), not {value!r}')
+        ld.problem(where, f'{name} must look like "d8+6" (die and Bonus), not {as_toml(value)}')
         return None
     # Past a few digits a number is out of range anyway, and int() refuses very long digit
     # strings outright: so those are read as "too large" without converting them.
@@ -785,7 +790,7 @@ def _stats(
         elif not isinstance(level, int) or isinstance(level, bool) or not low <= level <= high:
             ld.problem(
                 (*base, "skills"),
-                f"skill {skill} must be a level {low}-{high}, not {level!r} (R-C3)",
+                f"skill {skill} must be a level {low}-{high}, not {as_toml(level)} (R-C3)",
             )
         else:
             skills.append((skill, level))
@@ -794,7 +799,9 @@ def _stats(
     max_hp = res.die + res.bonus if res is not None else 1  # R-C6
     hp = stats.get("hp", max_hp)
     if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HP:
-        ld.problem((*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {hp!r}")
+        ld.problem(
+            (*base, "hp"), f"hp must be a whole number from 1 to {MAX_HP}, not {as_toml(hp)}"
+        )
     kit = _kit(ld, base, who, stats)
     modes: dict[str, int] = {}
     for key in MODE_KEYS:  # R-Z5: a template's or a unit's speed replaces its race's
@@ -893,11 +900,12 @@ def _unit(
     if policy not in REACTION_POLICIES:
         ld.problem(
             (*base, "policy"),
-            f"policy must be one of {', '.join(REACTION_POLICIES)}, not {policy!r}",
+            f"policy must be one of {', '.join(REACTION_POLICIES)}, not {as_toml(policy)}",
         )
     if defence not in DEFENCES:
         ld.problem(
-            (*base, "defence"), f"defence must be one of {', '.join(DEFENCES)}, not {defence!r}"
+            (*base, "defence"),
+            f"defence must be one of {', '.join(DEFENCES)}, not {as_toml(defence)}",
         )
     if not clean or ld.reported > before or made is None or race is None or pos is None:
         return
@@ -1052,7 +1060,9 @@ def _ground_items(
         kind = entry.get("kind")
         known = isinstance(kind, str) and kind in ld.catalog.equipment
         if not known and ld.unknown(packs.EQUIPMENT, kind):
-            ld.problem((*base, "kind"), f"item needs a known `kind` of equipment, not {kind!r}")
+            ld.problem(
+                (*base, "kind"), f"item needs a known `kind` of equipment, not {as_toml(kind)}"
+            )
         pos = _cell(ld, (*base, "at"), entry.get("at"), world, markers)
         if pos is None or not isinstance(kind, str) or not known:
             continue
@@ -1119,7 +1129,8 @@ def _objectives(
             continue  # R-C6 always applies; naming it is allowed for clarity
         if allowed is None:
             ld.problem(
-                (*base, "kind"), f"objective kind must be defeat, reach or survive, not {kind!r}"
+                (*base, "kind"),
+                f"objective kind must be defeat, reach or survive, not {as_toml(kind)}",
             )
             continue
         if not isinstance(team, str) or team not in teams:

@@ -36,10 +36,13 @@ from sim.content.scenario import (
     loads,
 )
 from sim.content.tmx import TiledError
+from sim.core.codec import as_toml
+from sim.core.creature import side
 from sim.core.files import write_atomically
 from sim.core.geometry import Pos
 from sim.core.grid import KIND_NAMES, Kind
 from sim.core.limits import first_problems, limits
+from sim.core.numbers import default_rules
 
 __all__ = [
     "Imported",
@@ -69,7 +72,7 @@ def _metres(what: str, value: Any) -> tuple[int | None, str]:
         except ValueError:
             return None, f"{what} must be a number of metres, not {tmx.shown(value)}"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return None, f"{what} must be a number of metres, not {value!r}"
+        return None, f"{what} must be a number of metres, not {as_toml(value)}"
     if not math.isfinite(value) or value < 0 or value > MAX_METRES or value * 2 != int(value * 2):
         return None, f"{what} must be 0 to {MAX_METRES} in half-metre steps, not {value}"
     return int(value * 2), ""
@@ -322,8 +325,45 @@ def _units(tiled: tmx.TiledMap, problems: list[str], unknown: set[str]) -> list[
                         continue
                     value = flag
                 overrides[key] = value
+            size = _footprint_of(tiled, obj, overrides.get("size"), where, problems)
+            if size is None:
+                continue
+            if size > 1:
+                overrides["size"] = size
             units.append(me.Unit(-1, obj.name, team, obj.cls or None, place, overrides))
     return units
+
+
+def _footprint_of(
+    tiled: tmx.TiledMap, obj: tmx.MapObject, said: Any, where: str, problems: list[str]
+) -> int | None:
+    """How many tiles a side a unit's object covers: its size (R-Z1), as `write_tmx` draws a
+    large unit; 1 for a point or an object within one tile (a marker), which leaves the size to
+    its property or template. None, with the problem, for any other shape, or one its property
+    `size` contradicts."""
+    w, h = obj.width, obj.height
+    if w <= tiled.tilewidth and h <= tiled.tileheight:
+        return 1
+    largest = default_rules().sizes.largest
+    wide, high = w / tiled.tilewidth, h / tiled.tileheight
+    if wide != high or wide not in range(1, largest + 1):
+        sides = ", ".join(
+            f"{n * tiled.tilewidth}x{n * tiled.tileheight}" for n in range(1, largest + 1)
+        )
+        problems.append(
+            f"{where}: it is {w:g}x{h:g} pixels; a unit's object is a point or covers its "
+            f"footprint, 1 to {largest} tiles square ({sides}; size, R-Z1)"
+        )
+        return None
+    size = int(wide)
+    if said is not None and said != size:
+        shown = str(said) if isinstance(said, int) else tmx.shown(str(said))
+        problems.append(
+            f"{where}: it covers {size}x{size} tiles but its property size is {shown} (R-Z1); "
+            "make them agree"
+        )
+        return None
+    return size
 
 
 def _map_extras(
@@ -610,7 +650,7 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
     """Write a scenario as a Tiled map beside a copy of the shipped tile images."""
     scenario_path, out = Path(scenario_path), Path(out)
     source = me.open_file(scenario_path)
-    load(scenario_path)  # refuse a scenario with problems, with sim check's words
+    world = load(scenario_path).world  # refuse a scenario with problems, with sim check's words
     state = source.state
     shapes: dict[tuple[Kind, int, bool], int] = {}
     heights: dict[int, int] = {}
@@ -731,9 +771,10 @@ def write_tmx(scenario_path: str | Path, out: str | Path) -> None:
     parts.append(' <objectgroup id="4" name="units">\n')
     for number, unit in enumerate(state.units, 1):
         cls = f' type="{unit.template}"' if unit.template else ""
+        span = side(world, unit.id) * TILE  # R-Z1: the object covers the unit's footprint
         parts.append(
             f'  <object id="{number}" name="{unit.id}"{cls} x="{unit.cell.x * TILE}" '
-            f'y="{unit.cell.y * TILE}" width="{TILE}" height="{TILE}">\n'
+            f'y="{unit.cell.y * TILE}" width="{span}" height="{span}">\n'
         )
         props = {"team": unit.team}
         for key, value in unit.overrides.items():

@@ -32,6 +32,7 @@ from typing import Any
 
 from sim.content.tmx import TiledError, Value, shown
 from sim.content.tomlspan import Spans
+from sim.core.codec import as_toml
 from sim.core.files import Unreadable, read_text
 from sim.core.grid import KIND_NAMES, Kind
 from sim.core.limits import first_problems, limits
@@ -298,7 +299,7 @@ class _Parser:
                 if isinstance(given, bool):
                     fields["climbable"] = given
                 else:
-                    self.problem(where, f"climbable must be true or false, not {given!r}")
+                    self.problem(where, f"climbable must be true or false, not {as_toml(given)}")
                     ok = False
             else:
                 half = half_metres(given)

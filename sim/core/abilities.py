@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from sim.core import condition
+from sim.core.codec import as_toml
 from sim.core.numbers import Tier
 
 KINDS = ("spell", "ability")
@@ -163,7 +164,7 @@ Report = Callable[[str, str], None]  # (key, message), as sim/core/catalog.py's
 def _metres(report: Report, key: str, value: Any) -> int:
     """Metres in half-metre steps, as half-metres (R-U2)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        report(key, f"{key} must be a number of metres, not {value!r}")
+        report(key, f"{key} must be a number of metres, not {as_toml(value)}")
         return 0
     if not math.isfinite(value) or not 0 <= value <= MAX_METRES or value * 2 != int(value * 2):
         report(key, f"{key} must be 0 to {MAX_METRES} in half-metre steps, not {value}")
@@ -203,7 +204,7 @@ def _effect(report: Report, where: str, raw: Any) -> Effect | None:
     if head == "condition":
         name = raw["condition"]
         if name not in CONDITIONS:
-            say(f": condition must be one of {', '.join(CONDITIONS)}, not {name!r}")
+            say(f": condition must be one of {', '.join(CONDITIONS)}, not {as_toml(name)}")
             return None
         counts = CONDITIONS[name]
         if not counts:
@@ -217,14 +218,14 @@ def _effect(report: Report, where: str, raw: Any) -> Effect | None:
     if amount is None:
         say(
             f': {head} must be a number or dice like "1d6+1" (at most {MAX_DICE} dice of '
-            f"{MAX_SIDES} sides, {MAX_FLAT} more or less), not {raw[head]!r}"
+            f"{MAX_SIDES} sides, {MAX_FLAT} more or less), not {as_toml(raw[head])}"
         )
         return None
     if head == "heal":
         return Heal(amount)
     damage_type = raw.get("type")
     if damage_type not in DAMAGE_TYPES:
-        say(f": damage type must be one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}")
+        say(f": damage type must be one of {', '.join(DAMAGE_TYPES)}, not {as_toml(damage_type)}")
         return None
     return Damage(amount, str(damage_type))
 
@@ -247,17 +248,17 @@ def entry(name: str, raw: Any, report: Report) -> Ability | None:
         problem(key, f"unknown key {key!r} (expected {', '.join(sorted(ENTRY_KEYS))})")
     kind = raw.get("kind")
     if kind not in KINDS:
-        problem("kind", f"kind must be spell or ability, not {kind!r}")
+        problem("kind", f"kind must be spell or ability, not {as_toml(kind)}")
     tiers = SPELL_TIERS if kind == "spell" else ABILITY_TIERS
     tier_name = raw.get("tier")
     tier = next((t for t in tiers if t.value == tier_name), None)
     if tier is None:
         names = ", ".join(t.value for t in tiers)
         rule = " (R-X20: Quick ½, Complex 1½, Very Complex Full)" if kind == "spell" else ""
-        problem("tier", f"tier must be one of {names}{rule}, not {tier_name!r}")
+        problem("tier", f"tier must be one of {names}{rule}, not {as_toml(tier_name)}")
     target = raw.get("target")
     if target not in TARGETS:
-        problem("target", f"target must be one of {', '.join(TARGETS)}, not {target!r}")
+        problem("target", f"target must be one of {', '.join(TARGETS)}, not {as_toml(target)}")
     if target == SELF:
         if "range" in raw:
             problem("range", "it targets itself and takes no range")
@@ -277,7 +278,7 @@ def entry(name: str, raw: Any, report: Report) -> Ability | None:
         problem("attack", "an attack needs one creature as its target (enemy, creature)")
     save = raw.get("save")
     if save is not None and save not in ATTRIBUTES:
-        problem("save", f"save must be one of {', '.join(ATTRIBUTES)}, not {save!r}")
+        problem("save", f"save must be one of {', '.join(ATTRIBUTES)}, not {as_toml(save)}")
     if attack and save is not None:
         problem("save", "a Hit Roll or a save decides who is affected, not both")
     description = raw.get("description", "")

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from sim.core.abilities import Ability, default_abilities
+from sim.core.codec import as_toml
 from sim.core.numbers import Race, default_rules
 
 T = TypeVar("T")
@@ -149,7 +150,7 @@ class Fields:
             return self._missing(key, what, default)
         value = self.raw[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.report(key, f"{key} must be {what}, not {value!r}")
+            self.report(key, f"{key} must be {what}, not {as_toml(value)}")
             return None
         return value
 
@@ -165,14 +166,14 @@ class Fields:
             or not math.isfinite(value)
             or not low <= value <= high
         ):
-            self.report(key, f"{key} must be {what}, not {value!r}")
+            self.report(key, f"{key} must be {what}, not {as_toml(value)}")
             return None
         return float(value)
 
     def flag(self, key: str) -> bool:
         value = self.raw.get(key, False)
         if not isinstance(value, bool):
-            self.report(key, f"{key} must be true or false, not {value!r}")
+            self.report(key, f"{key} must be true or false, not {as_toml(value)}")
             return False
         return value
 
@@ -181,7 +182,7 @@ class Fields:
             return self._missing(key, f"one of {', '.join(allowed)}", None)
         value = self.raw[key]
         if value not in allowed:
-            self.report(key, f"{key} must be one of {', '.join(allowed)}, not {value!r}")
+            self.report(key, f"{key} must be one of {', '.join(allowed)}, not {as_toml(value)}")
             return None
         return str(value)
 
@@ -291,7 +292,9 @@ def mode_problem(key: str, value: object) -> str | None:
     to the rules' `mode_speed_max`; None when it is one."""
     most = default_rules().movement.mode_speed_max
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        return f"{key} must be a speed in whole metres from 0 to {most}, not {value!r} (R-Z5)"
+        return (
+            f"{key} must be a speed in whole metres from 0 to {most}, not {as_toml(value)} (R-Z5)"
+        )
     return None
 
 
@@ -299,7 +302,7 @@ def size_value(value: Any, largest: int) -> int | str:
     """A creature's size (R-Z1), or why `value` is none."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= largest:
         sizes = ", ".join(str(n) for n in range(1, largest + 1))
-        return f"size must be one of {sizes} (cells a side, R-Z1), not {value!r}"
+        return f"size must be one of {sizes} (cells a side, R-Z1), not {as_toml(value)}"
     return value
 
 

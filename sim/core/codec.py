@@ -36,6 +36,35 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def as_toml(value: Any, limit: int = 60) -> str:
+    """`value` as a TOML file writes it (`"big"`, `true`, `inf`, `[1, 2]`), cut short for a
+    message; nothing given is `nothing`: a scenario's or a pack's problem quotes the file's words,
+    not Python's (`'big'`, `True`)."""
+    text = _toml(value, 0)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _toml(value: Any, depth: int) -> str:
+    if depth > 8:
+        return "..."
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v, depth + 1) for v in value[:20]) + "]"
+    if isinstance(value, dict):
+        pairs = list(value.items())[:20]
+        return "{ " + ", ".join(f"{k} = {_toml(v, depth + 1)}" for k, v in pairs) + " }"
+    return str(value)  # a date or a time: TOML writes them as Python does
+
+
 # What a cell of each field is, for the message refusing one that is not [x, y].
 _CELL_WORDS = {
     "path": '"path" cells are [x, y] (or [x, y, "jump"] for a cell entered by a jump), not {}',

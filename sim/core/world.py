@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator
 from typing import Any, TypeVar
 
 from sim.core.catalog import Catalog
@@ -13,6 +13,7 @@ from sim.core.numbers import Rules
 C = TypeVar("C")
 T = TypeVar("T")
 MEMO_LIMIT = 4096  # answers kept before the memo starts afresh: a battle's worth of checks
+JOURNAL_LIMIT = 1 << 14  # writes journaled before the journal starts afresh (its readers rebuild)
 
 
 class World:
@@ -23,19 +24,28 @@ class World:
     Every write is counted, per component kind, so that answers worked out from the world (who
     stands where, a movement search, a planned move) are kept until what they read changes
     (`memo`) instead of being worked out again by every question asked of the same state.
+    Every write is also journaled with its entity, so that an index worked out from the world
+    (who stands near a cell) is brought up to date from the few entities written since it last
+    looked (`since`, `kept`) instead of from every entity (issue #30).
     """
 
     def __init__(self, grid: Grid, rules: Rules, catalog: Catalog) -> None:
         self._memo: dict[Hashable, tuple[int, int, tuple[int, ...], Any]] = {}
+        self._kept: dict[Hashable, Any] = {}  # indexes kept up to date from the journal
         self._generation = 0  # terrain, rules or catalogue swapped this many times
         self.grid = grid
         self.rules = rules
         self.catalog = catalog
         self._turn = TurnState()
-        self._entities: dict[str, None] = {}  # insertion-ordered; never a set (determinism)
+        # Each entity's place in the order added; never a set (determinism).
+        self._entities: dict[str, int] = {}
         self._stores: dict[type[Any], dict[str, Any]] = {}
         self._writes: dict[type[Any], int] = {}  # per component kind (TurnState: the turn)
         self._written = 0  # all writes
+        # The kind and entity of each write since write number `_journal_from` (None: a new
+        # entity; TurnState and "": the turn), and the indexes kept up to date from it.
+        self._journal: list[tuple[type[Any] | None, str]] = []
+        self._journal_from = 0
 
     # --- the terrain, the rules and the catalogue: kept answers read them all ----------------
     @property
@@ -68,6 +78,7 @@ class World:
     def _swapped(self) -> None:
         """New terrain, rules or catalogue: every kept answer and every stamp is void."""
         self._memo.clear()
+        self._kept.clear()
         self._generation += 1
 
     # --- the turn ---------------------------------------------------------------------------
@@ -78,11 +89,19 @@ class World:
     @turn.setter
     def turn(self, state: TurnState) -> None:
         self._turn = state
-        self._wrote(TurnState)
+        self._wrote(TurnState, "")
 
-    def _wrote(self, kind: type[Any]) -> None:
+    def _wrote(self, kind: type[Any], entity: str) -> None:
         self._writes[kind] = self._writes.get(kind, 0) + 1
         self._written += 1
+        self._journaled(kind, entity)
+
+    def _journaled(self, kind: type[Any] | None, entity: str) -> None:
+        journal = self._journal
+        if len(journal) >= JOURNAL_LIMIT:  # a long battle: its readers rebuild once
+            journal.clear()
+            self._journal_from = self._written - 1
+        journal.append((kind, entity))
 
     # --- answers kept while what they read is unchanged -----------------------------------
     @property
@@ -90,6 +109,37 @@ class World:
         """A mark that stays the same while nothing at all is written: no component, no
         entity, no cell of the terrain, no rules or catalogue swapped."""
         return (self._written, self._grid.version, self._generation)
+
+    @property
+    def written(self) -> int:
+        """How many writes the world has had: a mark for `since`."""
+        return self._written
+
+    def since(self, written: int, kinds: tuple[type[Any], ...]) -> list[str] | None:
+        """The entities given a component of `kinds` (or removed one) and the entities added,
+        since the world's `written` was `written`, in the order written, repeats included; None
+        when the journal does not reach back so far (a copy, or a long time ago): then whoever
+        asks works its answer out afresh."""
+        start = written - self._journal_from
+        if start < 0:
+            return None
+        return [e for kind, e in self._journal[start:] if kind is None or kind in kinds]
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The index kept under `key` in this world, made by `make()` the first time it is
+        asked for: an object its owner keeps up to date with `since`. A copy of the world
+        starts without any (each world's journal is its own)."""
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = make()
+        kept: T = found
+        return kept
+
+    @property
+    def ranks(self) -> dict[str, int]:
+        """Each entity's place in the order the entities were added (the order of `entities`
+        and `each`), to sort a few found by. Shared: callers must not change it."""
+        return self._entities
 
     def stamp(self, kinds: tuple[type[Any], ...]) -> tuple[int, ...]:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
@@ -143,8 +193,9 @@ class World:
     def add_entity(self, entity: str, *components: object) -> None:
         if entity in self._entities:
             raise ValueError(f"entity {entity!r} exists already")
-        self._entities[entity] = None
+        self._entities[entity] = len(self._entities)
         self._written += 1
+        self._journaled(None, entity)
         for component in components:
             self.set(entity, component)
 
@@ -160,7 +211,7 @@ class World:
             raise KeyError(f"no entity {entity!r}")
         kind = type(component)
         self._stores.setdefault(kind, {})[entity] = component
-        self._wrote(kind)
+        self._wrote(kind, entity)
 
     def get(self, entity: str, kind: type[C]) -> C | None:
         store = self._stores.get(kind)
@@ -179,14 +230,19 @@ class World:
 
     def remove(self, entity: str, kind: type[Any]) -> None:
         self._stores.get(kind, {}).pop(entity, None)
-        self._wrote(kind)
+        self._wrote(kind, entity)
 
     def each(self, kind: type[C]) -> Iterator[tuple[str, C]]:
         """Entities with this component, in the order they were added."""
         store = self._stores.get(kind)
         if not store:  # most kinds asked after every change are held by no one (issue #11)
             return
-        for entity in self._entities:
+        # Held by a few of many (a plan, an Extended Action): sort those few instead of passing
+        # every entity by (issue #30: the cost of a change must not grow with far creatures).
+        order: Collection[str] = self._entities
+        if 8 * len(store) < len(order):
+            order = sorted(store, key=self._entities.__getitem__)
+        for entity in order:
             if entity in store:
                 yield entity, store[entity]
 
@@ -205,6 +261,9 @@ class World:
         # Answers are not shared: both worlds count writes from the same numbers, so an
         # answer kept by one could pass for the other's after each had its own writes.
         clone._memo = {}
+        clone._journal = []
+        clone._journal_from = self._written
+        clone._kept = {}
         return clone
 
     def __getstate__(self) -> dict[str, Any]:
@@ -212,6 +271,9 @@ class World:
         shortcut and need not be picklable."""
         state = dict(self.__dict__)
         state["_memo"] = {}
+        state["_kept"] = {}
+        state["_journal"] = []
+        state["_journal_from"] = self._written
         return state
 
     def __eq__(self, other: object) -> bool:

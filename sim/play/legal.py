@@ -62,13 +62,24 @@ class Listing(Sequence[Legal]):
     when it is asked for: a move is one of hundreds of cells, and a policy that draws one
     decision (the random level) needs only that one (issue #13)."""
 
-    def __init__(self, head: tuple[Legal, ...], moves: tuple[_MoveGroup, ...] = ()) -> None:
+    def __init__(self, head: tuple[Legal, ...], moves: tuple[MoveGroup, ...] = ()) -> None:
         self._head = head
         self._moves = moves
         self._len = len(head) + sum(len(group) for group in moves)
 
     def __len__(self) -> int:
         return self._len
+
+    @property
+    def head(self) -> tuple[Legal, ...]:
+        """Every decision but the moves over a reach map, in the listing's order (first)."""
+        return self._head
+
+    @property
+    def groups(self) -> tuple[MoveGroup, ...]:
+        """The moves, one group per Movement Action and variant, after `head` in this order:
+        for a caller that weighs a group's cells at once rather than one Legal at a time."""
+        return self._moves
 
     @overload
     def __getitem__(self, index: int) -> Legal: ...
@@ -108,7 +119,7 @@ class Listing(Sequence[Legal]):
 
 
 @dataclass(frozen=True, slots=True)
-class _MoveGroup:
+class MoveGroup:
     """The moves of one Movement Action and variant: one per cell of its reach map."""
 
     kind: type[a.Movement]
@@ -249,7 +260,7 @@ def _shifted(action: Action, shift: Shift) -> Action:
     return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
 
 
-def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[_MoveGroup]:
+def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[MoveGroup]:
     """One decision per Movement Action over its reach map (all but Climb), variant and cell it
     can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
@@ -299,7 +310,7 @@ def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[
             if RULEBOOK[kind].check(world, move) is not None:
                 continue
             for (slow, quick), cost in paid:
-                yield _MoveGroup(kind, unit, slow, quick, submerged, cost, cells.xs, cells.ys)
+                yield MoveGroup(kind, unit, slow, quick, submerged, cost, cells.xs, cells.ys)
 
 
 def _move(

@@ -17,11 +17,10 @@ import numpy.typing as npt
 
 from sim.core import events as ev
 from sim.core.actions import Attack, Disarm, Feint, Grapple, Refusal, Shove, Trip
-from sim.core.components import AttackWindow, Position, Stats
+from sim.core.components import AttackWindow, Stats
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, conditions, has, incapacitated, lying, unseen_by
 from sim.core.geometry import Pos
-from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.rules.combat.assist import assist_bonus
@@ -37,7 +36,7 @@ from sim.rules.combat.reactions import (
 )
 from sim.rules.combat.shove import push
 from sim.rules.combat.sizes import size_modifier
-from sim.rules.movement.flight import falls_if_downed
+from sim.rules.movement.flight import falls_if_downed, over_pit
 from sim.rules.movement.prone import knocked_down, knocked_off
 
 Probs = npt.NDArray[np.float64]
@@ -401,7 +400,7 @@ def air_fall(world: World, unit: str) -> str:
         return ""
     if not falls_if_downed(world, unit):
         return ""
-    if world.grid.kind(world.need(unit, Position).cell) is Kind.PIT:
+    if over_pit(world, unit):  # R-Z2: any cell of a large flier's footprint
         return f"falls {world.rules.movement.flier_fall_metres} m into the pit"
     return "falls into the water, swimming"
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.core.components import Conditions, Position, Stats, Team
-from sim.core.creature import creatures, incapacitated, team_of
+from sim.core.creature import creatures, incapacitated, is_creature, team_of
 from sim.core.geometry import Pos
+from sim.core.roster import roster
 from sim.core.world import World
 
 
@@ -38,20 +40,26 @@ def teams(world: World) -> tuple[str, ...]:
     def seen() -> tuple[str, ...]:
         return tuple(dict.fromkeys(team_of(world, unit) for unit in creatures(world)))
 
-    return world.memo("teams", seen, reads=SIDES)
+    return world.memo("teams", seen, reads=(Team, Stats))  # no condition changes a side
 
 
 def standing_teams(world: World) -> tuple[str, ...]:
     """Teams with at least one creature not Incapacitated (R-C6)."""
 
-    def alive() -> tuple[str, ...]:
-        return tuple(
-            dict.fromkeys(
-                team_of(world, unit) for unit in creatures(world) if not incapacitated(world, unit)
-            )
-        )
+    # The creatures standing are kept from the journal (issue #30: a change to a condition
+    # other than Incapacitated, the most common, leaves them as they were, and their teams).
+    standing = roster(world, "standing", _standing, SIDES)
+    kept: dict[str, Any] = world.kept("standing_teams", dict)
+    if kept.get("of") is not standing:
+        kept["of"] = standing
+        kept["teams"] = tuple(dict.fromkeys(team_of(world, unit) for unit in standing))
+    teams: tuple[str, ...] = kept["teams"]
+    return teams
 
-    return world.memo("standing_teams", alive, reads=SIDES)
+
+def _standing(world: World, entity: str) -> bool:
+    """A creature not Incapacitated (R-C6)."""
+    return is_creature(world, entity) and not incapacitated(world, entity)
 
 
 def reached_by(world: World, objective: Reach) -> str | None:

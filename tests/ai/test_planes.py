@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from sim.ai.context import Context
 from sim.content.scenario import load
 from sim.core.components import Position
@@ -21,12 +19,7 @@ from sim.core.world import World
 from sim.formats.replay import begin
 from sim.rules.movement.footing import standing_at
 
-SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
-# ogre_ford's ogre is 2x2 (R-Z1): on main the planes do not yet count every footprint cell
-# (R-Z3); branch sizerest (4259fe6) makes them. Its own test below fails until that is merged,
-# and then says so: drop LARGE and the test with it.
-LARGE = [p for p in SHIPPED if p.name == "ogre_ford.toml"]
-SCENARIOS = [p for p in SHIPPED if p not in LARGE]
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
 
 
 def _open(world: World, unit: str, rng: random.Random) -> Pos:
@@ -38,20 +31,9 @@ def _open(world: World, unit: str, rng: random.Random) -> Pos:
 
 
 def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> None:
-    cells, threatened, menaced, hung = _compare(SCENARIOS)
-    print(f"{cells} cells compared: {threatened} threatened, {menaced} menaced; {hung} hanging")
-    assert threatened > 1000 and menaced > 1000 and hung > 5
-
-
-@pytest.mark.xfail(strict=True, reason="large footprints in the planes: branch sizerest")
-def test_the_planes_are_the_one_cell_answers_with_ogre_fords_2x2_ogre() -> None:
-    _compare(LARGE)
-
-
-def _compare(paths: list[Path]) -> tuple[int, int, int, int]:
     rng = random.Random(7)
     cells = threatened = menaced = hung = 0
-    for path in paths:
+    for path in SCENARIOS:
         world = begin(load(path), 0).world
         units = creatures(world)
         for _ in range(3):
@@ -72,4 +54,5 @@ def _compare(paths: list[Path]) -> tuple[int, int, int, int]:
                         cells += 1
                         threatened += context.threat_at(cell) > 0
                         menaced += context.menace_at(cell) > 0
-    return cells, threatened, menaced, hung
+    print(f"{cells} cells compared: {threatened} threatened, {menaced} menaced; {hung} hanging")
+    assert threatened > 1000 and menaced > 1000 and hung > 5

@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 
 from sim.ai.choice import Choice
-from sim.ai.chooser import AI, rank
+from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS
 from sim.ai.lookahead import play_out
 from sim.ai.luck import Luck
 from sim.ai.prospect import prospect, standing
+from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
 from sim.ai.seats import play, take_seats
 from sim.cli.main import main

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TypeVar
 
 from sim.ai.choice import Choice
-from sim.ai.chooser import AI, rank
+from sim.ai.chooser import AI
+from sim.ai.ranking import rank
 from sim.ai.weights import book
 from sim.core import actions as a
 from sim.play.engine import AwaitingAction, Battle

@@ -326,21 +326,21 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
     ("pack", "expected"),
     [
         ('[weapons.maul]\nwd = "big"\ndamage = "crushing"\nweight = 8\n',
-         "monsters.toml:2: weapons.maul: wd must be a whole number from 0 to 50, not 'big'"),
+         "monsters.toml:2: weapons.maul: wd must be a whole number from 0 to 50, not \"big\""),
         ("[weapons.maul]\nwd = 51\ndamage = \"crushing\"\nweight = 8\n",
          "monsters.toml:2: weapons.maul: wd must be a whole number from 0 to 50, not 51"),
         ('[weapons.maul]\nwd = 9\ndamage = "sonic"\nweight = 8\n',
          "monsters.toml:3: weapons.maul: damage must be one of crushing, slashing, piercing, "
-         "fire, not 'sonic'"),
+         "fire, not \"sonic\""),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = 8\nparry = -1\n',
          "monsters.toml:5: weapons.maul: parry must be a whole number from 0 to 50, not -1"),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = "heavy"\n',
          "monsters.toml:4: weapons.maul: weight must be a number of kg from 0 to 1000, not "
-         "'heavy'"),
+         '"heavy"'),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = inf\n',
          "monsters.toml:4: weapons.maul: weight must be a number of kg from 0 to 1000, not inf"),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = 8\nreach = "yes"\n',
-         "monsters.toml:5: weapons.maul: reach must be true or false, not 'yes'"),
+         "monsters.toml:5: weapons.maul: reach must be true or false, not \"yes\""),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = 8\nthrown = 0\n',
          "monsters.toml:5: weapons.maul: thrown must be a whole number from 1 to 1000, not 0"),
         ('[weapons.maul]\nwd = 9\ndamage = "crushing"\nweight = 8\nranged = 5000\n',
@@ -355,7 +355,7 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
         ("[shields.wall]\nblock = 51\nweight = 9\n",
          "monsters.toml:2: shields.wall: block must be a whole number from 0 to 50, not 51"),
         ('[armour.shell]\nrating = 2\nclass = "thick"\nweight = 9\n',
-         "monsters.toml:3: armour.shell: class must be one of light, medium, heavy, not 'thick'"),
+         "monsters.toml:3: armour.shell: class must be one of light, medium, heavy, not \"thick\""),
         ('[armour.shell]\nrating = 2\nspeed_penalty = 1.5\nclass = "light"\nweight = 9\n',
          "monsters.toml:3: armour.shell: speed_penalty must be a whole number from 0 to 50, "
          "not 1.5"),
@@ -374,14 +374,14 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
         ('[abilities.zap]\nkind = "spell"\ntier = "one"\ntarget = "self"\n'
          'effects = [{ heal = 1 }]\n',
          "monsters.toml:3: abilities.zap: tier must be one of half, one_and_half, full (R-X20: "
-         "Quick ½, Complex 1½, Very Complex Full), not 'one'"),
+         "Quick ½, Complex 1½, Very Complex Full), not \"one\""),
         ('[abilities.zap]\nkind = "spell"\ntier = "half"\ntarget = "enemy"\nrange = inf\n'
          'effects = [{ heal = 1 }]\n',
          "monsters.toml:5: abilities.zap: range must be 0 to 1000 in half-metre steps, not inf"),
         ('[abilities.zap]\nkind = "spell"\ntier = "half"\ntarget = "self"\n'
          'effects = [{ damage = "1000000d6", type = "fire" }]\n',
          "monsters.toml:5: abilities.zap: effect 1: damage must be a number or dice like "
-         '"1d6+1" (at most 100 dice of 1000 sides, 1000 more or less), not \'1000000d6\''),
+         '"1d6+1" (at most 100 dice of 1000 sides, 1000 more or less), not "1000000d6"'),
         ('[abilities.zap]\nkind = "spell"\ntier = "half"\ntarget = "self"\n'
          'effects = [{ condition = "slowed", turns = 1000 }]\n',
          "monsters.toml:5: abilities.zap: effect 1: slowed needs turns, a whole number from 1 "
@@ -481,7 +481,7 @@ def test_every_problem_of_a_pack_is_listed_at_once_and_named_entries_say_nothing
         """
     )
     assert problems(tmp_path, pack) == [
-        "monsters.toml:2: weapons.maul: wd must be a whole number from 0 to 50, not 'big'",
+        'monsters.toml:2: weapons.maul: wd must be a whole number from 0 to 50, not "big"',
         "monsters.toml:8: weapons.maul2: weight must be a number of kg from 0 to 1000, not -1",
         "monsters.toml:13: templates.ogre: RES die d9 is not one of d4, d6, d8, d10, d12 (R-C1)",
     ]
@@ -492,7 +492,7 @@ def test_a_scenarios_own_tables_are_named_by_its_own_lines_and_come_first(
 ) -> None:
     text = SCENARIO + '\n[weapons.maul]\nwd = 4\ndamage = "crushing"\nweight = "x"\n'
     assert problems(tmp_path, MONSTERS, text) == [
-        "s.toml:28: weapons.maul: weight must be a number of kg from 0 to 1000, not 'x'",
+        's.toml:28: weapons.maul: weight must be a number of kg from 0 to 1000, not "x"',
         "monsters.toml:6: weapons.maul: 'maul' is already defined, as weapons.maul at s.toml:25",
     ]
 

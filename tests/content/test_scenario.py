@@ -111,7 +111,7 @@ CASES = [
         'at = "b"',
         'at = "b"\nagi = "8+3"',
         "8+3",
-        "AGI must look like \"d8+6\" (die and Bonus), not '8+3'",
+        'AGI must look like "d8+6" (die and Bonus), not "8+3"',
     ),
     (
         "unknown legend character",
@@ -234,7 +234,7 @@ CASES = [
         'at = "b"',
         'at = "b"\n[[objectives]]\nkind = "capture"\nteam = "red"',
         "capture",
-        "objective kind must be defeat, reach or survive, not 'capture'",
+        'objective kind must be defeat, reach or survive, not "capture"',
     ),
     (
         "objective team without units",
@@ -269,7 +269,7 @@ CASES = [
         'at = "b"',
         'at = "b"\n[[items]]\nkind = "plasma"\nat = [2, 2]',
         "plasma",
-        "item needs a known `kind` of equipment, not 'plasma'",
+        'item needs a known `kind` of equipment, not "plasma"',
     ),
     (
         "unknown item key",
@@ -381,10 +381,10 @@ def test_a_file_with_many_problems_lists_every_one(
         "26: STR die d7 is not one of d4, d6, d8, d10, d12 (R-C1)",
         "27: 'bob' cannot hold dagger: only 0 hand(s) free (R-C7)",
         "28: unknown equipment 'laser' in carried",
-        "29: policy must be one of auto, ask, always, never, not 'sometimes'",
+        '29: policy must be one of auto, ask, always, never, not "sometimes"',
         "33: unit id 'ana' is used twice",
         "36: unit 'ana' stands in wall at (0,0)",
-        "39: objective kind must be defeat, reach or survive, not 'capture'",
+        '39: objective kind must be defeat, reach or survive, not "capture"',
     ]
 
 
@@ -670,8 +670,8 @@ def test_a_unit_without_its_id_team_or_template_and_a_file_without_a_map_are_che
         "5: unknown template 'human_fightr' (known: dwarf_guard, elf_skirmisher, goblin_sneak, "
         "halfling_medic, human_archer, human_fighter, human_mage, orc_brute, orc_raider, "
         "orc_shaman)",
-        "7: hp must be a whole number from 1 to 1000, not 'x'",
-        "8: policy must be one of auto, ask, always, never, not 'sometimes'",
+        '7: hp must be a whole number from 1 to 1000, not "x"',
+        '8: policy must be one of auto, ask, always, never, not "sometimes"',
         "15: unknown equipment 'spoon' in held",
-        "18: item needs a known `kind` of equipment, not 'ladle'",
+        '18: item needs a known `kind` of equipment, not "ladle"',
     ]

@@ -41,7 +41,9 @@ KINDS_PROBLEMS = {
     "metres in half-metre steps, not '0.3'",
     '[class]\nfloor = { kind = "open", heigth = 1 }\n': "{k}:2: unknown key 'heigth' (expected "
     "one of kind, height, depth, obstacle, climbable)",
-    '[class]\nfloor = { climbable = "yes" }\n': "{k}:2: climbable must be true or false, not 'yes'",
+    '[class]\nfloor = { climbable = "yes" }\n': (
+        '{k}:2: climbable must be true or false, not "yes"'
+    ),
     "[class]\nfloor = 3\n": '{k}:2: an entry is a kind ("wall") or a table ({ kind = "open", '
     "depth = 1 }), not '3'",
     '[tileset.dungeon]\n"5-2" = "open"\n': "{k}:2: the range 5-2 runs backwards; write 2-5",

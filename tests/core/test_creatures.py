@@ -96,9 +96,9 @@ def test_R_C1_every_attribute_die_of_the_ladder_is_accepted(die: int) -> None:
     [
         ("d7+3", "STR die d7 is not one of d4, d6, d8, d10, d12 (R-C1)"),
         ("d20+3", "STR die d20 is not one of d4, d6, d8, d10, d12 (R-C1)"),
-        ("8+6", "STR must look like \"d8+6\" (die and Bonus), not '8+6'"),
-        ("d8", "STR must look like \"d8+6\" (die and Bonus), not 'd8'"),
-        ("d8-1", "STR must look like \"d8+6\" (die and Bonus), not 'd8-1'"),
+        ("8+6", 'STR must look like "d8+6" (die and Bonus), not "8+6"'),
+        ("d8", 'STR must look like "d8+6" (die and Bonus), not "d8"'),
+        ("d8-1", 'STR must look like "d8+6" (die and Bonus), not "d8-1"'),
     ],
 )
 def test_R_C1_an_attribute_that_is_not_a_die_and_a_bonus_is_refused(
@@ -449,7 +449,7 @@ def test_R_C7_weapons_shields_and_armour_carry_their_numbers() -> None:
 def test_R_C7_a_damage_type_outside_the_four_is_refused() -> None:
     """R-C7: damage types are crushing, slashing, piercing and fire."""
     with pytest.raises(ValueError, match="damage must be one of crushing, slashing, piercing, "
-                       "fire, not 'sonic'"):  # fmt: skip
+                       "fire, not \"sonic\""):  # fmt: skip
         parse_equipment({"weapons": {"buzzer": {"wd": 2, "damage": "sonic", "weight": 1}}})
 
 

@@ -129,7 +129,7 @@ def test_R_Z1_a_size_that_is_not_1_2_or_3_is_refused_with_its_line(size: object)
     found = problems(FIELD, ogre(size=size), creature("ana", "blue", "a"))
     written = _toml(size)
     assert found == [
-        f"size = {written}: size must be one of 1, 2, 3 (cells a side, R-Z1), not {size!r}"
+        f"size = {written}: size must be one of 1, 2, 3 (cells a side, R-Z1), not {written}"
     ]
 
 

@@ -141,7 +141,7 @@ def test_a_map_larger_than_the_range_is_one_problem() -> None:
     assert problems(text) == [
         "bad.toml:3: the map is 1025 cells across and 2 down; at most 1024 each way",
         "bad.toml:7: unit 'a' needs a template or race, str, agi, fcs, res",
-        'bad.toml:7: `at` must be a map marker like "a" or a cell like [3, 4], not None',
+        'bad.toml:7: `at` must be a map marker like "a" or a cell like [3, 4], not nothing',
     ]
 
 

@@ -359,7 +359,7 @@ def test_the_client_tells_a_player_words_not_ids(tmp_path: Path, shots: Path) ->
         "ana: hanging on the face of (3,1)"
     )
     assert describe(ConditionGained("ana", Condition.FEINTED, 5)) == (
-        "ana: feinted (+5 to the next melee Hit Roll)"
+        "ana: feint ready (+5 to the next melee Hit Roll)"
     )
     assert describe(Jumped("ana", Pos(1, 1), Pos(3, 1), 4, grabbed_ledge=True)) == (
         "ana jumps (1,1) -> (3,1) (2 m), grabbing the ledge"

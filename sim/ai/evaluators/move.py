@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
 from sim.core.actions import Action
-from sim.core.components import Position
 from sim.core.creature import hp
 from sim.core.geometry import Pos
-from sim.play.legal import Legal
+from sim.play.legal import Legal, MoveGroup
 from sim.rules.combat.reactions import held_weapon
 from sim.rules.movement.climb import ClimbPlan, plan_climb
-from sim.rules.reach.fields import Field
 from sim.rules.reach.opportunity import held_by, provocations
-from sim.rules.reach.reachmap import reach_map
 
 
 def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -26,13 +26,26 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         if isinstance(climbed, ClimbPlan):
             cell = climbed.end
     half_left = c.budget.half - legal.cost.half
+    # The planes every candidate reads, looked up once per cell of the window (issue #30: a
+    # turn weighs hundreds of cells, and a call per measure per cell cost more than the maps).
+    planes = c.move_planes() if c.window.holds(cell) else None
     # What it can strike from there with what the move leaves, over what it can strike
     # staying where it is: a step from one cell in reach to another wins no attack.
-    strike, target = c.strike(cell, half_left)
+    if planes is None:
+        strike, target = c.strike(cell, half_left)
+        closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
+        danger = c.threat(cell) - c.threat(c.here)
+        pressure = c.menace(cell) - c.menace(c.here)
+    else:
+        y, x = cell.y - planes.y0, cell.x - planes.x0
+        # No foe within striking distance of the cell: `strike` would find none to strike.
+        strike, target = c.strike(cell, half_left) if planes.close[y][x] else (0.0, "")
+        closer = planes.nearest_here - planes.nearest[y][x]
+        danger = planes.threats[y][x] - planes.threat_here
+        pressure = planes.menaces[y][x] - planes.menace_here
     strike -= c.strike(c.here, c.budget.half)[0]
     if strike <= 0:
         target = ""
-    closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
     toward = c.w.move_closer
     if c.w.shooter_closer != 1.0 and c.shoots():
         # A shooter that has a foe in its bow's range here gains no shot by coming nearer.
@@ -52,11 +65,9 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         value += c.w.warden_step * (before - after) + c.w.warden_on * ((after == 0) - (before == 0))
         if after < before:
             why += ", to guard the objective"
-    # Weighed as a trade: the damage the foes can deal it at the end cell against what it can
-    # deal them from there. Counting only the first, two sides that each hold back out of
-    # reach end every turn and the battle never ends.
-    danger = c.threat(cell) - c.threat(c.here)
-    pressure = c.menace(cell) - c.menace(c.here)
+    # Weighed as a trade (`danger` less `pressure`): the damage the foes can deal it at the
+    # end cell against what it can deal them from there. Counting only the first, two sides
+    # that each hold back out of reach end every turn and the battle never ends.
     provoked = provoked_damage(c, d)
     if c.w.high_ground and cell != c.here:
         # Ground the foes cannot strike without climbing first (R-A4, R-M7): a ledge, worth
@@ -87,34 +98,120 @@ def provoked_damage(c: Context, d: a.Movement) -> float:
     """Expected damage of the Attacks of Opportunity the move's path provokes (R-R4, after a
     Disengage none: `provoked`)."""
     assert d.to is not None
+    return provoked_at(c, type(d), d.to)
+
+
+def provoked_at(c: Context, kind: type[a.Movement], to: Pos) -> float:
+    """`provoked_damage` of a move of `kind` to `to`."""
     # Only a cell some foe reaches can be left to provoke (R-R4): most paths pass none. A
     # creature hanging on a face leaves its first cell from a height: no shortcut for it.
     near = c.reached()
-    lifted = c.world.need(c.unit, Position).elevation != 0
+    lifted = c.lifted()
     if not near and not lifted:
         return 0.0
-    kind = type(d)
-    if kind not in c.maps:  # one reach map per Movement Action, not one per candidate cell
-        c.maps[kind] = reach_map(c.world, c.unit, only=(kind,))
-    found = c.maps[kind].get(d.to)
+    reached = c.reach_map(kind)
+    if not lifted:
+        # The sum for every cell of the kind's search at once (`Context.provoked_rows`).
+        rows = c.provoked_rows(kind)
+        if rows is not None:
+            win = reached.window
+            if not win.holds(to):
+                return 0.0
+            return rows[to.y - win.y0][to.x - win.x0]
+    found = reached.get(to)
     if found is None:
         return 0.0
-    # Every cell a path passes before its end costs less to get to than the end: a move that
-    # costs no more than the cheapest cell some foe reaches passes none of them.
-    if (
-        not lifted
-        and c.here not in near
-        and isinstance(found.route, Field)
-        and found.cost <= c.nearest_reached(kind, found.route)
-    ):
-        return 0.0
-    if not lifted and isinstance(found.route, Field):
-        # The same sum as below, without building the path, for every cell at once (issue #11).
-        return c.provoked_on(kind, found.route, d.to)
     path = tuple(p for p, _ in found.path)
     if not lifted and c.here not in near and not any(q in near for q in path[:-1]):
         return 0.0
     return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
+
+
+def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
+    """`move`'s value of every move of `group`, worked out for all its cells at once (issue
+    #30: a turn weighs hundreds of cells). Each number is the one `move` gives, to the bit:
+    the same operations in the same order, cell by cell (numpy's elementwise arithmetic rounds
+    as Python's does); a cell beyond the context's window is weighed by `move` itself."""
+    assert not issubclass(group.kind, a.Climb), "a Climb is listed with the other actions"
+    xs = np.array(group.xs, dtype=np.int64)
+    ys = np.array(group.ys, dtype=np.int64)
+    out = np.empty(len(xs), dtype=np.float64)
+    win = c.window
+    inside = (xs >= win.x0) & (xs < win.x1) & (ys >= win.y0) & (ys < win.y1)
+    for index in np.flatnonzero(~inside).tolist():
+        legal = group.at(index)
+        assert isinstance(legal.decision, a.Movement)
+        out[index] = move(c, legal.decision, legal)[0]
+    if not inside.any():
+        return out
+    xs, ys = xs[inside], ys[inside]
+    cost = group.cost
+    planes = c.move_planes()
+    ly, lx = ys - planes.y0, xs - planes.x0
+    half_left = c.budget.half - cost.half
+    strike = np.zeros(len(xs), dtype=np.float64)
+    for i in np.flatnonzero(planes.close_plane[ly, lx]).tolist():
+        strike[i] = c.strike(Pos(int(xs[i]), int(ys[i])), half_left)[0]
+    strike = strike - c.strike(c.here, c.budget.half)[0]
+    closer = planes.nearest_here - planes.nearest_plane[ly, lx]
+    danger = planes.threat_plane[ly, lx] - planes.threat_here
+    pressure = planes.menace_plane[ly, lx] - planes.menace_here
+    toward = c.w.move_closer
+    if c.w.shooter_closer != 1.0 and c.shoots():
+        toward *= c.w.shooter_closer
+    value = strike + toward * closer - c.w.move_cost * cost.half
+    if c.goals:
+        before = min(chebyshev(c.here, g) for g in c.goals)
+        after = _apart(xs, ys, c.goals)
+        value = value + (
+            c.w.goal_step * (before - after) + np.where(after == 0, c.w.goal_reached, 0.0)
+        )
+    if c.warden:
+        before = min(chebyshev(c.here, g) for g in c.guarded)
+        after = _apart(xs, ys, c.guarded)
+        on = (after == 0).astype(np.int64) - int(before == 0)
+        value = value + (c.w.warden_step * (before - after) + c.w.warden_on * on)
+    provoked = _provoked_values(c, group.kind, xs, ys)
+    if c.w.high_ground:
+        here = held(c, c.here)
+        for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
+            cell = Pos(x, y)
+            if cell != c.here:
+                value[i] = value[i] + c.w.high_ground * (held(c, cell) - here)
+    value = value - (c.w.trade * (danger - pressure) + provoked)
+    out[inside] = value
+    return out
+
+
+def _apart(
+    xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], marks: list[Pos]
+) -> npt.NDArray[np.int64]:
+    """`chebyshev` of each cell (xs, ys) to the nearest of `marks`."""
+    near = np.maximum(np.abs(xs - marks[0].x), np.abs(ys - marks[0].y))
+    for mark in marks[1:]:
+        np.minimum(near, np.maximum(np.abs(xs - mark.x), np.abs(ys - mark.y)), out=near)
+    return near
+
+
+def _provoked_values(
+    c: Context, kind: type[a.Movement], xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """`provoked_at` of every cell (xs, ys): read off `Context.provoked_grid` where it has
+    them, else cell by cell."""
+    if not c.reached() and not c.lifted():
+        return np.zeros(len(xs), dtype=np.float64)
+    if not c.lifted():
+        grid = c.provoked_grid(kind)
+        if grid is not None:
+            win = c.reach_map(kind).window
+            inside = (xs >= win.x0) & (xs < win.x1) & (ys >= win.y0) & (ys < win.y1)
+            out = np.zeros(len(xs), dtype=np.float64)
+            out[inside] = grid[ys[inside] - win.y0, xs[inside] - win.x0]
+            return out
+    return np.array(
+        [provoked_at(c, kind, Pos(x, y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)],
+        dtype=np.float64,
+    )
 
 
 def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:

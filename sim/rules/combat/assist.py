@@ -17,10 +17,11 @@ from collections.abc import Iterator
 
 from sim.core import events as ev
 from sim.core.actions import Assist, Refusal
-from sim.core.components import Position
+from sim.core.components import Conditions, Position, Stats, Team
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, team_of, unseen_by
+from sim.core.creature import conditions, creatures, is_creature, team_of, unseen_by
 from sim.core.dice import Dice
+from sim.core.roster import roster
 from sim.core.world import World
 from sim.rules.candidates import Scene
 from sim.rules.combat.hide import cannot_see
@@ -98,11 +99,16 @@ def assist_bonus(world: World, attacker: str, target: str) -> tuple[int, list[ev
     ]
 
 
+def _assisted(world: World, entity: str) -> bool:
+    """A creature holding an Assist: the few `assist_lapses` looks at (issue #30)."""
+    return is_creature(world, entity) and conditions(world, entity).has(ASSISTED_BY)
+
+
 def assist_lapses(world: World, unit: str, dice: Dice) -> list[ev.Event]:
     """Start of `unit`'s turn: the help it gave and did not see used lapses (R-X21 "before the
     start of your next turn"); it may assist each ally again."""
     out: list[ev.Event] = []
-    for ally in creatures(world):
+    for ally in roster(world, "assisted", _assisted, (Conditions, Team, Stats)):
         if conditions(world, ally).creature(ASSISTED_BY) == unit:
             reason = f"not used before {unit}'s next turn (R-X21)"
             out += [

@@ -19,9 +19,11 @@ from sim.core.creature import (
     incapacitated,
     item_kind,
     side,
+    team_of,
     unseen_by,
 )
 from sim.core.dice import Dice
+from sim.core.placement import near
 from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
 from sim.rules.candidates import Scene, Unless
@@ -40,9 +42,9 @@ from sim.rules.combat.reactions import (
     parry_rating,
     reaction_spent,
 )
-from sim.rules.reach.sight import blocked_line, creature_distance_half
+from sim.rules.reach.sight import creature_distance_half, creature_line
 from sim.rules.reach.target import singled_out
-from sim.rules.reach.threat import enemies, out_of_reach, reaches
+from sim.rules.reach.threat import out_of_reach, reaches
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
 
@@ -300,7 +302,7 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
         )
-    blocked = blocked_line(world.grid, here, there, target)
+    blocked = creature_line(world, actor, target, target)  # R-A5 from any cells, R-Z3
     return blocked if blocked is not None else AttackPlan(weapon, False)
 
 
@@ -330,7 +332,13 @@ def interrupts(
     here = world.need(actor, Position).cell
     cost = world.rules.reactions.interrupt_bonus
     hidden_from = unseen_by(world, actor)
-    for enemy in enemies(world, actor):
+    team = team_of(world, actor)
+    # Only the creatures next to it are asked (issue #30): a footprint's gap is never more
+    # than the distance between top-lefts, so every adjacent one is among them. In `enemies`
+    # order: another team, able to act (R-K2).
+    for enemy in near(world, here, 1):
+        if team_of(world, enemy) == team or incapacitated(world, enemy):
+            continue
         there = world.need(enemy, Position).cell
         # Adjacent, and within its melee reach: a foe on a ledge above cannot strike (R-A4).
         if not there.is_adjacent(here) or not reaches(world, enemy, there, here):

@@ -27,7 +27,7 @@ from sim.core.abilities import Condition as Given
 from sim.core.actions import AbilityAction, Cast, Refusal, Use
 from sim.core.components import Position, Repertoire
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, incapacitated, team_of
+from sim.core.creature import cells_of, conditions, creatures, incapacitated, team_of
 from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
@@ -42,7 +42,13 @@ from sim.rules.combat.reactions import Ask, Reply
 from sim.rules.combat.stance import save_roll, save_words
 from sim.rules.movement.diving import apart
 from sim.rules.movement.prone import knocked_down
-from sim.rules.reach.sight import blocked_line, creature_distance_half, distance_half, line_of_sight
+from sim.rules.reach.sight import (
+    blocked_line,
+    creature_distance_half,
+    creature_line,
+    distance_half,
+    line_of_sight,
+)
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
 Effects = Generator[ev.Event, Reply | None, None]
@@ -113,7 +119,8 @@ def _creature(
             return hidden
     there = world.need(target, Position).cell
     distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
-    return _in_range(world, ability, here, there, target, distance) or (target,)
+    refusal = _in_range(world, ability, here, there, target, distance, (actor, target))
+    return refusal or (target,)
 
 
 def _area(
@@ -125,18 +132,27 @@ def _area(
     if not world.grid.inside(centre):
         size = f"{world.grid.width}x{world.grid.height}"
         return Refusal(f"{centre} is outside the {size} map (R-U1)")
+    # R-Z3: a large caster aims from the nearest of its cells that sees the centre.
+    froms = sorted(
+        cells_of(world, action.actor), key=lambda c: distance_half(world.rules, c, centre)
+    )
+    here = next((c for c in froms if line_of_sight(world.grid, c, centre) is None), froms[0])
     refusal = _in_range(world, ability, here, centre, str(centre))
     if refusal is not None:
         return refusal
     radius = ability.radius_half if ability.target == AREA else 0
     hit = []
     for unit in creatures(world):
-        cell = world.need(unit, Position).cell
-        # Walls shelter a creature from the burst (R-A5's line, drawn from the centre).
-        sheltered = line_of_sight(world.grid, centre, cell) is not None
-        # R-M8 Decision: water between caster and a diver shelters the diver too.
-        sheltered = sheltered or apart(world, action.actor, unit)
-        if distance_half(world.rules, centre, cell) <= radius and not sheltered:
+        # R-M8 Decision: water between caster and a diver shelters the diver.
+        if apart(world, action.actor, unit):
+            continue
+        # Walls shelter a creature from the burst (R-A5's line, drawn from the centre); a
+        # large one is caught when any cell of its footprint is (R-Z3).
+        if any(
+            distance_half(world.rules, centre, cell) <= radius
+            and line_of_sight(world.grid, centre, cell) is None
+            for cell in cells_of(world, unit)
+        ):
             hit.append(unit)
     return tuple(hit)
 
@@ -148,9 +164,11 @@ def _in_range(
     there: Pos,
     what: str,
     distance: int | None = None,
+    between: tuple[str, str] | None = None,
 ) -> Refusal | None:
     """R-X20: within the data's range (`distance`, half-metres, when a creature is aimed at);
-    R-A5: with a line of sight no wall cell blocks."""
+    R-A5: with a line of sight no wall cell blocks: between any cells of the two creatures
+    `between` when a creature is aimed at (R-Z3)."""
     if distance is None:
         distance = distance_half(world.rules, here, there)
     if distance > ability.range_half:
@@ -160,6 +178,8 @@ def _in_range(
         )
     if ability.target in (CELL, AREA) and world.grid.kind(there) is Kind.WALL:
         return Refusal(f"{what} is a wall; {ability.name} needs an open cell (R-A5)")
+    if between is not None:
+        return creature_line(world, *between, what)
     return blocked_line(world.grid, here, there, what)
 
 

@@ -22,10 +22,11 @@ from sim.core import events as ev
 from sim.core.actions import BreakFree, Grapple, Refusal, Release
 from sim.core.components import Budget, Conditions, Hands, Position, Stats, Team
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, has, incapacitated
+from sim.core.creature import conditions, has, incapacitated, is_creature
 from sim.core.dice import Dice
 from sim.core.numbers import Tier
 from sim.core.purpose import RollKind
+from sim.core.roster import roster
 from sim.core.world import World
 from sim.rules.budget import several
 from sim.rules.candidates import Scene
@@ -260,13 +261,18 @@ def grapples(world: World) -> tuple[tuple[str, str], ...]:
 
     def whole() -> tuple[tuple[str, str], ...]:
         out: list[tuple[str, str]] = []
-        for unit in creatures(world):
+        for unit in roster(world, "grappling", _grappling, (Conditions, Team, Stats)):
             held = held_by(world, unit)
             if held is not None and holder_of(world, held) == unit:
                 out.append((unit, held))
         return tuple(out)
 
     return world.memo("grapples", whole, reads=(Conditions, Team, Stats))
+
+
+def _grappling(world: World, entity: str) -> bool:
+    """A creature that holds another Grappled: the few `grapples` looks at (issue #30)."""
+    return is_creature(world, entity) and conditions(world, entity).has(GRAPPLING)
 
 
 def loosened(world: World) -> list[ev.Event]:

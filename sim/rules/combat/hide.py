@@ -9,25 +9,29 @@ from __future__ import annotations
 
 from sim.core import events as ev
 from sim.core.actions import Hide, Refusal
-from sim.core.components import Position
 from sim.core.condition import Condition
 from sim.core.creature import creatures, has, unseen_by
 from sim.core.dice import Dice
-from sim.core.grid import Kind
+from sim.core.geometry import Pos
+from sim.core.grid import Grid, Kind
 from sim.core.purpose import RollKind
 from sim.core.world import World
 from sim.rules.combat.checks import acting_wins, skill_check
 from sim.rules.movement.diving import apart, submerged
-from sim.rules.reach.sight import cells_on_line, line_of_sight
+from sim.rules.reach.sight import cells_on_line, line_of_sight, sight_lines
 from sim.rules.reach.threat import enemies
 
 
 def in_cover(world: World, unit: str, viewer: str) -> bool:
     """Cover terrain between `viewer` and `unit`: `unit` stands in cover, or a cover cell lies
-    on the line between them (R-X8 Decision)."""
+    on the line between them (R-X8 Decision). A large creature (R-Z3) has cover only when
+    every line from the viewer's cells to its own does."""
     grid = world.grid
-    here = world.need(unit, Position).cell
-    there = world.need(viewer, Position).cell
+    return all(_covered(grid, there, here) for there, here in sight_lines(world, viewer, unit))
+
+
+def _covered(grid: Grid, there: Pos, here: Pos) -> bool:
+    """Whether the cell `here` is in cover from the cell `there` (R-X8 Decision)."""
     if grid.kind(here) is Kind.COVER:
         return True
     return any(
@@ -36,10 +40,13 @@ def in_cover(world: World, unit: str, viewer: str) -> bool:
 
 
 def in_plain_sight(world: World, unit: str, viewer: str) -> bool:
-    """`viewer` has a line of sight to `unit` (R-A5) and `unit` has no cover from it."""
-    here = world.need(unit, Position).cell
-    there = world.need(viewer, Position).cell
-    return line_of_sight(world.grid, there, here) is None and not in_cover(world, unit, viewer)
+    """`viewer` has a line of sight to `unit` (R-A5) and `unit` has no cover from it: for a
+    large creature, some cell of it is so seen from some cell of the viewer (R-Z3)."""
+    grid = world.grid
+    return any(
+        line_of_sight(grid, there, here) is None and not _covered(grid, there, here)
+        for there, here in sight_lines(world, viewer, unit)
+    )
 
 
 def cannot_see(world: World, actor: str, target: str) -> Refusal | None:

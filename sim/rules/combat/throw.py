@@ -38,7 +38,7 @@ from sim.rules.combat.checks import roll_check, saved
 from sim.rules.combat.health import damage
 from sim.rules.combat.items import find
 from sim.rules.combat.reactions import NONE, Ask, Reply, can_react, reaction_spent
-from sim.rules.reach.sight import blocked_line, creature_distance_half, distance_half
+from sim.rules.reach.sight import blocked_line, creature_distance_half, creature_line, distance_half
 from sim.rules.reach.target import singled_out
 
 Resolution = Generator[ev.Event | Ask, Reply | None, None]
@@ -87,7 +87,6 @@ def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
     item = _held(world, actor, action.item, "throw")
     if isinstance(item, Refusal):
         return item
-    here = world.need(actor, Position).cell
     there = world.need(target, Position).cell
     reach = throw_range(world, actor, item)
     distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
@@ -96,7 +95,7 @@ def plan_throw(world: World, action: Throw) -> ThrowPlan | Refusal:
             f"{target} is {_metres(distance)} away; {actor} throws {item} "
             f"{_metres(reach)} (R-X17: STR Bonus − weight, + X for thrown(X))"
         )
-    blocked = blocked_line(world.grid, here, there, target)
+    blocked = creature_line(world, actor, target, target)  # R-A5 from any cells, R-Z3
     return blocked if blocked is not None else ThrowPlan(item, there)
 
 

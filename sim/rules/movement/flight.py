@@ -3,7 +3,9 @@ over a pit or water at least waist-deep falls from `flier_fall_metres` (R-M4: Pr
 damage per full metre above its height), or into the water, where it starts swimming.
 
 A flier is in the air whenever it stands over a pit or such water; one already lying down
-(Prone, Incapacitated) or swimming is at the bottom or in the water, and falls no further."""
+(Prone, Incapacitated) or swimming is at the bottom or in the water, and falls no further.
+A large flier (R-Z1) is over a drop when any cell of its footprint is (R-Z2: a footprint stands
+only where every cell may be entered; the deepest water decides), and falls as its footprint."""
 
 from __future__ import annotations
 
@@ -12,22 +14,28 @@ from collections.abc import Sequence
 from sim.core import events as ev
 from sim.core.components import Body, Position
 from sim.core.condition import Condition
-from sim.core.creature import conditions
+from sim.core.creature import conditions, side
 from sim.core.grid import Kind
 from sim.core.world import World
-from sim.rules.movement.footing import mover
+from sim.rules.movement.footing import mover, terrain_view
 from sim.rules.movement.movement import fall
 
 # The conditions that bring a flier down (R-Z5).
 GROUNDING = (Condition.PRONE, Condition.GRAPPLED, Condition.INCAPACITATED)
 
 
+def over_pit(world: World, unit: str) -> bool:
+    """Whether `unit` is over a pit: for a large creature, any cell of its footprint (R-Z2)."""
+    cell = world.need(unit, Position).cell
+    return world.grid.footprints(side(world, unit)).kind(cell) is Kind.PIT
+
+
 def over_drop(world: World, unit: str) -> bool:
     """Whether `unit` is over a pit or water at least waist-deep (R-M9): where a flier that
-    stops flying falls (R-Z5)."""
+    stops flying falls (R-Z5). A large one's deepest cell decides (R-Z2)."""
     cell = world.need(unit, Position).cell
-    grid = world.grid
-    return grid.kind(cell) is Kind.PIT or grid.water_half(cell) >= mover(world, unit).waist_half
+    grid = world.grid.footprints(side(world, unit))
+    return over_pit(world, unit) or grid.water_half(cell) >= mover(world, unit).waist_half
 
 
 def falls_if_downed(world: World, unit: str) -> bool:
@@ -57,8 +65,9 @@ def grounded(world: World, events: Sequence[ev.Event]) -> list[ev.Event]:
             continue
         cell = world.need(unit, Position).cell
         metres = world.rules.movement.flier_fall_metres
-        out += fall(world, mover(world, unit), unit, cell, cell, float(metres))
-        if Condition.PRONE in held and world.grid.water_half(cell) >= mover(world, unit).waist_half:
+        view = terrain_view(world, unit)  # a large flier lands as its footprint (R-Z2)
+        out += fall(view, mover(world, unit), unit, cell, cell, float(metres))
+        if Condition.PRONE in held and view.grid.water_half(cell) >= mover(world, unit).waist_half:
             # R-M10: in the water it swims rather than lies.
             out.append(ev.ConditionLost(unit, Condition.PRONE, "fell into the water (R-Z5)"))
     return out

@@ -244,13 +244,16 @@ def _flight_problem(world: World, m: Mover, a: Pos, b: Pos) -> str | None:
     still block it, a diagonal still may not cut a wall's corner (R-U3), and a standing enemy
     still holds its cell (R-M5)."""
     grid = world.grid
+    # R-Z2: a large flier's map holds the worst of each footprint, a wall over a pit, so its
+    # flight is stopped by the walls any of its cells would meet and by nothing below.
+    big = " (R-Z2)" if m.side > 1 else ""
     if is_diagonal(a, b):
         for corner in (Pos(b.x, a.y), Pos(a.x, b.y)):
             if not grid.inside(corner) or grid.kind(corner) is Kind.WALL:
-                return f"{b}: the diagonal would cut the corner at {corner} (R-U3)"
+                return f"{m.at(b)}: the diagonal would cut the corner at {m.at(corner)} (R-U3){big}"
     enemy = blocker(world, m.unit, b)
     if enemy is not None:
-        return f"{b}: {enemy} stands there and is not an ally (R-M5)"
+        return f"{m.at(b)}: {enemy} stands there and is not an ally (R-M5)"
     return None
 
 

@@ -6,7 +6,7 @@ from sim.core import events as ev
 from sim.core.actions import FallProne, Refusal, StandUp
 from sim.core.components import Body, Position
 from sim.core.condition import Condition
-from sim.core.creature import cells_of, has
+from sim.core.creature import cells_of, has, side
 from sim.core.dice import Dice
 from sim.core.world import World
 from sim.rules.movement.footing import mover, standing_at
@@ -14,7 +14,9 @@ from sim.rules.movement.movement import fall
 
 
 def water_depth(world: World, unit: str) -> float:
-    return world.grid.water_half(world.need(unit, Position).cell) / 2
+    """Metres of water where it stands: a large creature's deepest cell decides (R-Z2)."""
+    grid = world.grid.footprints(side(world, unit))
+    return grid.water_half(world.need(unit, Position).cell) / 2
 
 
 def waist_deep(world: World, unit: str) -> bool:

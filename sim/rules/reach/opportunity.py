@@ -14,10 +14,11 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.core.actions import Movement, Step, Swim
-from sim.core.components import Body, Conditions, Hands, Item, Position, Stats, Team
+from sim.core.components import Body, Conditions, Hands, Item, Position, Size, Stats, Team
 from sim.core.condition import Condition
-from sim.core.creature import has, side, unseen_by
-from sim.core.geometry import Pos, gap
+from sim.core.creature import has, incapacitated, side, team_of, unseen_by
+from sim.core.geometry import Pos
+from sim.core.placement import near
 from sim.core.world import World
 from sim.rules.combat.reactions import can_react
 from sim.rules.movement.diving import apart
@@ -70,26 +71,31 @@ def provoked(
     own = world.need(unit, Position)
     here = own.cell if start is None else start
     height = own.elevation if up is None else up
-    foes = enemies(world, unit)
+    team = team_of(world, unit)
     wide = side(world, unit)  # R-Z3: it leaves reach only when none of its cells is in it
     # No reach is longer than this: on most legs no enemy is near enough and nothing more is
-    # asked (issue #11: the engine asks before every leg of every move).
+    # asked (issue #11: the engine asks before every leg of every move), and only the
+    # creatures that near are asked at all (issue #30: not every enemy on the map).
     bound = reach_bound(world)
     hidden: tuple[str, ...] | None = None
-    watching: dict[str, bool] = {}  # `_watches` of each enemy near a leg, asked once a path
+    # Whether each creature near a leg is one of `enemies` (another team, able to act, R-K2)
+    # that `_watches`, asked once a path, when it first comes near: a creature far from the
+    # path is never asked (the move cannot change it before then).
+    watching: dict[str, bool] = {}
     last = len(path) - 1
     for leg, there in enumerate(path):
         there_up = end_up if leg == last else 0.0
-        for enemy in foes:
-            at = world.need(enemy, Position).cell
-            if gap(at, side(world, enemy), here, wide) > bound:
-                continue
+        for enemy in near(world, here, bound, wide):
             if enemy not in watching:
+                if team_of(world, enemy) == team or incapacitated(world, enemy):
+                    watching[enemy] = False
+                    continue
                 if hidden is None:
                     hidden = unseen_by(world, unit)
                 watching[enemy] = _watches(world, unit, enemy, hidden, submerged)
             if not watching[enemy]:
                 continue
+            at = world.need(enemy, Position).cell
             if leaves_reach(
                 world, enemy, at, here, there, up_here=height, up_there=there_up, side=wide
             ):
@@ -229,8 +235,10 @@ def held_by(world: World, unit: str) -> tuple[str, ...]:
 
 def provoking_cells(world: World, unit: str) -> frozenset[Pos]:
     """Every cell on the ground some of `watchers` reaches (its `zone`): only leaving one of
-    them can provoke (R-R4), so a path that passes none provokes nothing."""
-    return frozenset().union(*(zone(world, foe) for foe in watchers(world, unit)))
+    them can provoke (R-R4), so a path that passes none provokes nothing. For a large mover,
+    every top-left from which its footprint covers one of them (R-Z3)."""
+    zones = frozenset().union(*(zone(world, foe) for foe in watchers(world, unit)))
+    return anchored(zones, side(world, unit))  # R-Z3: a large mover's top-lefts
 
 
 # --- the compiled twin ------------------------------------------------------------------------
@@ -245,9 +253,10 @@ def zone_planes(
 
     def planes() -> tuple[tuple[str, ...], npt.NDArray[np.uint8]]:
         foes = watchers(world, unit)
+        wide = side(world, unit)
         out = np.zeros((len(foes), *window.shape), dtype=np.uint8)
         for index, foe in enumerate(foes):
-            for cell in zone(world, foe):
+            for cell in anchored(zone(world, foe), wide):
                 if window.holds(cell):
                     out[(index, *window.local(cell))] = 1
         return foes, out
@@ -255,7 +264,21 @@ def zone_planes(
     return world.memo(
         ("zone_planes", unit, window),
         planes,
-        reads=(Position, Hands, Item, Body, Team, Stats, Conditions),
+        reads=(Position, Hands, Item, Body, Team, Stats, Conditions, Size),
+    )
+
+
+def anchored(cells: frozenset[Pos], wide: int) -> frozenset[Pos]:
+    """The top-lefts from which a footprint `wide` cells a side covers one of `cells`: where a
+    large mover is in a foe's reach (R-Z3), on the ground, when `cells` is that foe's zone.
+
+    >>> sorted(anchored(frozenset({Pos(3, 3)}), 2))
+    [Pos(x=2, y=2), Pos(x=2, y=3), Pos(x=3, y=2), Pos(x=3, y=3)]
+    """
+    if wide == 1:
+        return cells
+    return frozenset(
+        Pos(cell.x - dx, cell.y - dy) for cell in cells for dy in range(wide) for dx in range(wide)
     )
 
 

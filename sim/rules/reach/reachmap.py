@@ -158,6 +158,11 @@ class ReachMap(Mapping[Pos, ReachCell]):
             pos, offer.name, cost, offer.half_left, offer.bonus_left, route, self._hangs.get(pos)
         )
 
+    def planes(self) -> tuple[npt.NDArray[np.int8], Int]:
+        """The offer index (-1: no action gets there) and the cost of every cell of `window`,
+        as planes (not to be changed): for callers that weigh every cell at once."""
+        return self._code, self._cost
+
     def __contains__(self, pos: object) -> bool:
         return self._index(pos) >= 0
 

@@ -1,4 +1,6 @@
-"""Line of sight (R-A5): a ranged or thrown attack needs a line that no wall cell blocks."""
+"""Line of sight (R-A5): a ranged or thrown attack needs a line that no wall cell blocks. To and
+from a large creature (R-Z3) lines and distances are drawn from its footprint's cells: it is
+seen when any of its cells is, and ranges count from the nearest cells."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import math
 
 from sim.core.actions import Refusal
 from sim.core.components import Position
+from sim.core.creature import cells_of
 from sim.core.geometry import Pos
 from sim.core.grid import Grid, Kind
 from sim.core.numbers import Rules
@@ -54,6 +57,30 @@ def blocked_line(grid: Grid, a: Pos, b: Pos, what: str) -> Refusal | None:
     return None
 
 
+def sight_lines(world: World, a: str, b: str) -> tuple[tuple[Pos, Pos], ...]:
+    """The lines between creatures `a` and `b`, from each cell of `a`'s footprint to each of
+    `b`'s, nearest first (R-Z3: distances count from the nearest cells), in row order among
+    equals; for two creatures of one cell, the one line between their cells."""
+    mine, theirs = cells_of(world, a), cells_of(world, b)
+    pairs = [(here, there) for here in mine for there in theirs]
+    if len(pairs) == 1:
+        return (pairs[0],)
+    rules = world.rules
+    return tuple(sorted(pairs, key=lambda p: distance_half(rules, p[0], p[1])))
+
+
+def creature_line(world: World, a: str, b: str, what: str) -> Refusal | None:
+    """Why `a` cannot aim at `b` (R-A5), named `what`: no line between a cell of the one and a
+    cell of the other is clear (R-Z3), and the wall that blocks the nearest line says so."""
+    first: Refusal | None = None
+    for here, there in sight_lines(world, a, b):
+        blocked = blocked_line(world.grid, here, there, what)
+        if blocked is None:
+            return None
+        first = first or blocked
+    return first
+
+
 def distance_half(rules: Rules, a: Pos, b: Pos) -> int:
     """Grid distance in half-metres: 1 m straight, 1.5 m diagonal (R-U2).
 
@@ -73,16 +100,19 @@ def creature_distance_half(world: World, a: str, b: str) -> int:
     between them counting as a third direction the way a diagonal does (the longer of the two
     plus half the shorter, rounded down to the half-metre, R-U4).
 
-    Between two creatures on the ground the distance stays the grid's, as R-A5 measures it."""
+    Between two creatures on the ground the distance stays the grid's, as R-A5 measures it;
+    between large ones, from the nearest cells of their footprints (R-Z3)."""
     here, there = world.need(a, Position), world.need(b, Position)
-    flat = distance_half(world.rules, here.cell, there.cell)
+    # R-Z3: from the nearest cells of two footprints.
+    near, far = sight_lines(world, a, b)[0]
+    flat = distance_half(world.rules, near, far)
     if not (here.elevation or there.elevation):
         return flat
     grid = world.grid
     rise = abs(
-        grid.ground_half(here.cell)
+        grid.ground_half(near)
         + round(here.elevation * 2)
-        - grid.ground_half(there.cell)
+        - grid.ground_half(far)
         - round(there.elevation * 2)
     )
     return max(flat, rise) + min(flat, rise) // 2

@@ -261,13 +261,19 @@ def _ground(world: World, window: Window) -> npt.NDArray[np.int32]:
     return world.grid.stacked(("height",))[0, window.y0 : window.y1, window.x0 : window.x1]
 
 
-def reached_plane(world: World, attacker: str, at: Pos, window: Window) -> npt.NDArray[np.bool_]:
-    """`reaches(world, attacker, at, cell)` (R-A4, heights included) for every cell of
-    `window`, as a plane, with the same arithmetic (issue #11: a policy weighs the threat of
-    every cell it could move to)."""
+def reached_plane(
+    world: World, attacker: str, at: Pos, window: Window, target_side: int = 1
+) -> npt.NDArray[np.bool_]:
+    """`reaches(world, attacker, at, cell, target_side=target_side)` (R-A4, heights included)
+    for every cell of `window`, as a plane, with the same arithmetic (issue #11: a policy weighs
+    the threat of every cell it could move to). R-Z3: a large attacker reaches from each cell of
+    its footprint, and a creature `target_side` cells wide whose top-left is the cell is reached
+    at any of its cells."""
     grid = world.grid
     if not grid.inside(at):
         return np.zeros(window.shape, dtype=np.bool_)
+    if side(world, attacker) > 1 or target_side > 1:
+        return _reached_footprints(world, attacker, at, window, target_side)
     gap = gaps(window, at)
     own = world.need(attacker, Position)
     mine = own.elevation if own.cell == at else 0.0
@@ -279,13 +285,17 @@ def reached_plane(world: World, attacker: str, at: Pos, window: Window) -> npt.N
 
 
 def reaching_plane(
-    world: World, attacker: str, target: Pos, window: Window
+    world: World, attacker: str, target: Pos, window: Window, target_side: int = 1
 ) -> npt.NDArray[np.bool_]:
-    """`reaches(world, attacker, cell, target)` (R-A4, heights included) for every cell of
-    `window`, as a plane, with the same arithmetic."""
+    """`reaches(world, attacker, cell, target, target_side=target_side)` (R-A4, heights
+    included) for every cell of `window`, as a plane, with the same arithmetic. R-Z3: from any
+    cell of a large attacker's footprint whose top-left is the cell, to any cell of a target
+    `target_side` cells wide."""
     grid = world.grid
     if not grid.inside(target):
         return np.zeros(window.shape, dtype=np.bool_)
+    if side(world, attacker) > 1 or target_side > 1:
+        return _reaching_footprints(world, attacker, target, window, target_side)
     gap = gaps(window, target)
     own = world.need(attacker, Position)
     mine = np.zeros(window.shape, dtype=np.float64)
@@ -296,4 +306,102 @@ def reaching_plane(
     rise = np.abs(ground / 2 + mine - grid.ground_half(target) / 2 - theirs)
     near = (gap > 0) & (gap <= reach_cells(world, attacker))
     out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    return out
+
+
+# --- planes between footprints (R-Z3) ---------------------------------------------------------
+
+
+def _beyond(world: World, window: Window) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int32]]:
+    """Which cells of `window` are on the map, and their ground (half-metres; 0 off it): a
+    footprint's plane reads past the window's right and bottom edges, and past the map's."""
+    g = world.grid
+    inside = np.zeros(window.shape, dtype=np.bool_)
+    ground = np.zeros(window.shape, dtype=np.int32)
+    x0, y0 = max(window.x0, 0), max(window.y0, 0)
+    x1, y1 = min(window.x1, g.width), min(window.y1, g.height)
+    if x0 < x1 and y0 < y1:
+        part = (slice(y0 - window.y0, y1 - window.y0), slice(x0 - window.x0, x1 - window.x0))
+        inside[part] = True
+        ground[part] = world.grid.stacked(("height",))[0, y0:y1, x0:x1]
+    return inside, ground
+
+
+def _widened(window: Window, by: int) -> Window:
+    return Window(window.x0, window.y0, window.x1 + by, window.y1 + by)
+
+
+def _any_of_block(
+    plane: npt.NDArray[np.bool_], wide: int, shape: tuple[int, int]
+) -> npt.NDArray[np.bool_]:
+    """For each cell of a `shape` window, whether any cell of the `wide` x `wide` block whose
+    top-left it is holds in `plane` (the window widened by `wide` - 1)."""
+    height, width = shape
+    out = np.zeros(shape, dtype=np.bool_)
+    for dy in range(wide):
+        for dx in range(wide):
+            out |= plane[dy : dy + height, dx : dx + width]
+    return out
+
+
+def _reached_footprints(
+    world: World, attacker: str, at: Pos, window: Window, target_side: int
+) -> npt.NDArray[np.bool_]:
+    """`reached_plane` where a footprint is larger than a cell: the cells some cell of the
+    attacker's footprint reaches (`_reaches_footprint`'s pairs), then every top-left whose
+    footprint of `target_side` holds one."""
+    wide = _widened(window, target_side - 1)
+    inside, ground = _beyond(world, wide)
+    hung = np.zeros(wide.shape, dtype=np.float64)
+    for cell, hangers in hanging(world).items():
+        if wide.holds(cell):
+            hung[wide.local(cell)] = next((up for u, up in hangers if u != attacker), 0.0)
+    own = world.need(attacker, Position)
+    mine = own.elevation if own.cell == at else 0.0
+    height = world.need(attacker, Body).height
+    cells = reach_cells(world, attacker)
+    ours = footprint(at, side(world, attacker))
+    aimed = np.zeros(wide.shape, dtype=np.bool_)
+    grid = world.grid
+    for cell in ours:
+        if not grid.inside(cell):
+            continue
+        gap = gaps(wide, cell)
+        rise = np.abs(grid.ground_half(cell) / 2 + mine - ground / 2 - hung)
+        aimed |= (gap <= cells) & (rise <= height)
+    for cell in ours:
+        if wide.holds(cell):
+            aimed[wide.local(cell)] = False
+    return _any_of_block(aimed & inside, target_side, window.shape)
+
+
+def _reaching_footprints(
+    world: World, attacker: str, target: Pos, window: Window, target_side: int
+) -> npt.NDArray[np.bool_]:
+    """`reaching_plane` where a footprint is larger than a cell: for each cell of the target's
+    footprint, the top-lefts from whose footprint some cell reaches it, not counting those
+    whose footprint covers it (`_reaches_footprint`'s pairs)."""
+    mine_side = side(world, attacker)
+    wide = _widened(window, mine_side - 1)
+    inside, ground = _beyond(world, wide)
+    height = world.need(attacker, Body).height
+    cells = reach_cells(world, attacker)
+    grid = world.grid
+    ys, xs = np.ogrid[window.y0 : window.y1, window.x0 : window.x1]
+    out = np.zeros(window.shape, dtype=np.bool_)
+    for aim in footprint(target, target_side):
+        if not grid.inside(aim):
+            continue
+        theirs = up_in(world, aim, attacker)
+        gap = gaps(wide, aim)
+        rise = np.abs(ground / 2 - grid.ground_half(aim) / 2 - theirs)
+        striking = (gap > 0) & (gap <= cells) & (rise <= height) & inside
+        covers = (aim.x - mine_side < xs) & (xs <= aim.x) & (aim.y - mine_side < ys) & (ys <= aim.y)
+        out |= _any_of_block(striking, mine_side, window.shape) & ~covers
+    own = world.need(attacker, Position)
+    if own.elevation and window.holds(own.cell):
+        # R-M7: where it hangs, its own height counts: asked as the one-cell answer is.
+        out[window.local(own.cell)] = reaches(
+            world, attacker, own.cell, target, target_side=target_side
+        )
     return out

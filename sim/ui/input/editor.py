@@ -291,16 +291,20 @@ class Editor:
         if cell is None:
             self._panel_click(pos)
             return
-        unit = self.state.unit_at(cell)
+        unit = me.unit_covering(self.source, self.state, cell)  # any cell of a large one
         if self.shape == "unit" or unit is not None:
             if unit is not None:
                 self.selected = self.dragging = unit.id
             elif self.shape == "unit":
-                self.edit(
-                    me.place_unit(
-                        self.state, self.templates[self.template], self.teams[self.team], cell
-                    )
+                placed = me.place_unit(
+                    self.state, self.templates[self.template], self.teams[self.team], cell
                 )
+                # R-Z1: a 2x2 or 3x3 creature only where its whole footprint fits.
+                problem = me.footprint_problem(self.source, placed, placed.units[-1].id)
+                if problem is not None:
+                    self.message = say("editor_cannot_place", why=problem)
+                    return
+                self.edit(placed)
                 self.selected = self.state.units[-1].id
             return
         self.selected = None
@@ -333,7 +337,12 @@ class Editor:
         if self.dragging is not None:
             unit = self.state.unit(self.dragging)
             if cell is not None and unit is not None and cell != unit.cell:
-                self.edit(me.move_unit(self.state, self.dragging, cell))
+                moved = me.move_unit(self.state, self.dragging, cell)
+                problem = me.footprint_problem(self.source, moved, self.dragging)
+                if problem is None:
+                    self.edit(moved)
+                else:
+                    self.message = say("editor_cannot_place", why=problem)
             self.dragging = None
         elif self.anchor is not None and cell is not None:
             cells = me.rectangle(self.state, self.anchor, cell)
@@ -689,10 +698,13 @@ class Editor:
         order = tuple(dict.fromkeys(u.team for u in self.state.units))
         for unit in self.state.units:
             style = pal.team_style(unit.team, order)
-            cx, cy = self.camera.centre(unit.cell)
-            c = self.camera.cell
+            # R-Z1: a large unit's token spans its footprint, centred on it.
+            wide = me.unit_side(self.source, unit)
+            x, y = self.camera.screen(unit.cell)
+            c = self.camera.cell * wide
+            cx, cy = x + c // 2, y + c // 2
             if unit.id == self.selected:
-                pygame.draw.rect(s, pal.WHITE, (*self.camera.screen(unit.cell), c, c), 2)
+                pygame.draw.rect(s, pal.WHITE, (x, y, c, c), 2)
             draw_shape(s, style, (cx, cy), c * 0.36, pal.BLACK, 2)
             if c >= 18:
                 self.fonts.draw(s, initials(unit.id), (cx, cy), max(12, c // 3), pal.WHITE,

@@ -87,6 +87,7 @@ SAYINGS: dict[str, str] = {
     "editor_still": "Still editing",
     "editor_undone": "Undone: {what}; {left} left to undo (Ctrl+Y redoes)",
     "editor_nothing_to_undo": "Nothing to undo",
+    "editor_cannot_place": "Cannot place it there: {why}",
     "editor_redone": "Redone: {what}",
     "editor_nothing_to_redo": "Nothing to redo",
     "editor_cannot_playtest": "Cannot play-test: {problems} (see the list)",

@@ -69,7 +69,7 @@ def condition_words(name: str, value: Value) -> str:
     >>> condition_words("burning", 2), condition_words("grappled", "grok")
     ('burning (2 stacks)', 'grappled by grok')
     >>> condition_words("unseen", ("ana", "bo")), condition_words("feinted", 5)
-    ('unseen by ana, bo', 'feinted (+5 to the next melee Hit Roll)')
+    ('unseen by ana, bo', 'feint ready (+5 to the next melee Hit Roll)')
     """
     simple = {
         "incapacitated": "down (Incapacitated)",
@@ -88,7 +88,8 @@ def condition_words(name: str, value: Value) -> str:
         "bleeding": lambda v: f"bleeding ({_stacks(v, 'stack')})",
         "quickened": lambda v: f"quickened ({_stacks(v, 'turn end')} left)",
         "aiming": lambda v: f"aiming (+{v} to the next ranged Hit Roll)",
-        "feinted": lambda v: f"feinted (+{v} to the next melee Hit Roll)",
+        # The feinter holds the bonus: "ana: feinted" read as though ana had been fooled.
+        "feinted": lambda v: f"feint ready (+{v} to the next melee Hit Roll)",
         "unseen": lambda v: "unseen" if isinstance(v, int) else f"unseen by {_listed(v)}",
         "assisted": lambda v: f"assisted against {v}",
         "assisted_by": lambda v: f"helped by {v}",
@@ -111,6 +112,7 @@ LOST_WORDS = {
     "assisted_by": "is no longer helped",
     "submerged": "is no longer under water",
     "disengaged": "no longer moves without provoking",
+    "feinted": "loses the feint's bonus",
 }
 
 

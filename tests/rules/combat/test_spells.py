@@ -119,15 +119,15 @@ def test_R_X20_bad_rules_data_lists_every_problem() -> None:
         "[zap]: unknown key 'colour' (expected attack, description, effects, kind, radius, "
         "range, save, target, tier)",
         "[zap]: tier must be one of half, one_and_half, full (R-X20: Quick ½, Complex 1½, "
-        "Very Complex Full), not 'one'",
+        'Very Complex Full), not "one"',
         "[zap]: range must be 0 to 1000 in half-metre steps, not 0.3",
         "[zap]: a Hit Roll or a save decides who is affected, not both",
         '[zap]: effect 1: damage must be a number or dice like "1d6+1" (at most 100 dice of '
-        "1000 sides, 1000 more or less), not 'd4'",
+        '1000 sides, 1000 more or less), not "d4"',
         "[zap]: effect 2: unknown key 'turns' (expected condition)",
         "[zap]: effect 2: condition must be one of burning, bleeding, quickened, slowed, prone, "
-        "not 'stunned'",
-        "[buff]: tier must be one of bonus, half, one, one_and_half, full, not 'extended'",
+        'not "stunned"',
+        '[buff]: tier must be one of bonus, half, one, one_and_half, full, not "extended"',
         "[buff]: needs effects, a list of tables",
     ]
     assert str(error.value).startswith("bad.toml: [zap]: unknown key 'colour'")

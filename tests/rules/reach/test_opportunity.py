@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,12 +57,7 @@ from tests.helpers import accepted, give
 from tests.movers import begin as begin_on
 from tests.movers import creature, legend
 
-SHIPPED = sorted((Path(__file__).resolve().parents[3] / "scenarios").glob("*.toml"))
-# ogre_ford's ogre is 2x2 (R-Z1): on main the compiled provocations do not yet count every
-# footprint cell (R-Z3 with R-R4); branch sizerest (4259fe6) makes them. Its own test below
-# fails until that is merged, and then says so: drop LARGE and the test with it.
-LARGE = [p for p in SHIPPED if p.name == "ogre_ford.toml"]
-SCENARIOS = [p for p in SHIPPED if p not in LARGE]
+SCENARIOS = sorted((Path(__file__).resolve().parents[3] / "scenarios").glob("*.toml"))
 
 
 def _near_a_foe(world: World, unit: str, rng: random.Random) -> Pos | None:
@@ -83,20 +77,9 @@ def _near_a_foe(world: World, unit: str, rng: random.Random) -> Pos | None:
 
 
 def test_on_shipped_maps_the_compiled_sum_is_the_sum_over_the_provocations_of_the_path() -> None:
-    compared, provoking = _compare(SCENARIOS)
-    print(f"compared {compared} paths, {provoking} of them provoking")
-    assert compared > 1000 and provoking > 200
-
-
-@pytest.mark.xfail(strict=True, reason="large footprints in the provocations: branch sizerest")
-def test_the_compiled_sum_is_the_provocations_sum_with_ogre_fords_2x2_ogre() -> None:
-    _compare(LARGE)
-
-
-def _compare(paths: list[Path]) -> tuple[int, int]:
     rng = random.Random(11)
     compared = provoking = 0
-    for path in paths:
+    for path in SCENARIOS:
         world = begin(load(path), 0).world
         for unit in creatures(world):
             for _ in range(2):
@@ -125,7 +108,8 @@ def _compare(paths: list[Path]) -> tuple[int, int]:
                     assert got == expected, (path.name, unit, spot, cell)
                     compared += 1
                     provoking += expected > 0
-    return compared, provoking
+    print(f"compared {compared} paths, {provoking} of them provoking")
+    assert compared > 1000 and provoking > 200
 
 
 # --- random maps -------------------------------------------------------------------------------
