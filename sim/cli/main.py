@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from sim.ai.levels import LEVELS, ROUND_CAP
-from sim.content.packs import describe, modes_words
+from sim.content.packs import describe, modes_words, size_words
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
 from sim.content.tmx import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
-from sim.core.components import Body, Budget, Position
+from sim.core.components import Body, Budget, Position, Size
 from sim.core.creature import creatures, team_of
 from sim.core.dice import Dice, DiceExhausted, LoadedDice, SeededDice, fresh_seed
 from sim.core.files import Unreadable, read_text, too_large, write_atomically
@@ -309,6 +309,13 @@ def _check(paths: list[str]) -> int:
             ]
             if moving:  # R-Z5
                 print(f"  movement modes: {', '.join(moving)}")
+            large = [
+                f"{uid} {size_words(size.side)}"
+                for uid, size in scenario.world.each(Size)
+                if size.side > 1
+            ]
+            if large:  # R-Z1
+                print(f"  large creatures: {', '.join(large)}")
     return 1 if failed else 0
 
 

@@ -499,13 +499,23 @@ def modes_words(table: dict[str, Any]) -> str:
     return ", ".join(f"{k} {table[k]} m" for k in cat.MODE_KEYS if table.get(k))
 
 
+def size_words(side: int) -> str:
+    """A large creature's size as `sim check` and the sidebar say it (R-Z1).
+
+    >>> size_words(2)
+    'size 2 (2×2)'
+    """
+    return f"size {side} ({side}×{side})"
+
+
 def describe(
     entries: tuple[Entry, ...], scenario: str, catalog: Catalog | None = None
 ) -> list[str]:
     """A line for each section of a scenario's own content, as `sim check` lists it:
     `templates: ogre (monsters.toml:3, based on orc_brute), ...`; `scenario` names the
     scenario's own file; from `catalog` (the battle's), a race's or a template's movement
-    modes too (R-Z5): `griffin (monsters.toml:9, fly 12 m)`."""
+    modes (R-Z5) and size (R-Z1) too: `griffin (monsters.toml:9, fly 12 m)`,
+    `ogrekin (monsters.toml:2, size 2 (2×2))`."""
     lines = []
     for section in SHOWN:
         found = [e for e in entries if e.section == section]
@@ -519,14 +529,20 @@ def describe(
             if entry.replaces:
                 notes.append("replaces the shipped one")
             if catalog is not None and section in ("templates", "races"):
-                race = catalog.races.get(entry.name) if section == "races" else None
-                table = (
-                    {k: getattr(race, k) for k in cat.MODE_KEYS}
-                    if race is not None
-                    else catalog.templates.get(entry.name, {})
+                template = catalog.templates.get(entry.name, {}) if section == "templates" else {}
+                race = (
+                    catalog.races.get(entry.name)
+                    if section == "races"
+                    else catalog.races.get(str(template.get("race", "")))
                 )
+                # A template's own keys replace its race's, as a unit's replace its template's.
+                table = {k: getattr(race, k) for k in cat.MODE_KEYS} if race is not None else {}
+                table |= {k: template[k] for k in cat.MODE_KEYS if k in template}
                 if modes_words(table):
                     notes.append(modes_words(table))
+                side = template.get("size", race.size if race is not None else 1)
+                if isinstance(side, int) and side > 1:  # R-Z1
+                    notes.append(size_words(side))
             words.append(f"{entry.name} ({', '.join(notes)})")
         if len(found) > NAMES_SHOWN:
             words.append(f"… and {len(found) - NAMES_SHOWN:,} more")

@@ -221,8 +221,9 @@ class _Loader:
 
     def unknown(self, space: str, name: Any) -> bool:
         """Whether a name that is not in the catalog is to be reported: not when it is a
-        content entry with problems of its own (those are listed)."""
-        return (space, name) not in self.broken
+        content entry with problems of its own (those are listed). A name that is not a
+        string (`template = []`) is never an entry's, and may not even be hashable."""
+        return not isinstance(name, str) or (space, name) not in self.broken
 
     def unknown_keys(
         self, base: KeyPath, table: dict[str, Any], allowed: set[str], what: str = "key"

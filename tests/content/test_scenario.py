@@ -94,6 +94,11 @@ CASES = [
         "unknown template 'orc_boss' (known: dwarf_guard,",
     ),
     ("unknown race", 'at = "b"', 'at = "b"\nrace = "gnome"', "gnome", "unknown race 'gnome'"),
+    # Names that are not strings (found by tests/formats/test_fuzz_input.py): a list or a table
+    # is no name of the scenario's own content either, and is said, not a traceback.
+    ("template a list", '"orc_brute"', "[]", "template = []", "unknown template [] (known: "),
+    ("race a table", 'at = "b"', 'at = "b"\nrace = {}', "race = {}", "unknown race {} (known: "),
+    ("armour a list", 'at = "b"', 'at = "b"\narmour = ["x"]', "armour =", "['x'] is not a known"),
     (
         "bad attribute die",
         'at = "b"',
@@ -590,7 +595,11 @@ def test_every_shipped_scenario_checks_and_plays_some_turns(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["check", str(path)]) == 0
-    assert capsys.readouterr().out == f"{path}: ok\n"
+    # A scenario with content packs (ogre_ford) has its own content listed under the verdict.
+    verdict, *content = capsys.readouterr().out.splitlines()
+    assert verdict == f"{path}: ok"
+    assert all(line.startswith("  ") for line in content), content
+    assert bool(content) == ("content = [" in path.read_text(encoding="utf-8")), content
     scenario = load(path)
     for seed in (1, 2, 3):
         battle = scenario.begin(SeededDice(seed), seed)

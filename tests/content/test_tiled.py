@@ -23,7 +23,8 @@ def test_export_then_import_gives_the_same_world(path: Path, tmp_path: Path) -> 
     write_tmx(path, tmp_path / "map.tmx")
     text, warnings = to_scenario(tmp_path / "map.tmx")
     assert warnings == []
-    before, after = load(path), loads(text)
+    # Read as if written back beside the scenario, where its content packs are (ogre_ford).
+    before, after = load(path), loads(text, str(path))
     assert after.world.grid.same_as(before.world.grid)
     assert after.world == before.world
     assert after.objectives == before.objectives
