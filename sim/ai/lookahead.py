@@ -33,11 +33,12 @@ from sim.rules.objectives import Reach
 
 def played_out(
     battle: Battle, unit: str, choice: Choice, seed: int, guide: Guide, team: str, steps: int
-) -> float:
+) -> tuple[float, int]:
     """How well `team` stands, by `prospect`, on `play_out`'s fork: `choice`, the rest of
-    `unit`'s turn and the foes' turns after it, with the luck of their attacks taken out."""
+    `unit`'s turn and the foes' turns after it, with the luck of their attacks taken out;
+    and how many decisions the fork played."""
     fork, luck = play_out(battle, unit, choice, seed, guide, team, steps)
-    return prospect(fork, team) - luck.total
+    return prospect(fork, team) - luck.total, luck.submitted
 
 
 def play_out(
@@ -221,10 +222,19 @@ def look_ahead(
         if isinstance(c.decision, a.Movement):
             end = c.decision.path[-1] if c.decision.path else c.decision.to
             kept.update(() if end is None else (end,))
+    spent = 0  # decisions the forks played, against search.budget
     for seed in seeds:
+        if played and spent + spent / played > search.budget:
+            # Another seed would likely overspend the budget. Every candidate still in is
+            # played on the same seeds, so the look-ahead stops between two seeds: a turn
+            # whose forks are long (many foes, long fights) plays fewer of them, which bounds
+            # the slowest decisions.
+            break
         start = battle if setting is None else setting(seed, kept)
         for i in alive:
-            totals[i] += played_out(start, unit, top[i], seed, guide, team, search.steps)
+            value, steps = played_out(start, unit, top[i], seed, guide, team, search.steps)
+            totals[i] += value
+            spent += steps
         played += 1
         if played == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from sim.ai import lookahead
 from sim.ai import ranking as ai_ranking
 from sim.ai.choice import Choice
 from sim.ai.chooser import AI
@@ -21,9 +23,10 @@ from sim.ai.weights import Search, level
 from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core.creature import team_of
+from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.formats.replay import begin
-from sim.play.engine import AwaitingAction, Battle
+from sim.play.engine import AwaitingAction, Battle, Decision
 from sim.play.legal import listing
 from sim.rules.objectives import Reach
 
@@ -121,3 +124,33 @@ def test_candidates_make_only_the_choices_they_keep(monkeypatch: pytest.MonkeyPa
     assert search is not None
     picked = candidates(ranked, outline(listed, ranked), search)
     assert 0 < len(made) <= len(picked)
+
+
+@pytest.mark.parametrize(("budget", "seeds"), [(1, 1), (10_000, 6)])
+def test_a_look_ahead_starts_no_seed_its_budget_cannot_pay(
+    monkeypatch: pytest.MonkeyPatch, budget: int, seeds: int
+) -> None:
+    """search.budget: the decisions a turn's forks may play. Each seed plays every candidate
+    still in; once another seed would likely overspend the budget, none is started."""
+    battle = begin(load(SCENARIOS[0]), 1)
+    pending = battle.pending
+    assert isinstance(pending, AwaitingAction)
+    listed = listing(battle, slowed=False)
+    ranked = rank(battle.world, pending.unit, listed, objectives=battle.objectives)
+    hard = level("hard").search
+    assert hard is not None
+    search = replace(hard, seeds=6, budget=budget)
+    played: list[tuple[int, Decision]] = []
+    real = lookahead.played_out
+
+    def noted(start: Battle, unit: str, choice: Choice, seed: int, *rest: Any) -> tuple[float, int]:
+        played.append((seed, choice.decision))
+        return real(start, unit, choice, seed, *rest)
+
+    monkeypatch.setattr(lookahead, "played_out", noted)
+    lookahead.look_ahead(
+        battle, pending.unit, listed, ranked, SeededDice(7), AI("normal", 7), search
+    )
+    assert len({seed for seed, _ in played}) == seeds
+    # normal's best is played on every seed that is started, as the measure to beat.
+    assert sum(decision == ranked[0].decision for _, decision in played) == seeds
