@@ -412,13 +412,14 @@ class Context:
             self._from = np.array([(s.x, s.y) for s in spots], dtype=np.int64).reshape(-1, 2)
         if self.window.holds(cell):
             if self._nearest_plane is None:
-                # Every cell around at once: the least gap to any spot, cell by cell.
-                spots = [Pos(int(x), int(y)) for x, y in self._from]
-                plane = np.zeros(self.window.shape, dtype=np.int64)
-                if spots:
-                    plane = gaps(self.window, spots[0])
-                    for spot in spots[1:]:
-                        np.minimum(plane, gaps(self.window, spot), out=plane)
+                # Every cell around at once: the least gap to any spot, cell by cell, every
+                # spot in one broadcast (issue #30: a plane a spot cost more than the sums).
+                win = self.window
+                plane = np.zeros(win.shape, dtype=np.int64)
+                if len(self._from):
+                    xs = np.abs(np.arange(win.x0, win.x1)[None, :] - self._from[:, :1])
+                    ys = np.abs(np.arange(win.y0, win.y1)[None, :] - self._from[:, 1:])
+                    plane = np.maximum(xs[:, None, :], ys[:, :, None]).min(axis=0)
                 self._nearest_plane = plane
             return int(self._nearest_plane[self.window.local(cell)])
         found = self.nearest_foe_at(cell)
