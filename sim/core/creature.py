@@ -45,12 +45,15 @@ def conditions(world: World, unit: str) -> Conditions:
 
 
 def has(world: World, unit: str, condition: Condition) -> bool:
-    return conditions(world, unit).has(condition)
+    # Asked thousands of times a battle (issue #30): `conditions` and `Conditions.has` inlined.
+    held = world.get(unit, Conditions)
+    return held is not None and held.has(condition)
 
 
 def incapacitated(world: World, unit: str) -> bool:
     """R-C6, R-K2."""
-    return has(world, unit, Condition.INCAPACITATED)
+    held = world.get(unit, Conditions)
+    return held is not None and held.has(Condition.INCAPACITATED)
 
 
 def able(world: World) -> tuple[str, ...]:
