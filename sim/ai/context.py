@@ -282,9 +282,9 @@ class Context:
         return self._lifted
 
     def move_planes(self) -> MovePlanes:
-        """`threat`, `menace` and `nearest_foe` of every cell of `window` as rows of numbers,
-        and where a foe is close enough that `strike` may find one to strike, worked out once:
-        the move evaluator reads them for each of hundreds of candidate cells."""
+        """`threat`, `menace` and `nearest_foe` of every cell of `window` as planes, and where
+        a foe is close enough that `strike` may find one to strike, worked out once: the move
+        evaluator reads them for each of hundreds of candidate cells."""
         if self._move_planes is None:
             self.threat(self.here)  # the planes, made once
             self.menace(self.here)
@@ -303,10 +303,6 @@ class Context:
             self._move_planes = MovePlanes(
                 self.window.x0,
                 self.window.y0,
-                self._threats.tolist(),
-                self._menaces.tolist(),
-                self._nearest_plane.tolist(),
-                close.tolist(),
                 float(self._threats[local]),
                 float(self._menaces[local]),
                 int(self._nearest_plane[local]),
@@ -412,13 +408,14 @@ class Context:
             self._from = np.array([(s.x, s.y) for s in spots], dtype=np.int64).reshape(-1, 2)
         if self.window.holds(cell):
             if self._nearest_plane is None:
-                # Every cell around at once: the least gap to any spot, cell by cell.
-                spots = [Pos(int(x), int(y)) for x, y in self._from]
-                plane = np.zeros(self.window.shape, dtype=np.int64)
-                if spots:
-                    plane = gaps(self.window, spots[0])
-                    for spot in spots[1:]:
-                        np.minimum(plane, gaps(self.window, spot), out=plane)
+                # Every cell around at once: the least gap to any spot, cell by cell, every
+                # spot in one broadcast (issue #30: a plane a spot cost more than the sums).
+                win = self.window
+                plane = np.zeros(win.shape, dtype=np.int64)
+                if len(self._from):
+                    xs = np.abs(np.arange(win.x0, win.x1)[None, :] - self._from[:, :1])
+                    ys = np.abs(np.arange(win.y0, win.y1)[None, :] - self._from[:, 1:])
+                    plane = np.maximum(xs[:, None, :], ys[:, :, None]).min(axis=0)
                 self._nearest_plane = plane
             return int(self._nearest_plane[self.window.local(cell)])
         found = self.nearest_foe_at(cell)
@@ -438,19 +435,15 @@ class Context:
 
 @dataclass(frozen=True, slots=True)
 class MovePlanes:
-    """`Context.move_planes`: rows [y][x] of the window from (x0, y0), and the values of the
-    creature's own cell."""
+    """`Context.move_planes`: the window's corner (x0, y0), the values of the creature's own
+    cell, and the planes as arrays [y, x] of the window (a caller weighs many cells at once;
+    rows of Python numbers cost more to make than the few single cells read from them)."""
 
     x0: int
     y0: int
-    threats: list[list[float]]
-    menaces: list[list[float]]
-    nearest: list[list[int]]
-    close: list[list[bool]]
     threat_here: float
     menace_here: float
     nearest_here: int
-    # The same planes as arrays [y, x], for a caller that weighs many cells at once.
     threat_plane: npt.NDArray[np.float64]
     menace_plane: npt.NDArray[np.float64]
     nearest_plane: npt.NDArray[np.int64]

@@ -11,6 +11,7 @@ change to a rule's numbers reaches the odds too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -109,7 +110,14 @@ def hit_total(
 ) -> Distribution:
     """R-A1: the Hit Roll of `attacker`'s next attack in its window, with Aim (R-X1, ranged),
     a Feint (R-X10, melee, whatever the target) and an Assist against this target (R-X21) as
-    `hit_roll` adds them."""
+    `hit_roll` adds them. Shared: callers must not change its chances."""
+    return _hit(*_hit_terms(world, attacker, target, melee=melee, factor=factor))
+
+
+def _hit_terms(
+    world: World, attacker: str, target: str, *, melee: bool, factor: int = 1
+) -> tuple[int, int]:
+    """`hit_total` as numbers: the FCS die and the modifier added to it."""
     count = (world.get(attacker, AttackWindow) or AttackWindow()).count + 1
     modifier = hit_bonus(world, attacker, count, factor)
     held = conditions(world, attacker)
@@ -119,30 +127,63 @@ def hit_total(
         modifier += held.count(Condition.FEINTED)
     modifier += assist_bonus(world, attacker, target)[0]
     fcs = world.need(attacker, Stats).attribute("fcs")
-    return Distribution.die(fcs.die) + modifier
+    return fcs.die, modifier
 
 
 def defense_total(world: World, unit: str, choice: str) -> Distribution:
     """R-A2: the RES Roll (doubled by Brace, R-X3) plus the chosen reaction, as `defense_roll`
-    rolls it; 0 for an Incapacitated defender."""
+    rolls it; 0 for an Incapacitated defender. Shared: callers must not change its chances."""
+    return _defense(_defense_terms(world, unit, choice))
+
+
+def _defense_terms(world: World, unit: str, choice: str) -> tuple[int, ...]:
+    """`defense_total` as numbers: () for the 0 of an Incapacitated defender, else the RES die
+    and its factor, then for a reaction its die, that die's factor and what is added."""
     if incapacitated(world, unit):
-        return Distribution.constant(0)
+        return ()
     stats = world.need(unit, Stats)
     braced = 2 if has(world, unit, Condition.BRACED) else 1
     res = stats.attribute("res")
-    total = Distribution.die(res.die, braced)
     if choice == "dodge":
         agi = stats.attribute("agi")
         bonus = agi.bonus * (2 if has(world, unit, Condition.EVADING) else 1)  # R-X9
-        return total + Distribution.die(agi.die) + bonus
+        return (res.die, braced, agi.die, 1, bonus)
     if choice == "parry":
         attribute = stats.attribute(parry_attribute(stats))
-        return (
-            total + Distribution.die(attribute.die) + (attribute.bonus + parry_rating(world, unit))
-        )
+        return (res.die, braced, attribute.die, 1, attribute.bonus + parry_rating(world, unit))
     if choice == "block":
         added = res.bonus * braced + block_rating(world, unit)
-        return total + Distribution.die(res.die, braced) + added
+        return (res.die, braced, res.die, braced, added)
+    return (res.die, braced)
+
+
+# The same few totals are rolled against each other by every creature's every decision, so
+# their distributions and chances are kept by the numbers they are made of (issue #30): what
+# the world decides is read afresh each time, only the arithmetic is shared.
+@lru_cache(maxsize=1024)
+def _hit(die: int, modifier: int) -> Distribution:
+    return _shared(Distribution.die(die) + modifier)
+
+
+@lru_cache(maxsize=1024)
+def _defense(terms: tuple[int, ...]) -> Distribution:
+    if not terms:
+        return _shared(Distribution.constant(0))
+    total = Distribution.die(terms[0], terms[1])
+    if len(terms) > 2:
+        total = total + Distribution.die(terms[2], terms[3]) + terms[4]
+    return _shared(total)
+
+
+@lru_cache(maxsize=4096)
+def _hit_chance(hit: tuple[int, int], defense: tuple[int, ...]) -> float:
+    """P(Hit Roll > Defense Roll) (R-A3) of the totals `_hit_terms` and `_defense_terms` give."""
+    return _hit(*hit).beats(_defense(defense))
+
+
+def _shared(total: Distribution) -> Distribution:
+    """`total`, its chances made read-only: it is kept and handed to every caller."""
+    total.probs.flags.writeable = False
     return total
 
 
@@ -179,13 +220,13 @@ def attack_odds(
     factor: int = 1,
 ) -> tuple[AttackOdds, ...]:
     """The chance to hit and expected damage against each defence the target can afford."""
-    hit = hit_total(world, attacker, target, melee=melee, factor=factor)
+    hit = _hit_terms(world, attacker, target, melee=melee, factor=factor)
     kind = weapon_kind(world, weapon)
     wd = kind.wd if kind else world.rules.attack.unarmed_wd
     per_hit = after_armour(world, target, wd)
     out = []
     for choice in defences(world, attacker, target):
-        chance = hit.beats(defense_total(world, target, choice))
+        chance = _hit_chance(hit, _defense_terms(world, target, choice))
         out.append(AttackOdds(choice, chance, chance * per_hit, per_hit))
     return tuple(out)
 

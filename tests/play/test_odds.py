@@ -31,6 +31,7 @@ from sim.play.odds import (
     catch_thrown_chance,
     catch_toss_chance,
     defences,
+    defense_total,
     disarm_chance,
     feint_chance,
     grapple_chance,
@@ -201,6 +202,32 @@ def test_distribution_sums() -> None:
     doubled = Distribution.die(10, 2)
     assert doubled.low == 2 and doubled.high == 20 and doubled.mean() == pytest.approx(11)
     assert Distribution.constant(5).beats(Distribution.constant(5)) == 0.0  # R-C4: ties lose
+
+
+def test_odds_kept_by_their_numbers_follow_the_world() -> None:
+    """Issue #30: the arithmetic of the odds is kept by the dice and bonuses it is made of, so a
+    Brace (R-X3) or a Feint (R-X10) given after the odds were first asked changes them at once,
+    and the same numbers asked again give the same odds; a kept total cannot be changed."""
+    b = seeded_battle(DUEL, 1)
+    weapon = held_weapon(b.world, "ana", melee=True)
+
+    def hits() -> dict[str, float]:
+        found = attack_odds(b.world, "ana", "grok", weapon=weapon, melee=True)
+        return {o.defence: o.hit for o in found}
+
+    plain = hits()
+    assert hits() == plain
+    give(b, "grok", "braced", 1)
+    braced = hits()
+    assert all(braced[d] < plain[d] for d in plain)  # a doubled RES Roll
+    give(b, "ana", "feinted", 5)
+    assert all(f > braced[d] for d, f in hits().items())
+    fresh = seeded_battle(DUEL, 1)
+    again = attack_odds(fresh.world, "ana", "grok", weapon=weapon, melee=True)
+    assert {o.defence: o.hit for o in again} == plain
+    kept = defense_total(fresh.world, "grok", "dodge")
+    with pytest.raises(ValueError, match="read-only"):
+        kept.probs[0] = 1.0
 
 
 def rate(trials: Any) -> float:

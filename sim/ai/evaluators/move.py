@@ -39,10 +39,11 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     else:
         y, x = cell.y - planes.y0, cell.x - planes.x0
         # No foe within striking distance of the cell: `strike` would find none to strike.
-        strike, target = c.strike(cell, half_left) if planes.close[y][x] else (0.0, "")
-        closer = planes.nearest_here - planes.nearest[y][x]
-        danger = planes.threats[y][x] - planes.threat_here
-        pressure = planes.menaces[y][x] - planes.menace_here
+        near = bool(planes.close_plane[y, x])
+        strike, target = c.strike(cell, half_left) if near else (0.0, "")
+        closer = planes.nearest_here - int(planes.nearest_plane[y, x])
+        danger = float(planes.threat_plane[y, x]) - planes.threat_here
+        pressure = float(planes.menace_plane[y, x]) - planes.menace_here
     strike -= c.strike(c.here, c.budget.half)[0]
     if strike <= 0:
         target = ""

@@ -891,13 +891,75 @@ def paths_provoked(
     zones: Flags,
     weights: Float,
 ) -> Float:
-    """`path_provoked` of every window cell marked in `asked` (0 elsewhere), in one call."""
+    """`path_provoked` of every window cell marked in `asked` (0 elsewhere), in one call.
+
+    A path back from a search state is the same whichever target it was met on the way back
+    from (`trace` reads nothing but the state), so the sum up to each state passed is kept and
+    a later path back stops at the first state already summed (issue #30: one walk per cell of
+    a field rather than one per cell of each path). The legs are added in the same order from
+    the start as `path_provoked` adds them, so every sum is the same number."""
     hh, ww = flags.shape
     out = np.zeros((hh, ww), dtype=np.float64)
+    levels = runup_levels(params, hh, ww)
+    count_states = hh * ww * levels
+    summed = np.full(count_states, -1, dtype=np.int64)  # the cost each state was summed at
+    sums = np.zeros(count_states, dtype=np.float64)
+    walk = np.empty((min(int(params[M_LIMIT]), count_states) + 1, 4), dtype=np.int64)
+    costs = np.empty(max(hh, ww) + 2, dtype=np.int32)
+    runups = np.empty(max(hh, ww) + 2, dtype=np.int32)
     for ty in range(hh):
         for tx in range(ww):
-            if asked[ty, tx] and least[ty, tx] < BLOCKED and not (ty == sy and tx == sx):
-                out[ty, tx] = path_provoked(
-                    planes, flags, params, least, states, sy, sx, ty, tx, zones, weights
-                )
+            if not asked[ty, tx] or least[ty, tx] >= BLOCKED or (ty == sy and tx == sx):
+                continue
+            # Back as `trace` goes, to the start or to the first state already summed.
+            y, x = ty, tx
+            here = least[y, x] + 0  # widened to int64 by the literal, as in `trace`
+            level = 0
+            while states[(y * ww + x) * levels + level] != here:
+                level += 1
+            count = 0
+            total = 0.0
+            py, px = sy, sx
+            found = True
+            while here != 0:
+                state = (y * ww + x) * levels + level
+                if summed[state] == here:
+                    total = sums[state]
+                    py, px = y, x
+                    break
+                for strict in range(1, -1, -1):
+                    by, bx, bl, before, _ = _back(
+                        planes,
+                        flags,
+                        params,
+                        least,
+                        states,
+                        y,
+                        x,
+                        level,
+                        here,
+                        strict == 1,
+                        costs,
+                        runups,
+                    )
+                    if by >= 0:
+                        break
+                if by < 0:
+                    found = False  # unreachable: `trace` gives no path, `path_provoked` 0
+                    break
+                walk[count, 0], walk[count, 1], walk[count, 2], walk[count, 3] = y, x, state, here
+                y, x, level, here = by, bx, bl, before
+                count += 1
+            if not found:
+                continue
+            # Forward from there, leg by leg, keeping the sum at each state passed.
+            for i in range(count - 1, -1, -1):
+                cy, cx = walk[i, 0], walk[i, 1]
+                for e in range(weights.shape[0]):
+                    if zones[e, py, px] and not zones[e, cy, cx]:
+                        total += weights[e]
+                summed[walk[i, 2]] = walk[i, 3]
+                sums[walk[i, 2]] = total
+                py, px = cy, cx
+            out[ty, tx] = total
     return out

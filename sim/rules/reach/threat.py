@@ -245,8 +245,10 @@ def enemies(world: World, unit: str) -> tuple[str, ...]:
 
 def gaps(window: Window, cell: Pos) -> npt.NDArray[np.int64]:
     """Cells (Chebyshev) from `cell` to every cell of `window`, as a plane."""
-    ys, xs = np.ogrid[window.y0 : window.y1, window.x0 : window.x1]
-    out: npt.NDArray[np.int64] = np.maximum(np.abs(xs - cell.x), np.abs(ys - cell.y))
+    # Two ranges broadcast: np.ogrid cost more than the arithmetic (issue #30).
+    xs = np.abs(np.arange(window.x0 - cell.x, window.x1 - cell.x, dtype=np.int64))
+    ys = np.abs(np.arange(window.y0 - cell.y, window.y1 - cell.y, dtype=np.int64))
+    out: npt.NDArray[np.int64] = np.maximum(xs[None, :], ys[:, None])
     return out
 
 
