@@ -16,6 +16,7 @@ from sim.core.components import (
 )
 from sim.core.condition import Condition
 from sim.core.geometry import Pos, footprint
+from sim.core.roster import roster
 from sim.core.world import World
 
 
@@ -44,12 +45,25 @@ def conditions(world: World, unit: str) -> Conditions:
 
 
 def has(world: World, unit: str, condition: Condition) -> bool:
-    return conditions(world, unit).has(condition)
+    # Asked thousands of times a battle (issue #30): `conditions` and `Conditions.has` inlined.
+    held = world.get(unit, Conditions)
+    return held is not None and held.has(condition)
 
 
 def incapacitated(world: World, unit: str) -> bool:
     """R-C6, R-K2."""
-    return has(world, unit, Condition.INCAPACITATED)
+    held = world.get(unit, Conditions)
+    return held is not None and held.has(Condition.INCAPACITATED)
+
+
+def able(world: World) -> tuple[str, ...]:
+    """The creatures not Incapacitated (R-K2, R-C6), in scenario order: kept from the world's
+    journal (issue #30: most changes of a condition leave them as they were)."""
+    return roster(world, "standing", _able, (Conditions, Team, Stats))
+
+
+def _able(world: World, entity: str) -> bool:
+    return is_creature(world, entity) and not incapacitated(world, entity)
 
 
 def hp(world: World, unit: str) -> int:

@@ -144,13 +144,14 @@ class World:
     def stamp(self, kinds: tuple[type[Any], ...]) -> tuple[int, ...]:
         """A mark that stays the same while no component of `kinds` (TurnState: the turn),
         no entity and no cell of the terrain is written."""
+        # Each count of writes and of entities only grows, so their sum stays the same exactly
+        # while each of them does: one number, cheaper to make than a tuple of them (a memo
+        # asks after most writes). A new terrain may start its version lower: kept apart.
+        count = len(self._entities)
         writes = self._writes
-        return (
-            *[writes.get(k, 0) for k in kinds],
-            len(self._entities),
-            self._grid.version,
-            self._generation,
-        )
+        for kind in kinds:
+            count += writes.get(kind, 0)
+        return (count, self._grid.version, self._generation)
 
     def memo(
         self,

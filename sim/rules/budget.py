@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.core.actions import AbilityAction, Action, Cost, EndTurn, Refusal
-from sim.core.components import Budget, ExtendedAction
+from sim.core.components import Budget, Conditions, ExtendedAction
 from sim.core.condition import Condition
 from sim.core.creature import has
 from sim.core.numbers import Rules, Tier
@@ -42,10 +42,21 @@ def shifted_tier(rules: Rules, action: Action, standard: Tier | None = None) -> 
 def price(world: World, action: Action, budget: Budget | None = None) -> Cost | Refusal:
     """The cost of `action` for its actor now, or why the budget cannot pay it (R-B3, R-B4).
     `budget` replaces the actor's own, e.g. the turn's budget an Extended Action gives back."""
+    if budget is None and not isinstance(action, AbilityAction | EndTurn):
+        # Kept while the actor's budget and conditions are (World.memo): a policy prices the
+        # same action at every target, and all an action's type, Slow and Quicken aside, is
+        # its class's (issue #30: a spent budget's refusal was worded again for each).
+        return world.memo(
+            ("price", type(action), action.actor, action.slow, action.quicken),
+            lambda: _price(world, action, world.need(action.actor, Budget)),
+            reads=(Budget, Conditions),
+        )
+    return _price(world, action, budget if budget is not None else world.need(action.actor, Budget))
+
+
+def _price(world: World, action: Action, budget: Budget) -> Cost | Refusal:
     actor = action.actor
     rules = world.rules
-    if budget is None:
-        budget = world.need(actor, Budget)
     if isinstance(action, EndTurn):
         if action.slow or action.quicken:
             return Refusal("ending the turn cannot be Slowed or Quickened (R-B6)")

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.core.components import Conditions, Position, Stats, Team
-from sim.core.creature import creatures, incapacitated, is_creature, team_of
+from sim.core.components import Position, Stats, Team
+from sim.core.creature import able, creatures, incapacitated, team_of
 from sim.core.geometry import Pos
-from sim.core.roster import roster
 from sim.core.world import World
 
 
@@ -31,11 +30,6 @@ class Survive:
 Objective = Reach | Survive
 
 
-# Who is on which side and who is down: the battle's end is asked after every change, and
-# most changes (a step, a spent action) touch none of these (World.memo keeps the answers).
-SIDES = (Conditions, Team, Stats)
-
-
 def teams(world: World) -> tuple[str, ...]:
     def seen() -> tuple[str, ...]:
         return tuple(dict.fromkeys(team_of(world, unit) for unit in creatures(world)))
@@ -48,18 +42,14 @@ def standing_teams(world: World) -> tuple[str, ...]:
 
     # The creatures standing are kept from the journal (issue #30: a change to a condition
     # other than Incapacitated, the most common, leaves them as they were, and their teams).
-    standing = roster(world, "standing", _standing, SIDES)
+    standing = able(world)
+    sides = world.stamp((Team,))  # a creature changing sides changes them too
     kept: dict[str, Any] = world.kept("standing_teams", dict)
-    if kept.get("of") is not standing:
-        kept["of"] = standing
+    if kept.get("of") is not standing or kept.get("sides") != sides:
+        kept["of"], kept["sides"] = standing, sides
         kept["teams"] = tuple(dict.fromkeys(team_of(world, unit) for unit in standing))
     teams: tuple[str, ...] = kept["teams"]
     return teams
-
-
-def _standing(world: World, entity: str) -> bool:
-    """A creature not Incapacitated (R-C6)."""
-    return is_creature(world, entity) and not incapacitated(world, entity)
 
 
 def reached_by(world: World, objective: Reach) -> str | None:

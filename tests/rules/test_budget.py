@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from sim.core.actions import Action, Brace, Doff, Don, Evade
+from sim.core.actions import Action, Brace, Cost, Doff, Don, Evade, Refusal
 from sim.core.catalog import Armour, default_catalog
 from sim.core.components import ExtendedAction, Gear
 from sim.core.events import ArmourDoffed, to_json
@@ -293,6 +293,23 @@ def test_R_B4_an_action_that_cannot_be_paid_is_refused_with_the_reason() -> None
         " and 1 Bonus Action left: 2 half-actions and 1 Bonus Action short (R-B7)"
     )
     assert budget(b, "ana") == (0, 1)
+
+
+def test_R_B4_a_price_asked_again_follows_the_budget_and_the_conditions() -> None:
+    """R-B4, R-K3: a policy prices the same action many times between two changes (issue
+    #30 keeps the answer); each answer is still the one of the moment: Slowed makes Evade a
+    1 Action (R-B6), and once the half-actions are spent it is refused with the reason."""
+    b = duel()
+    assert b.check(Evade("ana")) == b.check(Evade("ana")) == Cost(Tier.HALF, 1, 0)
+    give(b, "ana", "slowed", 2)
+    assert b.check(Evade("ana")) == Cost(Tier.ONE, 2, 0)
+    accepted(b, unit="ana", action="evade")
+    refusal = b.check(Evade("ana"))
+    assert isinstance(refusal, Refusal) and refusal.reason == (
+        "ana is Slowed, so Evade is a 1 Action: 2 half-actions; ana has 0 half-actions and 2"
+        " Bonus Actions left: 2 half-actions short (R-K3)"
+    )
+    assert budget(b, "ana") == (0, 2)
 
 
 def test_R_B4_a_payable_action_refused_for_another_reason_changes_nothing_either() -> None:

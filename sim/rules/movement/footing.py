@@ -17,6 +17,7 @@ from sim.core.components import Body, Conditions, Position, Size, Stats, Team
 from sim.core.creature import cells_of, creatures, lying, side
 from sim.core.geometry import Pos, is_diagonal
 from sim.core.grid import Kind
+from sim.core.occupancy import standing
 from sim.core.world import World
 
 # (dx, dy) of the 8 neighbours; direction d of every step table and search.
@@ -101,13 +102,16 @@ STANDING = (Position, Conditions, Team, Stats, Size)
 def standing_at(world: World, unit: str) -> Mapping[Pos, str]:
     """Where `unit` cannot stand for another standing creature (R-M5): the cells it holds, each
     cell of a large one's footprint (R-Z1); for a large `unit`, every top-left cell from which
-    its footprint would cover one of those (R-Z2: its Position is its top-left). Kept by the
-    world until a creature moves, falls or gets up (World.memo), since every step of every
-    path asks it."""
+    its footprint would cover one of those (R-Z2: its Position is its top-left). Every step of
+    every path asks it: for a creature of one cell it is a view of the occupancy index, kept
+    from the world's journal (issue #30); for a large one it is worked out from every creature
+    and kept by the world until one moves, falls or gets up (World.memo)."""
+    reach = side(world, unit)
+    if reach == 1:
+        return standing(world, unit)
 
     def held() -> Mapping[Pos, str]:
         out: dict[Pos, str] = {}
-        reach = side(world, unit)
         for other in creatures(world):
             if other == unit or lying(world, other):
                 continue

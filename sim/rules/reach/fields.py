@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from sim.core.components import Team
 from sim.core.geometry import Pos
+from sim.core.occupancy import Standing
 from sim.core.world import World
 from sim.rules.movement.footing import STANDING, Gait, Mover, standing_at
 from sim.rules.movement.jump import JumpReach
@@ -142,6 +143,10 @@ def ground(
 def _standing(world: World, m: Mover) -> tuple[tuple[int, int, bool], ...]:
     """(x, y, an enemy of the mover) of each cell another standing creature holds (R-M5), kept
     as `standing_at` is: every search's ground reads it (issue #11: several a reach map)."""
+
+    held = standing_at(world, m.unit)
+    if isinstance(held, Standing):  # one cell wide: the index knows every holder's team
+        return tuple((cell.x, cell.y, team != m.team) for cell, team in held.teams())
 
     def found() -> tuple[tuple[int, int, bool], ...]:
         return tuple(

@@ -7,8 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.core.catalog import Weapon
-from sim.core.components import Body, Conditions, Hands, Item, Position, Size, Stats, Team
-from sim.core.creature import creatures, incapacitated, item_kind, side, team_of
+from sim.core.components import Body, Hands, Item, Position, Size, Stats, Team
+from sim.core.creature import able, creatures, item_kind, side, team_of
 from sim.core.geometry import Pos, footprint, gap
 from sim.core.world import World
 from sim.rules.reach.fields import Window
@@ -229,15 +229,18 @@ def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
 def enemies(world: World, unit: str) -> tuple[str, ...]:
     """Creatures of other teams that can still act (R-K2)."""
 
-    def found() -> tuple[str, ...]:
-        team = team_of(world, unit)
-        return tuple(
-            other
-            for other in creatures(world)
-            if team_of(world, other) != team and not incapacitated(world, other)
-        )
-
-    return world.memo(("enemies", unit), found, reads=(Team, Stats, Conditions))
+    # Those able to act are kept from the journal, and the answer for each team while they and
+    # every side stay the same (issue #30: most changes of a condition down no one).
+    standing = able(world)
+    team = team_of(world, unit)
+    sides = world.stamp((Team,))
+    kept: dict[str, tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...]]]
+    kept = world.kept("enemies", dict)
+    found = kept.get(team)
+    if found is None or found[0] is not standing or found[1] != sides:
+        foes = tuple(other for other in standing if team_of(world, other) != team)
+        found = kept[team] = (standing, sides, foes)
+    return found[2]
 
 
 def gaps(window: Window, cell: Pos) -> npt.NDArray[np.int64]:

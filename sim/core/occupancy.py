@@ -1,0 +1,161 @@
+"""Who stands in each cell: every cell of a standing creature's footprint (R-Z1, R-M5), kept up
+to date from the world's journal of writes, so that asking who holds a cell is one look-up
+instead of a pass over every creature after each change (issue #30)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from sim.core.components import Conditions, Position, Size, Stats, Team
+from sim.core.creature import cells_of, is_creature, lying
+from sim.core.geometry import Pos
+from sim.core.world import World
+
+# Where a creature stands, whether it is down (a condition), how large, and that it is one.
+READS = (Position, Conditions, Team, Stats, Size)
+
+Holders = tuple[tuple[str, str], ...]  # (creature, its team) standing in a cell, by rank
+
+
+class Occupancy:
+    """The standing creatures in each cell, with their teams, in the order the creatures were
+    added, as of the world's write `mark`. `cells` is replaced, never changed, when a creature
+    moves, falls or gets up: a `Standing` view made from it keeps answering for its moment."""
+
+    __slots__ = ("cells", "mark", "views", "where")
+
+    def __init__(self) -> None:
+        self.mark = -1  # never brought up to date
+        self.cells: dict[Pos, Holders] = {}
+        # The cells each standing creature holds, and its team.
+        self.where: dict[str, tuple[tuple[Pos, ...], str]] = {}
+        self.views: dict[str, Standing] = {}  # made from the present `cells`
+
+    def update(self, world: World) -> None:
+        """File again the creatures written since the last look (all of them the first time,
+        or when the journal does not reach back so far)."""
+        if self.mark == world.written:
+            return
+        changed = world.since(self.mark, READS) if self.mark >= 0 else None
+        if changed is None:
+            self.where = {}
+            cells: dict[Pos, Holders] = {}
+            changed, copied = list(world.entities()), True
+        else:
+            cells, copied = self.cells, False
+        ranks = world.ranks
+        for unit in dict.fromkeys(changed):
+            held = _held(world, unit)
+            team = world.need(unit, Team).name if held else ""
+            old = self.where.get(unit)
+            if (held, team) == (old or ((), "")):
+                continue  # a change of what neither moves it nor lays it down
+            if not copied:
+                cells, copied = dict(cells), True
+            for cell in self.where.pop(unit, ((), ""))[0]:
+                left = tuple(h for h in cells[cell] if h[0] != unit)
+                if left:
+                    cells[cell] = left
+                else:
+                    del cells[cell]
+            if held:
+                self.where[unit] = (held, team)
+                for cell in held:
+                    there = (*cells.get(cell, ()), (unit, team))
+                    if len(there) > 1:
+                        there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
+                    cells[cell] = there
+        if copied:
+            self.cells = cells
+            self.views = {}
+        self.mark = world.written
+
+
+def _held(world: World, unit: str) -> tuple[Pos, ...]:
+    """The cells a creature holds for itself: its footprint while it stands (R-Z1, R-M5)."""
+    if not is_creature(world, unit) or not world.has(unit, Position) or lying(world, unit):
+        return ()
+    return cells_of(world, unit)
+
+
+def occupancy(world: World) -> Occupancy:
+    """The world's occupancy index, brought up to date."""
+    index = world.kept("occupancy", Occupancy)
+    index.update(world)
+    return index
+
+
+class Standing(Mapping[Pos, str]):
+    """The cells other standing creatures than `unit` hold, each with the first of them in the
+    order of `creatures` (R-M5); read-only, as of the moment it was made."""
+
+    __slots__ = ("_cells", "_unit")
+
+    def __init__(self, cells: dict[Pos, Holders], unit: str) -> None:
+        self._cells = cells
+        self._unit = unit
+
+    def get(self, cell: Pos, default: str | None = None) -> str | None:  # type: ignore[override]
+        there = self._cells.get(cell)
+        if there is None:
+            return default
+        first = there[0][0]
+        if first != self._unit:
+            return first
+        return there[1][0] if len(there) > 1 else default
+
+    def team(self, cell: Pos) -> str | None:
+        """The team of the creature `get` names, or None."""
+        there = self._cells.get(cell)
+        if there is None:
+            return None
+        if there[0][0] != self._unit:
+            return there[0][1]
+        return there[1][1] if len(there) > 1 else None
+
+    def teams(self) -> Iterator[tuple[Pos, str]]:
+        """Each cell held, with the team of the creature `get` names."""
+        unit = self._unit
+        for cell, there in self._cells.items():
+            if there[0][0] != unit:
+                yield cell, there[0][1]
+            elif len(there) > 1:
+                yield cell, there[1][1]
+
+    def __getitem__(self, cell: Pos) -> str:
+        found = self.get(cell)
+        if found is None:
+            raise KeyError(cell)
+        return found
+
+    def __contains__(self, cell: object) -> bool:
+        there = self._cells.get(cell)  # type: ignore[call-overload]
+        return there is not None and (there[0][0] != self._unit or len(there) > 1)
+
+    def __iter__(self) -> Iterator[Pos]:
+        unit = self._unit
+        for cell, there in self._cells.items():
+            if there[0][0] != unit or len(there) > 1:
+                yield cell
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def standing(world: World, unit: str) -> Standing:
+    """Where standing creatures other than `unit` are (R-M5): a view of the occupancy index."""
+    index = occupancy(world)
+    view = index.views.get(unit)
+    if view is None:
+        view = index.views[unit] = Standing(index.cells, unit)
+    return view
+
+
+def standing_scan(world: World, unit: str) -> dict[Pos, str]:
+    """`standing` by asking every creature: what it must always equal (tests hold it so)."""
+    out: dict[Pos, str] = {}
+    for other in world.entities():
+        if other != unit and _held(world, other):
+            for cell in cells_of(world, other):
+                out.setdefault(cell, other)
+    return out
