@@ -9,7 +9,7 @@ from sim.ai.choice import Choice
 from sim.ai.greedy import greedy
 from sim.ai.guess import guessed
 from sim.ai.lookahead import look_ahead
-from sim.ai.ranking import rank
+from sim.ai.ranking import Ranking, rank
 from sim.ai.reactions import react
 from sim.ai.sight import Sightings, hidden, known_battle, known_world
 from sim.ai.weights import Search
@@ -92,11 +92,17 @@ class AI:
             weights=settings.weights,
         )
         if settings.search is not None and len(ranked) > 1:
-            return self._look_ahead(battle, team, pending.unit, ranked, settings.search)
+            return self._look_ahead(battle, team, pending.unit, listed, ranked, settings.search)
         return ranked[0]
 
     def _look_ahead(
-        self, battle: Battle, team: str, unit: str, ranked: Sequence[Choice], search: Search
+        self,
+        battle: Battle,
+        team: str,
+        unit: str,
+        listed: Sequence[Legal],
+        ranked: Ranking,
+        search: Search,
     ) -> Choice:
         """`hard`'s choice: `look_ahead` with `normal` playing the forks, on seeds from the
         AI's own dice. It forks the battle as its side knows it (`known_battle`), never the
@@ -109,10 +115,10 @@ class AI:
         known = known_battle(battle, team, self.sightings)
         lost = hidden(battle.world, team)
         if not lost:
-            return look_ahead(known, unit, ranked, self._dice, guide, search)
+            return look_ahead(known, unit, listed, ranked, self._dice, guide, search)
         sightings, walks = self.sightings, search.hidden_walks
 
         def setting(seed: int, kept: Collection[Pos]) -> Battle:
             return guessed(known, team, lost, sightings, seed, walks, kept)
 
-        return look_ahead(known, unit, ranked, self._dice, guide, search, setting)
+        return look_ahead(known, unit, listed, ranked, self._dice, guide, search, setting)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from sim.ai.choice import Choice
-from sim.ai.evaluators import evaluator_of
+from sim.ai.evaluators import EVALUATORS
 from sim.ai.luck import Luck
 from sim.ai.prospect import prospect
+from sim.ai.ranking import Ranking
 from sim.ai.weights import Search, level
 from sim.core import actions as a
-from sim.core.actions import Refusal
+from sim.core.actions import Action, Refusal
 from sim.core.creature import team_of
 from sim.core.dice import Dice, SeededDice
 from sim.core.geometry import Pos
@@ -21,16 +26,19 @@ from sim.play.engine import (
     Battle,
     Decision,
 )
+from sim.play.legal import Legal, Listing
+from sim.play.rulebook import RULEBOOK
 from sim.rules.objectives import Reach
 
 
 def played_out(
     battle: Battle, unit: str, choice: Choice, seed: int, guide: Guide, team: str, steps: int
-) -> float:
+) -> tuple[float, int]:
     """How well `team` stands, by `prospect`, on `play_out`'s fork: `choice`, the rest of
-    `unit`'s turn and the foes' turns after it, with the luck of their attacks taken out."""
+    `unit`'s turn and the foes' turns after it, with the luck of their attacks taken out;
+    and how many decisions the fork played."""
     fork, luck = play_out(battle, unit, choice, seed, guide, team, steps)
-    return prospect(fork, team) - luck.total
+    return prospect(fork, team) - luck.total, luck.submitted
 
 
 def play_out(
@@ -80,8 +88,49 @@ def play_out(
 CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
 
 
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """A ranking read without making its Choices: each decision's kind and score, best first,
+    and the cell each move goes to; `candidates` makes the Choices of only those it keeps (a
+    turn has hundreds of moves, each Choice made by the scalar path)."""
+
+    kinds: tuple[type[Decision], ...]
+    scores: tuple[float, ...]
+    cell: Callable[[int], Pos | None]  # the cell the move at this place goes to, else None
+
+
+def outline(listed: Sequence[Legal], ranked: Ranking) -> Outline:
+    """`ranked` (`rank` of `listed`) outlined: its order is the listing's, best first by the
+    scores of its listing order (stable: the listing's order breaks ties), as `rank` sorts."""
+    if isinstance(listed, Listing):
+        head, groups = listed.head, listed.groups
+    else:
+        head, groups = tuple(listed), ()
+    # A group's kind as its moves are made: a dive is a Swim whatever the group's kind.
+    kinds = [type(legal.decision) for legal in head] + [
+        kind for group in groups for kind in [type(group.at(0).decision)] * len(group)
+    ]
+    scores = np.array(ranked.scores, dtype=np.float64)
+    order = np.argsort(-scores, kind="stable").tolist()
+    starts = [len(head)]
+    for group in groups:
+        starts.append(starts[-1] + len(group))
+
+    def cell(place: int) -> Pos | None:
+        i = order[place]
+        if i < len(head):
+            decision = head[i].decision
+            return decision.to if isinstance(decision, a.Movement) else None
+        g = bisect_right(starts, i) - 1
+        return Pos(groups[g].xs[i - starts[g]], groups[g].ys[i - starts[g]])
+
+    return Outline(
+        tuple(kinds[i] for i in order), tuple(scores[order].tolist()) if order else (), cell
+    )
+
+
 def candidates(
-    ranked: Sequence[Choice], search: Search, goals: Collection[Pos] = ()
+    ranked: Sequence[Choice], shape: Outline, search: Search, goals: Collection[Pos] = ()
 ) -> list[Choice]:
     """The decisions `hard` plays out: `normal`'s best few; the best of each other kind of
     decision close behind them (a move when the best are attacks, ending the turn), so the
@@ -90,31 +139,47 @@ def candidates(
     strike from where it stands, ending the turn there, keeping its Bonus Actions for
     defences and letting the foes come to it (`normal` closes in, and spends its move and a
     Bonus Action to). Beside a foe it strikes: idling there only lets the look-ahead's luck
-    (an Interrupt that hits) pick a turn that wins nothing."""
+    (an Interrupt that hits) pick a turn that wins nothing. Chosen by `shape`, the kinds and
+    scores of `ranked`; only the Choices kept are made."""
+    kinds, scores = shape.kinds, shape.scores
     # A kind the AI never takes (NEVER: no evaluator, every such decision "nothing to gain")
     # is not played out: on a few seeds its luck could make a Drop look better than a blow.
-    weighed = [c for c in ranked if evaluator_of(c.decision) is not None] or list(ranked[:1])
+    weighs = {kind: _weighed(kind) for kind in set(kinds)}
+    weighed = [place for place, kind in enumerate(kinds) if weighs[kind]] or [0]
     top = weighed[: search.candidates]
-    kinds = {type(c.decision) for c in top}
-    for choice in weighed[search.candidates :]:
+    taken = {kinds[place] for place in top}
+    for place in weighed[search.candidates :]:
         if len(top) >= search.candidates + search.extra:
             break
-        kind = type(choice.decision)
-        close = choice.score >= ranked[0].score - search.margin
-        if kind not in kinds and close:
-            kinds.add(kind)
-            top.append(choice)
+        kind = kinds[place]
+        if kind not in taken and scores[place] >= scores[0] - search.margin:
+            taken.add(kind)
+            top.append(place)
     onto = next(
-        (c for c in ranked if isinstance(c.decision, a.Movement) and c.decision.to in goals),
+        (
+            place
+            for place, kind in enumerate(kinds)
+            if goals and issubclass(kind, a.Movement) and shape.cell(place) in goals
+        ),
         None,
     )
     if onto is not None and onto not in top:
         top.append(onto)
-    hold = next((c for c in ranked if isinstance(c.decision, a.EndTurn)), None)
-    striking = any(isinstance(c.decision, a.Attack) and c.score > 0 for c in ranked)
+    hold = next((place for place, kind in enumerate(kinds) if kind is a.EndTurn), None)
+    striking = any(
+        issubclass(kind, a.Attack) and score > 0 for kind, score in zip(kinds, scores, strict=True)
+    )
     if hold is not None and hold not in top and not striking:
         top.append(hold)
-    return top
+    return [ranked[place] for place in top]
+
+
+def _weighed(kind: type[Decision]) -> bool:
+    """Whether the AI weighs decisions of `kind` (its registry entry names an evaluator)."""
+    if not issubclass(kind, Action):
+        return False
+    named = RULEBOOK[kind].evaluator
+    return named is not None and named in EVALUATORS
 
 
 class Guide(Protocol):
@@ -126,7 +191,8 @@ class Guide(Protocol):
 def look_ahead(
     battle: Battle,
     unit: str,
-    ranked: Sequence[Choice],
+    listed: Sequence[Legal],
+    ranked: Ranking,
     dice: Dice,
     guide: Guide,
     search: Search,
@@ -139,12 +205,13 @@ def look_ahead(
     `prospect`: what each side has left and how the foes' reply and the objectives stand.
     `normal`'s own best stands unless another does clearly better (by search.switch):
     four seeds cannot tell a smaller gap from luck.
+    `ranked` is `rank` of `listed`, whose kinds `outline` reads to pick the candidates.
     `guide` plays the forks; the seeds are drawn from `dice`. `setting(seed, kept)` gives the
     battle a seed's forks start from (the hidden creatures placed for that seed, none on a
     cell of `kept`, where the candidates move to; sim/ai/guess.py); `battle` without it."""
     team = team_of(battle.world, unit)
     goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
-    top = candidates(ranked, search, goals)
+    top = candidates(ranked, outline(listed, ranked), search, goals)
     # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
     seeds = [dice.roll(1_000_000) for _ in range(search.seeds)]
     totals = [0.0] * len(top)
@@ -155,10 +222,19 @@ def look_ahead(
         if isinstance(c.decision, a.Movement):
             end = c.decision.path[-1] if c.decision.path else c.decision.to
             kept.update(() if end is None else (end,))
+    spent = 0  # decisions the forks played, against search.budget
     for seed in seeds:
+        if played and spent + spent / played > search.budget:
+            # Another seed would likely overspend the budget. Every candidate still in is
+            # played on the same seeds, so the look-ahead stops between two seeds: a turn
+            # whose forks are long (many foes, long fights) plays fewer of them, which bounds
+            # the slowest decisions.
+            break
         start = battle if setting is None else setting(seed, kept)
         for i in alive:
-            totals[i] += played_out(start, unit, top[i], seed, guide, team, search.steps)
+            value, steps = played_out(start, unit, top[i], seed, guide, team, search.steps)
+            totals[i] += value
+            spent += steps
         played += 1
         if played == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;

@@ -48,6 +48,7 @@ class Luck:
         self.team = team
         self.total = 0.0
         self.open: list[OpenAttack] = []
+        self.submitted = 0  # decisions submitted through it: the effort of a look-ahead
 
     def submit(self, decision: Decision) -> Outcome:
         battle = self.battle
@@ -65,6 +66,7 @@ class Luck:
             # R-R7), with the melee weapon in hand: its luck is taken out as an attack's is.
             self._expect(decision.unit, battle.resolving.actor, None)
         outcome = battle.submit(decision)
+        self.submitted += 1
         if self.open:
             self._settle()
         return outcome

@@ -90,6 +90,7 @@ class Search:
     switch: float
     contest_switch: float
     steps: int
+    budget: int
     guide: str
     hidden_walks: float
 
