@@ -239,9 +239,9 @@ def figures(battles: int, seed: int) -> dict[str, list[float]]:
 def _tree(rev: str, into: Path) -> Path:
     """The engine (sim/) of commit `rev`, unpacked under `into`, with this tree's data files
     (sim/data: rules, templates, equipment) in place of its own, so that both engines play the
-    same battles and the figures compare engines, not balance changes. The rules data keeps
-    the baseline's own keys (`_numbers`): a number this tree dropped or added would stop the
-    baseline's loader."""
+    same battles and the figures compare engines, not balance changes. The rules and the AI's
+    data keep the baseline's own keys (`_numbers`): a number this tree dropped or added (the
+    AI's `search.budget`) would stop the baseline's loader."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", rev, "sim"], check=True, capture_output=True
     ).stdout
@@ -249,7 +249,7 @@ def _tree(rev: str, into: Path) -> Path:
         tar.extractall(into, filter="data")
     for data in (ROOT / "sim" / "data").glob("*.toml"):
         target = into / "sim" / "data" / data.name
-        if data.name == "rules.toml" and target.exists():
+        if data.name in ("rules.toml", "ai.toml") and target.exists():
             target.write_text(_numbers(target.read_text("utf-8"), data.read_text("utf-8")))
         else:
             shutil.copyfile(data, target)
