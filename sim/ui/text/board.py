@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sim.core.components import Item, Position
-from sim.core.creature import cells_of, creatures, team_of
+from sim.core.components import Body, Item, Position
+from sim.core.creature import cells_of, creatures, side, team_of
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.core.world import World
@@ -86,6 +86,21 @@ def letters(world: World) -> dict[str, str]:
         taken.add(letter)
         out[unit] = letter
     return out
+
+
+def roster_words(world: World, unit: str) -> str:
+    """What the roster adds after a creature's hit points, in the window panel's words: its
+    movement modes ("moves: fly 12 m", R-Z5) and a large creature's footprint ("size 2 (2×2)",
+    R-Z1); "" for a plain walker of one cell. The board shows neither: its letters hold one
+    character a creature, and "^" there is fire."""
+    words = []
+    body = world.need(unit, Body)
+    if body.modes:
+        words.append("moves: " + ", ".join(f"{mode} {metres} m" for mode, metres in body.modes))
+    wide = side(world, unit)
+    if wide > 1:
+        words.append(f"size {wide} ({wide}×{wide})")
+    return "".join(f"  {w}" for w in words)
 
 
 def team_marks(world: World) -> dict[str, str]:

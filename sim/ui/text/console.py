@@ -233,7 +233,8 @@ class Console:
             now = ">" if not isinstance(pending, BattleOver) and pending.unit == unit else " "
             hidden = scene.hidden(session, view, unit)
             mark = "??" if hidden else marks[unit] + team[team_of(world, unit)]
-            self.say(f" {now}{mark} {line}")
+            extra = "" if hidden else board.roster_words(world, unit)
+            self.say(f" {now}{mark} {line}{extra}")
         for line in scene.goal_lines(session):
             self.say(line, tl.DIM)
         self.status()

@@ -361,3 +361,19 @@ def test_in_a_real_terminal_tab_completes_and_a_handover_clears_the_screen(
             child.kill()
             child.wait()
         os.close(main_fd)
+
+
+def test_the_roster_says_who_flies_who_swims_and_who_is_large(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-Z5 and R-Z1 in the terminal's roster, in the window panel's words: Ogre ford's bat
+    swarms fly 12 m, its river beast swims 10 m, its ogre stands on 2x2 cells; an adventurer
+    walks and holds one cell, and its line says nothing more."""
+    scenario = str(Path(__file__).resolve().parents[3] / "scenarios" / "ogre_ford.toml")
+    code, out = play(monkeypatch, capsys, [scenario, "--ai", "red"], "")
+    assert code == 0
+    roster = {line.split()[1]: line for line in out if " HP " in line and len(line.split()) > 3}
+    assert roster["flap"].endswith("HP 10/10  moves: fly 12 m")
+    assert roster["maw"].endswith("HP 20/20  moves: swim 10 m")
+    assert roster["grum"].endswith("HP 24/24  size 2 (2×2)")
+    assert roster["ana"].endswith("HP 12/12")
