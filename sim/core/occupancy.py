@@ -34,15 +34,14 @@ class Occupancy:
     def update(self, world: World) -> None:
         """File again the creatures written since the last look (all of them the first time,
         or when the journal does not reach back so far)."""
-        if self.mark == world.written:
+        due = world.refile(self.mark, READS)
+        if due is None:
             return
-        changed = world.since(self.mark, READS) if self.mark >= 0 else None
-        if changed is None:
+        changed, afresh = due
+        cells: dict[Pos, Holders] = {} if afresh else self.cells
+        copied = afresh
+        if afresh:
             self.where = {}
-            cells: dict[Pos, Holders] = {}
-            changed, copied = list(world.entities()), True
-        else:
-            cells, copied = self.cells, False
         ranks = world.ranks
         for unit in dict.fromkeys(changed):
             held = _held(world, unit)

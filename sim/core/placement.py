@@ -28,13 +28,13 @@ class Blocks:
     def update(self, world: World) -> None:
         """File again the creatures written since the last look (all of them the first time,
         or when the journal does not reach back so far)."""
-        if self.mark == world.written:
+        due = world.refile(self.mark, READS)
+        if due is None:
             return
-        changed = world.since(self.mark, READS) if self.mark >= 0 else None
-        if changed is None:
+        changed, afresh = due
+        if afresh:
             self.where.clear()
             self.blocks.clear()
-            changed = list(world.entities())
         for unit in dict.fromkeys(changed):
             old = self.where.pop(unit, None)
             if old is not None:

@@ -27,11 +27,12 @@ class Roster:
     def update(self, world: World, test: Test, reads: tuple[type[Any], ...]) -> None:
         """Test again the entities written in `reads` since the last look (all of them the
         first time, or when the journal does not reach back so far)."""
-        if self.mark == world.written:
+        due = world.refile(self.mark, reads)
+        if due is None:
             return
-        changed = world.since(self.mark, reads) if self.mark >= 0 else None
-        if changed is None:
-            self.members = {e: None for e in world.entities() if test(world, e)}
+        changed, afresh = due
+        if afresh:
+            self.members = {e: None for e in changed if test(world, e)}
             self.listed = None
         else:
             members = self.members

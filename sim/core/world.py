@@ -125,6 +125,17 @@ class World:
             return None
         return [e for kind, e in self._journal[start:] if kind is None or kind in kinds]
 
+    def refile(self, mark: int, kinds: tuple[type[Any], ...]) -> tuple[list[str], bool] | None:
+        """What an index kept at write `mark` (-1: never) must file again to be up to date:
+        None when nothing was written since; else the entities `since` names, or, with True
+        (start afresh), every entity when the journal does not reach back so far."""
+        if mark == self.written:
+            return None
+        changed = self.since(mark, kinds) if mark >= 0 else None
+        if changed is None:
+            return list(self.entities()), True
+        return changed, False
+
     def kept(self, key: Hashable, make: Callable[[], T]) -> T:
         """The index kept under `key` in this world, made by `make()` the first time it is
         asked for: an object its owner keeps up to date with `since`. A copy of the world
