@@ -635,6 +635,31 @@ def _back(
 
 
 @compiled()
+def _back_step(
+    planes: Int32,
+    flags: Flags,
+    params: Float,
+    least: Int32,
+    states: Int32,
+    y: int,
+    x: int,
+    level: int,
+    here: int,
+    costs: Int32,
+    runups: Int32,
+) -> tuple[int, int, int, int, int]:
+    """`_back` strictly (a cell at its own least cost) and, failing that, on any state: the
+    one step back every walk from a target to the start takes; y = -1 when neither finds one."""
+    for strict in range(1, -1, -1):  # a variable, not a literal: `_back` compiles once
+        found = _back(
+            planes, flags, params, least, states, y, x, level, here, strict == 1, costs, runups
+        )
+        if found[0] >= 0:
+            break
+    return found
+
+
+@compiled()
 def trace(
     planes: Int32,
     flags: Flags,
@@ -662,23 +687,9 @@ def trace(
         level += 1  # the least-covered state the least cost reached the target in
     count = 0
     while here != 0:
-        for strict in range(1, -1, -1):  # a variable, not a literal: again, one compile
-            py, px, pl, before, jumped = _back(
-                planes,
-                flags,
-                params,
-                least,
-                states,
-                y,
-                x,
-                level,
-                here,
-                strict == 1,
-                costs,
-                runups,
-            )
-            if py >= 0:
-                break
+        py, px, pl, before, jumped = _back_step(
+            planes, flags, params, least, states, y, x, level, here, costs, runups
+        )
         if py < 0:
             return out[:0]  # unreachable: the field is not one `search` made
         out[count, 0], out[count, 1], out[count, 2] = y, x, jumped
@@ -927,23 +938,9 @@ def paths_provoked(
                     total = sums[state]
                     py, px = y, x
                     break
-                for strict in range(1, -1, -1):
-                    by, bx, bl, before, _ = _back(
-                        planes,
-                        flags,
-                        params,
-                        least,
-                        states,
-                        y,
-                        x,
-                        level,
-                        here,
-                        strict == 1,
-                        costs,
-                        runups,
-                    )
-                    if by >= 0:
-                        break
+                by, bx, bl, before, _ = _back_step(
+                    planes, flags, params, least, states, y, x, level, here, costs, runups
+                )
                 if by < 0:
                     found = False  # unreachable: `trace` gives no path, `path_provoked` 0
                     break
