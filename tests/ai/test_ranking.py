@@ -19,14 +19,11 @@ from sim.ai.weights import level
 from sim.content.scenario import load
 from sim.core.components import Position
 from sim.core.creature import creatures, team_of
-from sim.core.geometry import Pos
-from sim.core.grid import Kind
-from sim.core.world import World
 from sim.formats.replay import begin
 from sim.play.engine import AwaitingAction, Battle
 from sim.play.legal import legal_decisions, listing
-from sim.rules.movement.footing import standing_at
 from sim.rules.objectives import Objective, Reach
+from tests.ai.test_planes import _open
 from tests.helpers import first_fast
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
@@ -119,11 +116,3 @@ def test_scattered_creatures_some_hanging_with_objectives_of_several_cells(name:
             )
             moves += _compare(battle, name, aims, slowed=True)
     assert moves > 1000 and hung > 0
-
-
-def _open(world: World, unit: str, rng: random.Random) -> Pos:
-    taken = standing_at(world, unit)
-    while True:
-        cell = Pos(rng.randrange(world.grid.width), rng.randrange(world.grid.height))
-        if world.grid.kind(cell) not in (Kind.WALL, Kind.PIT) and cell not in taken:
-            return cell

@@ -17,17 +17,7 @@ from sim.core.creature import side
 from sim.core.geometry import Pos
 from tests.helpers import scenario_text
 from tests.movers import creature
-from tests.rules.test_sizes import FIELD, ogre
-
-BRUTE = """
-[templates.brute]
-race = "orc"
-size = 2
-str = "d10+8"
-agi = "d6+4"
-fcs = "d6+4"
-res = "d10+8"
-"""
+from tests.rules.test_sizes import BRUTE, FIELD, ogre
 
 
 def test_R_Z1_tiled_export_draws_each_unit_over_its_footprint_and_import_reads_it_back(

@@ -53,6 +53,18 @@ FIELD = """
 """
 
 
+# A template of the scenario's own content of size 2 (R-Z1).
+BRUTE = """
+[templates.brute]
+race = "orc"
+size = 2
+str = "d10+8"
+agi = "d6+4"
+fcs = "d6+4"
+res = "d10+8"
+"""
+
+
 def ogre(at: str | list[int] = "o", team: str = "red", **keys: object) -> str:
     """The ogre's [[units]] table: BASE at size 2, at a marker or a cell [x, y]."""
     text = creature("ogre", team, "o", **({"size": 2} | keys))
@@ -174,15 +186,7 @@ def test_R_Z1_a_footprint_off_the_map_on_a_wall_or_on_another_creature_is_refuse
 def test_R_Z1_tiled_export_and_import_keep_sizes_and_the_scenarios_content(tmp_path: Path) -> None:
     """R-Z1: a unit's `size` and a template's (in the scenario's own content) survive the trip
     through a Tiled map: the world read back is the world written."""
-    extra = """
-    [templates.brute]
-    race = "orc"
-    size = 2
-    str = "d10+8"
-    agi = "d6+4"
-    fcs = "d6+4"
-    res = "d10+8"
-    """
+    extra = BRUTE
     units = ogre() + "\n" + creature("ana", "blue", "a") + '\n[[units]]\nid = "brute"\n'
     units += 'team = "red"\ntemplate = "brute"\nat = [5, 0]\n'
     path = tmp_path / "big.toml"
