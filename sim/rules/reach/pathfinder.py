@@ -3,11 +3,14 @@ Dijkstra over a window of the map that folds both in (R-U2, R-U3, R-M2..R-M6, R-
 
 These are the same rules as `footing.step_problem` and `jump.plan_jump`, written once more as
 scalar code that numba compiles, because one reach map asks them thousands of times.
-numba is imported and the functions are compiled only when one is first called (a command
-that never searches, such as `sim check`, never waits for it), and only the ones called; the
-compiled code is cached in the user's cache directory (`cache_dir`), so only the first start
-after an install or an update of this file compiles (`cold` tells whether it will, and
-`warm_up` compiles what the client needs on both cores).
+A process first runs them as written, interpreted (`INTERPRET_SECONDS`): importing numba and
+loading the compiled code costs more CPU than a short command's few searches (a `sim run` of a
+Walk), so such a command never imports numba. Once interpreting has cost that much, or a window
+is too large to interpret (`INTERPRET_CELLS`), numba is imported and the functions are compiled
+at their first compiled call, only the ones called; the compiled code is cached in the user's
+cache directory (`cache_dir`), so only the first start after an install or an update of this
+file compiles (`cold` tells whether it will, and `warm_up` compiles what the client needs on
+both cores). Both forms give the same arrays (tests/rules/reach/test_interpreted.py).
 tests/rules/reach/test_reach_property.py checks on random maps that the two forms of the step rules
 agree, that an exhaustive search with the scalar rules finds the same cells at the same least costs,
 and that every cell a reach map offers is accepted by the move check at the cost it showed.
@@ -25,6 +28,8 @@ import os
 import subprocess
 import sys
 import threading
+import time
+import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -76,6 +81,19 @@ _INLINE: dict[str, bool] = {}
 _PURE: dict[str, Callable[..., Any]] = {}
 _COMPILED: dict[str, Any] = {}
 _BINDING = threading.Lock()
+# The same functions interpreted, each calling the others as written (`interpreted`), and the
+# CPU seconds this process has spent in them.
+_INTERPRETED: dict[str, Callable[..., Any]] = {}
+_SPENT = [0.0]
+# Interpreted, a reach map costs about 100 times its compiled time (0.1 s against 1 ms on a
+# 40x40 window); importing numba and loading the compiled code from its cache costs about 0.3 s
+# of CPU. So a process interprets until it has spent this much on it, then compiles: a short
+# command stays interpreted, a battle or a session compiles within its first turns, having lost
+# at most this much and one search.
+INTERPRET_SECONDS = 0.15
+# A window with more cells than this (40x40) is searched compiled at once: interpreted, one
+# search of a large map's window would take seconds.
+INTERPRET_CELLS = 40 * 40
 log = logging.getLogger(__name__)
 
 
@@ -100,11 +118,40 @@ def compiled(inline: bool = False) -> Callable[[F], F]:
 
         @functools.wraps(func)
         def first_call(*args: Any) -> Any:
+            if not _COMPILED and _SPENT[0] < INTERPRET_SECONDS and _small(args):
+                start = time.process_time()
+                try:
+                    return interpreted()[func.__name__](*args)
+                finally:
+                    _SPENT[0] += time.process_time() - start
             return _bound()[func.__name__](*args)
 
         return cast(F, first_call)
 
     return mark
+
+
+def _small(args: tuple[Any, ...]) -> bool:
+    """Whether the call's window (every array of two or more dimensions among its arguments:
+    the others are made from it) has at most INTERPRET_CELLS cells."""
+    return all(
+        not isinstance(a, np.ndarray) or a.ndim < 2 or a.shape[-1] * a.shape[-2] <= INTERPRET_CELLS
+        for a in args
+    )
+
+
+def interpreted() -> dict[str, Callable[..., Any]]:
+    """Every compiled function as written, run by Python, calling the others as written (not
+    their numba dispatchers, which the module's names become once bound)."""
+    if not _INTERPRETED:
+        space = dict(globals())
+        family = {
+            name: types.FunctionType(func.__code__, space, name, func.__defaults__)
+            for name, func in _PURE.items()
+        }
+        space.update(family)
+        _INTERPRETED.update(family)
+    return _INTERPRETED
 
 
 def _bound() -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The first start after an install (issue #30): importing the simulator does not import numba,
-a command compiles only the searches it uses, says so on standard error as it begins, and keeps
-them in the user's cache directory, so the next start neither compiles nor says anything."""
+a short command searches interpreted, a longer one compiles only the searches it uses, says so
+on standard error as it begins, and keeps them in the user's cache directory, so the next start
+neither compiles nor says anything."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_the_reach_engine_is_warm_once_the_tests_have_begun() -> None:
 
 
 @pytest.mark.slow
-def test_a_fresh_cache_is_filled_by_the_first_command_that_searches(tmp_path: Path) -> None:
+def test_a_fresh_cache_is_filled_by_the_first_command_that_searches_enough(tmp_path: Path) -> None:
     env = _env(tmp_path)
     checked = _sim(env, "check", SKIRMISH)
     assert checked.returncode == 0 and NOTICE not in checked.stderr  # no search: no compile
@@ -74,16 +75,20 @@ def test_a_fresh_cache_is_filled_by_the_first_command_that_searches(tmp_path: Pa
     assert aimed.returncode == 0, aimed.stderr
     assert NOTICE not in aimed.stderr  # an Aim asks for no reach map: nothing is compiled
     walk = '{"unit": "bram", "action": "walk", "to": [3, 3]}\n'
-    first = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
-    assert first.returncode == 0, first.stderr
-    assert '"type": "moved"' in first.stdout
+    walked = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
+    assert walked.returncode == 0, walked.stderr
+    assert '"type": "moved"' in walked.stdout
     cache = tmp_path / "sim" / "numba"
-    assert first.stderr.splitlines()[0].startswith(NOTICE)
+    assert NOTICE not in walked.stderr and not cache.exists()  # one Walk: interpreted
+    game = ("--seed", "6", "--ai", "blue,red", "--round-cap", "3")
+    first = _sim(env, "run", SKIRMISH, *game)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines()[0].startswith(NOTICE)  # three rounds: worth compiling
     assert str(cache) in first.stderr
     kept = sorted(p.name.split("-")[0] for p in cache.rglob("*.nbi"))
-    print(f"compiled for one Walk: {kept}")
-    assert "pathfinder.search" in kept and "pathfinder.offer" not in kept  # only what it used
-    again = _sim(env, "run", SKIRMISH, "--seed", "6", "--script", "-", script=walk)
+    print(f"compiled for three rounds of AI play: {kept}")
+    assert "pathfinder.search" in kept and "pathfinder.step_costs" not in kept  # what it used
+    again = _sim(env, "run", SKIRMISH, *game)
     assert again.returncode == 0 and NOTICE not in again.stderr
     assert again.stdout == first.stdout
 

@@ -1,0 +1,124 @@
+"""Issue #30 (a short command's start): the reach engine's functions run as written, interpreted,
+until numba pays for itself; both forms must give the same arrays, so that when a process
+switches (after INTERPRET_SECONDS of searching) no game can tell.
+
+On random maps (tests/rules/reach/test_reach_property.py's cases: kinds, heights, water,
+obstacles, fliers, swimmers, an ally or an enemy standing or prone) the interpreted and the
+compiled functions give the same reach map (cells, costs, offers, paths), the same searched
+fields and routes for every gait, and the same provocation sums along every path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from sim.cli.main import main
+from sim.core.components import Position
+from sim.core.world import World
+from sim.rules.movement.footing import Gait, mover
+from sim.rules.movement.jump import jump_reach
+from sim.rules.reach import pathfinder as pf
+from sim.rules.reach.fields import distance_field
+from sim.rules.reach.opportunity import provoked_along
+from sim.rules.reach.reachmap import reach_map
+from tests.rules.reach.test_reach_property import FAST, Case, cases
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@contextmanager
+def _interpreting() -> Iterator[None]:
+    """The module's functions replaced by their interpreted family for the block."""
+    family = pf.interpreted()
+    kept = {name: getattr(pf, name) for name in family}
+    for name, func in family.items():
+        setattr(pf, name, func)
+    try:
+        yield
+    finally:
+        for name, func in kept.items():
+            setattr(pf, name, func)
+
+
+def _looked(world: World) -> tuple[object, ...]:
+    """Everything the search gives for ana on `world`: its reach map's arrays and paths, and
+    for each gait the field's ends, routes and provocation sums (every foe weighing 1 + its
+    index, so that an order or a missed foe shows)."""
+    world = world.copy()  # nothing memoised from the other form's run
+    found: list[object] = []
+    reached = reach_map(world, "ana")
+    found.append(tuple(a.tolist() for a in reached.arrays()))
+    found.append(tuple((cell, reached[cell].path) for cell in reached))
+    m = mover(world, "ana")
+    start = world.need("ana", Position).cell
+    weights: dict[str, float] = {}
+    for gait, jumps in (
+        (Gait.STRIDE, jump_reach(world, "ana", m)),
+        (Gait.STEP, None),
+        (Gait.CRAWL, None),
+        (Gait.SWIM, None),
+    ):
+        field = distance_field(world, m, gait, start, 20, jumps)
+        ends = field.ends()
+        found.append(tuple((cell, cost, field.route_to(cell)) for cell, cost in ends))
+        asked = np.ones(field.dist.shape, dtype=np.bool_)
+        sums = provoked_along(
+            world, "ana", field, lambda foe: weights.setdefault(foe, 1.0 + len(weights)), asked
+        )
+        found.append(sums.tolist())
+    return tuple(found)
+
+
+def test_the_interpreted_functions_are_python_calling_each_other() -> None:
+    family = pf.interpreted()
+    assert set(family) >= {"search", "offer", "trace", "paths_provoked", "cell_flags"}
+    for name, func in family.items():
+        assert type(func) is types.FunctionType, name  # not a numba dispatcher
+        assert func.__globals__ is family["search"].__globals__  # one namespace ...
+        assert func.__globals__[name] is func  # ... in which they find each other as written
+    assert type(pf.search) is not types.FunctionType  # the tests run compiled (conftest)
+
+
+@FAST
+@given(cases())
+def test_interpreted_and_compiled_searches_give_the_same_maps(case: Case) -> None:
+    compiled = _looked(case.world)
+    with _interpreting():
+        interpreted = _looked(case.world)
+    assert interpreted == compiled
+    print(f"reach map cells: {len(compiled[1])}")  # type: ignore[arg-type]
+
+
+def test_a_short_run_interprets_and_never_imports_numba(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `sim run` of one Walk searches a few small windows: interpreted, well under the CPU
+    numba's import and cache load would cost, and with the log this process (compiled) gives."""
+    script = tmp_path / "walk.jsonl"
+    script.write_text('{"unit": "bram", "action": "walk", "to": [3, 3]}\n', encoding="utf-8")
+    skirmish = str(ROOT / "scenarios" / "skirmish.toml")
+    args = ["run", skirmish, "--seed", "6", "--script", str(script)]
+    code = (
+        "import sys\n"
+        "from sim.cli.main import main\n"
+        f"status = main({args!r})\n"
+        "from sim.rules.reach import pathfinder\n"
+        "print('numba' in sys.modules, pathfinder._SPENT[0] > 0, status, file=sys.stderr)\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split() == ["False", "True", "0"]  # no numba; it searched, interpreted
+    assert '"type": "moved"' in done.stdout
+    assert main(args) == 0  # compiled here (tests/conftest.py)
+    assert capsys.readouterr().out == done.stdout
