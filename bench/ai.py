@@ -52,6 +52,7 @@ from sim.formats.replay import begin
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, BattleOver, Decision
 from sim.play.legal import kinds
 from sim.rules.combat.reactions import NONE, reaction_name
+from sim.rules.reach.pathfinder import warm_up
 from sim.tools.batch import Chosen, Taken, choices, kind_order, percentile, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -399,7 +400,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     paths = [Path(args.only)] if args.only else sorted((ROOT / "scenarios").glob("*.toml"))
     verdicts = Verdicts()
     every: list[Result] = []
-    pool = ProcessPoolExecutor(max_workers=args.workers) if args.workers > 1 else None
+    # The AI's speed is the compiled engine's: no process interprets its first searches.
+    warm_up()
+    pool = (
+        ProcessPoolExecutor(max_workers=args.workers, initializer=warm_up)
+        if args.workers > 1
+        else None
+    )
     try:
         for strong, weak in pairings:
             start = time.perf_counter()

@@ -370,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
         "frames": frame_goals,  # after the batch: pygame loaded, a batch's workers fork no more
         "start": lambda: start_goals(args.fresh),
     }
+    # Every section measures the compiled engine (a process interprets its first searches).
+    import engine
+
+    engine.compiled()
     load = os.getloadavg()
     print(
         f"bench/goals.py: load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "

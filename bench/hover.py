@@ -97,6 +97,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
+    from sim.rules.reach import pathfinder
+
+    pathfinder.warm_up()  # the compiled engine, as the client has it (sim play warms it up)
     with tempfile.TemporaryDirectory() as tmp:
         for action in (None, "shove"):
             first, again, plain = bench(args.rounds, action, Path(tmp))

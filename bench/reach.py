@@ -136,6 +136,7 @@ def main() -> None:
     except ImportError:
         print("scipy is missing: pip install -e '.[bench]'")
         raise SystemExit(1) from None
+    pathfinder.warm_up()  # the compiled engine, not a process's first searches interpreted
     print(f"reach map vs scipy.sparse.csgraph.dijkstra, median of {REPEATS} runs (ms)")
     header = f"{'map':>9} {'budget':>7} {'cells':>6} {'field':>8} {'+jumps':>8} "
     header += f"{'reach_map':>10} {'scipy':>8} {'+graph':>8} {'ratio':>6} {'ratio_j':>7}"

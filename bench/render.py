@@ -169,6 +169,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=200)
     args = parser.parse_args()
+    from sim.rules.reach import pathfinder
+
+    pathfinder.warm_up()  # the compiled engine, as the client has it (sim play warms it up)
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:

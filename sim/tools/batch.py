@@ -427,6 +427,16 @@ _PLAN: Plan | None = None  # the batch a worker process plays, set once when it 
 def start_worker(plan: Plan) -> None:
     global _PLAN
     _PLAN = plan
+    _compiled()
+
+
+def _compiled() -> None:
+    """The reach engine compiled (or loaded from numba's cache) now: a batch plays many games,
+    and interpreting a process's first searches (what spares a short command numba's import)
+    would only add to the first game's time."""
+    from sim.rules.reach import pathfinder
+
+    pathfinder.warm_up()
 
 
 def _worker_game(index: int) -> GameRecord:
@@ -585,6 +595,8 @@ def run(
     crashes)."""
     done: list[GameRecord] = []
     if workers <= 1 or games <= 1:
+        if games > 1:
+            _compiled()
         for index in range(games):
             done.append(play_game(plan, index))
             if on_game is not None:
