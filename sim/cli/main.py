@@ -785,9 +785,10 @@ def _window(
     scale: float | None = None,
 ) -> int:
     """Open the client; the reach engine is loaded (or compiled, on a first start: seconds)
-    once its first frame shows, before the board's first overlay, and the window and the
-    terminal say so when it compiles: a window that froze on its first overlay would look
-    hung, and one that opened only after the compile would look like nothing happened."""
+    behind the frames once the first one shows, the board's overlays searching interpreted
+    meanwhile, and the window and the terminal say so when it compiles: a window that froze
+    on its first overlay would look hung, and one that opened only after the compile would
+    look like nothing happened."""
     from sim.ui.input.app import play
     from sim.ui.input.viewer import nested
 
@@ -801,7 +802,7 @@ def _window(
         ai=ai,
         scale=scale,
         replayer=nested,
-        prepare=(_compiling, pathfinder.warm_up),
+        prepare=(_compiling, pathfinder.warm_up_behind()),
     )
 
 

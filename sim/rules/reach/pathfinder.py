@@ -81,10 +81,16 @@ _INLINE: dict[str, bool] = {}
 _PURE: dict[str, Callable[..., Any]] = {}
 _COMPILED: dict[str, Any] = {}
 _BINDING = threading.Lock()
+_MAKING = threading.Lock()
 # The same functions interpreted, each calling the others as written (`interpreted`), and the
 # CPU seconds this process has spent in them.
 _INTERPRETED: dict[str, Callable[..., Any]] = {}
 _SPENT = [0.0]
+# Whether calls go to the compiled functions now (set once they are bound in the calling thread,
+# or once a warm-up finished), and whether a warm-up is under way in another thread (`warm_up`,
+# `behind=True`): meanwhile calls run interpreted, not waiting for it.
+_USE_COMPILED = threading.Event()
+_WARMING = threading.Event()
 # Interpreted, a reach map costs about 100 times its compiled time (0.1 s against 1 ms on a
 # 40x40 window); importing numba and loading the compiled code from its cache costs about 0.3 s
 # of CPU. So a process interprets until it has spent this much on it, then compiles: a short
@@ -116,17 +122,23 @@ def compiled(inline: bool = False) -> Callable[[F], F]:
         _INLINE[func.__name__] = inline
         _PURE[func.__name__] = func
 
+        name = func.__name__
+
         @functools.wraps(func)
-        def first_call(*args: Any) -> Any:
-            if not _COMPILED and _SPENT[0] < INTERPRET_SECONDS and _small(args):
+        def either(*args: Any) -> Any:
+            if _USE_COMPILED.is_set():
+                return _COMPILED[name](*args)
+            if _small(args) and (_WARMING.is_set() or _SPENT[0] < INTERPRET_SECONDS):
                 start = time.process_time()
                 try:
-                    return interpreted()[func.__name__](*args)
+                    return interpreted()[name](*args)
                 finally:
                     _SPENT[0] += time.process_time() - start
-            return _bound()[func.__name__](*args)
+            space = _bound()
+            _USE_COMPILED.set()
+            return space[name](*args)
 
-        return cast(F, first_call)
+        return cast(F, either)
 
     return mark
 
@@ -140,24 +152,31 @@ def _small(args: tuple[Any, ...]) -> bool:
     )
 
 
+def _family(make: Callable[[Callable[..., Any]], Any]) -> dict[str, Any]:
+    """Every function as written, remade by `make` in a namespace of its own (this module's
+    constants) in which each finds the others as remade: the module's own names stay the
+    stand-ins that choose between the families, so a family can be made in one thread while
+    another calls the other family."""
+    space = dict(globals())
+    family = {
+        name: make(types.FunctionType(func.__code__, space, name, func.__defaults__))
+        for name, func in _PURE.items()
+    }
+    space.update(family)
+    return family
+
+
 def interpreted() -> dict[str, Callable[..., Any]]:
-    """Every compiled function as written, run by Python, calling the others as written (not
-    their numba dispatchers, which the module's names become once bound)."""
-    if not _INTERPRETED:
-        space = dict(globals())
-        family = {
-            name: types.FunctionType(func.__code__, space, name, func.__defaults__)
-            for name, func in _PURE.items()
-        }
-        space.update(family)
-        _INTERPRETED.update(family)
+    """Every compiled function as written, run by Python, calling the others as written."""
+    with _MAKING:
+        if not _INTERPRETED:
+            _INTERPRETED.update(_family(lambda func: func))
     return _INTERPRETED
 
 
 def _bound() -> dict[str, Any]:
     """Every compiled function's numba dispatcher by name (each compiles, or loads from the
-    cache, at its own first call); this module's names are made the dispatchers too."""
-    space = globals()
+    cache, at its own first call), calling the others' dispatchers."""
     with _BINDING:
         if not _COMPILED:
             # Before numba reads it; child processes (batch workers) inherit the same place.
@@ -168,14 +187,13 @@ def _bound() -> dict[str, Any]:
             # numba imported earlier (by another library) reads the setting now.
             config.reload_config()  # type: ignore[no-untyped-call]
             _skip_blas_probe()
-            for name, inline in _INLINE.items():
-                jitted = njit(_PURE[name], cache=True, inline="always" if inline else "never")
-                _COMPILED[name] = jitted
-                # A name still bound to its first-call stand-in becomes the dispatcher (the
-                # compiled callers find each other by these names); one replaced from outside
-                # keeps its replacement, which reaches the dispatcher through the stand-in.
-                if getattr(space[name], "__wrapped__", None) is _PURE[name]:
-                    space[name] = jitted
+
+            def jit(func: Callable[..., Any]) -> Any:
+                if _INLINE[func.__name__]:
+                    return njit(func, cache=True, inline="always")
+                return njit(func, cache=True, inline="never")
+
+            _COMPILED.update(_family(jit))
             from numba.core import event
 
             event.register("numba:compile", _notice())  # type: ignore[no-untyped-call]
@@ -840,6 +858,22 @@ def warm_up() -> None:
             helper.kill()
             helper.wait()
     _warm(PATHS)
+    _USE_COMPILED.set()
+
+
+def warm_up_behind() -> Callable[[], None]:
+    """`warm_up` for a thread of its own, which the caller starts: from this call until that
+    work has finished, calls run interpreted rather than wait for it (the client's window
+    answers while the engine loads, or compiles after an install)."""
+    _WARMING.set()
+
+    def work() -> None:
+        try:
+            warm_up()
+        finally:
+            _WARMING.clear()
+
+    return work
 
 
 def _warm(names: Sequence[str]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -104,6 +105,10 @@ class App:
                 f"An unfinished game of this scenario was autosaved ({offer.describe()}). "
                 "Press C to continue it; Enter starts this new one."
             )
+        # While `prepare`'s work runs behind the frames: its thread, and the words (if any) each
+        # frame shows across its foot.
+        self.preparing: threading.Thread | None = None
+        self.preparing_notice: str | None = None
         self.seats = Seats(self, ai, session.seed)
         self.seats.seat()
         camera.fit(self)
@@ -213,6 +218,7 @@ class App:
         self.renderer.draw(self.surface, self.session, self.view, self.camera)
         if self.view.menu is not None and self.view.handover is None:
             self.renderer.draw_menu(self.surface, self.menu.title(), self.menu.lines())
+        self._notice(self.surface)
         return self.surface
 
     def window_surface(self) -> None:
@@ -229,20 +235,34 @@ class App:
         return self.frame()
 
     def prepare(self, notice: Callable[[], str | None], work: Callable[[], object]) -> None:
-        """Show the first frame at once, then do `work`, what later frames need (the reach
-        engine, compiled on a first start: seconds), with the text `notice()` gives, if any,
-        across the foot of the frame while it runs."""
-        surface = self.frame()
-        said = notice()
-        if said is not None:
-            rect = surface.get_rect()
-            m = self.renderer.m
-            self.renderer.fonts.draw(
-                surface, said, (rect.centerx, rect.bottom - m.px(24)), m.font, anchor="midbottom"
-            )
+        """Show the first frame at once, then start `notice` and `work` in a thread of their
+        own: what later frames are faster with (the reach engine: loaded from its cache, or
+        compiled on a first start for seconds), the window answering meanwhile. Until the work
+        has finished, every frame shows the words `notice()` gave, if any, across its foot."""
+        self.frame()
         if self.window:
             pygame.display.flip()
-        work()
+
+        def behind() -> None:
+            self.preparing_notice = notice()
+            try:
+                work()
+            finally:
+                self.preparing_notice = None
+
+        self.preparing = threading.Thread(target=behind, name="prepare", daemon=True)
+        self.preparing.start()
+
+    def _notice(self, surface: pygame.Surface) -> None:
+        """`prepare`'s words across the foot of the frame while its work runs."""
+        said = self.preparing_notice
+        if said is None:
+            return
+        rect = surface.get_rect()
+        m = self.renderer.m
+        self.renderer.fonts.draw(
+            surface, said, (rect.centerx, rect.bottom - m.px(24)), m.font, anchor="midbottom"
+        )
 
     def run(self) -> None:
         run_window(

@@ -93,10 +93,13 @@ def test_a_fresh_cache_is_filled_by_the_first_command_that_searches_enough(tmp_p
     assert again.stdout == first.stdout
 
 
-def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
+def test_the_window_shows_its_first_frame_then_prepares_behind_saying_so() -> None:
     """`sim play` (issue #30): the first frame (the handover screen) is drawn before the reach
-    engine is prepared, the notice written across its foot while it is; without a notice the
-    frame is the plain one. With the engine cached, the client has nothing to say."""
+    engine is prepared, which then goes on in a thread of its own while the window answers;
+    until it has finished, every frame has the notice written across its foot, and after it
+    the frame is the plain one. With the engine cached, the client has nothing to say."""
+    import threading
+
     import pygame
 
     from sim.cli.main import _compiling
@@ -104,20 +107,52 @@ def test_the_window_shows_its_first_frame_then_prepares_saying_so() -> None:
 
     order: list[str] = []
     app = make_app(ROOT / "scenarios" / "skirmish.toml")
+    plain = pygame.surfarray.array3d(app.frame())
+    release = threading.Event()
 
     def notice() -> str:
         order.append("notice")
         return "Preparing the reach engine: compiling it once after installing or updating..."
 
-    app.prepare(notice, lambda: order.append("work"))
-    said = pygame.surfarray.array3d(app.surface)
-    plain = make_app(ROOT / "scenarios" / "skirmish.toml")
-    plain.prepare(lambda: None, lambda: order.append("plain work"))
-    quiet = pygame.surfarray.array3d(plain.surface)
-    assert order == ["notice", "work", "plain work"]
-    differs = (said != quiet).any(axis=(0, 2)).nonzero()[0]  # rows that differ
+    def work() -> None:
+        release.wait(10)
+        order.append("work")
+
+    app.prepare(notice, work)
+    assert app.preparing is not None
+    while app.preparing_notice is None and app.preparing.is_alive():
+        app.preparing.join(0.01)
+    said = pygame.surfarray.array3d(app.frame())  # a frame drawn while the work goes on
+    release.set()
+    app.preparing.join(10)
+    after = pygame.surfarray.array3d(app.frame())
+    assert order == ["notice", "work"]
+    differs = (said != plain).any(axis=(0, 2)).nonzero()[0]  # rows that differ
     assert differs.size and differs.min() > said.shape[1] * 0.9  # only at the foot
+    assert (after == plain).all()
     assert _compiling() is None  # tests/conftest.py compiled it
+
+
+def test_searches_run_interpreted_while_a_warm_up_is_behind() -> None:
+    """While the client's warm-up runs in its thread, a search does not wait for it: it runs
+    interpreted (whatever this process has interpreted before) and gives what compiled would."""
+    from sim.content.scenario import load
+    from sim.rules.reach.reachmap import reach_map
+
+    world = load(ROOT / "scenarios" / "skirmish.toml").world
+    compiled = reach_map(world.copy(), "bram").arrays()
+    spent = pathfinder._SPENT[0]
+    used = pathfinder._USE_COMPILED.is_set()
+    pathfinder._USE_COMPILED.clear()
+    pathfinder._WARMING.set()
+    try:
+        interpreted = reach_map(world.copy(), "bram").arrays()
+        assert pathfinder._SPENT[0] > spent  # it ran interpreted
+    finally:
+        pathfinder._WARMING.clear()
+        if used:
+            pathfinder._USE_COMPILED.set()
+    assert all((a == b).all() for a, b in zip(interpreted, compiled, strict=True))
 
 
 @pytest.mark.slow  # a process of its own, as the first start above

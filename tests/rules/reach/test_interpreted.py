@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 @contextmanager
 def _interpreting() -> Iterator[None]:
-    """The module's functions replaced by their interpreted family for the block."""
+    """The module's stand-ins replaced by the interpreted family for the block."""
     family = pf.interpreted()
     kept = {name: getattr(pf, name) for name in family}
     for name, func in family.items():
@@ -85,7 +85,11 @@ def test_the_interpreted_functions_are_python_calling_each_other() -> None:
         assert type(func) is types.FunctionType, name  # not a numba dispatcher
         assert func.__globals__ is family["search"].__globals__  # one namespace ...
         assert func.__globals__[name] is func  # ... in which they find each other as written
-    assert type(pf.search) is not types.FunctionType  # the tests run compiled (conftest)
+    compiled = pf._bound()
+    assert pf._USE_COMPILED.is_set()  # the tests run compiled (tests/conftest.py)
+    assert type(compiled["search"]) is not types.FunctionType  # numba's dispatcher ...
+    assert compiled["search"].py_func.__globals__["step_cost"] is compiled["step_cost"]  # ...'s
+    assert pf.search.__wrapped__.__globals__["search"] is pf.search  # the module's: stand-ins
 
 
 @FAST

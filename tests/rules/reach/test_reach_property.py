@@ -329,13 +329,14 @@ def test_the_compiled_constants_are_the_python_ones() -> None:
 
 
 def test_warming_up_compiles_the_search_the_reach_map_uses() -> None:
-    """`sim play` calls this before opening the window (a first compile takes seconds): after
-    it, the search and the trace hold the one signature reach maps call them with."""
+    """`sim play` calls this as its window opens (a first compile takes seconds): after it, the
+    search and the trace hold the one signature reach maps call them with."""
     pf.warm_up()
     field = distance_field(*_fighter_on_open_ground(), 8)
     field.path_to(Pos(2, 0))
-    assert len(pf.search.signatures) == 1
-    assert len(pf.trace.signatures) == 1
+    compiled = pf._bound()
+    assert len(compiled["search"].signatures) == 1
+    assert len(compiled["trace"].signatures) == 1
 
 
 def _fighter_on_open_ground() -> tuple[World, Mover, Gait, Pos]:
