@@ -31,6 +31,7 @@ from sim.rules.movement.movement import plan_move
 from sim.rules.reach.opportunity import provocations
 from sim.rules.reach.reachmap import reach_map
 from sim.rules.reach.threat import reaches, threatened
+from sim.ui.model.planner import who_can_hit
 from tests.helpers import (
     _toml,
     accept,
@@ -310,6 +311,21 @@ def test_R_Z3_distances_count_from_the_nearest_footprint_cell_and_it_threatens_f
         ("ogre", 5),
         ("ana", 3),
     ]
+
+
+def test_R_Z3_the_hover_tip_weighs_a_large_mover_at_its_end_and_a_small_one_in_an_empty_cell() -> (
+    None
+):
+    """R-Z3 on screen: "ends in reach of" for the ogre ending a move with its top-left at (1,1)
+    counts ana at (3,3), who reaches its cell (2,2); the same cell for one of ours a cell wide
+    does not (she is 2 m from it) — even where that cell is the top-left of an ogre standing
+    there now, which is no creature of ours. Nobody counts as hitting a cell it stands on."""
+    b = begin(NEAR, ogre(), creature("ana", "blue", "a"))
+    world = b.world
+    assert who_can_hit(world, Pos(1, 1), None, wide=2, mover="ogre") == ("ana",)
+    assert who_can_hit(world, Pos(1, 1), None) == ()
+    assert who_can_hit(world, Pos(2, 3), None) == ("ogre", "ana")
+    assert who_can_hit(world, Pos(2, 2), None) == ("ana",)  # the ogre's own cell: not the ogre
 
 
 def test_R_Z3_it_leaves_reach_only_when_no_footprint_cell_is_left_in_it() -> None:

@@ -11,8 +11,8 @@ from sim.core import actions as a
 from sim.core.actions import Cost, Refusal
 from sim.core.components import Budget, Conditions, Position, Stats, Team
 from sim.core.condition import Condition
-from sim.core.creature import conditions, creatures, incapacitated, team_of
-from sim.core.geometry import Pos
+from sim.core.creature import cells_of, conditions, creatures, incapacitated, team_of
+from sim.core.geometry import Pos, footprint
 from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.engine import Battle
@@ -80,14 +80,19 @@ def threat_map(world: World, teams: tuple[str, ...], side: str | None) -> dict[P
     return out
 
 
-def who_can_hit(world: World, cell: Pos, side: str | None) -> tuple[str, ...]:
-    """The creatures (that `side` sees) whose melee reach covers `cell`."""
+def who_can_hit(
+    world: World, cell: Pos, side: str | None, *, wide: int = 1, mover: str | None = None
+) -> tuple[str, ...]:
+    """The creatures (that `side` sees) whose melee reach covers a creature `wide` cells wide
+    whose top-left is `cell` (R-Z3: any of its cells), other than `mover` (the creature that
+    would stand there) and those on its cells."""
+    spot = set(footprint(cell, wide))
     out = []
     for unit in visible(world, side):
-        if incapacitated(world, unit):
+        if unit == mover or incapacitated(world, unit) or spot & set(cells_of(world, unit)):
             continue
         at = world.need(unit, Position).cell
-        if at != cell and reaches(world, unit, at, cell):
+        if reaches(world, unit, at, cell, target_side=wide):
             out.append(unit)
     return tuple(out)
 

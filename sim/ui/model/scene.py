@@ -272,24 +272,31 @@ class Scene:
             return ()
         return self.memo.get("own", (session.version, unit), lambda: threatened(world, unit))
 
-    def hover_info(self, session: Session, view: View) -> tuple[str, ...]:
+    def hover_info(
+        self, session: Session, view: View, *, mover: str | None = None
+    ) -> tuple[str, ...]:
         """Who could hit a creature of ours in the hovered cell: the enemies (of the selected
-        creature's side, else of the seat's) whose melee reach covers it, not our allies."""
+        creature's side, else of the seat's) whose melee reach covers it, not our allies.
+        `mover`: that creature, ending a move with its top-left there (R-Z3: a large one is
+        reached at any of its cells); else one a cell wide."""
         world = session.battle.world
         hover = view.hover
         if hover is None or not world.grid.inside(hover):
             return ()
-        side = view.eyes
+        eyes = view.eyes
         ours = (
             team_of(world, view.selected)
             if view.selected and world.exists(view.selected)
             else view.side
         )
 
-        def foes() -> tuple[str, ...]:
-            return tuple(u for u in who_can_hit(world, hover, side) if team_of(world, u) != ours)
+        wide = side(world, mover) if mover is not None else 1
 
-        return self.memo.get("hover", (session.version, hover, side, ours), foes)
+        def foes() -> tuple[str, ...]:
+            found = who_can_hit(world, hover, eyes, wide=wide, mover=mover)
+            return tuple(u for u in found if team_of(world, u) != ours)
+
+        return self.memo.get("hover", (session.version, hover, eyes, ours, mover), foes)
 
     def cell_hitters(self, session: Session, view: View) -> str:
         """The hovered cell's "can be hit by" line: with a creature the seat sees standing

@@ -140,7 +140,8 @@ def path_lines(scene: Scene, session: Session, view: View, plan: PathPlan) -> li
     end = plan.cells[-1] if plan.cells else None
     if end is not None and end == view.hover and plan.unit in creatures(world):
         own = team_of(world, plan.unit)
-        enemies = [u for u in scene.hover_info(session, view) if team_of(world, u) != own]
+        reached = scene.hover_info(session, view, mover=plan.unit)
+        enemies = [u for u in reached if team_of(world, u) != own]
         if enemies:
             rows.append((f"ends in reach of: {', '.join(enemies)}", DIM))
     if view.waypoints:
