@@ -12,9 +12,9 @@ from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
 from sim.core.components import Body, Budget, Position
-from sim.core.creature import creatures, hp, incapacitated, side, team_of
+from sim.core.creature import cells_of, creatures, hp, incapacitated, side, team_of
 from sim.core.dice import SeededDice
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
 from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.apply import apply
@@ -499,19 +499,39 @@ def foe_damage(world: World, foe: str, unit: str) -> float:
 
 def strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
     """Every open cell no other creature stands in from which `unit` reaches a foe where it
-    stands (R-A4, heights included)."""
+    stands (R-A4, heights included). R-Z3: for a large creature, or a large foe, every
+    top-left from which its footprint, clear of walls and of the others', reaches any cell of
+    the foe's: where its Position would be."""
     grid = world.grid
+    mine = side(world, unit)
     taken = {
-        world.need(u, Position).cell
+        cell
         for u in creatures(world)
         if u != unit and not incapacitated(world, u)
+        for cell in cells_of(world, u)
     }
-    return [
-        spot
-        for foe in foes
-        for spot in reaching_from(world, unit, world.need(foe, Position).cell)
-        if spot not in taken and grid.kind(spot) != Kind.WALL
-    ]
+
+    def open_(spot: Pos) -> bool:
+        return all(
+            grid.inside(cell) and cell not in taken and grid.kind(cell) != Kind.WALL
+            for cell in footprint(spot, mine)
+        )
+
+    out: list[Pos] = []
+    for foe in foes:
+        target = world.need(foe, Position).cell
+        theirs = side(world, foe)
+        if mine == 1 and theirs == 1:
+            out += [s for s in reaching_from(world, unit, target) if open_(s)]
+            continue
+        cells = reach_cells(world, unit)
+        out += [
+            at
+            for y in range(target.y - cells - mine + 1, target.y + theirs + cells)
+            for x in range(target.x - cells - mine + 1, target.x + theirs + cells)
+            if open_(at := Pos(x, y)) and reaches(world, unit, at, target, target_side=theirs)
+        ]
+    return out
 
 
 def after(world: World, decision: a.Action) -> World:

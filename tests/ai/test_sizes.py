@@ -10,10 +10,11 @@ import random
 import numpy as np
 import pytest
 
-from sim.ai.context import Context
+from sim.ai.context import Context, strike_spots
 from sim.core.components import Position
 from sim.core.creature import cells_of, creatures, side
-from sim.core.geometry import Pos
+from sim.core.geometry import Pos, footprint
+from sim.core.grid import Kind
 from sim.play.engine import Battle
 from sim.rules.reach.fields import Field
 from sim.rules.reach.opportunity import provocations, provoked_along, provoking_cells
@@ -101,6 +102,42 @@ def test_R_Z3_the_compiled_twin_of_a_large_movers_provocations_is_their_sum(seed
         expected = sum(weights[p.enemy] for p in found)
         assert planes[id(field)][field.window.local(cell)] == expected, (cell, offered.action)
         assert all(p.cell in provoking_cells(world, "ogre") for p in found)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R_Z3_strike_spots_are_every_open_top_left_whose_footprint_reaches_the_foe(
+    seed: int,
+) -> None:
+    """R-Z3 in what the AI walks toward (`nearest_foe` measures from these): for every
+    creature, large or not, the strike spots against its foes are exactly the top-lefts where
+    its footprint lies on the map, clear of walls and of every other standing creature's
+    cells, and from which `reaches` the foe, as every cell of the map says."""
+    b = _place(seed)
+    world = b.world
+    grid = world.grid
+    checked = large = 0
+    for unit in creatures(world):
+        mine = side(world, unit)
+        foes = [u for u in creatures(world) if u != unit]  # any other, for the one-cell pairs
+        taken = {c for u in creatures(world) if u != unit for c in cells_of(world, u)}
+        for foe in foes:
+            target = world.need(foe, Position).cell
+            found = strike_spots(world, unit, [foe])
+            expected = []
+            for y in range(-2, grid.height + 1):
+                for x in range(-2, grid.width + 1):
+                    at = Pos(x, y)
+                    cells = footprint(at, mine)
+                    if all(
+                        grid.inside(c) and c not in taken and grid.kind(c) != Kind.WALL
+                        for c in cells
+                    ) and reaches(world, unit, at, target, target_side=side(world, foe)):
+                        expected.append(at)
+            assert sorted(found) == sorted(expected), (unit, foe)
+            checked += len(found)
+            large += len(found) * (mine > 1 or side(world, foe) > 1)
+    print(f"strike spots checked: {checked}, with a large creature: {large}")
+    assert large > 0
 
 
 def test_R_Z3_a_foe_reaching_any_cell_of_the_ogre_threatens_it_there() -> None:
