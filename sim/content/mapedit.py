@@ -484,6 +484,17 @@ def unit_side(source: Source, unit: Unit) -> int:
     return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else 1
 
 
+def unit_flies(source: Source, unit: Unit) -> bool:
+    """Whether `unit` has a fly speed (R-Z5): its own `fly`, else its template's, else its
+    race's; not when what says is no number (the checker names that)."""
+    keys = _unit_keys(source, unit)
+    fly = keys.get("fly")
+    if fly is None:
+        race = _race(source, keys)
+        fly = race.fly if race is not None else 0
+    return isinstance(fly, int | float) and not isinstance(fly, bool) and fly > 0
+
+
 def _unit_keys(source: Source, unit: Unit) -> dict[str, Any]:
     """A unit's keys: its template's (if the battle's catalog knows it) under its own."""
     template = source.content.catalog.templates.get(unit.template or "", {})

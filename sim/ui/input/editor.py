@@ -31,7 +31,7 @@ from sim.ui.draw.overlay import Overlays
 from sim.ui.draw.terrain import TerrainLayer
 from sim.ui.draw.text import Fonts
 from sim.ui.draw.tilesheet import TileSheet
-from sim.ui.draw.tokens import draw_shape, initials
+from sim.ui.draw.tokens import draw_shape, initials, wings
 from sim.ui.input.camera import PAN_KEYS, wheel_factor
 from sim.ui.input.loop import open_surface, run_window
 from sim.ui.look import palette as pal
@@ -705,6 +705,8 @@ class Editor:
             cx, cy = x + c // 2, y + c // 2
             if unit.id == self.selected:
                 pygame.draw.rect(s, pal.WHITE, (x, y, c, c), 2)
+            if c >= 14 and me.unit_flies(self.source, unit):
+                wings(s, cx, cy, c * 0.36, c)  # R-Z5: a flier, as the game draws it
             draw_shape(s, style, (cx, cy), c * 0.36, pal.BLACK, 2)
             if c >= 18:
                 self.fonts.draw(s, initials(unit.id), (cx, cy), max(12, c // 3), pal.WHITE,
