@@ -26,6 +26,13 @@ def _env(cache: Path) -> dict[str, str]:
     return env
 
 
+def python(code: str) -> subprocess.CompletedProcess[str]:
+    """`code` run by a fresh interpreter of this one's, with this checkout's `sim`."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+
+
 def _sim(env: dict[str, str], *args: str, script: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sim", *args],
@@ -169,8 +176,6 @@ def test_a_search_does_not_import_scipy_and_leaves_it_importable() -> None:
         "import scipy.linalg.cython_blas\n"
         "print('ok')\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    done = python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "ok"]

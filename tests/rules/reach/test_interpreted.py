@@ -9,9 +9,6 @@ fields and routes for every gait, and the same provocation sums along every path
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +27,7 @@ from sim.rules.reach import pathfinder as pf
 from sim.rules.reach.fields import distance_field
 from sim.rules.reach.opportunity import provoked_along
 from sim.rules.reach.reachmap import reach_map
+from tests.rules.reach.test_first_start import python
 from tests.rules.reach.test_reach_property import FAST, Case, cases
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,9 +116,7 @@ def test_a_short_run_interprets_and_never_imports_numba(
         "from sim.rules.reach import pathfinder\n"
         "print('numba' in sys.modules, pathfinder._SPENT[0] > 0, status, file=sys.stderr)\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    done = python(code)
     assert done.returncode == 0, done.stderr
     assert done.stderr.split() == ["False", "True", "0"]  # no numba; it searched, interpreted
     assert '"type": "moved"' in done.stdout
