@@ -263,9 +263,14 @@ def prepare(self, notice, work, _prepare=app.App.prepare):
         return notice()
     _prepare(self, told, work)
 def run(self):
+    import time
     handover.take_seat(self)
     self.frame()
-    print("BOARD FRAME", flush=True)
+    # The process's CPU so far (the warm-up behind the frames included, as far as it got).
+    print("BOARD FRAME", time.process_time(), flush=True)
+    if sys.argv[2:] == ["prepared"] and self.preparing is not None:
+        self.preparing.join()  # a first start: what the compile behind the frames costs
+        print("PREPARED", flush=True)
 app.App.prepare = prepare
 app.App.run = run
 from sim.cli.main import main
@@ -275,8 +280,9 @@ main(["play", sys.argv[1], "--seed", "1"])
 
 def _timed_lines(args: list[str], env: dict[str, str]) -> dict[str, float]:
     """Seconds of the clock from starting `args` to its first line of output, to each marked
-    line (FIRST FRAME, BOARD FRAME, the compile notice) and to its end; and the CPU seconds
-    it took ("cpu": what the clock would show on an idle machine, near enough)."""
+    line (FIRST FRAME, BOARD FRAME, PREPARED, the compile notice) and to its end; the CPU
+    seconds it took ("cpu": what the clock would show on an idle machine, near enough), and
+    the client's own at its board frame ("board cpu")."""
     marks: dict[str, float] = {}
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -287,8 +293,12 @@ def _timed_lines(args: list[str], env: dict[str, str]) -> dict[str, float]:
         for line in child.stdout:
             now = time.perf_counter() - start
             marks.setdefault("first line", now)
-            if line.strip() in ("FIRST FRAME", "BOARD FRAME"):
+            words = line.split()
+            if line.strip() in ("FIRST FRAME", "PREPARED"):
                 marks[line.strip().lower()] = now
+            elif words[:2] == ["BOARD", "FRAME"]:
+                marks["board frame"] = now
+                marks["board cpu"] = float(words[2])
             elif line.startswith("sim: compiling"):
                 marks.setdefault("notice", now)
         child.wait()
@@ -331,12 +341,12 @@ def start_goals(fresh: bool) -> Iterator[Goal]:
                    "bare python", bare, play["first line"] <= 1)  # fmt: skip
         yield Goal("sim play, first frame warm <= 1 s", play["first frame"], "s",
                    "bare python", bare, play["first frame"] <= 1)  # fmt: skip
-        yield Goal("sim play, board frame warm <= 1 s", play["cpu"], "CPU s",
-                   "bare python", bare, play["cpu"] <= 1)  # fmt: skip
+        yield Goal("sim play, board frame warm <= 1 s", play["board cpu"], "CPU s",
+                   "bare python", bare, play["board cpu"] <= 1)  # fmt: skip
         if not fresh:
             return
         cold = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
-        first = _timed_lines([python, "-c", PLAY_CHILD, skirmish], cold)
+        first = _timed_lines([python, "-c", PLAY_CHILD, skirmish, "prepared"], cold)
         yield Goal("sim play fresh, first line <= 1 s", first["first line"], "s",
                    "bare python", bare, first["first line"] <= 1)  # fmt: skip
         yield Goal("sim play fresh, first frame <= 1 s", first["first frame"], "s",
@@ -346,8 +356,9 @@ def start_goals(fresh: bool) -> Iterator[Goal]:
                    "bare python", bare, notice <= 1)  # fmt: skip
         yield Goal("sim play fresh, board frame <= 5 s", first["board frame"], "s",
                    "bare python", bare, first["board frame"] <= 5)  # fmt: skip
-        # Two processes compile at once: what one core's clock would show is the larger half.
-        yield Goal("sim play fresh, board frame, CPU of both", first["cpu"], "CPU s",
+        # The board is played on, interpreted, while the compile goes on behind it; two
+        # processes compile at once: what one core's clock would show is the larger half.
+        yield Goal("sim play fresh, compiled behind, CPU of both", first["cpu"], "CPU s",
                    "bare python", bare, first["cpu"] <= 10)  # fmt: skip
 
 

@@ -91,6 +91,7 @@ _SPENT = [0.0]
 # `behind=True`): meanwhile calls run interpreted, not waiting for it.
 _USE_COMPILED = threading.Event()
 _WARMING = threading.Event()
+_SAID: list[bool] = []  # the compile notice, once said
 # Interpreted, a reach map costs about 100 times its compiled time (0.1 s against 1 ms on a
 # 40x40 window); importing numba and loading the compiled code from its cache costs about 0.3 s
 # of CPU. So a process interprets until it has spent this much on it, then compiles: a short
@@ -217,6 +218,21 @@ def _skip_blas_probe() -> None:
         del sys.modules[probed]
 
 
+def _say_compiling() -> None:
+    """Says once a process what the wait is, as the compile begins (or, from `warm_up`, as it
+    is known to be coming). Logged, so that a command, which has no handler of its own, prints
+    it at once to standard error."""
+    with _MAKING:
+        if _SAID:
+            return
+        _SAID.append(True)
+    log.warning(
+        "sim: compiling the reach engine for this machine, once after installing or "
+        "updating (a few seconds); it is kept in %s",
+        cache_dir(),
+    )
+
+
 def _notice() -> Any:
     """A numba event listener that says once, as this module's first function really compiles,
     what the wait is (made when numba is first imported: its base class is numba's)."""
@@ -227,21 +243,13 @@ def _notice() -> Any:
         none for this source), what the wait is. Logged, so that a command, which has no
         handler of its own, prints it at once to standard error."""
 
-        def __init__(self) -> None:
-            self.said = False
-
         def on_start(self, happening: Any) -> None:
             dispatcher = happening.data["dispatcher"]
-            if self.said or getattr(dispatcher, "py_func", None) is None:
+            if getattr(dispatcher, "py_func", None) is None:
                 return
             if dispatcher.py_func.__module__ != __name__:
                 return  # another library's code
-            self.said = True
-            log.warning(
-                "sim: compiling the reach engine for this machine, once after installing or "
-                "updating (a few seconds); it is kept in %s",
-                cache_dir(),
-            )
+            _say_compiling()
 
         def on_end(self, happening: Any) -> None:
             pass
@@ -816,7 +824,12 @@ PATHS = ("cell_flags", "trace", "paths_provoked")
 def cold(names: Sequence[str] = SEARCHES + PATHS) -> bool:
     """Whether numba's cache lacks the compiled code of any of `names` for this source and
     this numba (it would compile them at their first call, for seconds). It reads numba's
-    cache index the way numba does (tests/rules/reach/test_first_start.py keeps it true)."""
+    cache index the way numba does (tests/rules/reach/test_first_start.py keeps it true);
+    where the cache has no index of one at all (a first start), it says so at once, before
+    numba is imported."""
+    indexed = {path.name.split("-")[0] for path in cache_dir().rglob("*.nbi")}
+    if any(f"{__name__.rsplit('.', 1)[-1]}.{name}" not in indexed for name in names):
+        return True
     return _cold(_bound(), names)
 
 
@@ -835,6 +848,7 @@ def warm_up() -> None:
     loads the paths from the cache."""
     helper = None
     if cold():
+        _say_compiling()  # before numba's import, which the compile waits for
         root = str(Path(__file__).resolve().parents[3])  # where `sim` is imported from
         path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         # Frozen as it ends: the collector's walk over numba's objects at exit (0.2 s) would

@@ -67,6 +67,21 @@ def test_importing_the_command_line_does_not_import_numba(tmp_path: Path) -> Non
     assert done.stdout.strip() == "False"
 
 
+def test_an_empty_cache_is_known_cold_before_numba_is_imported(tmp_path: Path) -> None:
+    """A first start's notice (the window's and the terminal's) comes at once: with no index of
+    the search in the cache, `cold` says so without importing numba (0.3 s and more)."""
+    code = (
+        "import sys\n"
+        "from sim.rules.reach import pathfinder\n"
+        "print(pathfinder.cold(), 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=_env(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
+
+
 def test_the_reach_engine_is_warm_once_the_tests_have_begun() -> None:
     """tests/conftest.py compiled it: `cold` reads numba's cache as numba does."""
     assert not pathfinder.cold()
