@@ -13,8 +13,9 @@ user starts them, in child processes: the first line a command prints, the first
 compiles the reach engine as after an install). Times are CPU time where the bench measures
 one process (other work on a shared machine counts less) and the clock where a user waits
 (workers in parallel, the first line a command prints; a start's whole time is given in the
-CPU time of its processes); the load average is printed first, so a loaded machine's
-clock figures can be read for what they are.
+CPU time of its processes, the warm board frame's in the client's own CPU time when it is
+drawn, the reach engine loading behind it); the load average is printed first, so a loaded
+machine's clock figures can be read for what they are.
 
 bench/legal.py and bench/hover.py have no goal, only figures; bench/balance.py's bands and
 bench/fairness.py's are balance, not speed (their games take minutes). The exit status is 0
