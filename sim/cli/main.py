@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 from sim.ai.levels import LEVELS, ROUND_CAP
 from sim.content.packs import describe, modes_words, size_words
 from sim.content.scenario import MAX_SEED, Scenario, ScenarioError, load, loads
-from sim.content.tmx import TiledError
+from sim.content.tilederror import TiledError
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.components import Body, Budget, Position, Size

@@ -35,7 +35,7 @@ from sim.content.scenario import (
     load,
     loads,
 )
-from sim.content.tmx import TiledError
+from sim.content.tilederror import TiledError
 from sim.core.codec import as_toml
 from sim.core.creature import side
 from sim.core.files import write_atomically

@@ -30,7 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.content.tmx import TiledError, Value, shown
+from sim.content.tilederror import TiledError
+from sim.content.tmx import Value, shown
 from sim.content.tomlspan import Spans
 from sim.core.codec import as_toml
 from sim.core.files import Unreadable, read_text

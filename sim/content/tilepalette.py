@@ -19,6 +19,7 @@ from sim.content import tilekinds as tk
 from sim.content import tmx
 from sim.content.tileart import TileArt
 from sim.content.tiled import Imported, TileUse, compose, import_map
+from sim.content.tilederror import TiledError
 from sim.core.files import Unreadable, read_text
 from sim.core.geometry import Pos
 from sim.core.limits import limits
@@ -133,5 +134,5 @@ def open_palette(path: str | Path, kinds: str | Path | None = None) -> TilePalet
         try:
             base = read_text(imported.kinds_path, limits().files.tile_kinds, "a kinds file")
         except Unreadable as error:
-            raise tmx.TiledError(f"{imported.kinds_path}: {error}") from None
+            raise TiledError(f"{imported.kinds_path}: {error}") from None
     return TilePalette(imported, base, TileArt(imported.tiled.path))

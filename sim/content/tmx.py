@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.content import xmltree
+from sim.content.tilederror import TiledError
 from sim.core.files import Unreadable, read_bytes
 from sim.core.limits import Limits, TiledLimits, limits
 
@@ -49,10 +50,6 @@ ORIENTATIONS = {
     "hexagonal": "a hexagonal map: its cells have six neighbours, and the rules move over square "
     "cells with eight",
 }
-
-
-class TiledError(Exception):
-    """A Tiled map that cannot be imported, with every problem found (one a line)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from sim.cli.main import main
 from sim.content import tilekinds as tk
 from sim.content import tmx
 from sim.content.scenario import load
+from sim.content.tilederror import TiledError
 from sim.core.geometry import Pos
 from sim.core.grid import Kind
 from sim.formats.replay import begin
@@ -115,7 +116,7 @@ def test_the_starter_kinds_file_names_exactly_the_tiles_a_map_draws(tmp_path: Pa
                     if found is not None:
                         key = (found[0].label, found[1])
                         drawn[key] = drawn.get(key, 0) + 1
-        with pytest.raises(tmx.TiledError) as refused:
+        with pytest.raises(TiledError) as refused:
             from sim.content.tiled import to_scenario
 
             to_scenario(path)
