@@ -22,6 +22,7 @@ Inputs are plain arrays so that the compiled code needs no Python objects:
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import os
@@ -87,11 +88,16 @@ _MAKING = threading.Lock()
 _INTERPRETED: dict[str, Callable[..., Any]] = {}
 _SPENT = [0.0]
 # Whether calls go to the compiled functions now (set once they are bound in the calling thread,
-# or once a warm-up finished), and whether a warm-up is under way in another thread (`warm_up`,
-# `behind=True`): meanwhile calls run interpreted, not waiting for it.
+# or once a warm-up finished); whether a warm-up is under way in another thread
+# (`warm_up_behind`): meanwhile calls run interpreted, not waiting for it, but for a large window,
+# which waits for it to end (`_WARMED`); and whether compiling failed (numba missing or broken):
+# then every call runs interpreted, slowly but the same.
 _USE_COMPILED = threading.Event()
 _WARMING = threading.Event()
+_WARMED = threading.Event()
+_FAILED = threading.Event()
 _SAID: list[bool] = []  # the compile notice, once said
+_HELPERS: list[subprocess.Popen[bytes]] = []  # a cold warm-up's compiling process, while it runs
 # Interpreted, a reach map costs about 100 times its compiled time (0.1 s against 1 ms on a
 # 40x40 window); importing numba and loading the compiled code from its cache costs about 0.3 s
 # of CPU. So a process interprets until it has spent this much on it, then compiles: a short
@@ -129,12 +135,19 @@ def compiled(inline: bool = False) -> Callable[[F], F]:
         def either(*args: Any) -> Any:
             if _USE_COMPILED.is_set():
                 return _COMPILED[name](*args)
-            if _small(args) and (_WARMING.is_set() or _SPENT[0] < INTERPRET_SECONDS):
-                start = time.process_time()
+            small = _small(args)
+            if not small and _WARMING.is_set():
+                _WARMED.wait()  # interpreted, it could take longer than the warm-up's end
+                if _USE_COMPILED.is_set():
+                    return _COMPILED[name](*args)
+            interpret = small and (_WARMING.is_set() or _SPENT[0] < INTERPRET_SECONDS)
+            if interpret or _FAILED.is_set():
+                # This thread's CPU: a warm-up behind, in another, is not interpreting.
+                start = time.thread_time()
                 try:
                     return interpreted()[name](*args)
                 finally:
-                    _SPENT[0] += time.process_time() - start
+                    _SPENT[0] += time.thread_time() - start
             space = _bound()
             _USE_COMPILED.set()
             return space[name](*args)
@@ -863,29 +876,51 @@ def warm_up() -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        _HELPERS.append(helper)
     try:
         _warm(SEARCHES)
         if helper is not None:
             helper.wait()  # if it failed, `_warm` below compiles the paths here
     finally:
-        if helper is not None and helper.poll() is None:
-            helper.kill()
-            helper.wait()
+        if helper is not None:
+            _stop(helper)
     _warm(PATHS)
     _USE_COMPILED.set()
+
+
+def _stop(helper: subprocess.Popen[bytes]) -> None:
+    """A warm-up's compiling process stopped (if it still runs) and forgotten."""
+    if helper.poll() is None:
+        helper.kill()
+        helper.wait()
+    if helper in _HELPERS:
+        _HELPERS.remove(helper)
+
+
+@atexit.register
+def _stop_helpers() -> None:
+    """A window closed while its warm-up compiled behind it: its compiling process goes too."""
+    for helper in list(_HELPERS):
+        _stop(helper)
 
 
 def warm_up_behind() -> Callable[[], None]:
     """`warm_up` for a thread of its own, which the caller starts: from this call until that
     work has finished, calls run interpreted rather than wait for it (the client's window
-    answers while the engine loads, or compiles after an install)."""
+    answers while the engine loads, or compiles after an install), but for a window too large
+    to interpret, which waits for it. If it fails (numba missing or broken), the process goes
+    on interpreting, and the failure is logged once."""
     _WARMING.set()
 
     def work() -> None:
         try:
             warm_up()
+        except Exception:
+            _FAILED.set()
+            log.exception("sim: the reach engine could not be compiled; searching without it")
         finally:
             _WARMING.clear()
+            _WARMED.set()
 
     return work
 

@@ -244,11 +244,13 @@ class App:
             pygame.display.flip()
 
         def behind() -> None:
-            self.preparing_notice = notice()
             try:
-                work()
-            finally:
-                self.preparing_notice = None
+                self.preparing_notice = notice()
+            finally:  # the work is done whatever the notice did: it ends the preparing
+                try:
+                    work()
+                finally:
+                    self.preparing_notice = None
 
         self.preparing = threading.Thread(target=behind, name="prepare", daemon=True)
         self.preparing.start()
