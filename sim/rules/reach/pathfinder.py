@@ -224,7 +224,9 @@ def _skip_blas_probe() -> None:
     probed = "scipy.linalg.cython_blas"
     if probed in sys.modules or "numba.np.arraymath" in sys.modules:
         return  # scipy already paid for, or numba's registries already loaded
-    sys.modules[probed] = None  # type: ignore[assignment]  # an import of it fails at once
+    # An import of it fails at once, in any thread meanwhile (a warm-up behind the window
+    # binds here): the simulator imports no scipy, so only the probe is refused.
+    sys.modules[probed] = None  # type: ignore[assignment]
     try:
         import numba.np.arraymath  # noqa: F401
     finally:
