@@ -438,3 +438,26 @@ def test_focus_before_the_fight() -> None:
     )
     used, why = expect(b, a.Use)
     assert used.ability == "battle_focus", why
+
+
+def test_pick_up_the_bow_at_its_feet() -> None:
+    """An archer whose bow lies at its feet, a brute far off across the hall: the bow taken up
+    (R-X7) shoots the brute from here, where the dagger in its belt, drawn for free, would
+    have to walk to it first."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #a.........#
+            #.........g#
+            ############
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask", held=[], carried=["dagger"])
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask", held=[]),
+            extra='[[items]]\nkind = "shortbow"\nat = [1, 1]\n',
+        ),
+        "ana",
+    )
+    decision, why = expect(b, a.PickUp)
+    assert "shortbow" in decision.item and why.startswith("picks up shortbow: ")
