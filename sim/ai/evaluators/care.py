@@ -31,6 +31,8 @@ def aid(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
             # Back at 1 HP within a foe's reach, it would only go down again (R-X11, R-K2).
             return c.w.aid_menaced, f"aids {d.target}, who is down but still menaced"
         return KILL + c.w.aid_downed, f"aids {d.target}, who is down"
+    if not (c.w.burning_stack or c.w.bleeding_stack):
+        return -1.0, f"aid: {d.target} is not down"  # `classic`: stacks count for nothing
     burning, bleeding = _put_out(c.world, c.unit, d.target)
     worth = c.w.burning_stack * burning + c.w.bleeding_stack * bleeding
     if worth <= 0:
