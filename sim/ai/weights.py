@@ -66,6 +66,7 @@ class Weights:
     prepare_horizon: float
     administer: float
     pick_up: float
+    pick_up_edge: float
     shooter_closer: float
     throw_only_weapon: float
     hide_ambush: float

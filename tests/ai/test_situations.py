@@ -438,3 +438,50 @@ def test_focus_before_the_fight() -> None:
     )
     used, why = expect(b, a.Use)
     assert used.ability == "battle_focus", why
+
+
+def test_pick_up_the_bow_at_its_feet() -> None:
+    """An archer whose bow lies at its feet, a goblin far off across the hall: the bow taken up
+    (R-X7) shoots the goblin from here, where the dagger in its belt, drawn for free, would
+    have to walk to it first."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #a.........#
+            #.........g#
+            ############
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask", held=[], carried=["dagger"])
+            + "\n"
+            + unit("snik", "red", "goblin_sneak", "g", policy="ask"),
+            extra='[[items]]\nkind = "shortbow"\nat = [1, 1]\n',
+        ),
+        "ana",
+    )
+    decision, why = expect(b, a.PickUp)
+    assert "shortbow" in decision.item and why.startswith("picks up shortbow: ")
+
+
+def test_aid_stops_an_allys_bleeding() -> None:
+    """A fighter bleeding from a swarm's bites (3 stacks, R-K5: one hit point a turn until
+    Aid stops it) beside the medic, the foe far off: her First Aid roll stops it (R-X11)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #mb........#
+            #.........o#
+            ############
+            """,
+            unit("mira", "blue", "halfling_medic", "m", policy="ask")
+            + "\n"
+            + unit("bram", "blue", "human_fighter", "b", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "mira",
+    )
+    give(b, "bram", "bleeding", 3)
+    decision, why = expect(b, a.Aid)
+    assert decision.target == "bram" and "Bleeding stacks put out" in why

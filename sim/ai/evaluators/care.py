@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.ai.context import KILL, Context
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.catalog import Gadget
 from sim.core.components import Health, Position, Stats
-from sim.core.creature import incapacitated, item_kind
+from sim.core.condition import Condition
+from sim.core.creature import conditions, incapacitated, item_kind
 from sim.core.world import World
 from sim.play.legal import Legal
+from sim.play.odds import skill_total
 from sim.rules.reach.threat import (
     reaches,
 )
 
 
 def aid(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+    """R-X11: a downed ally back in the fight; else the Burning and Bleeding stacks it puts
+    out, each worth what it gives a foe (`burning_stack`, `bleeding_stack`), for a 1½ Action,
+    two blows of its own and its Bonus Actions."""
     assert isinstance(d, a.Aid)
     if incapacitated(c.world, d.target):
         there = c.world.need(d.target, Position).cell
@@ -24,7 +31,31 @@ def aid(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
             # Back at 1 HP within a foe's reach, it would only go down again (R-X11, R-K2).
             return c.w.aid_menaced, f"aids {d.target}, who is down but still menaced"
         return KILL + c.w.aid_downed, f"aids {d.target}, who is down"
-    return -1.0, f"aid: {d.target} is not down"
+    if not (c.w.burning_stack or c.w.bleeding_stack):
+        return -1.0, f"aid: {d.target} is not down"  # `classic`: stacks count for nothing
+    burning, bleeding = _put_out(c.world, c.unit, d.target)
+    worth = c.w.burning_stack * burning + c.w.bleeding_stack * bleeding
+    if worth <= 0:
+        return -1.0, f"aid: {d.target} is not down"
+    return worth - 2 * c.best_strike(), (
+        f"aids {d.target}: {burning:.0f} Burning and {bleeding:.1f} Bleeding stacks put out"
+    )
+
+
+def _put_out(world: World, aider: str, target: str) -> tuple[float, float]:
+    """The Burning stacks an Aid of `aider` takes off `target`, and the Bleeding stacks it is
+    expected to (a First Aid roll less the threshold, R-X11)."""
+    numbers = world.rules.conditions
+    held = conditions(world, target)
+    burning = float(min(held.count(Condition.BURNING), numbers.aid_burning_stacks))
+    stacks = held.count(Condition.BLEEDING)
+    bleeding = 0.0
+    if stacks:
+        roll = skill_total(world, aider, "first_aid")
+        totals = np.arange(roll.low, roll.low + len(roll.probs))
+        stopped = np.clip(totals - numbers.aid_bleeding_threshold, 0, stacks)
+        bleeding = float(np.dot(roll.probs, stopped))
+    return burning, bleeding
 
 
 def _heal_amount(world: World, item: str) -> float:
