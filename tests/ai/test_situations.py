@@ -273,8 +273,9 @@ def test_throw_the_dagger_at_a_fleeing_archer() -> None:
 
 
 def test_brace_against_a_charge() -> None:
-    """A halfling at the end of a hall, two brutes charging: nothing to strike and nowhere to
-    go, it doubles its RES for their blows (R-X3)."""
+    """A hurt halfling at the end of a hall, two brutes charging: nothing to strike, nowhere to
+    go, no potion left and its last hit points at stake, it doubles its RES for their blows
+    (R-X3)."""
     b = turn_of(
         scenario_text(
             """
@@ -284,7 +285,7 @@ def test_brace_against_a_charge() -> None:
             #.......#
             #########
             """,
-            unit("mira", "blue", "halfling_medic", "m", policy="ask")
+            unit("mira", "blue", "halfling_medic", "m", policy="ask", hp=2, carried=[])
             + "\n"
             + unit("grok", "red", "orc_brute", "o", policy="ask")
             + "\n"
