@@ -25,7 +25,7 @@ from sim.play.odds import (
 from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.attack import plan_attack
 from sim.rules.combat.reactions import Ask, held_weapon
-from sim.rules.objectives import Objective, Reach
+from sim.rules.objectives import Objective, Reach, Survive
 from sim.rules.reach.fields import INF, Field, window_around
 from sim.rules.reach.opportunity import provoked_along, provoking_cells
 from sim.rules.reach.reachmap import ReachMap, reach_map
@@ -90,6 +90,14 @@ class Context:
             if isinstance(objective, Reach) and objective.team == self.team
             for cell in objective.cells
         ]
+        # The foes win when the next round begins (they survive it): a Bonus Action kept now
+        # defends nothing that matters.
+        self.last_round = any(
+            isinstance(objective, Survive)
+            and objective.team != self.team
+            and world.turn.round >= objective.rounds
+            for objective in objectives
+        )
         # Cells the foes win by reaching: worth standing on or beside, and a foe near one is
         # the first to stop.
         self.guarded = [
@@ -240,22 +248,27 @@ class Context:
     def sheltered(self, cell: Pos) -> float:
         """The damage of one blow of each foe close by that could strike this creature in
         `cell` only from ground it must climb up to first (R-A4, R-M7): a ledge."""
-        grid = self.world.grid
         total = 0.0
         for foe in self.foes:
-            there = self.world.need(foe, Position).cell
-            if chebyshev(cell, there) > CLOSE:
-                continue
-            level = grid.ground_half(there)
-            if grid.ground_half(cell) <= level:
-                continue  # no higher than the foe: it strikes up or across as ever
-            # A rise above half its height needs a Jump (R-M3), one above its height a Climb
-            # (R-M6, R-M7): a 1 Action on a face it may hang from, not a step.
-            tall = self.world.need(foe, Body).height
-            spots = reaching_from(self.world, foe, cell)
-            if all((grid.ground_half(spot) - level) / 2 > tall for spot in spots):
+            if self.climbs(foe, cell):
                 total += self.foe_damage(foe)
         return total
+
+    def climbs(self, foe: str, cell: Pos) -> bool:
+        """Whether `foe`, close by, could strike this creature in `cell` only from ground it
+        must climb up to first (`sheltered`)."""
+        grid = self.world.grid
+        there = self.world.need(foe, Position).cell
+        if chebyshev(cell, there) > CLOSE:
+            return False
+        level = grid.ground_half(there)
+        if grid.ground_half(cell) <= level:
+            return False  # no higher than the foe: it strikes up or across as ever
+        # A rise above half its height needs a Jump (R-M3), one above its height a Climb
+        # (R-M6, R-M7): a 1 Action on a face it may hang from, not a step.
+        tall = self.world.need(foe, Body).height
+        spots = reaching_from(self.world, foe, cell)
+        return all((grid.ground_half(spot) - level) / 2 > tall for spot in spots)
 
     def best_strike(self) -> float:
         """What one attack from where it stands can win at best (`strike` of one ½ Action):
@@ -267,6 +280,17 @@ class Context:
         effect: the same foes' damage against the defences it would then have."""
         changed = after(self.world, decision)
         return Context(changed, self.unit, weights=self.w).threat(self.here)
+
+    def coming_threat(self) -> float:
+        """`threat` where it stands less the blows of the foes below a ledge that must climb
+        up to it first (`sheltered`): the blows that can come this turn, as a stance weighs
+        them when `stance_stake`."""
+        return self.threat(self.here) - CLOSE_ATTACKS * self.sheltered(self.here)
+
+    def coming_threat_after(self, decision: a.Action) -> float:
+        """`coming_threat` once a sure action has had its effect (`threat_after`)."""
+        changed = after(self.world, decision)
+        return Context(changed, self.unit, weights=self.w).coming_threat()
 
     def own_damage(self, foe: str) -> float:
         """What one melee attack of this creature on `foe` is expected to deal, `foe`

@@ -110,7 +110,7 @@ def group_scores(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     if EVALUATORS[named] is not move:
         return np.array([score(context, legal).score for legal in group], dtype=np.float64)
     value = move_values(context, group)
-    if group.cost.bonus:
+    if group.cost.bonus and not (context.w.last_round_free and context.last_round):
         w = context.w
         threat = context.threat(context.here)
         value = value - group.cost.bonus * (w.bonus_spent + w.move_bonus_threat * threat)
@@ -143,7 +143,8 @@ def score(context: Context, legal: Legal) -> Choice:
     value, why = evaluate(context, decision, legal)
     # Bonus Actions left at the end of the turn pay for reactions until the next one
     # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
-    if legal.cost is not None and legal.cost.bonus:
+    free = context.w.last_round_free and context.last_round
+    if legal.cost is not None and legal.cost.bonus and not free:
         w = context.w
         threat = context.threat(context.here)
         if w.disengage_leaves and isinstance(decision, a.Disengage):

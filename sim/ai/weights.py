@@ -74,6 +74,9 @@ class Weights:
     stance_cost: float
     disengage_leaves: bool
     move_bonus_threat: float
+    stance_stake: bool
+    last_round_free: bool
+    shove_goal: float
     off: frozenset[str]
 
 

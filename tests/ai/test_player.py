@@ -129,26 +129,15 @@ def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
         assert b.world.turn.round > 6
 
 
-STALLS = pytest.mark.xfail(
-    strict=True,
-    reason="issue #29: tactical Guards and Braces round after round against classic on the "
-    "skirmish (seed 2) and the game reaches the cap; it is not `normal` until it finishes",
-)
-
-
 @pytest.mark.parametrize(
     "level",
-    [
-        pytest.param(v, marks=[STALLS, pytest.mark.slow])
-        if v == "tactical"
-        else pytest.param(v, marks=pytest.mark.slow if v != LEVELS[0] else ())
-        for v in LEVELS
-    ],
+    [pytest.param(v, marks=pytest.mark.slow if v != LEVELS[0] else ()) for v in LEVELS],
 )
 def test_every_level_plays_a_game_to_its_end(level: str) -> None:
-    """random, easy, normal and hard all finish a skirmish against normal well within the
-    round cap: the battle is over, won by a side, before round 30. Fought out: blue's five
-    rounds to hold the ford (issue #35) would end a stalled game as blue's win."""
+    """Every level (tactical too, since its Brace weighs the hit points at stake) finishes a
+    skirmish against normal well within the round cap: the battle is over, won by a side,
+    before round 30. Fought out: blue's five rounds to hold the ford (issue #35) would end a
+    stalled game as blue's win."""
     b, kinds = ai_game(
         ROOT / "scenarios/skirmish.toml", 2, level, "normal", cap=30, fought_out=True
     )

@@ -90,8 +90,10 @@ def test_feint_against_a_high_defence() -> None:
 
 
 def test_disengage_before_leaving_two_enemies() -> None:
-    """An archer between two brutes: slipping away (R-R5) spares it two Attacks of
-    Opportunity, worth more than a blow of its bow at either."""
+    """A hurt archer between two brutes, its hit points short of their blows: slipping away
+    (R-R5) spares it two Attacks of Opportunity, worth more than a blow of its bow at either.
+    (At full health tactical stays and shoots, as classic does: leaving whenever two foes
+    held it lost it the cliff fort's games.)"""
     b = turn_of(
         scenario_text(
             """
@@ -100,7 +102,7 @@ def test_disengage_before_leaving_two_enemies() -> None:
             #ao....#
             ########
             """,
-            unit("ana", "blue", "human_archer", "a", policy="ask")
+            unit("ana", "blue", "human_archer", "a", policy="ask", hp=4, carried=[])
             + "\n"
             + unit("grok", "red", "orc_brute", "g", policy="ask")
             + "\n"
@@ -273,8 +275,9 @@ def test_throw_the_dagger_at_a_fleeing_archer() -> None:
 
 
 def test_brace_against_a_charge() -> None:
-    """A halfling at the end of a hall, two brutes charging: nothing to strike and nowhere to
-    go, it doubles its RES for their blows (R-X3)."""
+    """A hurt halfling at the end of a hall, two brutes charging: nothing to strike, nowhere to
+    go, no potion left and its last hit points at stake, it doubles its RES for their blows
+    (R-X3)."""
     b = turn_of(
         scenario_text(
             """
@@ -284,7 +287,7 @@ def test_brace_against_a_charge() -> None:
             #.......#
             #########
             """,
-            unit("mira", "blue", "halfling_medic", "m", policy="ask")
+            unit("mira", "blue", "halfling_medic", "m", policy="ask", hp=2, carried=[])
             + "\n"
             + unit("grok", "red", "orc_brute", "o", policy="ask")
             + "\n"

@@ -71,6 +71,8 @@ def shove(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     landing = push_worth(c.world, c.unit, d.target)
     already = has(c.world, d.target, Condition.PRONE)
     value = odds.win * landing + (0.0 if already else odds.prone * c.w.shove_prone)
+    if c.goals and c.world.need(d.target, Position).cell in c.goals:
+        value += odds.win * c.w.shove_goal  # it bars its side's objective no more (R-M5)
     return value - c.w.shove_cost, f"shoves {d.target}: {percent(odds.win)} to win the contest"
 
 

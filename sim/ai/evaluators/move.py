@@ -90,9 +90,13 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 
 def held(c: Context, cell: Pos) -> float:
-    """`sheltered` where it can strike a foe from `cell` (its `menace` there, or it shoots),
-    else nothing."""
-    return c.sheltered(cell) if c.shoots() or c.menace(cell) > 0 else 0.0
+    """`sheltered` where it can strike a foe from `cell` (a foe in its reach there, or it
+    shoots), else nothing. A foe merely close by is no blow: the fighter on the harbour wall
+    with the orcs in the water below counted them as its menace and held the wall all game."""
+    shelter = c.sheltered(cell)
+    if shelter <= 0 or c.shoots() or c.strike(cell, 1)[0] > 0:
+        return shelter
+    return 0.0
 
 
 def provoked_damage(c: Context, d: a.Movement) -> float:
