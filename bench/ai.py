@@ -43,6 +43,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The tree this script is in, before any installed `sim` (a worktree's bench measures its own).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from sim.ai.choice import Choice
 from sim.ai.chooser import AI
 from sim.ai.seats import play, players, take_seats
