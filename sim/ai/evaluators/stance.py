@@ -11,11 +11,10 @@ from sim.core.components import Gear, Hands, Position
 from sim.core.creature import item_kind, side
 from sim.play.legal import Legal
 from sim.play.odds import attack_odds
-from sim.rules.combat.attack import weapon_kind
+from sim.rules.combat.attack import shot_problem, weapon_kind
 from sim.rules.combat.reactions import (
     held_weapon,
 )
-from sim.rules.reach.sight import creature_distance_half, creature_line
 from sim.rules.reach.threat import reaches
 
 
@@ -101,6 +100,4 @@ def _strikes(c: Context, foe: str, kind: Weapon | None) -> bool:
     wide = side(world, foe)
     if kind is None or kind.ranged is None:
         return reaches(world, c.unit, c.here, there.cell, up=there.elevation, target_side=wide)
-    if creature_distance_half(world, c.unit, foe) > kind.ranged * 2:
-        return False
-    return creature_line(world, c.unit, foe, foe) is None
+    return shot_problem(world, c.unit, foe, kind) is None

@@ -296,14 +296,21 @@ def plan_attack(world: World, action: Attack) -> AttackPlan | Refusal:
     if melee:
         return AttackPlan(weapon, True)
     kind = weapon_kind(world, weapon)
-    assert kind is not None and kind.ranged is not None
+    assert kind is not None
+    refused = shot_problem(world, actor, target, kind)
+    return refused if refused is not None else AttackPlan(weapon, False)
+
+
+def shot_problem(world: World, actor: str, target: str, kind: Weapon) -> Refusal | None:
+    """Why a shot of `actor` with a ranged weapon of `kind` cannot reach `target` from where
+    it stands: out of range (R-C7) or out of sight (R-A5); None when it can."""
+    assert kind.ranged is not None
     distance = creature_distance_half(world, actor, target)  # R-M7: to or from a face too
     if distance > kind.ranged * 2:
         return Refusal(
             f"{target} is {distance / 2:g} m away; {kind.name} reaches {kind.ranged} m (R-C7)"
         )
-    blocked = creature_line(world, actor, target, target)  # R-A5 from any cells, R-Z3
-    return blocked if blocked is not None else AttackPlan(weapon, False)
+    return creature_line(world, actor, target, target)  # R-A5 from any cells, R-Z3
 
 
 def melee_only(world: World, actor: str, weapon: str | None) -> bool:
