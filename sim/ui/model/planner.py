@@ -86,10 +86,12 @@ def who_can_hit(
     """The creatures (that `side` sees) whose melee reach covers a creature `wide` cells wide
     whose top-left is `cell` (R-Z3: any of its cells), other than `mover` (the creature that
     would stand there) and those on its cells."""
-    spot = set(footprint(cell, wide))
+    spot = footprint(cell, wide)
     out = []
     for unit in visible(world, side):
-        if unit == mover or incapacitated(world, unit) or spot & set(cells_of(world, unit)):
+        if unit == mover or incapacitated(world, unit):
+            continue
+        if any(here in spot for here in cells_of(world, unit)):
             continue
         at = world.need(unit, Position).cell
         if reaches(world, unit, at, cell, target_side=wide):
