@@ -178,15 +178,21 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
     prices = _Prices(battle, shifts)
     out: list[Legal] = []
     seen: set[Action] = set()
-    done: set[tuple[type[Action], str]] = set()  # the types listed, when only the first is
-    for candidate in _plain_candidates(Scene(world, unit)):
+    # The types whose generators need not be asked again: those the budget pays for in no
+    # variant (the price reads the type, never the target), and, when only the first of each
+    # is listed, those listed. A generator makes its own type only (tests/play/test_registry.py).
+    closed: set[tuple[type[Action], str]] = set()
+    for candidate in _plain_candidates(Scene(world, unit), closed):
         action = candidate.action if isinstance(candidate, Unless) else candidate
         key = _type(action)
-        if first and key in done:
+        if key in closed:
             continue
         paid = prices.listed(action, key)
-        if not paid or action in seen:
-            continue  # what is not paid now is not, however often it comes
+        if not paid:
+            closed.add(key)  # what is not paid now is not, however often it comes
+            continue
+        if action in seen:
+            continue
         seen.add(action)
         mechanic = RULEBOOK.get(type(action))
         if mechanic is None or mechanic.check(world, action) is not None:
@@ -195,7 +201,7 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
             continue
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
         if first:
-            done.add(key)
+            closed.add(key)
     return Listing(tuple(out), tuple(_moves(battle, unit, prices, first)))
 
 
@@ -330,10 +336,11 @@ def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a
     return kind(unit, path=cells, jumps=jumps)
 
 
-def _makers(over: Over) -> tuple[Make, ...]:
-    """The candidates generators over `over`, in the registry's listing order."""
+def _makers(over: Over) -> tuple[tuple[type[Action], Make], ...]:
+    """The candidates generators over `over`, each with its action type, in the registry's
+    listing order."""
     return tuple(
-        found.make
+        (kind, found.make)
         for kind in LISTED
         for found in RULEBOOK[kind].candidates
         if found.over is over and found.make is not None
@@ -344,27 +351,38 @@ _MAKERS = {over: _makers(over) for over in Over}
 _ONCE = (None,)
 
 
-def _plain_candidates(scene: Scene) -> Iterator[Action | Unless]:
+def _plain_candidates(
+    scene: Scene, closed: set[tuple[type[Action], str]] | None = None
+) -> Iterator[Action | Unless]:
     """Every action but the moves over a reach map worth putting to the check for the scene's
     unit, neither slowed nor quickened: each action type's candidates (its registry entry's),
-    subject by subject in the order of `Over`, those of one subject in the order of LISTED."""
-    yield from _each(scene, Over.SELF, _ONCE)
-    yield from _each(scene, Over.HELD, scene.held)
-    yield from _each(scene, Over.CARRIED, scene.carried)
-    yield from _each(scene, Over.AROUND, _ONCE)
+    subject by subject in the order of `Over`, those of one subject in the order of LISTED.
+    `closed`: the types whose generators are not asked (again), which the caller adds to as
+    it goes (a spell's or ability's type is closed spell by spell, so never here)."""
+    yield from _each(scene, Over.SELF, _ONCE, closed)
+    yield from _each(scene, Over.HELD, scene.held, closed)
+    yield from _each(scene, Over.CARRIED, scene.carried, closed)
+    yield from _each(scene, Over.AROUND, _ONCE, closed)
     for other in scene.others():
         aimed = [(other, item) for item in scene.held]
-        yield from _each(scene, Over.CREATURE, (other,))
-        yield from _each(scene, Over.WEAPON, aimed)
-        yield from _each(scene, Over.CLOSE, (other,))
-        yield from _each(scene, Over.MISSILE, aimed)
-    yield from _each(scene, Over.GROUP, _ONCE)
-    yield from _each(scene, Over.ABILITY, known(scene.world, scene.unit))
-    yield from _each(scene, Over.PLAN, _ONCE)
+        yield from _each(scene, Over.CREATURE, (other,), closed)
+        yield from _each(scene, Over.WEAPON, aimed, closed)
+        yield from _each(scene, Over.CLOSE, (other,), closed)
+        yield from _each(scene, Over.MISSILE, aimed, closed)
+    yield from _each(scene, Over.GROUP, _ONCE, closed)
+    yield from _each(scene, Over.ABILITY, known(scene.world, scene.unit), closed)
+    yield from _each(scene, Over.PLAN, _ONCE, closed)
 
 
-def _each(scene: Scene, over: Over, subjects: Iterable[Any]) -> Iterator[Action | Unless]:
+def _each(
+    scene: Scene,
+    over: Over,
+    subjects: Iterable[Any],
+    closed: set[tuple[type[Action], str]] | None,
+) -> Iterator[Action | Unless]:
     makers = _MAKERS[over]
     for subject in subjects:
-        for make in makers:
+        for kind, make in makers:
+            if closed is not None and (kind, "") in closed:
+                continue
             yield from make(scene, subject)
