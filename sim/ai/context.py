@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +39,8 @@ from sim.rules.reach.threat import (
     reaching_from,
     reaching_plane,
 )
+
+T = TypeVar("T")
 
 KILL = book().kill  # a foe taken out of the fight, in hit points beyond its damage
 
@@ -80,6 +83,8 @@ class Context:
         self._nearest_plane: npt.NDArray[np.int64] | None = None
         self._lifted: bool | None = None
         self._move_planes: MovePlanes | None = None
+        self._sheltered: npt.NDArray[np.float64] | None = None  # `sheltered` of the window
+        self._kept: dict[Hashable, object] = {}
         # `threat` and `menace` of every cell around, worked out at once when first asked.
         self.window = window_around(world, self.here, PLANE_RADIUS)
         self._threats: npt.NDArray[np.float64] | None = None
@@ -120,6 +125,13 @@ class Context:
             self.warden = min(mates, key=lambda u: (near(u), u)) == unit
         else:
             self.warden = False
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, worked out once per context for `key`: what an evaluator weighs alike for
+        each of its candidates (a Feint's best blow, whichever foe it feints)."""
+        if key not in self._kept:
+            self._kept[key] = make()
+        return self._kept[key]  # type: ignore[return-value]
 
     # --- shared measures ---
     def hit_value(self, target: str, weapon: str | None, melee: bool) -> tuple[float, float, float]:
@@ -248,6 +260,33 @@ class Context:
     def sheltered(self, cell: Pos) -> float:
         """The damage of one blow of each foe close by that could strike this creature in
         `cell` only from ground it must climb up to first (R-A4, R-M7): a ledge."""
+        if self._sheltered is not None and self.window.holds(cell):
+            return float(self._sheltered[self.window.local(cell)])
+        return self.sheltered_at(cell)
+
+    def sheltered_plane(self) -> npt.NDArray[np.float64]:
+        """`sheltered` of every cell of `window`, worked out once (issue #30: the move
+        evaluator asks it of hundreds of cells, each of every foe): only a cell close to a foe
+        and higher than its ground can be, and each foe's damage is added in the foes' order,
+        as one cell's sum adds it."""
+        if self._sheltered is None:
+            win = self.window
+            heights = self.world.grid.layers["height"]
+            total = np.zeros(win.shape, dtype=np.float64)
+            for foe in self.foes:
+                there = self.world.need(foe, Position).cell
+                y0, y1 = max(win.y0, there.y - CLOSE), min(win.y1, there.y + CLOSE + 1)
+                x0, x1 = max(win.x0, there.x - CLOSE), min(win.x1, there.x + CLOSE + 1)
+                level = heights[there.y, there.x]
+                for y, x in np.argwhere(heights[y0:y1, x0:x1] > level).tolist():
+                    if self.climbs(foe, Pos(x0 + x, y0 + y)):
+                        total[y0 + y - win.y0, x0 + x - win.x0] += self.foe_damage(foe)
+            self._sheltered = total
+        return self._sheltered
+
+    def sheltered_at(self, cell: Pos) -> float:
+        """`sheltered` of one cell, worked out on its own: a cell beyond `window`, or any
+        before the move evaluator asks for the plane (a stance asks only where it stands)."""
         total = 0.0
         for foe in self.foes:
             if self.climbs(foe, cell):
@@ -279,7 +318,9 @@ class Context:
         """`threat` where it stands once a sure action (a Brace, an Evade) has had its
         effect: the same foes' damage against the defences it would then have."""
         changed = after(self.world, decision)
-        return Context(changed, self.unit, weights=self.w).threat(self.here)
+        # One cell of a world made for one question: its sum, not a window's plane (the same
+        # number: tests/ai/test_planes.py).
+        return Context(changed, self.unit, weights=self.w).threat_at(self.here)
 
     def coming_threat(self) -> float:
         """`threat` where it stands less the blows of the foes below a ledge that must climb
@@ -290,7 +331,8 @@ class Context:
     def coming_threat_after(self, decision: a.Action) -> float:
         """`coming_threat` once a sure action has had its effect (`threat_after`)."""
         changed = after(self.world, decision)
-        return Context(changed, self.unit, weights=self.w).coming_threat()
+        fresh = Context(changed, self.unit, weights=self.w)
+        return fresh.threat_at(self.here) - CLOSE_ATTACKS * fresh.sheltered_at(self.here)
 
     def own_damage(self, foe: str) -> float:
         """What one melee attack of this creature on `foe` is expected to deal, `foe`

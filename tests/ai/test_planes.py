@@ -1,5 +1,6 @@
 """Issue #11: the AI weighs the threat, menace and nearness to a foe of every cell around a
-creature at once (`threat.reached_plane`, `threat.reaching_plane`, `Context.nearest_foe`);
+creature at once (`threat.reached_plane`, `threat.reaching_plane`, `Context.nearest_foe`), and
+issue #30 the shelter of a ledge (`Context.sheltered_plane`);
 each must be what the one-cell sum gives
 (R-A4 reach with heights, R-M7 hanging creatures) on every shipped map, with creatures set down
 among their foes, some of them hanging on a face."""
@@ -32,7 +33,7 @@ def _open(world: World, unit: str, rng: random.Random) -> Pos:
 
 def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> None:
     rng = random.Random(7)
-    cells = threatened = menaced = hung = 0
+    cells = threatened = menaced = sheltered = hung = 0
     for path in SCENARIOS:
         world = begin(load(path), 0).world
         units = creatures(world)
@@ -51,8 +52,14 @@ def test_the_planes_of_threat_menace_and_nearness_are_the_one_cell_answers() -> 
                         assert context.threat(cell) == context.threat_at(cell), (path.name, cell)
                         assert context.menace(cell) == context.menace_at(cell), (path.name, cell)
                         assert context.nearest_foe(cell) == context.nearest_foe_at(cell)
+                        shelter = context.sheltered_plane()[window.local(cell)]
+                        assert shelter == context.sheltered_at(cell), (path.name, cell)
                         cells += 1
                         threatened += context.threat_at(cell) > 0
                         menaced += context.menace_at(cell) > 0
-    print(f"{cells} cells compared: {threatened} threatened, {menaced} menaced; {hung} hanging")
-    assert threatened > 1000 and menaced > 1000 and hung > 5
+                        sheltered += context.sheltered_at(cell) > 0
+    print(
+        f"{cells} cells compared: {threatened} threatened, {menaced} menaced, "
+        f"{sheltered} sheltered; {hung} hanging"
+    )
+    assert threatened > 1000 and menaced > 1000 and sheltered > 100 and hung > 5

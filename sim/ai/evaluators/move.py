@@ -178,11 +178,15 @@ def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
         value = value + (c.w.warden_step * (before - after) + c.w.warden_on * on)
     provoked = _provoked_values(c, group.kind, xs, ys)
     if c.w.high_ground:
+        # `held` of every cell: its shelter, but where it can strike no foe from there.
         here = held(c, c.here)
-        for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
-            cell = Pos(x, y)
-            if cell != c.here:
-                value[i] = value[i] + c.w.high_ground * (held(c, cell) - here)
+        holds = c.sheltered_plane()[ly, lx]
+        if not c.shoots():
+            for i in np.flatnonzero(holds > 0).tolist():
+                if c.strike(Pos(int(xs[i]), int(ys[i])), 1)[0] <= 0:
+                    holds[i] = 0.0
+        away = (xs != c.here.x) | (ys != c.here.y)
+        value = np.where(away, value + c.w.high_ground * (holds - here), value)
     value = value - (c.w.trade * (danger - pressure) + provoked)
     out[inside] = value
     return out

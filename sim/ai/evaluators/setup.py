@@ -57,14 +57,8 @@ def feint(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if conditions(world, c.unit).has(Condition.FEINTED):
         return -1.0, "feint: the last one is still unused (a second does not stack, R-X10)"
     bonus = world.rules.actions.feint_bonus
-    best, blow = 0.0, ""
-    for foe in c.foes:
-        plan = plan_attack(world, a.Attack(c.unit, target=foe))
-        if isinstance(plan, Refusal) or not plan.melee:
-            continue
-        worth = lift(c, foe, plan.weapon, True, bonus)
-        if worth > best or not blow:
-            best, blow = worth, foe
+    # The same blow whichever foe is feinted: worked out once per decision.
+    best, blow = c.kept(("feint blow", bonus), lambda: _best_blow(c, bonus))
     if not blow:
         return -1.0, "feint: no foe in its melee reach to strike after it"
     chance = feint_chance(world, c.unit, d.target)
@@ -75,3 +69,17 @@ def feint(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         f"feints {d.target}: {percent(chance)} to open a guard, +{bonus} on its blow at {blow} "
         f"worth {gain:.1f}"
     )
+
+
+def _best_blow(c: Context, bonus: int) -> tuple[float, str]:
+    """The foe in its melee reach where +`bonus` on the next blow is worth most, and what it
+    is worth (`lift`); (0.0, "") when none is in reach."""
+    best, blow = 0.0, ""
+    for foe in c.foes:
+        plan = plan_attack(c.world, a.Attack(c.unit, target=foe))
+        if isinstance(plan, Refusal) or not plan.melee:
+            continue
+        worth = lift(c, foe, plan.weapon, True, bonus)
+        if worth > best or not blow:
+            best, blow = worth, foe
+    return best, blow
