@@ -9,10 +9,11 @@ from sim.ai.choice import Choice
 from sim.ai.greedy import greedy
 from sim.ai.guess import guessed
 from sim.ai.lookahead import look_ahead
-from sim.ai.ranking import Ranking, rank
+from sim.ai.ranking import Ranking, rank, worthless
 from sim.ai.reactions import react
 from sim.ai.sight import Sightings, hidden, known_battle, known_world
 from sim.ai.weights import Search
+from sim.core.actions import Action
 from sim.core.creature import team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
@@ -38,6 +39,14 @@ class AI:
         self.level = level
         self.seed = seed
         self._dice = SeededDice(seed)
+        # What a level that takes its ranking's first need not list (`worthless`); a search
+        # weighs candidates behind the first too, so it lists all.
+        found = self.settings.weights
+        self._without = (
+            worthless(found)
+            if found is not None and self.settings.search is None
+            else frozenset[type[Action]]()
+        )
         # Where its sides last saw the creatures they no longer see (sim/ai/sight.py); a
         # guide's (a snapshot) follows no battle.
         self.sightings = Sightings()
@@ -77,7 +86,7 @@ class AI:
                 # its Bonus Actions for defence.
                 return Choice(ReactionChoice(pending.unit, NONE), 0.0, "keeps its Bonus Actions")
         # Each move made only if it is read (`Ranking`): a turn has hundreds.
-        listed: Sequence[Legal] = listing(battle, slowed=False)
+        listed: Sequence[Legal] = listing(battle, slowed=False, without=self._without)
         if avoid:
             listed = tuple(legal for legal in listed if legal.decision not in avoid)
         if not listed:

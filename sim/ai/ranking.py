@@ -101,6 +101,19 @@ class Ranking(Sequence[Choice]):
         return made
 
 
+def worthless(weights: Weights) -> frozenset[type[Action]]:
+    """The action types `score` weighs at -1 whatever the state: no evaluator, or one the
+    weight set leaves out (`off`). Ending the turn scores 0, so a ranking's first is never one
+    of them, and a level that reads only its first need not list them."""
+    return frozenset(
+        kind
+        for kind, mechanic in RULEBOOK.items()
+        if mechanic.evaluator is None
+        or mechanic.evaluator not in EVALUATORS
+        or mechanic.evaluator in weights.off
+    )
+
+
 def group_scores(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     """`score` of every move of `group`, at once: `move_values` less what its Bonus Actions
     and slowing cost, as `score` takes them off."""

@@ -145,9 +145,13 @@ class MoveGroup:
             yield self.at(index)
 
 
-def listing(battle: Battle, *, slowed: bool = True) -> Listing:
-    """`legal_decisions`, each move made only when asked for (`Listing`)."""
-    return _listing(battle, slowed, first=False)
+def listing(
+    battle: Battle, *, slowed: bool = True, without: frozenset[type[Action]] = frozenset()
+) -> Listing:
+    """`legal_decisions`, each move made only when asked for (`Listing`); `without`: action
+    types left out, neither made nor put to the check (a policy that sees nothing to gain by
+    them: the order of the rest is the same)."""
+    return _listing(battle, slowed, first=False, without=without)
 
 
 def kinds(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]:
@@ -160,7 +164,13 @@ def kinds(battle: Battle, *, slowed: bool = True) -> tuple[Legal, ...]:
     return tuple(_listing(battle, slowed, first=True).kinds())
 
 
-def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
+def _listing(
+    battle: Battle,
+    slowed: bool,
+    *,
+    first: bool,
+    without: frozenset[type[Action]] = frozenset(),
+) -> Listing:
     """`listing`; `first`: only the first decision of each action type but moves (`kinds`)."""
     pending = battle.pending
     if isinstance(pending, AwaitingReaction):
@@ -181,7 +191,7 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
     # The types whose generators need not be asked again: those the budget pays for in no
     # variant (the price reads the type, never the target), and, when only the first of each
     # is listed, those listed. A generator makes its own type only (tests/play/test_registry.py).
-    closed: set[tuple[type[Action], str]] = set()
+    closed: set[tuple[type[Action], str]] = {(kind, "") for kind in without}
     for candidate in _plain_candidates(Scene(world, unit), closed):
         action = candidate.action if isinstance(candidate, Unless) else candidate
         key = _type(action)
@@ -202,7 +212,7 @@ def _listing(battle: Battle, slowed: bool, *, first: bool) -> Listing:
         out.extend(Legal(_shifted(action, shift), cost) for shift, cost in paid)
         if first:
             closed.add(key)
-    return Listing(tuple(out), tuple(_moves(battle, unit, prices, first)))
+    return Listing(tuple(out), tuple(_moves(battle, unit, prices, first, without)))
 
 
 def _answers(battle: Battle, pending: AwaitingReaction, slowed: bool) -> tuple[Legal, ...]:
@@ -266,7 +276,13 @@ def _shifted(action: Action, shift: Shift) -> Action:
     return action if shift == PLAIN else replace(action, slow=slow, quicken=quicken)
 
 
-def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[MoveGroup]:
+def _moves(
+    battle: Battle,
+    unit: str,
+    prices: _Prices,
+    first: bool,
+    without: frozenset[type[Action]] = frozenset(),
+) -> Iterator[MoveGroup]:
     """One decision per Movement Action over its reach map (all but Climb), variant and cell it
     can end in (R-M), by
     `to`: the engine plans the path as the reach map found it; dives (a Swim submerged, R-M8)
@@ -286,6 +302,8 @@ def _moves(battle: Battle, unit: str, prices: _Prices, first: bool) -> Iterator[
     budget = given_back(world, a.Walk(unit))
     listed: list[tuple[type[a.Movement], list[tuple[Shift, Cost]], Budget | None]] = []
     for kind in ORDER:
+        if kind in without:
+            continue
         if not any(found.over is Over.REACH for found in RULEBOOK[kind].candidates):
             continue  # a Climb: put to the check cell by cell with the other actions
         paid = prices.listed(kind(unit))

@@ -13,14 +13,14 @@ import pytest
 
 from sim.ai import context as ai_context
 from sim.ai.chooser import AI
-from sim.ai.ranking import Ranking, rank
+from sim.ai.ranking import Ranking, rank, worthless
 from sim.ai.sight import Sightings, known_world
 from sim.ai.weights import level
 from sim.content.scenario import load
 from sim.core.components import Position
 from sim.core.creature import creatures, team_of
 from sim.formats.replay import begin
-from sim.play.engine import AwaitingAction, Battle
+from sim.play.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.play.legal import legal_decisions, listing
 from sim.rules.objectives import Objective, Reach
 from tests.ai.test_planes import _open
@@ -116,3 +116,37 @@ def test_scattered_creatures_some_hanging_with_objectives_of_several_cells(name:
             )
             moves += _compare(battle, name, aims, slowed=True)
     assert moves > 1000 and hung > 0
+
+
+@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
+def test_normal_never_ranks_a_worthless_type_first_so_it_need_not_list_them(path: Path) -> None:
+    """Issue #30: a type `score` weighs at -1 whatever the state (no evaluator, or one
+    `normal`'s weights leave out) is never a ranking's first, since ending the turn scores 0;
+    so `normal`, which takes the first, lists without them and chooses the same."""
+    battle = begin(load(path), 3)
+    ai = AI("normal", 3)
+    weights = level("normal").weights
+    assert weights is not None
+    skipped = worthless(weights)
+    listed = compared = 0
+    for _ in range(60):
+        pending = battle.pending
+        if isinstance(pending, AwaitingReaction):
+            battle.submit(ai.decide(battle))
+            continue
+        if not isinstance(pending, AwaitingAction):
+            break
+        world = known_world(battle.world, team_of(battle.world, pending.unit), Sightings(), 0)
+        found = listing(battle, slowed=False)
+        first = rank(world, pending.unit, found, objectives=battle.objectives, weights=weights)[0]
+        assert type(first.decision) not in skipped
+        chosen = ai.choose(battle)
+        assert (chosen.decision, chosen.score, chosen.why) == (
+            first.decision,
+            first.score,
+            first.why,
+        )
+        listed += sum(1 for legal in found.head if type(legal.decision) in skipped)
+        compared += 1
+        battle.submit(chosen.decision)
+    assert listed > 0 and compared > 10
