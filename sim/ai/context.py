@@ -18,6 +18,7 @@ from sim.core.geometry import Pos, footprint
 from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.apply import apply
+from sim.play.legal import Legal, MoveGroup
 from sim.play.odds import (
     AttackOdds,
     attack_odds,
@@ -60,6 +61,11 @@ class Context:
         self.here = world.need(unit, Position).cell
         self.foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
         self.budget = world.need(unit, Budget)
+        # The moves listed this turn, for an evaluator that weighs what a move after it would
+        # be worth (a Disengage): by groups, and the moves listed one by one.
+        self.moves: tuple[MoveGroup, ...] = ()
+        self.listed_moves: tuple[Legal, ...] = ()
+        self._fleeing: bool | None = None  # move.fleeing's answer, worked out once
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
