@@ -79,6 +79,8 @@ class Weights:
     stance_stake: bool
     last_round_free: bool
     shove_goal: float
+    auto_reactions: bool
+    heal_rescue: float
     off: frozenset[str]
 
 

@@ -10,8 +10,9 @@ from sim.ai.chooser import AI
 from sim.ai.ranking import rank
 from sim.ai.weights import book
 from sim.core import actions as a
-from sim.play.engine import AwaitingAction, Battle
+from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, ReactionChoice
 from sim.play.legal import legal_decisions
+from sim.rules.combat.reactions import NONE
 from tests.helpers import accepted, end_turns, give, scenario_text, seeded_battle, unit
 
 Chosen = TypeVar("Chosen", bound=a.Action)
@@ -576,3 +577,58 @@ def test_an_archer_keeps_its_only_bow() -> None:
     assert thrown, "the shortbow can be thrown"
     assert all(c.score < 0 for c in thrown), [(c.score, c.why) for c in thrown]
     assert not isinstance(chosen(b).decision, a.Throw)
+
+
+def test_mend_the_ally_a_blow_would_take_down() -> None:
+    """A shaman beside a hurt archer that a brute's next blow would take down (R-K2): Mend
+    lifts it past that blow, worth a creature kept in the fight, more than Quickening itself
+    (it had been worth its hit points alone, less than Battle Focus)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ##########
+            #..zko...#
+            #........#
+            ##########
+            """,
+            unit("zul", "blue", "orc_shaman", "z", policy="ask")
+            + "\n"
+            + unit("kara", "blue", "human_archer", "k", policy="ask", hp=3)
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "zul",
+    )
+    cast, _ = expect(b, a.AbilityAction)
+    assert cast.ability == "mend" and cast.target == "kara", cast
+
+
+def test_no_interrupt_of_a_brace_for_a_long_shot() -> None:
+    """A raider beside an archer that starts a Brace, a fighter of hers coming: an Interrupt
+    (R-R7) at 23 % would spend both Bonus Actions, the Parry against the fighter's blow, to
+    stop an action that costs the raider nothing. Tactical answers as the policy "auto" does
+    (`classic` interrupts: the foes that reach it now alone were counted)."""
+    b = turn_of(
+        scenario_text(
+            """
+            #######
+            #.ao..#
+            #....g#
+            #######
+            """,
+            unit("ana", "blue", "orc_raider", "a", policy="ask")
+            + "\n"
+            + unit("olg", "red", "human_archer", "o", policy="ask")
+            + "\n"
+            + unit("grok", "red", "human_fighter", "g", policy="ask"),
+        ),
+        "olg",
+    )
+    accepted(b, unit="olg", action="brace")
+    assert b.pending == AwaitingReaction(
+        "ana", "olg starts a Brace next to ana", ("interrupt", NONE)
+    )
+    choice = chosen(b)
+    assert choice.decision == ReactionChoice("ana", NONE), choice.why
+    assert "keeps its Bonus Actions" in choice.why
+    assert AI("classic").choose(b).decision == ReactionChoice("ana", "interrupt")
