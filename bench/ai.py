@@ -1,12 +1,13 @@
 """How strong each AI level is, how fast it decides and what it chooses: a tournament on every
 shipped map, against the goals of issue #29.
 
-    python bench/ai.py [--games N] [--round-cap R] [--workers K] [--only SCENARIO]
-                       [--pairing STRONG-WEAK]...
+    python bench/ai.py [--games N] [--first-seed S] [--round-cap R] [--workers K]
+                       [--only SCENARIO] [--pairing STRONG-WEAK]...
 
 Tournament: each pairing (by default `tactical-classic`, `hard-normal` and `normal-random`; any
 `STRONG-WEAK` of two levels with `--pairing`, repeated for more) is played on every shipped
-scenario N times from each side (the first level as blue, then as red; seeds 0..N-1), and the
+scenario N times from each side (the first level as blue, then as red; seeds S..S+N-1, S 0
+unless `--first-seed` says: fresh seeds for a figure after tuning on the first ones), and the
 share of games the first level wins is printed with its 95 % Wilson interval, per scenario
 (and won as blue and as red) and in all, against the goal of the pairing: the whole action
 economy (`tactical`, which becomes `normal` once it meets this goal and keeps the balance bands)
@@ -159,10 +160,12 @@ def play_game(game: Game) -> Result:
     )
 
 
-def games(paths: Sequence[Path], strong: str, weak: str, n: int, cap: int) -> Iterator[Game]:
+def games(
+    paths: Sequence[Path], strong: str, weak: str, n: int, cap: int, first: int = 0
+) -> Iterator[Game]:
     for path in paths:
         for side in ("blue", "red"):
-            for seed in range(n):
+            for seed in range(first, first + n):
                 yield Game(str(path), strong, weak, side, seed, cap)
 
 
@@ -374,6 +377,9 @@ def unknown(level: str) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games per scenario and side")
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="the first game's seed (default 0)"
+    )
     parser.add_argument("--round-cap", type=int, default=30)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="one scenario file instead of every shipped one")
@@ -413,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for strong, weak in pairings:
             start = time.perf_counter()
-            todo = list(games(paths, strong, weak, args.games, args.round_cap))
+            todo = list(games(paths, strong, weak, args.games, args.round_cap, args.first_seed))
             results = list(pool.map(play_game, todo) if pool else map(play_game, todo))
             every += results
             elapsed = time.perf_counter() - start

@@ -201,3 +201,12 @@ def test_the_bench_plays_the_default_pairings_on_a_tiny_map(
         "normal", "vs", "grandmaster", "wins", ">=", "65%", "not", "played", "NOT", "met"
     ]  # fmt: skip
     assert any(line.split()[:3] == ["hard", "p99", "<="] for line in closing)
+
+
+def test_fresh_seeds_for_a_figure_after_tuning(bench: ModuleType) -> None:
+    """`--first-seed 20` plays seeds 20..20+N-1 from each side, not the 0..N-1 tuned on."""
+    played = list(bench.games([Path("duel.toml")], "tactical", "classic", 2, 30, 20))
+    assert [(g.strong_side, g.seed) for g in played] == [
+        ("blue", 20), ("blue", 21), ("red", 20), ("red", 21)
+    ]  # fmt: skip
+    assert [g.seed for g in bench.games([Path("duel.toml")], "a", "b", 2, 30)] == [0, 1, 0, 1]

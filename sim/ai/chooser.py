@@ -92,7 +92,14 @@ class AI:
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(battle, known, pending, tuple(listed), known_roll=settings.read_roll)
+            return react(
+                battle,
+                known,
+                pending,
+                tuple(listed),
+                known_roll=settings.read_roll,
+                weights=settings.weights,
+            )
         ranked = rank(
             known,
             pending.unit,

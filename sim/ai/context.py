@@ -19,6 +19,7 @@ from sim.core.geometry import Pos, footprint
 from sim.core.grid import Kind
 from sim.core.world import World
 from sim.play.apply import apply
+from sim.play.legal import Legal, MoveGroup
 from sim.play.odds import (
     AttackOdds,
     attack_odds,
@@ -63,6 +64,11 @@ class Context:
         self.here = world.need(unit, Position).cell
         self.foes = [f for f in enemies(world, unit) if not incapacitated(world, f)]
         self.budget = world.need(unit, Budget)
+        # The moves listed this turn, for an evaluator that weighs what a move after it would
+        # be worth (a Disengage): by groups, and the moves listed one by one.
+        self.moves: tuple[MoveGroup, ...] = ()
+        self.listed_moves: tuple[Legal, ...] = ()
+        self._fleeing: bool | None = None  # move.fleeing's answer, worked out once
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
@@ -308,6 +314,34 @@ class Context:
         tall = self.world.need(foe, Body).height
         spots = reaching_from(self.world, foe, cell)
         return all((grid.ground_half(spot) - level) / 2 > tall for spot in spots)
+
+    def downed(self, unit: str, left: float) -> float:
+        """The chance that `unit` of its side, with `left` hit points, goes down before its
+        next turn to one blow of a foe that can strike it (`attack_count` blows of each, each
+        met by its best defence): a blow that deals at least what is left."""
+        world = self.world
+        cell = world.need(unit, Position).cell
+        standing = 1.0
+        for foe in self.foes:
+            there = world.need(foe, Position).cell
+            reached = reaches(world, foe, there, cell, target_side=side(world, unit))
+            weight = attack_count(reached, chebyshev(cell, there))
+            if not weight:
+                continue
+            odds = min(foe_odds(world, foe, unit), key=lambda o: o.damage)
+            if odds.per_hit >= left:
+                standing *= (1.0 - odds.hit) ** weight
+        return 1.0 - standing
+
+    def rescue(self, unit: str, healed: float) -> float:
+        """What `healed` hit points given to `unit` of its side are worth beyond themselves:
+        `heal_rescue` of a creature taken out of the fight (KILL) for each share of the chance
+        of its going down before its next turn (`downed`) that they take away."""
+        if not self.w.heal_rescue or healed <= 0:
+            return 0.0
+        left = hp(self.world, unit)
+        saved = self.downed(unit, left) - self.downed(unit, left + healed)
+        return self.w.heal_rescue * KILL * saved
 
     def best_strike(self) -> float:
         """What one attack from where it stands can win at best (`strike` of one ½ Action):

@@ -39,6 +39,8 @@ def rank(
         groups = listed.groups
     else:
         head, groups = tuple(listed), ()
+    context.moves = groups
+    context.listed_moves = tuple(legal for legal in head if isinstance(legal.decision, a.Movement))
     choices = [score(context, legal) for legal in head]
     scores = np.array([choice.score for choice in choices], dtype=np.float64)
     scores = np.concatenate([scores, *(group_scores(context, group) for group in groups)])

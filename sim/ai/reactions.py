@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.ai.choice import Choice, percent
 from sim.ai.context import KILL, foe_damage, foe_odds
+from sim.ai.weights import Weights
 from sim.core import actions as a
 from sim.core import events as ev
 from sim.core.actions import Action, Refusal
@@ -11,6 +12,7 @@ from sim.core.components import Budget, Position
 from sim.core.creature import hp, incapacitated
 from sim.core.purpose import RollKind
 from sim.core.world import World
+from sim.play.auto import auto_answer
 from sim.play.engine import (
     AwaitingReaction,
     Battle,
@@ -24,6 +26,7 @@ from sim.play.odds import (
 from sim.rules.combat.attack import plan_attack
 from sim.rules.combat.reactions import (
     NONE,
+    Ask,
     bonus_left,
     expected_defence,
     held_weapon,
@@ -43,6 +46,7 @@ def react(
     pending: AwaitingReaction,
     listed: tuple[Legal, ...],
     known_roll: bool = False,
+    weights: Weights | None = None,
 ) -> Choice:
     """Defend with the defence that adds most; take an Attack of Opportunity; Interrupt only
     when what it wins beats the defences its 2 Bonus Actions would otherwise pay for (R-R7);
@@ -51,6 +55,17 @@ def react(
     only what has happened: the action being resolved and the rolls made."""
     names = [d.decision.choice for d in listed if isinstance(d.decision, ReactionChoice)]
     unit = pending.unit
+    acting = battle.resolving
+    auto = weights is not None and weights.auto_reactions
+    if auto and acting is not None and pending.kind in ("interrupt", "attack_of_opportunity"):
+        # The standing policy "auto"'s judgement (sim/play/auto.py): what the Bonus Actions
+        # would buy in defences against the foes still to come before its next turn, not only
+        # against those that reach it now.
+        ask = Ask(unit, pending.kind, pending.trigger, pending.options, source=acting.actor)
+        answer = auto_answer(world, ask, acting)
+        if answer.choice in names:
+            taken = answer.choice != NONE
+            return Choice(ReactionChoice(unit, answer.choice), float(taken), answer.reason)
     if pending.kind == "defence":
         usable = [n for n in names if n != NONE]
         if usable and known_roll:
@@ -65,7 +80,6 @@ def react(
         if "catch" in names:
             return Choice(ReactionChoice(unit, "catch"), 1.0, "catches with a free hand")
     elif pending.kind == "interrupt":
-        acting = battle.resolving
         if "interrupt" in names and acting is not None:
             gain, why = interrupt_value(world, unit, acting)
             if gain > 0:

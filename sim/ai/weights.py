@@ -50,6 +50,7 @@ class Weights:
     trip_dodge: float
     disengage_crowd: int
     disengage_spared: float
+    disengage_moves: bool
     aim: float
     feint: float
     feint_later: float
@@ -61,6 +62,7 @@ class Weights:
     evade: float
     hide: float
     throw_keep: float
+    throw_shots: float
     toss: float
     prepare: float
     prepare_horizon: float
@@ -77,6 +79,8 @@ class Weights:
     stance_stake: bool
     last_round_free: bool
     shove_goal: float
+    auto_reactions: bool
+    heal_rescue: float
     off: frozenset[str]
 
 

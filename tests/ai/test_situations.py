@@ -10,9 +10,10 @@ from sim.ai.chooser import AI
 from sim.ai.ranking import rank
 from sim.ai.weights import book
 from sim.core import actions as a
-from sim.play.engine import AwaitingAction, Battle
+from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, ReactionChoice
 from sim.play.legal import legal_decisions
-from tests.helpers import end_turns, give, scenario_text, seeded_battle, unit
+from sim.rules.combat.reactions import NONE
+from tests.helpers import accepted, end_turns, give, scenario_text, seeded_battle, unit
 
 Chosen = TypeVar("Chosen", bound=a.Action)
 
@@ -111,6 +112,47 @@ def test_disengage_before_leaving_two_enemies() -> None:
         "ana",
     )
     expect(b, a.Disengage)
+
+
+def _held_archer() -> Battle:
+    """The hurt archer between two brutes of `test_disengage_before_leaving_two_enemies`, the
+    brutes never reacting (the tests play on past the archer's first decision)."""
+    return turn_of(
+        scenario_text(
+            """
+            ########
+            #g.....#
+            #ao....#
+            ########
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask", hp=4, carried=[])
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="never")
+            + "\n"
+            + unit("olg", "red", "orc_brute", "o", policy="never"),
+        ),
+        "ana",
+    )
+
+
+def test_disengaged_it_slips_away() -> None:
+    """The Disengage spares only the Movement Action directly after it (R-R5): having paid its
+    Bonus Action for it, the hurt archer moves off rather than stay to strike (tactical's
+    creatures disengaged and then tripped or guarded where they stood)."""
+    b = _held_archer()
+    accepted(b, unit="ana", action="disengage")
+    move, _ = expect(b, a.Movement)
+    assert move.to is not None and move.to.x > 3, move
+
+
+def test_no_disengage_without_a_move_after_it() -> None:
+    """The hurt archer's ½ Actions spent on two shots: no Movement Action is left for the
+    Disengage to cover (R-R5), so its Bonus Action is kept for a Dodge."""
+    b = _held_archer()
+    accepted(b, unit="ana", action="attack", target="olg")
+    accepted(b, unit="ana", action="attack", target="olg")
+    choice = chosen(b)
+    assert not isinstance(choice.decision, a.Disengage), why_not(b, choice)
 
 
 def test_grapple_a_caster() -> None:
@@ -488,3 +530,105 @@ def test_aid_stops_an_allys_bleeding() -> None:
     give(b, "bram", "bleeding", 3)
     decision, why = expect(b, a.Aid)
     assert decision.target == "bram" and "Bleeding stacks put out" in why
+
+
+def test_an_archer_in_cover_hides_for_its_next_shot() -> None:
+    """An archer in cover with a brute far off (R-X8): unseen, its next arrow meets no defence,
+    worth more than a shot at 4 % now. Its fists' ambush alone made the Hide worth less than
+    that shot."""
+    b = turn_of(
+        scenario_text(
+            """
+            ##############
+            #s...........#
+            #..........o.#
+            #............#
+            ##############
+            """,
+            unit("ana", "blue", "human_archer", "s", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+            extra='[legend]\ns = { kind = "cover" }\n',
+        ),
+        "ana",
+    )
+    expect(b, a.Hide)
+
+
+def test_an_archer_keeps_its_only_bow() -> None:
+    """An archer held in melee by a raider: throwing its only shortbow (R-X17) loses every shot
+    it would take after, worth less than doing nothing (it was ranked above ending the turn)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ########
+            #.ao...#
+            ########
+            """,
+            unit("ana", "blue", "human_archer", "a", policy="ask", carried=[])
+            + "\n"
+            + unit("grok", "red", "orc_raider", "o", policy="ask"),
+        ),
+        "ana",
+    )
+    weights = book().levels["tactical"].weights
+    ranked = rank(b.world, "ana", tuple(legal_decisions(b, slowed=False)), weights=weights)
+    thrown = [c for c in ranked if isinstance(c.decision, a.Throw)]
+    assert thrown, "the shortbow can be thrown"
+    assert all(c.score < 0 for c in thrown), [(c.score, c.why) for c in thrown]
+    assert not isinstance(chosen(b).decision, a.Throw)
+
+
+def test_mend_the_ally_a_blow_would_take_down() -> None:
+    """A shaman beside a hurt archer that a brute's next blow would take down (R-K2): Mend
+    lifts it past that blow, worth a creature kept in the fight, more than Quickening itself
+    (it had been worth its hit points alone, less than Battle Focus)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ##########
+            #..zko...#
+            #........#
+            ##########
+            """,
+            unit("zul", "blue", "orc_shaman", "z", policy="ask")
+            + "\n"
+            + unit("kara", "blue", "human_archer", "k", policy="ask", hp=3)
+            + "\n"
+            + unit("grok", "red", "orc_brute", "o", policy="ask"),
+        ),
+        "zul",
+    )
+    cast, _ = expect(b, a.AbilityAction)
+    assert cast.ability == "mend" and cast.target == "kara", cast
+
+
+def test_no_interrupt_of_a_brace_for_a_long_shot() -> None:
+    """A raider beside an archer that starts a Brace, a fighter of hers coming: an Interrupt
+    (R-R7) at 23 % would spend both Bonus Actions, the Parry against the fighter's blow, to
+    stop an action that costs the raider nothing. Tactical answers as the policy "auto" does
+    (`classic` interrupts: the foes that reach it now alone were counted)."""
+    b = turn_of(
+        scenario_text(
+            """
+            #######
+            #.ao..#
+            #....g#
+            #######
+            """,
+            unit("ana", "blue", "orc_raider", "a", policy="ask")
+            + "\n"
+            + unit("olg", "red", "human_archer", "o", policy="ask")
+            + "\n"
+            + unit("grok", "red", "human_fighter", "g", policy="ask"),
+        ),
+        "olg",
+    )
+    accepted(b, unit="olg", action="brace")
+    assert b.pending == AwaitingReaction(
+        "ana", "olg starts a Brace next to ana", ("interrupt", NONE)
+    )
+    choice = chosen(b)
+    assert choice.decision == ReactionChoice("ana", NONE), choice.why
+    assert "keeps its Bonus Actions" in choice.why
+    assert AI("classic").choose(b).decision == ReactionChoice("ana", "interrupt")

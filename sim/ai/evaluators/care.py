@@ -69,7 +69,8 @@ def consume(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     heal = min(_heal_amount(c.world, d.item), health.max_hp - health.hp)
     if heal <= 0 or health.hp > health.max_hp // 2:
         return -1.0, "consume: not hurt enough"
-    return heal, f"drinks {item_kind(c.world, d.item)}: about {heal:.0f} hit points back"
+    value = heal + c.rescue(c.unit, heal)
+    return value, f"drinks {item_kind(c.world, d.item)}: about {heal:.0f} hit points back"
 
 
 def administer(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -87,5 +88,5 @@ def administer(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     healed = min(healed, health.max_hp - health.hp)
     if healed <= 0 or health.hp > health.max_hp // 2:
         return -1.0, f"administer: {d.target} is not hurt enough"
-    worth = c.w.administer * healed - 2 * c.best_strike()
+    worth = c.w.administer * healed + c.rescue(d.target, healed) - 2 * c.best_strike()
     return worth, f"tends {d.target}: about {healed:.0f} hit points back"

@@ -38,7 +38,10 @@ def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
                 if health.hp < health.max_hp:
                     amount = effect.amount
                     mean = amount.count * (amount.die + 1) / 2 + amount.flat
-                    value -= sign * min(mean, health.max_hp - health.hp)
+                    healed = min(mean, health.max_hp - health.hp)
+                    value -= sign * healed
+                    if sign < 0 and not down:
+                        value += c.rescue(unit, healed)  # it may stand through the foes' turn
             elif isinstance(effect, Condition) and not (down and sign > 0):
                 value += sign * condition_worth(c, effect)
     if ability.attack and touched:

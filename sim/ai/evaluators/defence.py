@@ -66,13 +66,18 @@ def hide(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     odds = hide_odds(c.world, c.unit)
     if odds.every <= 0:
         return -1.0, "hide: a foe sees it in plain sight"
-    # Unseen, its next blow meets no defence (R-X8): the foe it would gain most on.
-    weapon = held_weapon(c.world, c.unit, melee=True)
+    # Unseen, its next blow or shot meets no defence (R-X8): the foe it would gain most on,
+    # with its blade or, for an archer, its bow (the blade alone valued a hidden archer's
+    # next shot as a blow of its fists).
     ambush = 0.0
-    for foe in c.foes:
-        odds_on = attack_odds(c.world, c.unit, foe, weapon=weapon, melee=True)
-        bare = next((o.damage for o in odds_on if o.defence == NONE), 0.0)
-        ambush = max(ambush, bare - min(o.damage for o in odds_on))
+    for melee in (True, False):
+        weapon = held_weapon(c.world, c.unit, melee=melee)
+        if weapon is None and not melee:
+            continue  # no bow: no shot
+        for foe in c.foes:
+            odds_on = attack_odds(c.world, c.unit, foe, weapon=weapon, melee=melee)
+            bare = next((o.damage for o in odds_on if o.defence == NONE), 0.0)
+            ambush = max(ambush, bare - min(o.damage for o in odds_on))
     threat = c.coming_threat() if c.w.stance_stake else c.threat(c.here)
     shelter = c.w.hide * threat + c.w.hide_ambush * ambush
     worth = odds.every * shelter - 2 * c.best_strike() - c.w.stance_cost

@@ -8,7 +8,8 @@ import numpy.typing as npt
 from sim.ai.context import Context, chebyshev
 from sim.core import actions as a
 from sim.core.actions import Action
-from sim.core.creature import hp
+from sim.core.condition import Condition
+from sim.core.creature import has, hp
 from sim.core.geometry import Pos
 from sim.play.legal import Legal, MoveGroup
 from sim.rules.combat.reactions import held_weapon
@@ -16,7 +17,9 @@ from sim.rules.movement.climb import ClimbPlan, plan_climb
 from sim.rules.reach.opportunity import held_by, provocations
 
 
-def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
+def move(c: Context, d: Action, legal: Legal, *, leaving: bool = False) -> tuple[float, str]:
+    """A move's end cell weighed as a trade; `leaving`: as the move after a Disengage of a
+    hurt creature is (`fleeing`), whether or not it has disengaged yet."""
     assert isinstance(d, a.Movement) and d.to is not None and legal.cost is not None
     world, cell = c.world, d.to
     if isinstance(d, a.Climb):
@@ -80,6 +83,8 @@ def move(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
         if shelter > 0:
             why += ", to high ground"
     value -= c.w.trade * (danger - pressure) + provoked
+    if leaving or fleeing(c):
+        value += c.w.disengage_share * max(0.0, -danger)
     if provoked:
         why += f", provoking {provoked:.1f} damage expected"
     if target:
@@ -132,7 +137,23 @@ def provoked_at(c: Context, kind: type[a.Movement], to: Pos) -> float:
     return sum(c.foe_damage(p.enemy) for p in provocations(c.world, c.unit, path))
 
 
-def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
+def fleeing(c: Context) -> bool:
+    """Whether it has disengaged (R-R5) hurt, its hit points short of the threat where it
+    stands: its next move is weighed as `disengage` weighed it, the threat it leaves counting
+    `disengage_share` more (else it disengaged and stayed to strike)."""
+    if not c.w.disengage_moves:
+        return False
+    if c._fleeing is None:
+        c._fleeing = has(c.world, c.unit, Condition.DISENGAGED) and hurt(c)
+    return c._fleeing
+
+
+def hurt(c: Context) -> bool:
+    """Its hit points are short of the blows the foes can deal it where it stands."""
+    return hp(c.world, c.unit) <= c.threat(c.here)
+
+
+def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.NDArray[np.float64]:
     """`move`'s value of every move of `group`, worked out for all its cells at once (issue
     #30: a turn weighs hundreds of cells). Each number is the one `move` gives, to the bit:
     the same operations in the same order, cell by cell (numpy's elementwise arithmetic rounds
@@ -146,7 +167,7 @@ def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     for index in np.flatnonzero(~inside).tolist():
         legal = group.at(index)
         assert isinstance(legal.decision, a.Movement)
-        out[index] = move(c, legal.decision, legal)[0]
+        out[index] = move(c, legal.decision, legal, leaving=leaving)[0]
     if not inside.any():
         return out
     xs, ys = xs[inside], ys[inside]
@@ -188,6 +209,8 @@ def move_values(c: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
         away = (xs != c.here.x) | (ys != c.here.y)
         value = np.where(away, value + c.w.high_ground * (holds - here), value)
     value = value - (c.w.trade * (danger - pressure) + provoked)
+    if leaving or fleeing(c):
+        value = value + c.w.disengage_share * np.maximum(0.0, -danger)
     out[inside] = value
     return out
 
@@ -230,12 +253,50 @@ def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     if not c.foes:
         return -1.0, "disengage: no one to slip away from"
     held = held_by(c.world, c.unit)
-    hurt = hp(c.world, c.unit) <= c.threat(c.here)
     # A shooter in the reach of several foes strikes better from further off: it leaves.
     shooter = held_weapon(c.world, c.unit, melee=False) is not None
     crowded = shooter and len(held) >= c.w.disengage_crowd
-    if not held or not (hurt or crowded):
+    if not held or not (hurt(c) or crowded):
         return -1.0, "disengage: not worth leaving"
+    if c.w.disengage_moves:
+        # R-R5 spares the Movement Action directly after it, nothing else: the Disengage is
+        # worth the best move it still leaves, weighed as `move` weighs it with nothing
+        # provoked. Valued by the threat it stood in, tactical's creatures disengaged and then
+        # stayed to trip or strike (38 of 52 Disengages of 160 games), a Bonus Action spent
+        # for nothing (no Dodge left for the blows that then came).
+        escape, to = _escape(c, legal)
+        if to is None or escape <= 0:
+            return -1.0, "disengage: no move it would then make is worth it"
+        return escape, f"disengages to slip away to {to.x},{to.y}"
     spared = sum(c.foe_damage(foe) for foe in held)
     value = c.w.disengage_share * c.threat(c.here) + c.w.disengage_spared * spared
     return value, "disengages to step out of reach"
+
+
+def _escape(c: Context, legal: Legal) -> tuple[float, Pos | None]:
+    """The best of the moves listed this turn that it could still pay for after the Disengage
+    (`legal`), as `move` weighs each with no Attack of Opportunity provoked, and its cell
+    (None when no move is left)."""
+    assert legal.cost is not None
+    bonus = c.budget.bonus - legal.cost.bonus
+    away = hurt(c)  # the move after it weighed as `fleeing` will weigh it
+    best, to = 0.0, None
+    for group in c.moves:
+        if group.slow or group.cost.bonus > bonus or group.cost.half > c.budget.half:
+            continue
+        xs = np.array(group.xs, dtype=np.int64)
+        ys = np.array(group.ys, dtype=np.int64)
+        values = move_values(c, group, leaving=away) + _provoked_values(c, group.kind, xs, ys)
+        i = int(np.argmax(values))
+        if to is None or values[i] > best:
+            best, to = float(values[i]), Pos(group.xs[i], group.ys[i])
+    for other in c.listed_moves:
+        d = other.decision
+        if not isinstance(d, a.Movement) or d.to is None or other.cost is None or d.slow:
+            continue
+        if other.cost.bonus > bonus or other.cost.half > c.budget.half:
+            continue
+        value = move(c, d, other, leaving=away)[0] + provoked_damage(c, d)
+        if to is None or value > best:
+            best, to = value, d.to
+    return best, to
