@@ -126,6 +126,25 @@ class Recall:
         return decision
 
 
+def affordable(
+    alive: list[int], totals: list[float], cost: list[int], played: int, left: float
+) -> list[int]:
+    """The candidates of `alive` that play another seed within the `left` of the budget, each
+    expected to cost what its forks cost a seed so far: all when they fit, else normal's
+    best (the measure) and the best placed of the others that fit with it. A turn whose forks
+    are long (many foes, long fights) plays its contenders on as many seeds as it can rather
+    than every candidate on fewer, which bounds the slowest decisions."""
+    if sum(cost[i] for i in alive) <= left * played:
+        return alive
+    kept = [alive[0]]
+    spend = cost[alive[0]]
+    for i in sorted(alive[1:], key=lambda i: (-totals[i], i)):
+        if spend + cost[i] <= left * played:
+            kept.append(i)
+            spend += cost[i]
+    return sorted(kept)
+
+
 CONTESTS = (a.Trip, a.Shove, a.Grapple, a.Disarm)
 
 
@@ -263,23 +282,21 @@ def look_ahead(
         if isinstance(c.decision, a.Movement):
             end = c.decision.path[-1] if c.decision.path else c.decision.to
             kept.update(() if end is None else (end,))
-    spent = 0  # actions the guide worked out on the forks, against search.budget
+    cost = [0] * len(top)  # actions the guide worked out on each candidate's forks
     recall = Recall(guide)  # one for the forks of one start battle
     for seed in seeds:
-        if played and spent + spent / played > search.budget:
-            # Another seed would likely overspend the budget. Every candidate still in is
-            # played on the same seeds, so the look-ahead stops between two seeds: a turn
-            # whose forks are long (many foes, long fights) plays fewer of them, which bounds
-            # the slowest decisions.
-            break
+        if played:
+            alive = affordable(alive, totals, cost, played, search.budget - sum(cost))
+            if len(alive) == 1:
+                break  # normal's best alone: nothing left to compare it with
         if setting is None:
             start = battle
         else:  # each seed's forks start from their own battle
             start, recall = setting(seed, kept), Recall(guide)
         for i in alive:
-            value, steps = played_out(start, unit, top[i], seed, recall, team, search.steps)
+            value, worked = played_out(start, unit, top[i], seed, recall, team, search.steps)
             totals[i] += value
-            spent += steps
+            cost[i] += worked
         played += 1
         if played == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;
