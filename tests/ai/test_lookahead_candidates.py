@@ -154,3 +154,24 @@ def test_a_look_ahead_starts_no_seed_its_budget_cannot_pay(
     assert len({seed for seed, _ in played}) == seeds
     # normal's best is played on every seed that is started, as the measure to beat.
     assert sum(decision == ranked[0].decision for _, decision in played) == seeds
+
+
+@pytest.mark.parametrize(
+    ("left", "kept"),
+    [
+        (100, [0, 1, 2, 3]),  # all fit: 10 + 30 + 20 + 5 a seed
+        (50, [0, 2, 3]),  # normal's best, then the best placed that fit: 2 (20), 3 (5)
+        (35, [0, 2, 3]),  # 10 + 20 + 5
+        (30, [0, 2]),  # 3 is placed after 2: 10 + 20, and 3's 5 no longer fits
+        (9, [0]),  # normal's best alone (it does not fit either): the look-ahead stops
+    ],
+)
+def test_a_look_ahead_over_budget_plays_on_its_best_placed_candidates(
+    left: int, kept: list[int]
+) -> None:
+    """search.budget, between two seeds: each candidate still in is expected to cost on the
+    next seed what its forks cost a seed so far; when they do not all fit in what is left,
+    normal's best (the measure) and the best placed others that fit with it play on."""
+    totals = [0.0, 9.0, 12.0, 3.0]
+    cost = [20, 60, 40, 10]  # two seeds played
+    assert lookahead.affordable([0, 1, 2, 3], totals, cost, 2, left) == kept
