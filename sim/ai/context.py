@@ -12,6 +12,7 @@ import numpy.typing as npt
 from sim.ai.weights import Weights, book
 from sim.core import actions as a
 from sim.core.actions import Refusal
+from sim.core.catalog import Weapon
 from sim.core.components import Body, Budget, Position
 from sim.core.creature import cells_of, creatures, hp, incapacitated, side, team_of
 from sim.core.dice import SeededDice
@@ -25,7 +26,7 @@ from sim.play.odds import (
     attack_odds,
 )
 from sim.play.rulebook import RULEBOOK
-from sim.rules.combat.attack import plan_attack
+from sim.rules.combat.attack import plan_attack, shot_problem, weapon_kind
 from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.objectives import Objective, Reach, Survive
 from sim.rules.reach.fields import INF, Field, window_around
@@ -342,6 +343,35 @@ class Context:
         left = hp(self.world, unit)
         saved = self.downed(unit, left) - self.downed(unit, left + healed)
         return self.w.heal_rescue * KILL * saved
+
+    def blow(self, item: str | None, *, here: bool) -> float:
+        """What one attack with `item` (None: its fists; a ranged weapon shot, any other
+        swung) deals the foe it hurts most, that foe defending as well as it can; `here`: only
+        a foe it can attack from where it stands, in reach of a swing or in range and sight of
+        a shot (R-A4, R-A5). 0 for an item that is no weapon."""
+        world = self.world
+        kind = weapon_kind(world, item)
+        if item is not None and kind is None:
+            return 0.0
+        melee = kind is None or kind.ranged is None
+        best = 0.0
+        for foe in self.foes:
+            if here and not self._reaches_with(foe, kind):
+                continue
+            odds = attack_odds(world, self.unit, foe, weapon=item, melee=melee)
+            best = max(best, min(o.damage for o in odds))
+        return best
+
+    def _reaches_with(self, foe: str, kind: Weapon | None) -> bool:
+        """Whether an attack with a weapon of `kind` (None: fists) reaches `foe` from here."""
+        world = self.world
+        there = world.need(foe, Position)
+        wide = side(world, foe)
+        if kind is None or kind.ranged is None:
+            return reaches(
+                world, self.unit, self.here, there.cell, up=there.elevation, target_side=wide
+            )
+        return shot_problem(world, self.unit, foe, kind) is None
 
     def best_strike(self) -> float:
         """What one attack from where it stands can win at best (`strike` of one ½ Action):

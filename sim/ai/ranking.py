@@ -11,7 +11,7 @@ import numpy.typing as npt
 from sim.ai.choice import Choice
 from sim.ai.context import Context
 from sim.ai.evaluators import EVALUATORS, evaluator_of
-from sim.ai.evaluators.move import move, move_values
+from sim.ai.evaluators.move import group_values, move
 from sim.ai.weights import Weights
 from sim.core import actions as a
 from sim.core.actions import Action
@@ -124,7 +124,7 @@ def group_scores(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
         return np.full(len(group), -1.0)
     if EVALUATORS[named] is not move:
         return np.array([score(context, legal).score for legal in group], dtype=np.float64)
-    value = move_values(context, group)
+    value = group_values(context, group)
     if group.cost.bonus and not (context.w.last_round_free and context.last_round):
         w = context.w
         threat = context.threat(context.here)

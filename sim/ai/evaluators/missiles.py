@@ -32,20 +32,8 @@ def _parting(c: Context, item: str) -> float:
     if held_weapon(c.world, c.unit, melee=True) == item:
         return c.w.throw_keep * _edge(c, c.unit, item)
     if held_weapon(c.world, c.unit, melee=False) == item:
-        return c.w.throw_shots * _shot(c, item)
+        return c.w.throw_shots * c.blow(item, here=False)
     return 0.0
-
-
-def _shot(c: Context, item: str) -> float:
-    """What one shot of this creature with the ranged weapon `item` deals the foe it hurts
-    most, that foe defending as well as it can."""
-    return max(
-        (
-            min(o.damage for o in attack_odds(c.world, c.unit, foe, weapon=item, melee=False))
-            for foe in c.foes
-        ),
-        default=0.0,
-    )
 
 
 def throw(c: Context, d: Action, legal: Legal) -> tuple[float, str]:

@@ -153,6 +153,14 @@ def hurt(c: Context) -> bool:
     return hp(c.world, c.unit) <= c.threat(c.here)
 
 
+def group_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.NDArray[np.float64]:
+    """`move_values`, worked out once per decision for each group (a group is one Movement
+    Action and variant): the ranking and a Disengage's escape both read them. Shared: callers
+    must not change it."""
+    key = ("move values", group.kind, group.slow, group.quicken, group.submerged, leaving)
+    return c.kept(key, lambda: move_values(c, group, leaving=leaving))
+
+
 def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.NDArray[np.float64]:
     """`move`'s value of every move of `group`, worked out for all its cells at once (issue
     #30: a turn weighs hundreds of cells). Each number is the one `move` gives, to the bit:
@@ -286,7 +294,7 @@ def _escape(c: Context, legal: Legal) -> tuple[float, Pos | None]:
             continue
         xs = np.array(group.xs, dtype=np.int64)
         ys = np.array(group.ys, dtype=np.int64)
-        values = move_values(c, group, leaving=away) + _provoked_values(c, group.kind, xs, ys)
+        values = group_values(c, group, leaving=away) + _provoked_values(c, group.kind, xs, ys)
         i = int(np.argmax(values))
         if to is None or values[i] > best:
             best, to = float(values[i]), Pos(group.xs[i], group.ys[i])

@@ -7,15 +7,12 @@ from sim.ai.context import Context
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.catalog import Weapon
-from sim.core.components import Gear, Hands, Position
-from sim.core.creature import item_kind, side
+from sim.core.components import Gear, Hands
+from sim.core.creature import item_kind
 from sim.play.legal import Legal
-from sim.play.odds import attack_odds
-from sim.rules.combat.attack import shot_problem, weapon_kind
 from sim.rules.combat.reactions import (
     held_weapon,
 )
-from sim.rules.reach.threat import reaches
 
 
 def stand_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
@@ -64,40 +61,11 @@ def pick_up(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
     own = (None, *world.need(c.unit, Hands).items(), *world.need(c.unit, Gear).carried)
     # What strikes a foe from here first; with nothing in reach or range, the better blade
     # for when a foe comes.
-    now = max(_blow(c, item, here=True) for item in own)
-    edge = _blow(c, d.item, here=True) - now
+    now = max(c.blow(item, here=True) for item in own)
+    edge = c.blow(d.item, here=True) - now
     if edge <= 0 and now <= 0:
-        edge = _blow(c, d.item, here=False) - max(_blow(c, item, here=False) for item in own)
+        edge = c.blow(d.item, here=False) - max(c.blow(item, here=False) for item in own)
     if edge <= 0:
         return -1.0, "pick up: nothing it needs"
     worth = c.w.pick_up + c.w.pick_up_edge * 2 * edge
     return worth, f"picks up {weapon.name}: {edge:.1f} more damage a blow than it has"
-
-
-def _blow(c: Context, item: str | None, *, here: bool) -> float:
-    """What one attack with `item` (None: its fists; a ranged weapon shot, any other swung)
-    deals the foe it hurts most, that foe defending as well as it can; `here`: only a foe it
-    can attack from where it stands, in reach of a swing or in range and sight of a shot
-    (R-A4, R-A5). 0 for an item that is no weapon."""
-    world = c.world
-    kind = weapon_kind(world, item)
-    if item is not None and kind is None:
-        return 0.0
-    melee = kind is None or kind.ranged is None
-    best = 0.0
-    for foe in c.foes:
-        if here and not _strikes(c, foe, kind):
-            continue
-        odds = attack_odds(world, c.unit, foe, weapon=item, melee=melee)
-        best = max(best, min(o.damage for o in odds))
-    return best
-
-
-def _strikes(c: Context, foe: str, kind: Weapon | None) -> bool:
-    """Whether an attack with a weapon of `kind` (None: fists) reaches `foe` from here."""
-    world = c.world
-    there = world.need(foe, Position)
-    wide = side(world, foe)
-    if kind is None or kind.ranged is None:
-        return reaches(world, c.unit, c.here, there.cell, up=there.elevation, target_side=wide)
-    return shot_problem(world, c.unit, foe, kind) is None
