@@ -56,6 +56,8 @@ class Context:
         unit: str,
         objectives: tuple[Objective, ...] = (),
         weights: Weights | None = None,
+        moves: tuple[MoveGroup, ...] = (),
+        listed_moves: tuple[Legal, ...] = (),
     ) -> None:
         self.world = world
         # The weight set the evaluators count by: the level `normal`'s unless told.
@@ -67,8 +69,8 @@ class Context:
         self.budget = world.need(unit, Budget)
         # The moves listed this turn, for an evaluator that weighs what a move after it would
         # be worth (a Disengage): by groups, and the moves listed one by one.
-        self.moves: tuple[MoveGroup, ...] = ()
-        self.listed_moves: tuple[Legal, ...] = ()
+        self.moves = moves
+        self.listed_moves = listed_moves
         self._fleeing: bool | None = None  # move.fleeing's answer, worked out once
         self._paths: dict[Pos, tuple[Pos, ...]] = {}
         self._threat: dict[Pos, float] = {}

@@ -33,14 +33,13 @@ def rank(
     """The legal decisions of `unit`'s turn, best first (stable: the legal order breaks ties).
     Of a `Listing`, each group of moves is scored at once (`move_values`) and a move's Choice
     made only when it is asked for: `normal` reads the first, of hundreds."""
-    context = Context(world, unit, objectives, weights)
     if isinstance(listed, Listing):
         head: tuple[Legal, ...] = listed.head
         groups = listed.groups
     else:
         head, groups = tuple(listed), ()
-    context.moves = groups
-    context.listed_moves = tuple(legal for legal in head if isinstance(legal.decision, a.Movement))
+    moving = tuple(legal for legal in head if isinstance(legal.decision, a.Movement))
+    context = Context(world, unit, objectives, weights, moves=groups, listed_moves=moving)
     choices = [score(context, legal) for legal in head]
     scores = np.array([choice.score for choice in choices], dtype=np.float64)
     scores = np.concatenate([scores, *(group_scores(context, group) for group in groups)])

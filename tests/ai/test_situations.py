@@ -276,23 +276,33 @@ def test_disarming_a_duellist_counts_the_shots_she_can_no_longer_parry() -> None
 def test_hide_behind_cover() -> None:
     """A goblin in cover with a brute coming (R-X8): unseen, the brute cannot aim at it and its
     knife's next blow meets no defence."""
-    b = turn_of(
+    b = _in_cover(
+        """
+        #########
+        #.......#
+        #s...o..#
+        #.......#
+        #########
+        """,
+        "snik",
+        "goblin_sneak",
+    )
+    expect(b, a.Hide)
+
+
+def _in_cover(rows: str, hider: str, template: str) -> Battle:
+    """`hider` (blue, `template`) on the cover cell `s` of `rows`, an orc brute at `o`: its
+    turn."""
+    return turn_of(
         scenario_text(
-            """
-            #########
-            #.......#
-            #s...o..#
-            #.......#
-            #########
-            """,
-            unit("snik", "blue", "goblin_sneak", "s", policy="ask")
+            rows,
+            unit(hider, "blue", template, "s", policy="ask")
             + "\n"
             + unit("grok", "red", "orc_brute", "o", policy="ask"),
             extra='[legend]\ns = { kind = "cover" }\n',
         ),
-        "snik",
+        hider,
     )
-    expect(b, a.Hide)
 
 
 def test_throw_the_dagger_at_a_fleeing_archer() -> None:
@@ -536,21 +546,16 @@ def test_an_archer_in_cover_hides_for_its_next_shot() -> None:
     """An archer in cover with a brute far off (R-X8): unseen, its next arrow meets no defence,
     worth more than a shot at 4 % now. Its fists' ambush alone made the Hide worth less than
     that shot."""
-    b = turn_of(
-        scenario_text(
-            """
-            ##############
-            #s...........#
-            #..........o.#
-            #............#
-            ##############
-            """,
-            unit("ana", "blue", "human_archer", "s", policy="ask")
-            + "\n"
-            + unit("grok", "red", "orc_brute", "o", policy="ask"),
-            extra='[legend]\ns = { kind = "cover" }\n',
-        ),
+    b = _in_cover(
+        """
+        ##############
+        #s...........#
+        #..........o.#
+        #............#
+        ##############
+        """,
         "ana",
+        "human_archer",
     )
     expect(b, a.Hide)
 
