@@ -77,6 +77,7 @@ class Context:
         self._attack_value: dict[tuple[str, Pos, int], tuple[float, str]] = {}
         self.maps: dict[type[a.Movement], ReachMap] = {}
         self._foe_damage: dict[str, float] = {}
+        self._odds: dict[tuple[str, str, str | None, bool], tuple[AttackOdds, ...]] = {}
         self._own_damage: dict[str, float] = {}
         self._menace: dict[Pos, float] = {}
         self._strike: dict[tuple[Pos, int], tuple[float, str]] = {}
@@ -144,7 +145,21 @@ class Context:
 
     # --- shared measures ---
     def hit_value(self, target: str, weapon: str | None, melee: bool) -> tuple[float, float, float]:
-        return hit_value(self.world, self.unit, target, weapon, melee)
+        return best_defence(self.odds(self.unit, target, weapon, melee), hp(self.world, target))
+
+    def odds(
+        self, attacker: str, target: str, weapon: str | None, melee: bool
+    ) -> tuple[AttackOdds, ...]:
+        """`attack_odds` of one attack in this world, worked out once: they read the two
+        creatures' conditions, budgets and gear, never where they stand, so they serve an
+        attack from any cell a move would end in (`strike`: hundreds of cells, issue #30)."""
+        key = (attacker, target, weapon, melee)
+        found = self._odds.get(key)
+        if found is None:
+            found = self._odds[key] = attack_odds(
+                self.world, attacker, target, weapon=weapon, melee=melee
+            )
+        return found
 
     def threat(self, cell: Pos) -> float:
         """Damage the foes can be expected to deal to this creature standing in `cell`: a foe
@@ -217,7 +232,8 @@ class Context:
                 plan = plan_attack(moved, a.Attack(self.unit, target=foe))
                 if isinstance(plan, Refusal):
                     continue
-                _, dealt, kill = hit_value(moved, self.unit, foe, plan.weapon, plan.melee)
+                # The odds of the moved world are this one's (`odds`): only the place differs.
+                _, dealt, kill = self.hit_value(foe, plan.weapon, plan.melee)
                 value = dealt * min(half, 2) + KILL * kill
                 if value > best:
                     best, target = value, foe
@@ -404,7 +420,8 @@ class Context:
         """What one melee attack of this creature on `foe` is expected to deal, `foe`
         defending as well as it can, worked out once."""
         if foe not in self._own_damage:
-            self._own_damage[foe] = foe_damage(self.world, self.unit, foe)
+            weapon = melee_weapon(self.world, self.unit, foe)
+            self._own_damage[foe] = least_damage(self.odds(self.unit, foe, weapon, True))
         return self._own_damage[foe]
 
     def lifted(self) -> bool:
@@ -462,7 +479,8 @@ class Context:
     def foe_damage(self, foe: str) -> float:
         """`foe_damage` of `foe` on this creature, worked out once."""
         if foe not in self._foe_damage:
-            self._foe_damage[foe] = foe_damage(self.world, foe, self.unit)
+            weapon = melee_weapon(self.world, foe, self.unit)
+            self._foe_damage[foe] = least_damage(self.odds(foe, self.unit, weapon, True))
         return self._foe_damage[foe]
 
     def reach_map(self, kind: type[a.Movement]) -> ReachMap:
@@ -587,9 +605,15 @@ def hit_value(
 ) -> tuple[float, float, float]:
     """(chance to hit, expected damage, kill chance) of one attack of `unit` now, against the
     defence that serves the target best (it is assumed to choose well)."""
-    odds = attack_odds(world, unit, target, weapon=weapon, melee=melee)
+    return best_defence(
+        attack_odds(world, unit, target, weapon=weapon, melee=melee), hp(world, target)
+    )
+
+
+def best_defence(odds: tuple[AttackOdds, ...], left: int) -> tuple[float, float, float]:
+    """`hit_value` of an attack's `odds` on a target with `left` hit points."""
     worst = min(odds, key=lambda o: o.hit)
-    kill = worst.hit if worst.per_hit >= hp(world, target) else 0.0
+    kill = worst.hit if worst.per_hit >= left else 0.0
     return worst.hit, worst.damage, kill
 
 
@@ -615,18 +639,26 @@ def foe_odds(world: World, foe: str, unit: str) -> tuple[AttackOdds, ...]:
     """The odds of one melee attack of `foe` on `unit`, with the weapon it would use: the
     melee weapon in its hands when `unit` is out of its reach now (a threat from a cell it
     would come to was counted unarmed, nothing through armour)."""
+    return attack_odds(world, foe, unit, weapon=melee_weapon(world, foe, unit), melee=True)
+
+
+def melee_weapon(world: World, foe: str, unit: str) -> str | None:
+    """The weapon `foe_odds` weighs `foe`'s melee attack on `unit` with."""
     plan = plan_attack(world, a.Attack(foe, target=unit))
     if isinstance(plan, Refusal) or not plan.melee:
-        weapon = held_weapon(world, foe, melee=True)
-    else:
-        weapon = plan.weapon
-    return attack_odds(world, foe, unit, weapon=weapon, melee=True)
+        return held_weapon(world, foe, melee=True)
+    return plan.weapon
 
 
 def foe_damage(world: World, foe: str, unit: str) -> float:
     """What one attack of `foe` on `unit` is expected to deal, `unit` defending as well as it
     can."""
-    return min(o.damage for o in foe_odds(world, foe, unit))
+    return least_damage(foe_odds(world, foe, unit))
+
+
+def least_damage(odds: tuple[AttackOdds, ...]) -> float:
+    """`foe_damage` of an attack's `odds`: the defence that spares the most."""
+    return min(o.damage for o in odds)
 
 
 def strike_spots(world: World, unit: str, foes: Sequence[str]) -> list[Pos]:
