@@ -454,35 +454,19 @@ def _cells(
     is not asked for a cell an earlier (cheaper) action offers (`offered`); `first`: a Jump
     stops at the first landing in row order."""
     if kind is Jump:
-        # Few candidates: ask the check itself for each cell around that a standing jump
-        # could land in. A jump goes in a straight line (orthogonal or diagonal) no longer
-        # than the standing jump (R-M6): the check refuses any other cell, so it is not asked.
-        longest = jump_reach(world, unit, mv).length(0)
-        radius = longest // 2 + 1
-        win, code = offered
-        found: Found = []
-        # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
-        grid = world.grid
-        for y in range(max(start.y - radius, 0), min(start.y + radius + 1, grid.height)):
-            dy = y - start.y
-            for x in range(max(start.x - radius, 0), min(start.x + radius + 1, grid.width)):
-                dx = x - start.x
-                if (dx, dy) == (0, 0) or (dx and dy and abs(dx) != abs(dy)):
-                    continue
-                if (mv.diagonal if dx and dy else mv.orthogonal) * max(abs(dx), abs(dy)) > longest:
-                    continue
-                cell = Pos(x, y)
-                if code[win.local(cell)] >= 0:
-                    continue
-                plan = standing_jump(world, mv, start, cell)
-                if not isinstance(plan, Refusal):
-                    found.append((cell, plan.cost, ((cell, True),)))
-                    if first:
-                        return found
-        return found
+        if (offered[1] >= 0).any():
+            return _landings(world, unit, start, mv, offered, first)
+
+        # Nothing offered (a map of Jumps alone, or the listing's `ends_by_kind`): the same
+        # landings, kept until anything is written (issue #30: the listing's and the AI's
+        # reach map of a Jump each put every cell around to the check).
+        def landings() -> tuple[tuple[Pos, int, Path], ...]:
+            return tuple(_landings(world, unit, start, mv, None, first))
+
+        return list(world.memo(("landings", unit, start, mv, first), landings))
     if kind is Step and has(world, unit, Condition.SWIMMING) and not mv.flies:
         # R-M8: out of the water with a Step, one straight metre (R-Z5: a flier takes off).
-        found = []
+        found: Found = []
         for cell in start.neighbours():
             plan = plan_move(world, Step(unit, (cell,)))
             if not isinstance(plan, Refusal):
@@ -502,3 +486,40 @@ def _cells(
         # which is what the search reads as deep enough to swim when the waist is that high.
         mv = replace(mv, waist_half=mv.height_half)
     return distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)
+
+
+def _landings(
+    world: World,
+    unit: str,
+    start: Pos,
+    mv: Mover,
+    offered: tuple[Window, npt.NDArray[np.int8]] | None,
+    first: bool,
+) -> Found:
+    """The cells a standing Jump lands in, but those `offered` (None: none); `first`: only
+    the first in row order."""
+    # Few candidates: ask the check itself for each cell around that a standing jump
+    # could land in. A jump goes in a straight line (orthogonal or diagonal) no longer
+    # than the standing jump (R-M6): the check refuses any other cell, so it is not asked.
+    longest = jump_reach(world, unit, mv).length(0)
+    radius = longest // 2 + 1
+    found: Found = []
+    # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
+    grid = world.grid
+    for y in range(max(start.y - radius, 0), min(start.y + radius + 1, grid.height)):
+        dy = y - start.y
+        for x in range(max(start.x - radius, 0), min(start.x + radius + 1, grid.width)):
+            dx = x - start.x
+            if (dx, dy) == (0, 0) or (dx and dy and abs(dx) != abs(dy)):
+                continue
+            if (mv.diagonal if dx and dy else mv.orthogonal) * max(abs(dx), abs(dy)) > longest:
+                continue
+            cell = Pos(x, y)
+            if offered is not None and offered[1][offered[0].local(cell)] >= 0:
+                continue
+            plan = standing_jump(world, mv, start, cell)
+            if not isinstance(plan, Refusal):
+                found.append((cell, plan.cost, ((cell, True),)))
+                if first:
+                    return found
+    return found
