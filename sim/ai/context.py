@@ -29,9 +29,9 @@ from sim.play.rulebook import RULEBOOK
 from sim.rules.combat.attack import plan_attack, shot_problem, weapon_kind
 from sim.rules.combat.reactions import Ask, held_weapon
 from sim.rules.objectives import Objective, Reach, Survive
-from sim.rules.reach.fields import INF, Field, window_around
+from sim.rules.reach.fields import INF, Field, Window, window_around
 from sim.rules.reach.opportunity import provoked_along, provoking_cells
-from sim.rules.reach.reachmap import ReachMap, reach_map
+from sim.rules.reach.reachmap import ReachMap, reach_map, search_of
 from sim.rules.reach.threat import (
     enemies,
     gaps,
@@ -88,8 +88,10 @@ class Context:
         self._nearest: dict[Pos, int] = {}  # nearest_foe's answers
         self._nearest_reached: dict[type[a.Movement], int] = {}
         self._provoked: dict[type[a.Movement], npt.NDArray[np.float64]] = {}
-        self._provoked_rows: dict[type[a.Movement], list[list[float]] | None] = {}
-        self._provoked_grid: dict[type[a.Movement], npt.NDArray[np.float64] | None] = {}
+        self._provoked_rows: dict[type[a.Movement], tuple[Window, list[list[float]]] | None] = {}
+        self._provoked_grid: dict[
+            type[a.Movement], tuple[Window, npt.NDArray[np.float64]] | None
+        ] = {}
         self._nearest_plane: npt.NDArray[np.int64] | None = None
         self._lifted: bool | None = None
         self._move_planes: MovePlanes | None = None
@@ -490,37 +492,42 @@ class Context:
             found = self.maps[kind] = reach_map(self.world, self.unit, only=(kind,))
         return found
 
-    def provoked_rows(self, kind: type[a.Movement]) -> list[list[float]] | None:
-        """For every cell of `kind`'s reach map (rows [y][x] of its window), what a move of a
-        creature on the ground there provokes, as `provoked_damage` weighs it: nothing where
-        no move of the kind ends or where it costs no more than the nearest cell a foe reaches
-        (the path passes no such cell), else `provoked_on`. None when the map's cells were not
-        all found by one search (a Jump's each have a path of their own). Worked out once per
-        Movement Action (issue #30: a turn weighs hundreds of cells)."""
+    def provoked_rows(self, kind: type[a.Movement]) -> tuple[Window, list[list[float]]] | None:
+        """For every cell of the search `kind`'s reach map reads its cells off (rows [y][x] of
+        the window given with them), what a move of a creature on the ground there provokes,
+        as `provoked_damage` weighs it: nothing where no move of the kind ends or where it
+        costs no more than the nearest cell a foe reaches (the path passes no such cell), else
+        `provoked_on`. None when the map's cells were not all found by one search (a Jump's
+        each have a path of their own). Worked out once per Movement Action (issue #30: a turn
+        weighs hundreds of cells)."""
         if kind not in self._provoked_rows:
             grid = self.provoked_grid(kind)
-            self._provoked_rows[kind] = None if grid is None else grid.tolist()
+            self._provoked_rows[kind] = None if grid is None else (grid[0], grid[1].tolist())
         return self._provoked_rows[kind]
 
-    def provoked_grid(self, kind: type[a.Movement]) -> npt.NDArray[np.float64] | None:
-        """`provoked_rows` as an array [y, x] of the reach map's window (not to be changed)."""
+    def provoked_grid(
+        self, kind: type[a.Movement]
+    ) -> tuple[Window, npt.NDArray[np.float64]] | None:
+        """`provoked_rows` as an array [y, x] of its window (not to be changed). Read off the
+        search itself (`search_of`), not a reach map made of it (issue #30: the listing has
+        made the search already, the map would be made again)."""
         if kind in self._provoked_grid:
             return self._provoked_grid[kind]
-        found = self.reach_map(kind)
-        grid: npt.NDArray[np.float64] | None = None
-        if len(found.offers) == 1 and found.offers[0].field is not None:
-            field = found.offers[0].field
-            code, cost = found.planes()
-            win, fw = found.window, field.window
-            ok = code >= 0
+        found = search_of(self.world, self.unit, kind)
+        grid: tuple[Window, npt.NDArray[np.float64]] | None = None
+        if found is not None:
+            field, limit = found
+            win = field.window
+            # The cells the map offers (`pf.offer`): a move may end there within the limit.
+            ok = (field.dist <= limit) & field.ground.can_end
+            ok[win.local(field.start)] = False
             if self.here not in self.reached():
-                ok &= cost > self.nearest_reached(kind, field)
+                ok &= field.dist > self.nearest_reached(kind, field)
             out = np.zeros(win.shape, dtype=np.float64)
             ys, xs = np.nonzero(ok)
             if len(ys):
-                plane = self._provoked_plane(kind, field)
-                out[ys, xs] = plane[ys + (win.y0 - fw.y0), xs + (win.x0 - fw.x0)]
-            grid = out
+                out[ys, xs] = self._provoked_plane(kind, field)[ys, xs]
+            grid = (win, out)
         self._provoked_grid[kind] = grid
         return grid
 

@@ -119,16 +119,15 @@ def provoked_at(c: Context, kind: type[a.Movement], to: Pos) -> float:
     lifted = c.lifted()
     if not near and not lifted:
         return 0.0
-    reached = c.reach_map(kind)
     if not lifted:
         # The sum for every cell of the kind's search at once (`Context.provoked_rows`).
-        rows = c.provoked_rows(kind)
-        if rows is not None:
-            win = reached.window
+        known = c.provoked_rows(kind)
+        if known is not None:
+            win, rows = known
             if not win.holds(to):
                 return 0.0
             return rows[to.y - win.y0][to.x - win.x0]
-    found = reached.get(to)
+    found = c.reach_map(kind).get(to)
     if found is None:
         return 0.0
     path = tuple(p for p, _ in found.path)
@@ -241,9 +240,9 @@ def _provoked_values(
     if not c.reached() and not c.lifted():
         return np.zeros(len(xs), dtype=np.float64)
     if not c.lifted():
-        grid = c.provoked_grid(kind)
-        if grid is not None:
-            win = c.reach_map(kind).window
+        known = c.provoked_grid(kind)
+        if known is not None:
+            win, grid = known
             inside = (xs >= win.x0) & (xs < win.x1) & (ys >= win.y0) & (ys < win.y1)
             out = np.zeros(len(xs), dtype=np.float64)
             out[inside] = grid[ys[inside] - win.y0, xs[inside] - win.x0]

@@ -287,6 +287,26 @@ def _usable(
     return world.memo(key, found, reads=())
 
 
+def search_of(world: World, unit: str, kind: type[Movement]) -> tuple[Field, int] | None:
+    """The search `reach_map(world, unit, (kind,))` reads its cells off, and the most a move
+    of `kind` may cost in it: that map's cells are those of the search a move may end in
+    within it, never the start (as `pf.offer` offers them), each at its cost there. None when
+    that map has no such search: its cells each have a path of their own (a Jump, a Climb, a
+    swimmer's Step out), or it has none (`kind` not paid for, no water to swim in). For a
+    caller that weighs every cell of one kind's search at once without making the map."""
+    world = terrain_view(world, unit)  # a large creature moves its footprint (R-Z2)
+    if kind is Jump or kind is Climb or not _usable(world, unit, (kind,), False, None):
+        return None
+    start = world.need(unit, Position).cell
+    m = mover(world, unit)
+    if kind in STRIDES:
+        limit = _limit(world, unit, kind)
+        jr = jump_reach(world, unit, m)
+        return distance_field(world, m, Gait.STRIDE, start, limit, jr), limit
+    found = _cells(world, unit, kind, start, m, False, None)
+    return (found, INF - 1) if isinstance(found, Field) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Ends:
     """Where one Movement Action can end: its cells in row order (x and y apart), and the path
@@ -446,7 +466,7 @@ def _cells(
     start: Pos,
     mv: Mover,
     submerged: bool,
-    offered: tuple[Window, npt.NDArray[np.int8]],
+    offered: tuple[Window, npt.NDArray[np.int8]] | None,
     *,
     first: bool = False,
 ) -> Found | Field:
@@ -454,7 +474,7 @@ def _cells(
     is not asked for a cell an earlier (cheaper) action offers (`offered`); `first`: a Jump
     stops at the first landing in row order."""
     if kind is Jump:
-        if (offered[1] >= 0).any():
+        if offered is not None and (offered[1] >= 0).any():
             return _landings(world, unit, start, mv, offered, first)
 
         # Nothing offered (a map of Jumps alone, or the listing's `ends_by_kind`): the same
