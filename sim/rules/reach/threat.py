@@ -202,13 +202,20 @@ def out_of_reach(world: World, attacker: str, target: str) -> str:
 
 
 def zone(world: World, attacker: str) -> frozenset[Pos]:
-    """`threatened` as a set, kept by the world until a creature moves or what it holds
-    changes: a provocation check asks it for every leg of every candidate path."""
-    return world.memo(
-        ("zone", attacker),
-        lambda: frozenset(threatened(world, attacker)),
-        reads=(Position, Hands, Item, Body, Size),
+    """`threatened` as a set, kept by the world while the attacker stands where it stands with
+    the same reach, footprint and height (all `threatened` reads but the ground): a provocation
+    check asks it for every leg of every candidate path, and a policy of every foe on every
+    decision, while a decision moves one creature (issue #30: another's move or blow had each
+    foe's zone worked out again)."""
+    key = (
+        "zone",
+        attacker,
+        world.need(attacker, Position),
+        reach_cells(world, attacker),
+        side(world, attacker),
+        world.need(attacker, Body).height,
     )
+    return world.memo(key, lambda: frozenset(threatened(world, attacker)), reads=())
 
 
 def threatened(world: World, attacker: str) -> tuple[Pos, ...]:
