@@ -286,6 +286,27 @@ def reached_plane(
         return np.zeros(window.shape, dtype=np.bool_)
     if side(world, attacker) > 1 or target_side > 1:
         return _reached_footprints(world, attacker, at, window, target_side)
+    key = ("reached_plane", at, window, *_striker(world, attacker))
+    return world.memo(key, lambda: _reached_plane(world, attacker, at, window), reads=())
+
+
+def _striker(world: World, attacker: str) -> tuple[object, ...]:
+    """All a plane of one cell's reach reads of the world beside the ground: the attacker, its
+    place, reach and height, and who hangs where (R-M7). A plane is kept by it, not until
+    anything is written (issue #30: a policy weighs each foe's reach every decision, and a
+    decision moves one creature)."""
+    return (
+        attacker,
+        world.need(attacker, Position),
+        reach_cells(world, attacker),
+        world.need(attacker, Body).height,
+        tuple(hanging(world).items()),
+    )
+
+
+def _reached_plane(world: World, attacker: str, at: Pos, window: Window) -> npt.NDArray[np.bool_]:
+    """`reached_plane` of creatures one cell wide (shared: read-only)."""
+    grid = world.grid
     gap = gaps(window, at)
     own = world.need(attacker, Position)
     mine = own.elevation if own.cell == at else 0.0
@@ -293,6 +314,7 @@ def reached_plane(
     rise = np.abs(grid.ground_half(at) / 2 + mine - ground / 2 - _hung(world, window, attacker))
     near = (gap > 0) & (gap <= reach_cells(world, attacker))
     out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    out.flags.writeable = False
     return out
 
 
@@ -308,6 +330,15 @@ def reaching_plane(
         return np.zeros(window.shape, dtype=np.bool_)
     if side(world, attacker) > 1 or target_side > 1:
         return _reaching_footprints(world, attacker, target, window, target_side)
+    key = ("reaching_plane", target, window, *_striker(world, attacker))
+    return world.memo(key, lambda: _reaching_plane(world, attacker, target, window), reads=())
+
+
+def _reaching_plane(
+    world: World, attacker: str, target: Pos, window: Window
+) -> npt.NDArray[np.bool_]:
+    """`reaching_plane` of creatures one cell wide (shared: read-only)."""
+    grid = world.grid
     gap = gaps(window, target)
     own = world.need(attacker, Position)
     mine = np.zeros(window.shape, dtype=np.float64)
@@ -318,6 +349,7 @@ def reaching_plane(
     rise = np.abs(ground / 2 + mine - grid.ground_half(target) / 2 - theirs)
     near = (gap > 0) & (gap <= reach_cells(world, attacker))
     out: npt.NDArray[np.bool_] = near & (rise <= world.need(attacker, Body).height)
+    out.flags.writeable = False
     return out
 
 
