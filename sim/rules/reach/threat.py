@@ -162,10 +162,16 @@ def reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
     """Every cell of the map from which `attacker` reaches `target` (`reaches`, with the
     creature hanging at `target` if any), in row order: where it could strike from. One pass
     over the few cells around instead of asking `reaches` of each (issue #13: the easy AI asks
-    it for every foe on every decision)."""
-    grid = world.grid
-    if not grid.inside(target):
+    it for every foe on every decision), kept as `reached_plane` is."""
+    if not world.grid.inside(target):
         return []
+    key = ("reaching_from", target, *_striker(world, attacker))
+    return list(world.memo(key, lambda: tuple(_reaching_from(world, attacker, target)), reads=()))
+
+
+def _reaching_from(world: World, attacker: str, target: Pos) -> list[Pos]:
+    """`reaching_from`, worked out."""
+    grid = world.grid
     cells = reach_cells(world, attacker)
     own = world.need(attacker, Position)
     height = world.need(attacker, Body).height
