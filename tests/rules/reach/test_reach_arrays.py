@@ -5,14 +5,19 @@ terrain stack it cuts windows from follows map edits; half-metres keep their exa
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from sim.core.actions import Climb, Jump, Movement, Swim
+from sim.core.components import Budget
 from sim.core.geometry import Pos, half_metres
 from sim.core.grid import Kind
+from sim.core.world import World
 from sim.play.engine import Battle
-from sim.rules.reach.reachmap import ReachMap, reach_map
+from sim.rules.reach.reachmap import ORDER, ReachMap, reach_map, search_of
 from tests.movers import begin, creature
 
 # ana with a wall, difficult ground, a pond and a pit nearby; bo far off.
@@ -73,3 +78,42 @@ def test_half_metres_rounds_as_the_exact_fraction_does() -> None:
     print(f"half_metres: {len(values)} floats, {near} within 1/1000 under a whole half-metre")
     assert near >= 100
     assert half_metres(3) == 6 and half_metres(Fraction(10, 3)) == 6
+
+
+def _searched(world: World, kind: type[Movement]) -> dict[Pos, int] | None:
+    """The cells and costs `search_of` gives for `kind`, as `pf.offer` offers them."""
+    found = search_of(world, "ana", kind)
+    if found is None:
+        return None
+    field, limit = found
+    ok = (field.dist <= limit) & field.ground.can_end
+    ok[field.window.local(field.start)] = False
+    ys, xs = np.nonzero(ok)
+    return {
+        field.window.world_pos(y, x): int(field.dist[y, x])
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True)
+    }
+
+
+def test_search_of_gives_the_cells_of_a_reach_map_of_one_kind() -> None:
+    """Issue #30: the AI reads one kind's cells off its search (`search_of`) rather than a reach
+    map of that kind made again: the same cells at the same costs, and None exactly where that
+    map's cells are not one search's (a Jump's, a Climb's) or there are none (no water to swim,
+    nothing left to pay with)."""
+    world = _battle().world
+    searched = 0
+    for kind in ORDER:
+        cells = reach_map(world, "ana", only=(kind,))
+        found = _searched(world, kind)
+        if found is None:
+            assert kind in (Jump, Climb, Swim) or not cells, kind
+            assert not cells or cells.offers[0].field is None, kind
+            continue
+        searched += 1
+        assert found == {pos: cells[pos].cost for pos in cells}, kind
+        assert found and all(cells[pos].action == kind.name for pos in cells), kind
+    assert searched >= 4  # Step, Walk, Run, Crawl, Sprint
+    spent = world.copy()
+    spent.set("ana", replace(spent.need("ana", Budget), half=0, bonus=0))
+    assert all(_searched(spent, kind) is None for kind in ORDER)
+    assert all(not reach_map(spent, "ana", only=(kind,)) for kind in ORDER)
