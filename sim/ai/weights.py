@@ -81,6 +81,7 @@ class Weights:
     shove_goal: float
     auto_reactions: bool
     heal_rescue: float
+    trade_hurt: float
     off: frozenset[str]
 
 

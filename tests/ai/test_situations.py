@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TypeVar
 
 from sim.ai.choice import Choice
@@ -112,6 +113,22 @@ def test_disengage_before_leaving_two_enemies() -> None:
         "ana",
     )
     expect(b, a.Disengage)
+
+
+def test_hurt_it_weighs_the_threat_it_leaves_by_trade_hurt() -> None:
+    """The same archer: `tactical` weighs a move's trade lightly (`trade`: coming forward to
+    strike wins games), but a creature whose hit points are short of the blows where it
+    stands by `trade_hurt`. With its whole trade that light the Disengage's escape is worth
+    less than a Brace, and it stays between the brutes."""
+    b = _held_archer()
+    weights = book().levels["tactical"].weights
+    assert weights.trade < weights.trade_hurt
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction)
+    listed = tuple(legal_decisions(b, slowed=False))
+    light = replace(weights, trade_hurt=weights.trade)
+    assert isinstance(rank(b.world, "ana", listed, weights=weights)[0].decision, a.Disengage)
+    assert isinstance(rank(b.world, "ana", listed, weights=light)[0].decision, a.Brace)
 
 
 def _held_archer() -> Battle:

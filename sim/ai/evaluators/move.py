@@ -82,7 +82,7 @@ def move(c: Context, d: Action, legal: Legal, *, leaving: bool = False) -> tuple
         value += c.w.high_ground * shelter
         if shelter > 0:
             why += ", to high ground"
-    value -= c.w.trade * (danger - pressure) + provoked
+    value -= trade(c) * (danger - pressure) + provoked
     if leaving or fleeing(c):
         value += c.w.disengage_share * max(0.0, -danger)
     if provoked:
@@ -145,6 +145,13 @@ def fleeing(c: Context) -> bool:
     if c._fleeing is None:
         c._fleeing = has(c.world, c.unit, Condition.DISENGAGED) and hurt(c)
     return c._fleeing
+
+
+def trade(c: Context) -> float:
+    """How much a move's trade (the threat taken at its end less the menace gained there)
+    weighs: `trade_hurt` for a creature whose hit points are short of the threat where it
+    stands (`hurt`: its safety first), else `trade`."""
+    return c.w.trade_hurt if hurt(c) else c.w.trade
 
 
 def hurt(c: Context) -> bool:
@@ -215,7 +222,7 @@ def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.N
                     holds[i] = 0.0
         away = (xs != c.here.x) | (ys != c.here.y)
         value = np.where(away, value + c.w.high_ground * (holds - here), value)
-    value = value - (c.w.trade * (danger - pressure) + provoked)
+    value = value - (trade(c) * (danger - pressure) + provoked)
     if leaving or fleeing(c):
         value = value + c.w.disengage_share * np.maximum(0.0, -danger)
     out[inside] = value
