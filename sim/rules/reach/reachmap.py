@@ -351,9 +351,7 @@ def ends_by_kind(
             reached, limit = shared, limits[kind]
         else:
             # A Jump skips cells an earlier action offers: here none.
-            win = window_around(world, start, _radius(world, unit, kind, m, 0))
-            none = np.full(win.shape, -1, dtype=np.int8)
-            reached = _cells(world, unit, kind, start, m, submerged, (win, none), first=first)
+            reached = _cells(world, unit, kind, start, m, submerged, None, first=first)
         found = _field_ends(reached, limit) if isinstance(reached, Field) else _found_ends(reached)
         if found is not None:
             out[kind] = found
@@ -471,8 +469,8 @@ def _cells(
     first: bool = False,
 ) -> Found | Field:
     """The cells `kind` gets to: a search's field, or a few cells each with its path. A Jump
-    is not asked for a cell an earlier (cheaper) action offers (`offered`); `first`: a Jump
-    stops at the first landing in row order."""
+    is not asked for a cell an earlier (cheaper) action offers (`offered`; None: none);
+    `first`: a Jump stops at the first landing in row order."""
     if kind is Jump:
         if offered is not None and (offered[1] >= 0).any():
             return _landings(world, unit, start, mv, offered, first)
