@@ -212,9 +212,20 @@ def zone(world: World, attacker: str) -> frozenset[Pos]:
     the same reach, footprint and height (all `threatened` reads but the ground): a provocation
     check asks it for every leg of every candidate path, and a policy of every foe on every
     decision, while a decision moves one creature (issue #30: another's move or blow had each
-    foe's zone worked out again)."""
+    foe's zone worked out again). Until a creature moves or what it holds changes, the answer
+    is the one kept for `attacker` alone, with no key to make (a call is then as cheap as a
+    lookup: the hot path of every provocation check)."""
+    return world.memo(
+        ("zone", attacker),
+        lambda: _kept_zone(world, attacker),
+        reads=(Position, Hands, Item, Body, Size),
+    )
+
+
+def _kept_zone(world: World, attacker: str) -> frozenset[Pos]:
+    """`zone`, kept by what `threatened` reads of the attacker rather than by every write."""
     key = (
-        "zone",
+        "zone kept",
         attacker,
         world.need(attacker, Position),
         reach_cells(world, attacker),
