@@ -20,6 +20,7 @@ def _data() -> dict[str, Any]:
 
 
 def test_the_levels_are_the_data_files_and_each_makes_an_ai() -> None:
+    assert tuple(book().levels) == LEVELS  # the names the parser lists are the levels there are
     assert LEVELS[:4] == ("random", "easy", "normal", "hard") and "classic" in LEVELS
     for name in LEVELS:
         assert AI(name).settings.name == name
