@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from sim.core.components import Conditions, Position, Size, Stats, Team
-from sim.core.creature import cells_of, is_creature, lying
+from sim.core.creature import cells_of, creatures, is_creature, lying
 from sim.core.geometry import Pos
 from sim.core.world import World
 
@@ -38,6 +38,10 @@ class Occupancy:
         if due is None:
             return
         changed, afresh = due
+        if afresh:
+            # Only a creature holds a cell: filed afresh from the creatures alone, not from
+            # every item too (a reach map on a copy of the world files it so).
+            changed = list(creatures(world))
         cells: dict[Pos, Holders] = {} if afresh else self.cells
         copied = afresh
         if afresh:

@@ -35,6 +35,7 @@ class Blocks:
         if afresh:
             self.where.clear()
             self.blocks.clear()
+            changed = list(creatures(world))  # only creatures are filed
         for unit in dict.fromkeys(changed):
             old = self.where.pop(unit, None)
             if old is not None:

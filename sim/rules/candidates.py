@@ -10,10 +10,11 @@ from typing import Any, TypeVar
 
 from sim.core.actions import Action
 from sim.core.components import Gear, Hands, Position
-from sim.core.creature import creatures, team_of, unseen_by
-from sim.core.geometry import Pos
+from sim.core.creature import creatures, side, team_of, unseen_by
+from sim.core.geometry import Pos, gap
 from sim.core.world import World
 from sim.rules.reach.target import in_reach
+from sim.rules.reach.threat import reach_bound
 
 T = TypeVar("T")
 
@@ -111,12 +112,29 @@ class Scene:
         asked once per listing for `key`."""
         return self.kept(key, question)
 
+    def apart(self, other: str) -> int:
+        """Cells (Chebyshev) between the nearest cells of the unit's footprint and `other`'s
+        (R-Z3): no reach or range is shorter than this many cells on the grid."""
+
+        def cells() -> int:
+            there = self.world.need(other, Position).cell
+            return gap(self.here, side(self.world, self.unit), there, side(self.world, other))
+
+        return self.kept(("apart", other), cells)
+
     def near(self, other: str) -> bool:
         """Whether `other` is in the unit's reach for a hands-on action (`in_reach`, the first
-        question of Aid, Administer, Trip, Shove, Feint, Grapple and Disarm)."""
-        return self.sifts(
-            ("near", other), lambda: in_reach(self.world, self.unit, other, "reach", "R-A4") is None
-        )
+        question of Aid, Administer, Trip, Shove, Feint, Grapple and Disarm). A creature
+        farther than any melee reach spans (`reach_bound`) is not, and its sight lines are not
+        looked at (issue #30: most creatures of a map are far, and the action bar's listing
+        asked each of them after every state change)."""
+
+        def question() -> bool:
+            if self.apart(other) > reach_bound(self.world):
+                return False
+            return in_reach(self.world, self.unit, other, "reach", "R-A4") is None
+
+        return self.sifts(("near", other), question)
 
     def ally(self, other: str) -> bool:
         return team_of(self.world, other) == self.team

@@ -323,6 +323,10 @@ def throws(scene: Scene, other: str, item: str) -> bool:
 
     def within() -> bool:
         most = scene.kept(("range", item), lambda: throw_range(scene.world, scene.unit, item))
+        # Each cell between them is at least a straight metre (R-U2): a creature that many
+        # cells off is out of range without measuring the lines to it.
+        if scene.apart(other) * scene.world.rules.grid.orthogonal_half_metres > most:
+            return False
         return creature_distance_half(scene.world, scene.unit, other) <= most
 
     return scene.sifts(("throws", other, item), within)
