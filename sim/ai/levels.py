@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
+
+from sim.core.datafiles import data_text
 
 
 def _names() -> tuple[str, ...]:
     """The levels sim/data/ai.toml lists, in its order. Read here, not through
     `sim.ai.weights.book()`: every command's parser names the levels, and only the commands
     that play an AI need its weight sets (`sim run` of a script started 0.05 s sooner)."""
-    text = resources.files("sim").joinpath("data/ai.toml").read_text(encoding="utf-8")
+    text = data_text("ai.toml")
     return tuple(tomllib.loads(text)["levels"])
 
 

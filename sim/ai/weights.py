@@ -5,8 +5,9 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from sim.core.datafiles import data_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +160,7 @@ def parse(data: dict[str, Any]) -> Book:
 @cache
 def book() -> Book:
     """The shipped book (read once)."""
-    text = resources.files("sim").joinpath("data/ai.toml").read_text(encoding="utf-8")
+    text = data_text("ai.toml")
     return parse(tomllib.loads(text))
 
 

@@ -13,11 +13,11 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from sim.core import condition
 from sim.core.codec import as_toml
+from sim.core.datafiles import data_text
 from sim.core.numbers import Tier
 
 KINDS = ("spell", "ability")
@@ -325,5 +325,5 @@ def parse_abilities(raw: dict[str, Any], source: str = "abilities.toml") -> dict
 @cache
 def default_abilities() -> dict[str, Ability]:
     """The shipped spells and abilities (read once; treated as immutable)."""
-    text = resources.files("sim").joinpath("data/abilities.toml").read_text(encoding="utf-8")
+    text = data_text("abilities.toml")
     return parse_abilities(tomllib.loads(text), "sim/data/abilities.toml")

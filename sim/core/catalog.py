@@ -8,11 +8,11 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, TypeVar
 
 from sim.core.abilities import Ability, default_abilities
 from sim.core.codec import as_toml
+from sim.core.datafiles import data_text
 from sim.core.numbers import Race, default_rules
 
 T = TypeVar("T")
@@ -351,7 +351,7 @@ def parse_equipment(raw: dict[str, Any], source: str = "equipment.toml") -> dict
 
 
 def _read(name: str) -> dict[str, Any]:
-    text = resources.files("sim").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    text = data_text(name)
     return tomllib.loads(text)
 
 

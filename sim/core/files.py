@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -24,6 +23,8 @@ def mode_for(target: Path) -> int:
 def write_atomically(path: str | Path, text: str, suffix: str = "") -> None:
     """Write `text` to a temporary file beside `path`, flushed to disk, then rename it over
     `path`: a crash never leaves half a file. OSError says what went wrong."""
+    import tempfile  # here: most commands write nothing, and its import costs their start
+
     target = Path(path)
     fd, temporary = tempfile.mkstemp(
         dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=suffix

@@ -6,8 +6,9 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import cache
-from importlib import resources
 from typing import TypeVar
+
+from sim.core.datafiles import data_text
 
 LIMITS_FILE = "sim/data/limits.toml"
 T = TypeVar("T")
@@ -111,7 +112,7 @@ def parse_limits(raw: dict[str, object]) -> Limits:
 @cache
 def limits() -> Limits:
     """The shipped limits (read once; the value is immutable)."""
-    text = resources.files("sim").joinpath("data/limits.toml").read_text(encoding="utf-8")
+    text = data_text("limits.toml")
     return parse_limits(tomllib.loads(text))
 
 

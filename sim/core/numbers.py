@@ -6,8 +6,9 @@ import enum
 import tomllib
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
+
+from sim.core.datafiles import data_text
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -399,5 +400,5 @@ def parse_rules(raw: dict[str, Any], source: str = RULES_FILE) -> Rules:
 @cache
 def default_rules() -> Rules:
     """The shipped rules (read once; the value is immutable)."""
-    text = resources.files("sim").joinpath("data/rules.toml").read_text(encoding="utf-8")
+    text = data_text("rules.toml")
     return parse_rules(tomllib.loads(text))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from sim.core.actions import AbilityAction, Action, Attack, Grapple, Throw, Toss, Trip
@@ -22,6 +21,7 @@ from sim.core.catalog import Weapon
 from sim.core.components import Health, Item, Policy
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, has, incapacitated, item_kind, speed, team_of
+from sim.core.datafiles import data_text
 from sim.core.world import World
 from sim.play.odds import (
     attack_odds,
@@ -44,7 +44,7 @@ from sim.rules.reach.sight import creature_distance_half
 from sim.rules.reach.threat import enemies, reach_cells
 
 AUTO = "auto"
-AI_FILE = "data/ai.toml"
+AI_FILE = "ai.toml"  # under sim/data
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def parse_weights(raw: dict[str, Any]) -> AutoWeights:
 @cache
 def weights() -> AutoWeights:
     """The shipped weights, read once."""
-    text = resources.files("sim").joinpath(AI_FILE).read_text(encoding="utf-8")
+    text = data_text(AI_FILE)
     return parse_weights(tomllib.loads(text)["auto"])
 
 

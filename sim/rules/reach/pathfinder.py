@@ -24,19 +24,21 @@ from __future__ import annotations
 
 import atexit
 import functools
-import logging
 import os
-import subprocess
 import sys
 import threading
 import time
 import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import logging
+    import subprocess
 
 BLOCKED = 1 << 20  # larger than any reachable cost, small enough to add safely
 
@@ -107,7 +109,15 @@ INTERPRET_SECONDS = 0.15
 # A window with more cells than this (40x40) is searched compiled at once: interpreted, one
 # search of a large map's window would take seconds.
 INTERPRET_CELLS = 40 * 40
-log = logging.getLogger(__name__)
+
+
+def _log() -> logging.Logger:
+    """This module's logger. `logging` and `subprocess` are imported only when a compile is
+    said or started: every command imports this module, and the two cost a short `sim run`
+    0.01 s of its start."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 def cache_dir() -> Path:
@@ -241,7 +251,7 @@ def _say_compiling() -> None:
         if _SAID:
             return
         _SAID.append(True)
-    log.warning(
+    _log().warning(
         "sim: compiling the reach engine for this machine, once after installing or "
         "updating (a few seconds); it is kept in %s",
         cache_dir(),
@@ -872,6 +882,8 @@ def warm_up() -> None:
             "from sim.rules.reach import pathfinder; pathfinder._warm(pathfinder.PATHS); "
             "import gc; gc.freeze()"
         )
+        import subprocess
+
         helper = subprocess.Popen(
             [sys.executable, "-c", command],
             env=dict(os.environ, PYTHONPATH=path),
@@ -919,7 +931,7 @@ def warm_up_behind() -> Callable[[], None]:
             warm_up()
         except Exception:
             _FAILED.set()
-            log.exception("sim: the reach engine could not be compiled; searching without it")
+            _log().exception("sim: the reach engine could not be compiled; searching without it")
         finally:
             _WARMING.clear()
             _WARMED.set()
