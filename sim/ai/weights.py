@@ -83,6 +83,7 @@ class Weights:
     auto_reactions: bool
     heal_rescue: float
     trade_hurt: float
+    trade_lopsided: float
     off: frozenset[str]
 
 

@@ -654,3 +654,35 @@ def test_no_interrupt_of_a_brace_for_a_long_shot() -> None:
     assert choice.decision == ReactionChoice("ana", NONE), choice.why
     assert "keeps its Bonus Actions" in choice.why
     assert AI("classic").choose(b).decision == ReactionChoice("ana", "interrupt")
+
+
+def test_it_does_not_run_up_beside_a_far_stronger_foe_with_nothing_left() -> None:
+    """A halfling medic and an orc brute across a small room: a Run brings her beside him with
+    no Action left to strike, where his blows outweigh hers many times over. Weighed lightly
+    (`trade`) that trade is worth the cells it closes; a lopsided one (`trade_lopsided`) is
+    weighed by `trade_hurt`, and she walks up to a cell he does not reach."""
+    b = turn_of(
+        scenario_text(
+            """
+            #######
+            #p...g#
+            #.....#
+            #######
+            """,
+            unit("pip", "blue", "halfling_medic", "p", policy="ask")
+            + "\n"
+            + unit("grok", "red", "orc_brute", "g", policy="ask"),
+        ),
+        "pip",
+        seed=2,
+    )
+    weights = book().levels["tactical"].weights
+    assert weights.trade < weights.trade_hurt and weights.trade_lopsided > 0
+    pending = b.pending
+    assert isinstance(pending, AwaitingAction)
+    listed = tuple(legal_decisions(b, slowed=False))
+    for given, near in ((weights, False), (replace(weights, trade_lopsided=0.0), True)):
+        best = rank(b.world, "pip", listed, weights=given)[0]
+        assert isinstance(best.decision, a.Movement) and best.decision.to is not None, best
+        assert best.why.endswith(", closing in"), best.why
+        assert (max(abs(best.decision.to.x - 5), abs(best.decision.to.y - 1)) <= 1) == near, best

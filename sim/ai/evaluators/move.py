@@ -37,16 +37,18 @@ def move(c: Context, d: Action, legal: Legal, *, leaving: bool = False) -> tuple
     if planes is None:
         strike, target = c.strike(cell, half_left)
         closer = c.nearest_foe(c.here) - c.nearest_foe(cell)
-        danger = c.threat(cell) - c.threat(c.here)
-        pressure = c.menace(cell) - c.menace(c.here)
+        taken, dealt = c.threat(cell), c.menace(cell)
+        danger = taken - c.threat(c.here)
+        pressure = dealt - c.menace(c.here)
     else:
         y, x = cell.y - planes.y0, cell.x - planes.x0
         # No foe within striking distance of the cell: `strike` would find none to strike.
         near = bool(planes.close_plane[y, x])
         strike, target = c.strike(cell, half_left) if near else (0.0, "")
         closer = planes.nearest_here - int(planes.nearest_plane[y, x])
-        danger = float(planes.threat_plane[y, x]) - planes.threat_here
-        pressure = float(planes.menace_plane[y, x]) - planes.menace_here
+        taken, dealt = float(planes.threat_plane[y, x]), float(planes.menace_plane[y, x])
+        danger = taken - planes.threat_here
+        pressure = dealt - planes.menace_here
     strike -= c.strike(c.here, c.budget.half)[0]
     if strike <= 0:
         target = ""
@@ -82,7 +84,7 @@ def move(c: Context, d: Action, legal: Legal, *, leaving: bool = False) -> tuple
         value += c.w.high_ground * shelter
         if shelter > 0:
             why += ", to high ground"
-    value -= trade(c) * (danger - pressure) + provoked
+    value -= trade(c, danger, taken, dealt, strike) * (danger - pressure) + provoked
     if leaving or fleeing(c):
         value += c.w.disengage_share * max(0.0, -danger)
     if provoked:
@@ -147,11 +149,34 @@ def fleeing(c: Context) -> bool:
     return c._fleeing
 
 
-def trade(c: Context) -> float:
+def trade(c: Context, danger: float, taken: float, dealt: float, strike: float) -> float:
     """How much a move's trade (the threat taken at its end less the menace gained there)
     weighs: `trade_hurt` for a creature whose hit points are short of the threat where it
-    stands (`hurt`: its safety first), else `trade`."""
-    return c.w.trade_hurt if hurt(c) else c.w.trade
+    stands (`hurt`: its safety first) or for a lopsided move (`lopsided`), else `trade`."""
+    return c.w.trade_hurt if hurt(c) or lopsided(c, danger, taken, dealt, strike) else c.w.trade
+
+
+def lopsided(c: Context, danger: float, taken: float, dealt: float, strike: float) -> bool:
+    """A move into more threat (`danger`) that strikes no foe this turn (`strike`) and ends
+    where the foes' blows (`taken`) are more than `trade_lopsided` times its own (`dealt`):
+    it only waits there to be struck first, and harder. The halfling medic ran up beside the
+    orc brute with no Action left, `trade` weighing the blows it would take that lightly."""
+    ratio = c.w.trade_lopsided
+    return ratio > 0 and strike <= 0 and danger > 0 and dealt > 0 and taken > ratio * dealt
+
+
+def lopsided_values(
+    c: Context,
+    danger: npt.NDArray[np.float64],
+    taken: npt.NDArray[np.float64],
+    dealt: npt.NDArray[np.float64],
+    strike: npt.NDArray[np.float64],
+) -> npt.NDArray[np.bool_]:
+    """`lopsided` of every cell at once."""
+    ratio = c.w.trade_lopsided
+    if ratio <= 0:
+        return np.zeros(len(danger), dtype=np.bool_)
+    return (strike <= 0) & (danger > 0) & (dealt > 0) & (taken > ratio * dealt)
 
 
 def hurt(c: Context) -> bool:
@@ -222,7 +247,10 @@ def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.N
                     holds[i] = 0.0
         away = (xs != c.here.x) | (ys != c.here.y)
         value = np.where(away, value + c.w.high_ground * (holds - here), value)
-    value = value - (trade(c) * (danger - pressure) + provoked)
+    taken, dealt = planes.threat_plane[ly, lx], planes.menace_plane[ly, lx]
+    lop = lopsided_values(c, danger, taken, dealt, strike)
+    weight = np.where(lop, c.w.trade_hurt, trade(c, 0.0, 0.0, 0.0, 0.0))
+    value = value - (weight * (danger - pressure) + provoked)
     if leaving or fleeing(c):
         value = value + c.w.disengage_share * np.maximum(0.0, -danger)
     out[inside] = value
