@@ -26,7 +26,7 @@ from sim.core.creature import team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
 from sim.formats.replay import begin
-from sim.play.engine import AwaitingAction, Battle, Decision
+from sim.play.engine import AwaitingAction, Battle, BattleOver, Decision
 from sim.play.legal import listing
 from sim.rules.objectives import Reach
 
@@ -96,6 +96,8 @@ def test_candidates_from_the_outline_are_those_of_every_choice(path: Path) -> No
     guide = AI("normal", 5)
     kept = 0
     for _ in range(6):
+        if isinstance(battle.pending, BattleOver):
+            break  # a short battle (chasm's runner reaching the far side)
         if not isinstance(battle.pending, AwaitingAction):
             battle.submit(guide.decide(battle))
             continue

@@ -24,6 +24,7 @@ from sim.ai.prospect import prospect, standing
 from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
 from sim.ai.seats import play, take_seats
+from sim.ai.weights import level
 from sim.cli.main import main
 from sim.content.scenario import load
 from sim.core import actions as a
@@ -333,7 +334,19 @@ def test_reactions_defend_with_the_best_defence_and_refuse_a_costly_interrupt() 
     print(kinds)
     assert kinds["defence"] > 0 and kinds["interrupt"] > 0
     assert any(why.endswith("the best defence it has") for k, why in answered if k == "defence")
-    assert all(why.startswith(("interrupts ", "lets ")) for k, why in answered if k == "interrupt")
+    # An Interrupt is taken, or let be with the reason: `classic` says what it would cost,
+    # weights that answer as the policy "auto" does (`auto_reactions`) what the Bonus Actions
+    # are kept for, naming the creature.
+    weights = level("normal").weights
+    assert weights is not None
+    let = "keeps its Bonus Actions" if weights.auto_reactions else "lets "
+    reasons = [
+        why.split(" ", 1)[1] if weights.auto_reactions else why
+        for k, why in answered
+        if k == "interrupt"
+    ]
+    assert all(r.startswith(("interrupts ", let)) for r in reasons), reasons
+    assert any(r.startswith(let) for r in reasons), reasons
 
 
 # --- sim run --ai -------------------------------------------------------------------------------
