@@ -29,6 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The tree this script is in, before any installed `sim` (a worktree's bench measures its own).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from sim.content.scenario import Scenario, load, loads
 from sim.core.catalog import default_catalog
 from sim.rules.combat.reactions import NONE

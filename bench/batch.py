@@ -21,6 +21,9 @@ import sys
 import time
 from pathlib import Path
 
+# The tree this script is in, before any installed `sim` (a worktree's bench measures its own),
+# and bench/ for engine.py's maps.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import generated_map  # bench/engine.py, beside this file

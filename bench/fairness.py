@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The tree this script is in, before any installed `sim` (a worktree's bench measures its own).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from sim.content.scenario import Scenario, load
 from sim.tools import fairness
 from sim.tools.batch import Plan

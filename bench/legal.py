@@ -20,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+# The tree this script is in, before any installed `sim` (a worktree's bench measures its own).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from sim.content.scenario import load
 from sim.core.components import Budget
 from sim.core.creature import creatures
