@@ -62,7 +62,7 @@ def react(
         # would buy in defences against the foes still to come before its next turn, not only
         # against those that reach it now.
         ask = Ask(unit, pending.kind, pending.trigger, pending.options, source=acting.actor)
-        answer = auto_answer(world, ask, acting)
+        answer = auto_answer(world, ask, acting, battle.objectives)
         if answer.choice in names:
             taken = answer.choice != NONE
             return Choice(ReactionChoice(unit, answer.choice), float(taken), answer.reason)

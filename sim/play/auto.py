@@ -16,9 +16,18 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sim.core.actions import AbilityAction, Action, Attack, Grapple, Throw, Toss, Trip
+from sim.core.actions import (
+    AbilityAction,
+    Action,
+    Attack,
+    Grapple,
+    Shove,
+    Throw,
+    Toss,
+    Trip,
+)
 from sim.core.catalog import Weapon
-from sim.core.components import Health, Item, Policy
+from sim.core.components import Health, Item, Policy, Position
 from sim.core.condition import Condition
 from sim.core.creature import after_armour, has, incapacitated, item_kind, speed, team_of
 from sim.core.datafiles import data_text
@@ -40,6 +49,7 @@ from sim.rules.combat.reactions import (
     parry_weapons,
     reaction_price,
 )
+from sim.rules.objectives import Objective, Reach
 from sim.rules.reach.sight import creature_distance_half
 from sim.rules.reach.threat import enemies, reach_cells
 
@@ -261,11 +271,17 @@ def _attack_plan(world: World, action: Action, source: str) -> AttackPlan | None
     return None
 
 
-def stopping(world: World, unit: str, action: Action, w: AutoWeights) -> tuple[float, str]:
+def stopping(
+    world: World, unit: str, action: Action, w: AutoWeights, objectives: tuple[Objective, ...] = ()
+) -> tuple[float, str]:
     """What stopping `action` with an Interrupt is worth (R-R7), and the action in words: an
     attack its expected damage on its target (which defends as well as it can), with `down`
-    when that one of `unit`'s side is badly hurt and a ranged one `ranged_attack` more; any
+    when that one of `unit`'s side is badly hurt and a ranged one `ranged_attack` more; a
+    Shove of the creature that bars a cell its side wins by reaching (R-M5) `objective`; any
     other action its worth in ai.toml."""
+    if isinstance(action, Shove) and _takes_objective(world, action, objectives):
+        words = f"{doing(action)} of {action.target} off its objective"
+        return w.worth.get("objective", w.worth["default"]), words
     if isinstance(action, Attack):
         plan = _attack_plan(world, action, action.actor)
         if plan is None:
@@ -293,6 +309,19 @@ def stopping(world: World, unit: str, action: Action, w: AutoWeights) -> tuple[f
     if isinstance(action, Grapple):
         return w.worth.get("grapple", 0.0), f"Grapple on {action.target}"
     return w.worth.get(action.name, w.worth.get("default", 0.0)), doing(action)
+
+
+def _takes_objective(world: World, action: Action, objectives: tuple[Objective, ...]) -> bool:
+    """Whether `action` shoves the creature off a cell that bars it (R-M5) and that its actor's
+    side wins by reaching (a Reach objective): the battle rather than a few hit points is at
+    stake. (A move onto such a cell opens no Interrupt window: R-R7 spares movement.)"""
+    if not objectives or not isinstance(action, Shove):
+        return False
+    team = team_of(world, action.actor)
+    there = world.get(action.target, Position)
+    return there is not None and any(
+        isinstance(o, Reach) and o.team == team and there.cell in o.cells for o in objectives
+    )
 
 
 # --- the windows -----------------------------------------------------------------------------
@@ -356,7 +385,9 @@ def answer_defence(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
     return AutoAnswer(option, f"{unit} {verb} {source}'s Hit Roll {roll}: {said}")
 
 
-def answer_interrupt(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
+def answer_interrupt(
+    world: World, ask: Ask, action: Action | None, objectives: tuple[Objective, ...] = ()
+) -> AutoAnswer:
     """R-R7: interrupt when the strike's chance times what it deals and what it stops (the
     `stopping` worth) pays for the 2 Bonus Actions' defences later; never an action of the
     `minor` list (a free Draw, an Aim, a Consume)."""
@@ -371,7 +402,7 @@ def answer_interrupt(world: World, ask: Ask, action: Action | None) -> AutoAnswe
             f"{unit} keeps its Bonus Actions{_for(threat or (found[0] if found else None))}: "
             f"{source}'s {doing(action)} is not worth interrupting",
         )
-    worth, words = stopping(world, unit, action, w)
+    worth, words = stopping(world, unit, action, w, objectives)
     weapon = held_weapon(world, unit, melee=True)
     odds = [
         o
@@ -447,13 +478,15 @@ def answer_catch(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
     return AutoAnswer("catch", f"{unit} catches {source}'s {what}: worth {value:.1f} HP")
 
 
-def auto_answer(world: World, ask: Ask, action: Action | None) -> AutoAnswer:
+def auto_answer(
+    world: World, ask: Ask, action: Action | None, objectives: tuple[Objective, ...] = ()
+) -> AutoAnswer:
     """The policy "auto"'s answer to `ask`, opened while `action` resolves (the engine's
-    `resolving`)."""
+    `resolving`), in a battle of `objectives`."""
     if ask.kind == "defence":
         return answer_defence(world, ask, action)
     if ask.kind == "interrupt":
-        return answer_interrupt(world, ask, action)
+        return answer_interrupt(world, ask, action, objectives)
     if ask.kind == "attack_of_opportunity":
         return answer_opportunity(world, ask)
     if ask.kind == "catch":

@@ -408,7 +408,7 @@ class Battle:
                 policy = self.world.get(item.unit, Policy) or Policy()
                 reason = ""
                 if policy.reactions == AUTO:
-                    chosen = auto_answer(self.world, item, self._acting)
+                    chosen = auto_answer(self.world, item, self._acting, self.objectives)
                     auto: str | None = chosen.choice
                     reason = chosen.reason
                 else:

@@ -421,3 +421,51 @@ def test_the_weights_come_from_the_data_file() -> None:
 def test_a_weights_table_without_a_key_names_it() -> None:
     with pytest.raises(KeyError, match="later"):
         parse_weights({"attacks_per_threat": 1, "worth": {"minor": []}})
+
+
+# --- an objective at stake --------------------------------------------------------------------
+
+BANNER = """
+[[objectives]]
+kind = "reach"
+team = "blue"
+at = [2, 0]
+
+[[objectives]]
+kind = "survive"
+team = "red"
+rounds = 2
+"""
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["no objective", "on blue's banner"])
+def test_auto_interrupts_a_shove_off_the_cell_the_foes_win_by_reaching(banner: bool) -> None:
+    """R-M5, R-R7: gob bars blue's banner by standing on it; ana's Shove would push him off and
+    a Step then take it, the battle lost. With ana and lia next to him, his Bonus Actions
+    are worth a Dodge, more than stopping a Shove worth 1 HP: not on the banner, where
+    stopping the Shove is worth the battle (`objective`)."""
+    b = begun(
+        "#ag.#\n#.l.#",
+        [
+            unit("ana", "blue", "human_fighter", "a"),
+            unit("gob", "red", "goblin_sneak", "g"),
+            unit("lia", "blue", "elf_skirmisher", "l"),
+        ]
+        + ([BANNER] if banner else []),
+        [8, 1, 3],
+        [3, 3, 3, 3, 3, 3, 3, 3],
+    )
+    assert b.world.turn.order == ("ana", "lia", "gob")
+    events = accepted(b, unit="ana", action="shove", target="gob")
+    said = answers(events)[0]
+    if banner:
+        assert said == (
+            "gob", "interrupt", "interrupt",
+            "gob interrupts ana's Shove of gob off its objective: 19 % to stop it",
+        )  # fmt: skip
+    else:
+        assert said[:3] == ("gob", "interrupt", "none")
+        assert said[3] == (
+            "gob keeps its Bonus Actions for a Dodge against ana: stopping ana's Shove is worth "
+            "0.7 HP"
+        )
