@@ -8,11 +8,14 @@ from typing import TypeVar
 
 from sim.ai.choice import Choice
 from sim.ai.chooser import AI
+from sim.ai.context import KILL, Context
 from sim.ai.ranking import rank
 from sim.ai.weights import book
 from sim.core import actions as a
+from sim.core.components import Hands
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, ReactionChoice
 from sim.play.legal import legal_decisions
+from sim.rules.combat.attack import weapon_kind
 from sim.rules.combat.reactions import NONE
 from tests.helpers import accepted, end_turns, give, scenario_text, seeded_battle, unit
 
@@ -686,3 +689,25 @@ def test_it_does_not_run_up_beside_a_far_stronger_foe_with_nothing_left() -> Non
         assert isinstance(best.decision, a.Movement) and best.decision.to is not None, best
         assert best.why.endswith(", closing in"), best.why
         assert (max(abs(best.decision.to.x - 5), abs(best.decision.to.y - 1)) <= 1) == near, best
+
+
+def test_an_archer_beside_a_brute_gives_up_its_bow_shot_for_another_action() -> None:
+    """An archer, bow in hand, beside an orc brute (the templates as shipped): what a ½ Action
+    spent on something else gives up (`best_strike`, which a Trip, a Disarm or a Brace is
+    weighed against) is the bow's shot, not the fists an unnamed attack in reach makes, 0
+    through the brute's hide: weighed so, the archer tripped him every turn and he stood up
+    every turn, half of their duels capped at the round cap."""
+    units = "".join(
+        f'[[units]]\nid = "{uid}"\nteam = "{team}"\ntemplate = "{template}"\nat = "{at}"\n\n'
+        for uid, team, template, at in (
+            ("ari", "blue", "human_archer", "a"),
+            ("grok", "red", "orc_brute", "b"),
+        )
+    )
+    b = turn_of(scenario_text("#####\n#ab.#\n#####", units), "ari")
+    context = Context(b.world, "ari")
+    fists = context.strike(context.here, 1)[0]
+    bow = next(i for i in b.world.need("ari", Hands).items() if weapon_kind(b.world, i))
+    _, shot, kill = context.hit_value("grok", bow, False)
+    assert fists == 0.0 < shot
+    assert context.best_strike() == shot + KILL * kill
