@@ -11,7 +11,9 @@ rounds, win rates with 95 % Wilson intervals, and the share of games stopped by 
 then prints each figure against its band (bench/balance.toml) with its 95 % interval and exits 1
 when one is shown to be out of it: the whole interval outside the band (see Check). Games per
 batch are bench/balance.toml's, by kind (more for a scenario meant to be even, whose win rate is
-judged); `--quick` plays few games (a few minutes here): its figures are rough.
+judged); `--quick` plays few games (a few minutes here): its figures are rough. `--only` plays
+the scenarios named by file stem, `duels` (every duel) or one duel as `A:B` (two templates of
+the roster, e.g. `human_archer:orc_brute`); a name that is none of them is refused (status 2).
 """
 
 from __future__ import annotations
@@ -399,7 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0, help="base seed of every batch")
     parser.add_argument(
-        "--only", nargs="*", default=None, help="only these scenarios (file stems) or 'duels'"
+        "--only",
+        nargs="*",
+        default=None,
+        help="only these scenarios (file stems), 'duels' (every duel) or duels as A:B "
+        "(two templates of bench/balance.toml, e.g. human_archer:orc_brute)",
     )
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "balance.md")
     args = parser.parse_args(argv)
@@ -413,6 +419,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench/balance.toml: no such template: {', '.join(unknown)}", file=sys.stderr)
         return 2
 
+    stems = [path.stem for path in sorted((ROOT / "scenarios").glob("*.toml"))]
+    pairs = {frozenset(pair): pair for pair in itertools.combinations(roster, 2)}
+    named: set[tuple[str, str]] = set()  # the duels --only names one by one
+    for name in args.only or ():
+        pair = frozenset(name.split(":"))
+        if ":" in name and pair in pairs:
+            named.add(pairs[pair])
+        elif name not in stems and name != "duels":
+            print(
+                f"--only {name}: no such scenario or duel; scenarios: {', '.join(stems)}; "
+                f"'duels'; or a duel as A:B of {', '.join(roster)}",
+                file=sys.stderr,
+            )
+            return 2
+
     def games_for(kind: str) -> int:
         if args.games is not None:
             return int(args.games)
@@ -425,8 +446,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         even = bool(config["scenarios"].get(path.stem, {}).get("even", False))
         games = games_for("even" if even else "scenario")
         batches.append((path.stem, load(path), games, even))
-    if args.only is None or "duels" in args.only:
-        for a, b in itertools.combinations(roster, 2):
+    for a, b in itertools.combinations(roster, 2):
+        if args.only is None or "duels" in args.only or (a, b) in named:
             batches.append((f"{a} v {b}", duel(a, b), games_for("duel"), None))
 
     began = time.perf_counter()
