@@ -6,7 +6,8 @@
 Plays every shipped scenario, and a 1-vs-1 duel between every pair of the templates that
 bench/balance.toml lists (on a small open map made here), through sim.tools.batch with the AI at
 `normal` on both sides. For each it writes the first-attack hit rate by the defence the target
-chose (the plain ones, with no Aim, Feint or Assist, and the boosted ones apart), mean and median
+chose (the plain ones, with no Aim, Feint or Assist nor a braced or evading target, and the
+boosted ones apart), mean and median
 rounds, win rates with 95 % Wilson intervals, and the share of games stopped by the round cap,
 then prints each figure against its band (bench/balance.toml) with its 95 % interval and exits 1
 when one is shown to be out of it: the whole interval outside the band (see Check). Games per
@@ -143,7 +144,7 @@ def rounds_interval(rounds: Sequence[int]) -> tuple[float, float] | None:
 def hit_check(
     subject: str, defence: str, attacks: int, hits: int, config: Mapping[str, Any]
 ) -> Check:
-    """A plain first-attack hit rate (no Aim, Feint or Assist) against R-A2's band."""
+    """A plain first-attack hit rate (no Aim, Feint, Assist, Brace or Evade) against R-A2's band."""
     least = int(config["judging"]["min_attacks"])
     low, high = config["bands"][f"hit_{defence}"]
     note = "" if attacks >= least else f"{attacks} attacks (< {least})"
@@ -238,9 +239,10 @@ def markdown(
         "",
         "Hit rates are of the first Attack of each creature's turn, by the defence its target "
         "chose, with hits/attacks. The bands are judged on the *plain* first attacks: those with "
-        "no Aim (R-X1), Feint (R-X10) or Assist (R-X21) added to the Hit Roll, since R-A2 "
-        "speaks of what the templates' and equipment's numbers give; a first attack the AI "
-        "spent Bonus Actions or an Action to improve is a tactic, not the numbers. The table "
+        "no Aim (R-X1), Feint (R-X10) or Assist (R-X21) added to the Hit Roll and no Brace "
+        "(R-X3) or Evade (R-X9) to the target's Defense Roll, since R-A2 speaks of what the "
+        "templates' and equipment's numbers give; a first attack the AI spent Bonus Actions or "
+        "an Action to improve, or to defend against, is a tactic, not the numbers. The table "
         "*Boosted first attacks* shows them apart.",
         "",
         "**How a figure is judged.** Each figure has a 95 % interval (Wilson for a rate; "
@@ -327,11 +329,13 @@ def markdown(
 
 def _boosted_table(entries: Sequence[Entry]) -> list[str]:
     """Every first attack against the plain ones, for the scenarios and the duels pooled: how
-    much the AI's Aim, Feint and Assist raise the hit rate, by defence."""
+    much the AI's Aim, Feint and Assist raise the hit rate, and its Brace and Evade lower it, by
+    defence."""
     lines = [
         "## Boosted first attacks",
         "",
-        "First attacks with an Aim, a Feint or an Assist on the Hit Roll, beside the plain ones "
+        "First attacks with an Aim, a Feint or an Assist on the Hit Roll, or a Brace or an Evade "
+        "on the target's Defense Roll, beside the plain ones "
         "the bands are judged on: what the AI's tactics add to the numbers, by defence.",
         "",
         "| batches | defence | plain | boosted | all |",

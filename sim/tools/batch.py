@@ -61,6 +61,12 @@ ATTACKS = (AttackKind.MELEE, AttackKind.RANGED)
 # a first attack that used one is "boosted"; R-A2's bands are of the templates' and equipment's
 # numbers, so the summary gives the plain first attacks (none of these) beside all of them.
 BOOSTS = (Condition.AIMING, Condition.FEINTED, Condition.ASSISTED)
+# Likewise what the target can add to its Defense Roll with an Action of its own turn before:
+# a Brace doubles its RES in every Defense Roll (R-X3), an Evade its AGI Bonus on its first
+# Dodge (R-X9). Not counted, the harbour's braced fighters blocked the orcs' first attacks 84
+# times of 85 (Defense Rolls 19-41 against Hit Rolls 8-15) and its evading orcs dodged 56 of
+# 57: R-A2's Block and Dodge bands, 20-40 %, read 1 % and 2 %.
+GUARDS = (Condition.BRACED, Condition.EVADING)
 # The reactions as `reaction_name` names them (as a `spent` event does): a defence or a catch by
 # the option taken, an Interrupt and an Attack of Opportunity by their window (whose option is
 # "interrupt" and "attack", which would read as the Attack action).
@@ -150,7 +156,8 @@ class UnitRecord:
 @dataclass(frozen=True, slots=True)
 class FirstAttacks:
     """The first Attack of creatures' turns in one game, for one defence the target chose: all
-    of them, and the plain ones (no Aim, Feint or Assist added to the Hit Roll)."""
+    of them, and the plain ones (no Aim, Feint or Assist added to the Hit Roll, no Brace or
+    Evade to the Defense Roll)."""
 
     defence: str
     attacks: int
@@ -365,13 +372,19 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
     action whose Hit Roll is the first of the acting creature's attack window (R-A1: the window
     resets at the start of its own turn, so its count is 1). The defence is the target's answer
     to its "defence" window, "none" when it had none to choose or chose none; `boosted` when the
-    attacker used up an Aim, a Feint or an Assist on this Hit Roll (BOOSTS). An attack on an
-    Incapacitated target (Defense Roll 0, R-A2) measures nothing and is left out."""
+    attacker used up an Aim, a Feint or an Assist on this Hit Roll (BOOSTS), or the target's
+    Defense Roll was braced or its Dodge evading (GUARDS). An attack on an Incapacitated target
+    (Defense Roll 0, R-A2) measures nothing and is left out."""
     acting: str | None = None
     attack: tuple[str, bool] | None = None  # (attacker, first of its turn) of the open attack
     defence = NONE
     boosted = False
+    braced: set[str] = set()  # R-X3: until the creature's next turn, every Defense Roll
     for event in log:
+        if isinstance(event, ev.ConditionGained) and event.condition == Condition.BRACED:
+            braced.add(event.unit)
+        elif isinstance(event, ev.ConditionLost) and event.condition == Condition.BRACED:
+            braced.discard(event.unit)
         if isinstance(event, ev.TurnStarted | ev.TurnResumed):
             acting = event.unit
         elif isinstance(event, ev.TurnEnded):
@@ -387,6 +400,13 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
             and event.condition in BOOSTS
         ):
             boosted = True
+        elif (
+            isinstance(event, ev.ConditionLost)
+            and attack is not None
+            and event.unit != attack[0]
+            and event.condition == Condition.EVADING  # used up on the target's Dodge (R-X9)
+        ):
+            boosted = True
         elif isinstance(event, ev.ReactionAnswered) and event.window == "defence":
             defence = event.choice
         elif isinstance(event, ev.AttackResolved) and attack is not None:
@@ -399,7 +419,7 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
                 and event.defense_roll > 0
                 and defence in DEFENCES
             ):
-                yield defence, event.hit, boosted
+                yield defence, event.hit, boosted or event.target in braced
 
 
 def ended_by(world: World, scenario: Scenario, winners: tuple[str, ...]) -> str:
@@ -764,7 +784,7 @@ def describe(summary: Mapping[str, Any]) -> str:
     lines += describe_kinds(summary["action_kinds"], width)
     for head, prefix in (
         ("  first attack of a turn hits (R-A2): ", ""),
-        ("    of them with no Aim, Feint or Assist: ", "plain_"),
+        ("    of them with no Aim, Feint, Assist, Brace or Evade: ", "plain_"),
     ):
         shown = []
         for defence in DEFENCES:

@@ -20,7 +20,17 @@ from sim.content.scenario import Scenario, load, loads
 from sim.core.actions import Action, Attack, Refusal
 from sim.core.condition import Condition
 from sim.core.dice import LoadedDice
-from sim.core.events import ConditionGained, Damaged, ReactionAnswered
+from sim.core.events import (
+    AttackCounted,
+    AttackResolved,
+    ConditionGained,
+    ConditionLost,
+    Damaged,
+    ReactionAnswered,
+    TurnEnded,
+    TurnStarted,
+)
+from sim.core.purpose import AttackKind
 from sim.formats.replay import load_save
 from sim.play.apply import apply
 from sim.play.engine import Accepted, Battle, Decision, ReactionChoice
@@ -153,6 +163,42 @@ def test_a_first_attack_with_an_aim_is_counted_but_not_plain() -> None:
     accepted(b, unit="ana", action="aim")
     accepted(b, unit="ana", action="attack", target="bob")
     assert list(batch.first_attacks(b.log)) == [("none", False, True)]
+
+
+def test_a_first_attack_on_a_braced_or_evading_target_is_counted_but_not_plain() -> None:
+    """R-X3, R-X9: grok's Brace doubles his RES in every Defense Roll until his next turn, his
+    Evade his AGI Bonus on his first Dodge. ana's first attacks through his braced Block and
+    his evading Dodge are counted, and boosted (his tactic, not the templates' numbers); the
+    one through his Parry once neither holds is plain."""
+
+    def turn(defence: str, *during: Any) -> list[Any]:
+        options = ("dodge", "parry", "block", "none")
+        return [
+            TurnStarted("ana", 1),
+            AttackCounted("ana", 1),
+            ReactionAnswered("grok", "defence", "ana attacks grok", options, defence, "player"),
+            *during,
+            AttackResolved("ana", "grok", "melee attack", 12, 20, False, tag=AttackKind.MELEE),
+            TurnEnded("ana"),
+        ]
+
+    log = [
+        TurnStarted("grok", 1),
+        ConditionGained("grok", Condition.BRACED),
+        TurnEnded("grok"),
+        *turn("block"),
+        TurnStarted("grok", 2),
+        ConditionLost("grok", Condition.BRACED, "until its next turn"),
+        ConditionGained("grok", Condition.EVADING),
+        TurnEnded("grok"),
+        *turn("dodge", ConditionLost("grok", Condition.EVADING, "its first Dodge (R-X9)")),
+        *turn("parry"),
+    ]
+    assert list(batch.first_attacks(log)) == [
+        ("block", False, True),
+        ("dodge", False, True),
+        ("parry", False, False),
+    ]
 
 
 def test_an_attack_on_an_incapacitated_creature_measures_no_defence() -> None:
