@@ -396,15 +396,11 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
         elif (
             isinstance(event, ev.ConditionLost)
             and attack is not None
-            and event.unit == attack[0]
-            and event.condition in BOOSTS
-        ):
-            boosted = True
-        elif (
-            isinstance(event, ev.ConditionLost)
-            and attack is not None
-            and event.unit != attack[0]
-            and event.condition == Condition.EVADING  # used up on the target's Dodge (R-X9)
+            and (
+                (event.unit == attack[0] and event.condition in BOOSTS)
+                # An Evade is used up on the target's Dodge (R-X9).
+                or (event.unit != attack[0] and event.condition == Condition.EVADING)
+            )
         ):
             boosted = True
         elif isinstance(event, ev.ReactionAnswered) and event.window == "defence":
