@@ -84,7 +84,8 @@ def move(c: Context, d: Action, legal: Legal, *, leaving: bool = False) -> tuple
         value += c.w.high_ground * shelter
         if shelter > 0:
             why += ", to high ground"
-    value -= trade(c, danger, taken, dealt, strike) * (danger - pressure) + provoked
+    weight = c.w.trade_hurt if lopsided(c, danger, taken, dealt, strike) else trade(c)
+    value -= weight * (danger - pressure) + provoked
     if leaving or fleeing(c):
         value += c.w.disengage_share * max(0.0, -danger)
     if provoked:
@@ -149,11 +150,12 @@ def fleeing(c: Context) -> bool:
     return c._fleeing
 
 
-def trade(c: Context, danger: float, taken: float, dealt: float, strike: float) -> float:
+def trade(c: Context) -> float:
     """How much a move's trade (the threat taken at its end less the menace gained there)
     weighs: `trade_hurt` for a creature whose hit points are short of the threat where it
-    stands (`hurt`: its safety first) or for a lopsided move (`lopsided`), else `trade`."""
-    return c.w.trade_hurt if hurt(c) or lopsided(c, danger, taken, dealt, strike) else c.w.trade
+    stands (`hurt`: its safety first), else `trade`; a lopsided move (`lopsided`) weighs it by
+    `trade_hurt` too."""
+    return c.w.trade_hurt if hurt(c) else c.w.trade
 
 
 def lopsided(c: Context, danger: float, taken: float, dealt: float, strike: float) -> bool:
@@ -219,8 +221,9 @@ def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.N
         strike[i] = c.strike(Pos(int(xs[i]), int(ys[i])), half_left)[0]
     strike = strike - c.strike(c.here, c.budget.half)[0]
     closer = planes.nearest_here - planes.nearest_plane[ly, lx]
-    danger = planes.threat_plane[ly, lx] - planes.threat_here
-    pressure = planes.menace_plane[ly, lx] - planes.menace_here
+    taken, dealt = planes.threat_plane[ly, lx], planes.menace_plane[ly, lx]
+    danger = taken - planes.threat_here
+    pressure = dealt - planes.menace_here
     toward = c.w.move_closer
     if c.w.shooter_closer != 1.0 and c.shoots():
         toward *= c.w.shooter_closer
@@ -247,9 +250,7 @@ def move_values(c: Context, group: MoveGroup, *, leaving: bool = False) -> npt.N
                     holds[i] = 0.0
         away = (xs != c.here.x) | (ys != c.here.y)
         value = np.where(away, value + c.w.high_ground * (holds - here), value)
-    taken, dealt = planes.threat_plane[ly, lx], planes.menace_plane[ly, lx]
-    lop = lopsided_values(c, danger, taken, dealt, strike)
-    weight = np.where(lop, c.w.trade_hurt, trade(c, 0.0, 0.0, 0.0, 0.0))
+    weight = np.where(lopsided_values(c, danger, taken, dealt, strike), c.w.trade_hurt, trade(c))
     value = value - (weight * (danger - pressure) + provoked)
     if leaving or fleeing(c):
         value = value + c.w.disengage_share * np.maximum(0.0, -danger)
