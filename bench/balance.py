@@ -423,7 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench/balance.toml: no such template: {', '.join(unknown)}", file=sys.stderr)
         return 2
 
-    stems = [path.stem for path in sorted((ROOT / "scenarios").glob("*.toml"))]
+    paths = sorted((ROOT / "scenarios").glob("*.toml"))
+    stems = [path.stem for path in paths]
     pairs = {frozenset(pair): pair for pair in itertools.combinations(roster, 2)}
     named: set[tuple[str, str]] = set()  # the duels --only names one by one
     for name in args.only or ():
@@ -444,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(judging["quick_games" if args.quick else "games"][kind])
 
     batches: list[tuple[str, Scenario, int, bool | None]] = []
-    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+    for path in paths:
         if args.only is not None and path.stem not in args.only:
             continue
         even = bool(config["scenarios"].get(path.stem, {}).get("even", False))

@@ -311,11 +311,11 @@ def stopping(
     return w.worth.get(action.name, w.worth.get("default", 0.0)), doing(action)
 
 
-def _takes_objective(world: World, action: Action, objectives: tuple[Objective, ...]) -> bool:
+def _takes_objective(world: World, action: Shove, objectives: tuple[Objective, ...]) -> bool:
     """Whether `action` shoves the creature off a cell that bars it (R-M5) and that its actor's
     side wins by reaching (a Reach objective): the battle rather than a few hit points is at
     stake. (A move onto such a cell opens no Interrupt window: R-R7 spares movement.)"""
-    if not objectives or not isinstance(action, Shove):
+    if not objectives:
         return False
     team = team_of(world, action.actor)
     there = world.get(action.target, Position)

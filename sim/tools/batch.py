@@ -61,12 +61,11 @@ ATTACKS = (AttackKind.MELEE, AttackKind.RANGED)
 # a first attack that used one is "boosted"; R-A2's bands are of the templates' and equipment's
 # numbers, so the summary gives the plain first attacks (none of these) beside all of them.
 BOOSTS = (Condition.AIMING, Condition.FEINTED, Condition.ASSISTED)
-# Likewise what the target can add to its Defense Roll with an Action of its own turn before:
-# a Brace doubles its RES in every Defense Roll (R-X3), an Evade its AGI Bonus on its first
-# Dodge (R-X9). Not counted, the harbour's braced fighters blocked the orcs' first attacks 84
-# times of 85 (Defense Rolls 19-41 against Hit Rolls 8-15) and its evading orcs dodged 56 of
-# 57: R-A2's Block and Dodge bands, 20-40 %, read 1 % and 2 %.
-GUARDS = (Condition.BRACED, Condition.EVADING)
+# Likewise what the target added to its Defense Roll with an Action of its own turn before
+# (`first_attacks`): a Brace doubles its RES in every Defense Roll (R-X3), an Evade its AGI
+# Bonus on its first Dodge (R-X9). Not counted, the harbour's braced fighters blocked the orcs'
+# first attacks 84 times of 85 (Defense Rolls 19-41 against Hit Rolls 8-15) and its evading
+# orcs dodged 56 of 57: R-A2's Block and Dodge bands, 20-40 %, read 1 % and 2 %.
 # The reactions as `reaction_name` names them (as a `spent` event does): a defence or a catch by
 # the option taken, an Interrupt and an Attack of Opportunity by their window (whose option is
 # "interrupt" and "attack", which would read as the Attack action).
@@ -373,8 +372,8 @@ def first_attacks(log: Iterable[ev.Event]) -> Iterator[tuple[str, bool, bool]]:
     resets at the start of its own turn, so its count is 1). The defence is the target's answer
     to its "defence" window, "none" when it had none to choose or chose none; `boosted` when the
     attacker used up an Aim, a Feint or an Assist on this Hit Roll (BOOSTS), or the target's
-    Defense Roll was braced or its Dodge evading (GUARDS). An attack on an Incapacitated target
-    (Defense Roll 0, R-A2) measures nothing and is left out."""
+    Defense Roll was braced or its Dodge evading (R-X3, R-X9). An attack on an Incapacitated
+    target (Defense Roll 0, R-A2) measures nothing and is left out."""
     acting: str | None = None
     attack: tuple[str, bool] | None = None  # (attacker, first of its turn) of the open attack
     defence = NONE
