@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -254,3 +258,15 @@ def rating(item: str) -> int:
 def stated(template: str) -> str:
     """TOML lines stating a template's TRANSCRIPT_STATS, for a scenario written out by hand."""
     return "".join(f'{key} = "{value}"\n' for key, value in TRANSCRIPT_STATS[template].items())
+
+
+def bench_module(name: str) -> ModuleType:
+    """bench/NAME.py (the bench scripts are no package) loaded as the module `bench_NAME`, and
+    registered so: its dataclasses look their module up."""
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"bench_{name}"] = module
+    spec.loader.exec_module(module)
+    return module

@@ -4,16 +4,14 @@ was offered, and a level this tree does not have named rather than crashed on.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from sim.tools.batch import Chosen
+from tests.helpers import bench_module
 
-ROOT = Path(__file__).resolve().parent.parent
 # Two goblins 3 m apart: a few rounds, so a game of `hard` takes about a second.
 DUEL = """name = "Goblin duel"
 [map]
@@ -39,12 +37,7 @@ GOALS = {("normal", "grandmaster"): 0.65, ("hard", "normal"): 0.65, ("normal", "
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ai", ROOT / "bench" / "ai.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_ai"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("ai")
 
 
 def result(

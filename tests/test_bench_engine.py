@@ -4,20 +4,14 @@ keys this tree dropped (issue #34 dropped `feint_turn_ends`) and never sees ones
 
 from __future__ import annotations
 
-import importlib.util
 import tomllib
-from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import bench_module
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "bench" / "engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("engine")
 
 
 def test_the_baseline_reads_its_own_keys_at_this_trees_numbers() -> None:

@@ -4,8 +4,6 @@ docs/fairness.md; a scenario it does not ship refused by name."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,18 +12,14 @@ import pytest
 
 from sim.content.scenario import load
 from sim.tools.batch import wilson
+from tests.helpers import bench_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_fairness", ROOT / "bench" / "fairness.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_fairness"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("fairness")
 
 
 def summary(blue: int, red: int, n: int, verdict: str) -> dict[str, Any]:

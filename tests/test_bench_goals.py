@@ -4,24 +4,20 @@ battle for the same seed. No time is measured here (speed is the benches' busine
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.helpers import bench_module
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench(name: str) -> ModuleType:
     sys.path.insert(0, str(ROOT / "bench"))  # the benches import each other by name
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"bench_{name}"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module(name)
 
 
 @pytest.fixture(scope="module")

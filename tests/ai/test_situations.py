@@ -692,19 +692,18 @@ def test_it_does_not_run_up_beside_a_far_stronger_foe_with_nothing_left() -> Non
 
 
 def test_an_archer_beside_a_brute_gives_up_its_bow_shot_for_another_action() -> None:
-    """An archer, bow in hand, beside an orc brute (the templates as shipped): what a ½ Action
-    spent on something else gives up (`best_strike`, which a Trip, a Disarm or a Brace is
-    weighed against) is the bow's shot, not the fists an unnamed attack in reach makes, 0
-    through the brute's hide: weighed so, the archer tripped him every turn and he stood up
-    every turn, half of their duels capped at the round cap."""
-    units = "".join(
-        f'[[units]]\nid = "{uid}"\nteam = "{team}"\ntemplate = "{template}"\nat = "{at}"\n\n'
-        for uid, team, template, at in (
-            ("ari", "blue", "human_archer", "a"),
-            ("grok", "red", "orc_brute", "b"),
-        )
+    """An archer, bow in hand, beside an orc brute: what a ½ Action spent on something else
+    gives up (`best_strike`, which a Trip, a Disarm or a Brace is weighed against) is the bow's
+    shot, not the fists an unnamed attack in reach makes, 0 through the brute's hide: weighed
+    so, the archer tripped him every turn and he stood up every turn, half of their duels
+    capped at the round cap."""
+    b = turn_of(
+        scenario_text(
+            "#####\n#ab.#\n#####",
+            unit("ari", "blue", "human_archer", "a") + "\n" + unit("grok", "red", "orc_brute", "b"),
+        ),
+        "ari",
     )
-    b = turn_of(scenario_text("#####\n#ab.#\n#####", units), "ari")
     context = Context(b.world, "ari")
     fists = context.strike(context.here, 1)[0]
     bow = next(i for i in b.world.need("ari", Hands).items() if weapon_kind(b.world, i))
