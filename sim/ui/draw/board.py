@@ -49,6 +49,10 @@ class Board(Panel):
         self.marks = Marks(fonts)
         self.tokens = Tokens(fonts)
         self.tips = tips
+        # The ground and what lies on it under the hover's drawing (`_ground`): the key of the
+        # last frame that drew it, and its picture once two frames in a row drew the same.
+        self._seen_ground: tuple[object, ...] | None = None
+        self._kept_ground: tuple[tuple[object, ...], pygame.Surface] | None = None
 
     def draw(
         self,
@@ -62,21 +66,9 @@ class Board(Panel):
         way, the hovered path, the creatures, the results over them and the hover's tip."""
         world = session.battle.world
         surface.set_clip(rect)
-        self.terrain.draw(surface, camera, rect)
         marking = view.marking is not None
         aiming = bool(view.targeting or view.choosing or view.picking or marking)
-        reach = None if aiming else self.scene.reach_tiles(session, view)
-        if reach is not None and reach[0]:
-            self.overlays.draw_reach_tiles(surface, camera, reach)
-        if view.show_threat:
-            self.overlays.draw_threat(surface, camera, self.scene.threats(session, view))
-        own = view.selected
-        if view.show_own and own and world.has(own, Position):
-            cells = self.scene.own_reach(session, own)
-            self.overlays.draw_own(surface, camera, cells)
-        self.terrain.draw_edges(surface, camera, rect)
-        self._goals(surface, camera, session)
-        self._ground_items(surface, camera, world)
+        self._ground(surface, rect, session, view, camera, aiming)
         area = self.scene.area(session, view)
         if area:
             self.overlays.draw_area(surface, camera, area)
@@ -144,6 +136,64 @@ class Board(Panel):
             elif view.targeting or not aiming:
                 self.tips.cell_tip(surface, rect, camera, session, view, view.hover)
         surface.set_clip(None)
+
+    def _ground(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        session: Session,
+        view: View,
+        camera: Camera,
+        aiming: bool,
+    ) -> None:
+        """What lies under everything a hover changes: the ground, the reach, threat and own
+        reach overlays, the edges, the goals and the items on the ground. One picture of it is
+        kept once a second frame draws the same (the mouse moves over a still board: one blit
+        instead of the ground's, some hundreds of overlay tiles' and the edges'); the first
+        frame after a change, a pan or a zoom draws it straight onto the board, as before.
+        The key holds what is drawn: the state, the camera, the board's place and the
+        overlays' answers themselves (the scene keeps each while what makes it stays the
+        same, so a toggle, a selection or a seat that changes them changes the key)."""
+        world = session.battle.world
+        reach = None if aiming else self.scene.reach_tiles(session, view)
+        if reach is not None and not reach[0]:
+            reach = None
+        threats = self.scene.threats(session, view) if view.show_threat else None
+        own = view.selected
+        cells = (
+            self.scene.own_reach(session, own)
+            if view.show_own and own and world.has(own, Position)
+            else None
+        )
+        key = (
+            session.version, camera.cell, camera.x, camera.y, tuple(rect), reach, threats, cells,
+        )  # fmt: skip
+        kept = self._kept_ground
+        if kept is not None and kept[0] == key:
+            surface.blit(kept[1], rect)
+            return
+        self.terrain.draw(surface, camera, rect)
+        if reach is not None:
+            self.overlays.draw_reach_tiles(surface, camera, reach)
+        if threats is not None:
+            self.overlays.draw_threat(surface, camera, threats)
+        if cells is not None:
+            self.overlays.draw_own(surface, camera, cells)
+        self.terrain.draw_edges(surface, camera, rect)
+        self._goals(surface, camera, session)
+        self._ground_items(surface, camera, world)
+        if self._seen_ground != key:
+            self._seen_ground = key  # a first frame of this ground: no picture yet
+            return
+        # A second frame of the same ground: keep its picture (into the one kept, when it is
+        # the board's size). A window with per-pixel alpha (none on screen) keeps none.
+        if surface.get_flags() & pygame.SRCALPHA:
+            return
+        picture = kept[1] if kept is not None and kept[1].get_size() == rect.size else None
+        if picture is None:
+            picture = pygame.Surface(rect.size)
+        picture.blit(surface, (0, 0), rect)
+        self._kept_ground = (key, picture)
 
     def _draw_underway(
         self,
