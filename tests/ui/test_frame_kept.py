@@ -13,6 +13,7 @@ from pathlib import Path
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import numpy as np
 import pygame
 import pytest
 
@@ -184,3 +185,31 @@ def test_a_hover_over_a_still_board_blits_the_kept_ground(tmp_path: Path) -> Non
     app.view.show_threat = False
     app.frame()
     assert len(drawn) == 3  # a toggle: the ground drawn again
+
+
+@pytest.mark.parametrize("cell", [7, 12, 31])
+def test_reach_strips_draw_the_pixels_of_the_tiles_one_by_one(cell: int) -> None:
+    """A row's run of reach cells with one action is one blit of a strip of its tiles: on a
+    mottled ground, at fractional camera offsets, the pixels of a blit per tile."""
+    from sim.ui.draw.camera import Camera
+    from sim.ui.draw.overlay import Overlays
+    from sim.ui.draw.text import Fonts
+
+    actions = ("step", "walk", "run", "sprint", "jump")
+    cells = {
+        Pos(x, y): actions[(x // 3 + y // 2) % len(actions)]
+        for y in range(12)
+        for x in range(14)
+        if (x * 5 + y * 3) % 11  # gaps in the rows
+    }
+    ground = pygame.Surface((500, 420))
+    noise = np.random.default_rng(5).integers(0, 256, (500, 420, 3), dtype=np.uint8)
+    pygame.surfarray.blit_array(ground, noise)
+    overlays = Overlays(Fonts())
+    for view in (Camera(cell, 3.25, -1.5), Camera(cell, -0.75, 2.999)):
+        one, runs = ground.copy(), ground.copy()
+        overlays.draw_reach(one, view, cells)
+        tiles = ([p.x for p in cells], [p.y for p in cells], list(cells.values()))
+        overlays.draw_reach_tiles(runs, view, tiles)
+        assert pygame.image.tobytes(runs, "RGB") == pygame.image.tobytes(one, "RGB")
+    assert len(overlays._tiles_blits) < len(cells) / 2  # runs, not a blit per cell

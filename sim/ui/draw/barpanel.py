@@ -180,15 +180,16 @@ class BarPanel:
                 hidden += 1
                 continue
             active = on.get(key, False)
-            pygame.draw.rect(surface, pal.SKY if active else pal.PANEL_LIGHT, box, border_radius=3)
-            pygame.draw.rect(
-                surface,
-                pal.TEXT if active else pal.PANEL_EDGE,
-                box,
-                2 if active else 1,
-                border_radius=3,
-            )
-            f.draw(surface, label, (x + inset, y + pad), size, pal.BLACK if active else pal.TEXT)
+            # Kept by its look, as the action buttons are (rounded boxes are slow to draw).
+            look: tuple[Any, ...] = ("toggle", label, active, box.size, size, inset, pad)
+            picture = self._buttons.get(look)
+            if picture is None:
+                if len(self._buttons) > 400:
+                    self._buttons.clear()
+                self._toggle(surface, box, label, active, size, inset, pad)
+                self._buttons[look] = surface.subsurface(box).copy()
+            else:
+                surface.blit(picture, box)
             hits.add(box, "toggle", key)
             x += width + gap
         x, y = rect.x + edge, y + row_h
@@ -281,6 +282,30 @@ class BarPanel:
                 self.m.px(pal.FONT),
                 pal.TEXT if hovered is None or hovered.ok else pal.TEXT_BAD,
             )
+
+    def _toggle(
+        self,
+        surface: pygame.Surface,
+        box: pygame.Rect,
+        label: str,
+        active: bool,
+        size: int,
+        inset: int,
+        pad: int,
+    ) -> None:
+        """A toggle drawn in `box`, on the bar's ground: lit while it is on."""
+        pygame.draw.rect(surface, pal.SKY if active else pal.PANEL_LIGHT, box, border_radius=3)
+        pygame.draw.rect(
+            surface,
+            pal.TEXT if active else pal.PANEL_EDGE,
+            box,
+            2 if active else 1,
+            border_radius=3,
+        )
+        x, y = box.topleft
+        self.fonts.draw(
+            surface, label, (x + inset, y + pad), size, pal.BLACK if active else pal.TEXT
+        )
 
     def _button(self, surface: pygame.Surface, box: pygame.Rect, look: tuple[Any, ...]) -> None:
         """An action button drawn in `box`, on the bar's ground."""

@@ -89,6 +89,20 @@ class Overlays:
 
         return self._cached(("reach", action, c), make)
 
+    def reach_strip(self, action: str, c: int, n: int) -> pygame.Surface:
+        """`n` reach tiles side by side, each pixel as in the tile (copied, not blended)."""
+        if n == 1:
+            return self.reach_tile(action, c)
+
+        def make() -> pygame.Surface:
+            tile = self.reach_tile(action, c)
+            s = pygame.Surface((c * n, c), pygame.SRCALPHA)  # every pixel (0, 0, 0, 0)
+            for i in range(n):
+                s.blit(tile, (i * c, 0), special_flags=pygame.BLEND_RGBA_MAX)
+            return s
+
+        return self._cached(("strip", action, c, n), make)
+
     def threat_tile(self, count: int, c: int) -> pygame.Surface:
         """A threatened cell: a frame of black and vermillion stripes along its top and sides
         (hazard tape; the sprint band is a cross-hatch over the whole cell) that leaves the
@@ -169,17 +183,27 @@ class Overlays:
         if kept is None or kept[0] is not cells or kept[1:] != key[1:]:
             c = camera.cell
             xs, ys, actions = cells
-            tiles = {action: self.reach_tile(action, c) for action in set(actions)}
+            kinds = list(dict.fromkeys(actions))
+            code = np.asarray([kinds.index(action) for action in actions], dtype=np.int64)
             # floor(x0 + x * c) as draw_reach works it out, in the same floating point.
             left = np.floor(camera.x + np.asarray(xs, dtype=np.int64) * c).astype(np.int64)
             top = np.floor(camera.y + np.asarray(ys, dtype=np.int64) * c).astype(np.int64)
-            self._tiles_blits = list(
-                zip(
-                    map(tiles.__getitem__, actions),
-                    zip(left.tolist(), top.tolist(), strict=True),
+            # Each run of cells side by side in a row with the same action, one blit of a strip
+            # of its tiles: the same pixels (the tiles do not overlap, and a strip holds each
+            # tile's pixels as they are), a third of the blits or fewer.
+            apart = (np.diff(left) != c) | (np.diff(top) != 0) | (np.diff(code) != 0)
+            starts = np.flatnonzero(np.concatenate(([True], apart)))
+            runs = np.diff(np.append(starts, len(code)))
+            self._tiles_blits = [
+                (self.reach_strip(kinds[k], c, n), (x, y))
+                for k, n, x, y in zip(
+                    code[starts].tolist(),
+                    runs.tolist(),
+                    left[starts].tolist(),
+                    top[starts].tolist(),
                     strict=True,
                 )
-            )
+            ]
             self._tiles_key = key
         target.blits(self._tiles_blits, doreturn=False)
 
