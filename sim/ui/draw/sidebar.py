@@ -54,29 +54,15 @@ class Sidebar(Panel):
         world = session.battle.world
         x = rect.x + px(10)
         w = rect.width - px(20)
-        y = rect.y + px(8)
         f = self.fonts
-        y = f.draw(
-            surface,
-            f.fit(session.scenario.name, px(pal.FONT + 4), w, bold=True),
-            (x, y),
-            px(pal.FONT + 4),
-            bold=True,
-        ).bottom + px(2)
         about = [session.scenario.description] if session.scenario.description else []
-        for text in about + self.scene.goal_lines(session)[:3]:
-            for line in f.wrap(text, px(pal.FONT_SMALL + 1), w)[:3]:
-                y = f.draw(surface, line, (x, y), px(pal.FONT_SMALL + 1), pal.TEXT_DIM).bottom
-        y += px(2)
+        goals = self.scene.goal_lines(session)[:3]
         turn = world.turn
         pending = session.battle.pending
         seat = "everyone" if view.omniscient or view.side is None else view.side.upper()
         playing = "".join(f" · {team.upper()}: AI {level}" for team, level in view.ai.items())
         # Wrapped, not cut: with the AI on both sides the line outgrows the sidebar.
         self.seat_lines = f.wrap(f"Round {turn.round} · seat: {seat}{playing}", self.m.font, w)
-        for line in self.seat_lines:
-            y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
-        y += px(2)
         actor = acting_unit(session)
         if isinstance(pending, AwaitingReaction):
             text = f"Waiting: {pending.unit} may react"
@@ -84,13 +70,21 @@ class Sidebar(Panel):
             text = f"Turn: {actor} ({team_of(world, actor)})"
         else:
             text = "Battle over"
-        y = f.draw(
-            surface, f.fit(text, self.m.font, w, True), (x, y), self.m.font, bold=True
-        ).bottom + px(4)
-        if view.hint and not isinstance(pending, BattleOver):
-            for line in f.wrap(view.hint, self.m.font_small, w):
-                y = f.draw(surface, line, (x, y), self.m.font_small, pal.YELLOW).bottom
-            y += px(4)
+        hint = view.hint if view.hint and not isinstance(pending, BattleOver) else ""
+        top = rect.y + px(8)
+        # The heading lines read as they did after most changes (a move, an attack): their
+        # picture is kept by the words.
+        said = (session.scenario.name, *about, *goals, *self.seat_lines, text, hint)
+        y = self._kept(
+            "heading",
+            (rect, top, self.m, f.floor, said, len(about) + len(goals)),
+            surface,
+            rect,
+            top,
+            lambda: self._heading(
+                surface, x, top, w, session.scenario.name, about + goals, text, hint
+            ),
+        )
         if actor and world.has(actor, Budget):
             y = self._pips(
                 surface,
@@ -124,8 +118,51 @@ class Sidebar(Panel):
         shown = sorted(set(reach), key=list(pal.MOVE_STYLES).index)
         if shown or view.show_threat or view.show_own:
             threat = self.scene.threat_legend(session, view) if view.show_threat else ""
-            y = self._legend(surface, x, y, w, shown, threat, view.show_own)
+            keys = (tuple(shown), threat, view.show_own)
+            at = y
+            y = self._kept(
+                "legend",
+                (rect, at, self.m, f.floor, keys),
+                surface,
+                rect,
+                at,
+                lambda: self._legend(surface, x, at, w, shown, threat, view.show_own),
+            )
         self.end = y
+
+    def _heading(
+        self,
+        surface: pygame.Surface,
+        x: int,
+        y: int,
+        w: int,
+        name: str,
+        about: list[str],
+        turn: str,
+        hint: str,
+    ) -> int:
+        """The scenario's name, its description and goals, the round and seat lines, whose
+        turn it is and the hint, from `y` down; where they end."""
+        px, f = self.m.px, self.fonts
+        y = f.draw(
+            surface, f.fit(name, px(pal.FONT + 4), w, bold=True), (x, y), px(pal.FONT + 4),
+            bold=True,
+        ).bottom + px(2)  # fmt: skip
+        for text in about:
+            for line in f.wrap(text, px(pal.FONT_SMALL + 1), w)[:3]:
+                y = f.draw(surface, line, (x, y), px(pal.FONT_SMALL + 1), pal.TEXT_DIM).bottom
+        y += px(2)
+        for line in self.seat_lines:
+            y = f.draw(surface, line, (x, y), self.m.font, pal.TEXT_DIM).bottom
+        y += px(2)
+        y = f.draw(
+            surface, f.fit(turn, self.m.font, w, True), (x, y), self.m.font, bold=True
+        ).bottom + px(4)
+        if hint:
+            for line in f.wrap(hint, self.m.font_small, w):
+                y = f.draw(surface, line, (x, y), self.m.font_small, pal.YELLOW).bottom
+            y += px(4)
+        return y
 
     def cell_section(
         self, surface: pygame.Surface, rect: pygame.Rect, session: Session, view: View
