@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from collections.abc import Callable
@@ -90,6 +91,13 @@ GAMES: dict[str, Callable[[], Battle]] = {
         for p in sorted((ROOT / "scenarios").glob("*.toml"))
     },
 }
+
+
+@functools.cache
+def played(name: str) -> Battle:
+    """The golden game `name`, played once per process: the log test and the tag test
+    (tests/play/test_golden_logs.py) read the same battle, which neither changes."""
+    return GAMES[name]()
 
 
 def lines(battle: Battle) -> list[str]:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
-from sim.core.creature import creatures
 from sim.core.events import (
     AttackResolved,
     CheckResolved,
@@ -17,8 +14,6 @@ from sim.core.events import (
     to_json,
 )
 from sim.core.purpose import AttackKind, RollKind
-from tests.golden_play import GAMES
-from tests.helpers import first_fast
 
 
 def test_the_log_leaves_the_tags_out() -> None:
@@ -41,43 +36,5 @@ def test_the_log_leaves_the_tags_out() -> None:
     }  # fmt: skip
 
 
-def _dealer_in_words(source: str, units: tuple[str, ...]) -> str | None:
-    """Whose damage the words "ana's longsword" name, as sim batch read them before the tags."""
-    found = [unit for unit in units if source.startswith(f"{unit}'s ")]
-    return max(found, key=len) if found else None
-
-
-# What the games below checked: a game may hold no attack (since issue #35 red wins the chasm
-# by holding the banner two rounds, before random players meet), so the count is over all of
-# them (pytest-xdist's --dist loadfile keeps this file on one worker, in order).
-CHECKED = {"attacks": 0, "dealt": 0}
-
-
-# hard_vs_normal_skirmish is left out for its time (seconds of look-ahead), not its events.
-@pytest.mark.parametrize("name", first_fast(sorted(set(GAMES) - {"hard_vs_normal_skirmish"})))
-def test_the_tags_say_what_the_matched_words_said(name: str) -> None:
-    """On each golden game, every test code made of the words before issue #28 agrees with the
-    tag that replaced it: a Hit Roll (the hard AI), a Sprint's roll (the board), the Attack
-    action's attacks (sim batch's hit rates) and the dealer of a damage (the summaries)."""
-    battle = GAMES[name]()
-    units = tuple(creatures(battle.world))
-    attacks = dealt = 0
-    for e in battle.log:
-        if isinstance(e, Rolled):
-            assert ("hit roll" in e.purpose) == (e.tag is RollKind.HIT), e
-            assert e.purpose.startswith("sprint") == (e.tag is RollKind.SPRINT), e
-        elif isinstance(e, AttackResolved):
-            action = e.purpose in ("melee attack", "ranged attack")
-            assert action == (e.tag in (AttackKind.MELEE, AttackKind.RANGED)), e
-            attacks += 1
-        elif isinstance(e, Damaged):
-            assert e.dealer == _dealer_in_words(e.source, units), e
-            dealt += e.dealer is not None
-    CHECKED["attacks"] += attacks
-    CHECKED["dealt"] += dealt
-
-
-def test_the_games_checked_attacks_and_dealers() -> None:
-    """The golden games above held attacks and damage with a dealer to check (printed)."""
-    print(f"checked {CHECKED['attacks']} attacks and {CHECKED['dealt']} dealt damages")
-    assert CHECKED["attacks"] >= 20 and CHECKED["dealt"] >= 10
+# On played battles (the golden games), the tags against the words code matched before them:
+# tests/play/test_golden_logs.py, which plays those games once for both checks.
