@@ -5,6 +5,7 @@ bad argument refused before a game is played."""
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import sys
 import threading
@@ -75,6 +76,16 @@ def duel(tmp_path: Path) -> Path:
 
 def plan(scenario: Scenario, **keys: Any) -> Plan:
     return Plan(scenario, (("blue", "normal"), ("red", "normal")), **keys)
+
+
+# The batch the pool tests below compare against: the duel's five games of seed 3, round cap 12,
+# played once per process by one worker and by two (a batch of fewer is the first games of it).
+SEED3 = plan(loads(DUEL, "duel.toml"), seed=3, round_cap=12)
+
+
+@functools.cache
+def seed3_games(workers: int) -> list[GameRecord]:
+    return batch.run(SEED3, 5, workers=workers)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -477,50 +488,46 @@ def test_every_game_has_its_own_seed_from_the_base_seed_and_its_number() -> None
 
 
 @pytest.mark.slow
-def test_the_totals_are_the_same_for_any_number_of_workers(duel: Path) -> None:
-    the_plan = plan(load(duel), seed=3, round_cap=12)
-    alone = batch.run(the_plan, 5, workers=1)
-    shared = batch.run(the_plan, 5, workers=2)
+def test_the_totals_are_the_same_for_any_number_of_workers() -> None:
+    alone = seed3_games(1)
+    shared = seed3_games(2)
     assert [g.index for g in shared] == list(range(5))
     assert alone == shared
-    assert batch.summarize(the_plan, alone) == batch.summarize(the_plan, shared)
-    assert batch.summarize(the_plan, alone)["played"] == 5
+    assert batch.summarize(SEED3, alone) == batch.summarize(SEED3, shared)
+    assert batch.summarize(SEED3, alone)["played"] == 5
 
 
 @pytest.mark.slow
-def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs(
-    duel: Path,
-) -> None:
+def test_workers_are_forked_from_this_process_only_while_no_other_thread_runs() -> None:
     """Issue #13: a batch's workers start at once, forked from this process with the search
     loaded, but only while that is safe (no other thread, which could hold a lock, and no
-    SDL); from a thread they come from a fresh server process, and play the same games."""
+    SDL); from a thread they come from a fresh server process, and play the same games (as
+    the batches above, forked and played here, of which they are the first four)."""
     assert batch._fork_is_safe() == (threading.active_count() == 1 and "pygame" not in sys.modules)
-    the_plan = plan(load(duel), seed=3, round_cap=12)
     out: dict[str, object] = {}
 
     def from_a_thread() -> None:
         out["safe"] = batch._fork_is_safe()
-        out["games"] = batch.run(the_plan, 4, workers=2)
+        out["games"] = batch.run(SEED3, 4, workers=2)
 
     thread = threading.Thread(target=from_a_thread, daemon=True)
     thread.start()
     thread.join(300)
     assert out["safe"] is False
-    assert out["games"] == batch.run(the_plan, 4, workers=2) == batch.run(the_plan, 4, workers=1)
+    assert out["games"] == seed3_games(2)[:4] == seed3_games(1)[:4]
 
 
 @pytest.mark.slow
-def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
+def test_a_worker_that_dies_loses_only_its_own_game() -> None:
     """A worker process killed mid-game (as by a segfault) must not hang the batch or lose the
     games it shared a pool with: game 1 is recorded as crashed with its seed, the others are
     the games a healthy batch plays."""
     from tests import batch_crash
 
-    the_plan = plan(load(duel), seed=3, round_cap=12)
-    healthy = batch.run(the_plan, 5, workers=2)
+    healthy = seed3_games(2)
     out: dict[str, list[GameRecord]] = {}
     thread = threading.Thread(
-        target=lambda: out.update(hurt=batch.run(the_plan, 5, workers=2, game=batch_crash.game)),
+        target=lambda: out.update(hurt=batch.run(SEED3, 5, workers=2, game=batch_crash.game)),
         daemon=True,
     )
     thread.start()
@@ -533,7 +540,7 @@ def test_a_worker_that_dies_loses_only_its_own_game(duel: Path) -> None:
     assert "died without a Python error" in doomed.error
     assert f"--seed {doomed.seed}" in doomed.error
     assert [g for g in hurt if g.index != 1] == [g for g in healthy if g.index != 1]
-    summary = batch.summarize(the_plan, hurt)
+    summary = batch.summarize(SEED3, hurt)
     assert summary["played"] == 4 and summary["crashed"] == 1
     assert "crashed: the process playing it died" in batch.describe(summary)
 
