@@ -17,7 +17,7 @@ Only the creature the battle waits for is listed: a grappler may also let go on 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, overload
 
@@ -233,15 +233,17 @@ class _Prices:
 
     This is `Battle.check` in parts. What it asks first (the battle goes on, the actor has the
     turn and can act) `legal_decisions` asks once, of ending the turn. The price
-    (`Battle.priced`) reads the actor's budget and conditions and the action's type and flags
-    (a spell's or ability's tier too), never its target, item or cell, so it is asked once per
-    type and variant. The action's own rules (the mechanic's check) read the world, never the
+    (`Battle.priced`) reads the actor's budget and conditions and, of the action, only its
+    flags and what its type says of its cost (`_paying`), never its target, item or cell, so
+    it is asked once per variant and shape of cost: an Attack, a Trip and a Shove (each a ½
+    Action) share one. The action's own rules (the mechanic's check) read the world, never the
     flags, so they are asked once per action, and only when some variant can be paid."""
 
     def __init__(self, battle: Battle, shifts: list[Shift]) -> None:
         self.battle = battle
         self.shifts = shifts
         self.known: dict[tuple[type[Action], str], list[tuple[Shift, Cost]]] = {}
+        self.by_cost: dict[Hashable, list[tuple[Shift, Cost]]] = {}
 
     def listed(
         self, action: Action, key: tuple[type[Action], str] | None = None
@@ -251,6 +253,14 @@ class _Prices:
         another number of turns). Ending the turn is never slowed or quickened. `key`: the
         action's `_type`, when known."""
         found = self.known.get(key or _type(action))
+        if found is None:
+            found = self._listed(action)
+            self.known[key or _type(action)] = found
+        return found
+
+    def _listed(self, action: Action) -> list[tuple[Shift, Cost]]:
+        paying = _paying(action)
+        found = self.by_cost.get(paying)
         if found is None:
             found = []
             plain: Cost | Refusal | None = None
@@ -262,12 +272,23 @@ class _Prices:
                     continue
                 if not isinstance(cost, Refusal):
                     found.append((shift, cost))
-            self.known[key or _type(action)] = found
+            self.by_cost[paying] = found
         return found
 
 
+def _paying(action: Action) -> Hashable:
+    """What the price of `action` reads of it beside its actor and flags (sim/rules/budget.py
+    `price`, `given_back`): of a spell or an ability its type and name (its tier is the rules
+    data's), of ending the turn its type, of any other action its type's tier, kind of Free
+    Action and extra Bonus Action; a refusal's words name the action, but none is listed."""
+    if isinstance(action, a.AbilityAction | a.EndTurn):
+        return _type(action)
+    return (action.tier, action.free_kind, action.extra_bonus)
+
+
 def _type(action: Action) -> tuple[type[Action], str]:
-    """What an action's price reads of it: its type, and for a spell or ability which one."""
+    """An action's type, and for a spell or ability which one: what the listing stops asking
+    the generators for once it is not paid (or, for `kinds`, once one is listed)."""
     return (type(action), action.ability if isinstance(action, a.AbilityAction) else "")
 
 
