@@ -375,18 +375,19 @@ def _along(kind: type[a.Movement], unit: str, route: Path, submerged: bool) -> a
     return kind(unit, path=cells, jumps=jumps)
 
 
-def _makers(over: Over) -> tuple[tuple[type[Action], Make], ...]:
+def _makers(over: Over, far: bool = False) -> tuple[tuple[type[Action], Make], ...]:
     """The candidates generators over `over`, each with its action type, in the registry's
-    listing order."""
+    listing order; `far`: only those that may make one at a creature out of reach."""
     return tuple(
         (kind, found.make)
         for kind in LISTED
         for found in RULEBOOK[kind].candidates
-        if found.over is over and found.make is not None
+        if found.over is over and found.make is not None and not (far and found.near)
     )
 
 
 _MAKERS = {over: _makers(over) for over in Over}
+_FAR = {over: _makers(over, far=True) for over in Over}
 _ONCE = (None,)
 
 
@@ -403,11 +404,13 @@ def _plain_candidates(
     yield from _each(scene, Over.CARRIED, scene.carried, closed)
     yield from _each(scene, Over.AROUND, _ONCE, closed)
     for other in scene.others():
+        # Out of reach, the generators that make nothing there are not asked (`near`).
+        makers = _MAKERS if scene.near(other) else _FAR
         aimed = [(other, item) for item in scene.held]
-        yield from _each(scene, Over.CREATURE, (other,), closed)
-        yield from _each(scene, Over.WEAPON, aimed, closed)
-        yield from _each(scene, Over.CLOSE, (other,), closed)
-        yield from _each(scene, Over.MISSILE, aimed, closed)
+        yield from _each(scene, Over.CREATURE, (other,), closed, makers)
+        yield from _each(scene, Over.WEAPON, aimed, closed, makers)
+        yield from _each(scene, Over.CLOSE, (other,), closed, makers)
+        yield from _each(scene, Over.MISSILE, aimed, closed, makers)
     yield from _each(scene, Over.GROUP, _ONCE, closed)
     yield from _each(scene, Over.ABILITY, known(scene.world, scene.unit), closed)
     yield from _each(scene, Over.PLAN, _ONCE, closed)
@@ -418,10 +421,10 @@ def _each(
     over: Over,
     subjects: Iterable[Any],
     closed: set[tuple[type[Action], str]] | None,
+    makers: dict[Over, tuple[tuple[type[Action], Make], ...]] = _MAKERS,
 ) -> Iterator[Action | Unless]:
-    makers = _MAKERS[over]
     for subject in subjects:
-        for kind, make in makers:
+        for kind, make in makers[over]:
             if closed is not None and (kind, "") in closed:
                 continue
             yield from make(scene, subject)

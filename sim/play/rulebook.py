@@ -55,6 +55,11 @@ def _over(over: Over, *makes: Make) -> tuple[Candidates, ...]:
     return tuple(Candidates(over, make) for make in makes)
 
 
+def _near(over: Over, *makes: Make) -> tuple[Candidates, ...]:
+    """Generators over a creature that make none at one out of reach (`Candidates.near`)."""
+    return tuple(Candidates(over, make, near=True) for make in makes)
+
+
 # A Movement Action but Climb goes to each cell of its reach map, which the listing reads off
 # the searches itself (sim/play/legal.py `_moves`).
 _REACHED = (Candidates(Over.REACH),)
@@ -115,7 +120,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Disarm: Mechanic(
         disarm.check_disarm,
         disarm.resolve_disarm,
-        _over(Over.CLOSE, disarm.disarm_candidates),
+        _near(Over.CLOSE, disarm.disarm_candidates),
         "disarm",
         odds=odds.disarm_action_chance,
     ),
@@ -134,23 +139,23 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Feint: Mechanic(
         feint.check_feint,
         feint.resolve_feint,
-        _over(Over.CLOSE, feint.feint_candidates),
+        _near(Over.CLOSE, feint.feint_candidates),
         "feint",
         odds=odds.feint_action_chance,
     ),
     a.Aid: Mechanic(
-        aid.check_aid, aid.resolve_aid, _over(Over.CREATURE, aid.aid_candidates), "aid"
+        aid.check_aid, aid.resolve_aid, _near(Over.CREATURE, aid.aid_candidates), "aid"
     ),
     a.Administer: Mechanic(
         aid.check_administer,
         aid.resolve_administer,
-        _over(Over.CREATURE, aid.administer_candidates),
+        _near(Over.CREATURE, aid.administer_candidates),
         "administer",
     ),
     a.Grapple: Mechanic(
         grapple.check_grapple,
         grapple.resolve_grapple,
-        _over(Over.CLOSE, grapple.grapple_candidates),
+        _near(Over.CLOSE, grapple.grapple_candidates),
         "grapple",
         odds=odds.grapple_action_chance,
     ),
@@ -166,7 +171,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Shove: Mechanic(
         shove.check_shove,
         shove.resolve_shove,
-        _over(Over.CLOSE, shove.shove_candidates),
+        _near(Over.CLOSE, shove.shove_candidates),
         "shove",
         odds=odds.shove_chance,
     ),
@@ -192,7 +197,7 @@ RULEBOOK: dict[type[a.Action], Mechanic] = {
     a.Trip: Mechanic(
         trip.check_trip,
         trip.resolve_trip,
-        _over(Over.WEAPON, trip.weapon_trip_candidates) + _over(Over.CLOSE, trip.trip_candidates),
+        _near(Over.WEAPON, trip.weapon_trip_candidates) + _near(Over.CLOSE, trip.trip_candidates),
         "trip",
         odds=odds.trip_chance,
     ),

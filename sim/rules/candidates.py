@@ -56,10 +56,14 @@ class Candidates:
     `over` (None for the once-only ones, an item or creature id, a (creature, item) pair or an
     ability's name). Neither slowed nor quickened: the listing adds the variants it can pay.
     Over the reach map (`Over.REACH`) there is no `make`: the listing reads the cells off the
-    searches itself, without making a decision per cell until one is asked for."""
+    searches itself, without making a decision per cell until one is asked for. `near`: a
+    generator over a creature (`Over.CREATURE`, `WEAPON`, `CLOSE`, `MISSILE`) that makes none
+    at a creature out of the unit's reach (`Scene.near`, its own first question): the listing
+    asks it only of those in reach (issue #30: most creatures of a map are far)."""
 
     over: Over
     make: Make | None = None
+    near: bool = False
 
 
 def by_itself(kind: type[Action]) -> Candidates:

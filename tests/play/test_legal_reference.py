@@ -27,7 +27,7 @@ from sim.play.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.play.legal import Legal, _answers, _plain_candidates, kinds, listing
 from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import refilled
-from sim.rules.candidates import Unless, Unsifted
+from sim.rules.candidates import Over, Scene, Unless, Unsifted
 from sim.rules.reach.reachmap import ORDER, reach_map
 from tests.helpers import bench_module, first_fast
 from tests.legal_play import Tally, draw
@@ -166,12 +166,40 @@ def _firsts(whole: list[Legal]) -> list[Legal]:
     return out
 
 
+def far_makes_none(battle: Battle) -> int:
+    """The generators the registry says make none at a creature out of reach (`near`) make
+    none at each creature out of the unit's reach; how many were asked."""
+    pending = battle.pending
+    if not isinstance(pending, AwaitingAction):
+        return 0
+    scene = Scene(battle.world, pending.unit)
+    asked = 0
+    for other in scene.others():
+        if scene.near(other):
+            continue
+        for mechanic in RULEBOOK.values():
+            for found in mechanic.candidates:
+                if not found.near:
+                    continue
+                assert found.make is not None and found.over in NEAR_OVER
+                subjects = (
+                    [(other, item) for item in scene.held]
+                    if found.over in (Over.WEAPON, Over.MISSILE)
+                    else [other]
+                )
+                for subject in subjects:
+                    assert not list(found.make(scene, subject)), (found, subject)
+                    asked += 1
+    return asked
+
+
+NEAR_OVER = (Over.CREATURE, Over.WEAPON, Over.CLOSE, Over.MISSILE)
 WITHOUT = frozenset({a.Aim, a.Throw, a.Toss, a.Stow, a.Drop, a.Prepare, a.Climb, a.Walk})
 
 
 def compare(battle: Battle) -> int:
-    """Asserts the listings equal the reference's at this decision; how many decisions were
-    compared."""
+    """Asserts the listings equal the reference's at this decision; how many listed decisions
+    were compared."""
     compared = 0
     for slowed in (True, False):
         whole = reference(battle, slowed, frozenset())
@@ -185,12 +213,14 @@ def compare(battle: Battle) -> int:
 
 
 def play(battle: Battle, seed: str, decisions: int) -> tuple[int, int]:
-    """Random play from `battle`, every decision compared: (states, decisions compared)."""
+    """Random play from `battle`, every decision compared: (states, listed decisions compared);
+    the generators over creatures out of reach asked too."""
     rng = random.Random(seed)
     taken = Tally()
-    states = compared = 0
+    states = compared = far = 0
     for _ in range(decisions):
         compared += compare(battle)
+        far += far_makes_none(battle)
         states += 1
         listed = tuple(listing(battle))
         if not listed:
@@ -198,6 +228,7 @@ def play(battle: Battle, seed: str, decisions: int) -> tuple[int, int]:
         chosen = draw(battle, listed, rng, taken)
         taken.took(battle.pending, chosen.decision)
         assert not isinstance(battle.submit(chosen.decision), Refusal)
+    assert far > 0, "some creature is out of reach"
     return states, compared
 
 
