@@ -54,9 +54,7 @@ def due_turns(world: World) -> tuple[str, ...]:
 def check_prepare(world: World, action: Prepare) -> Refusal | None:
     """R-P1: the first action of the turn; a trigger the engine can check (R-P2); a plan."""
     actor = action.actor
-    budget = world.need(actor, Budget)
-    rules = world.rules
-    if budget.acted or budget.free_used or budget.half < rules.budget.half_actions:
+    if not _first(world, actor):
         return Refusal(f"Skip / Prepare must be {actor}'s first action of the turn (R-P1)")
     if action.trigger not in TRIGGERS:
         return Refusal(
@@ -75,6 +73,12 @@ def check_prepare(world: World, action: Prepare) -> Refusal | None:
             'Prepare needs "then": the action to take, e.g. {"action": "attack", ...} (R-P1)'
         )
     return None
+
+
+def _first(world: World, actor: str) -> bool:
+    """Whether `actor` has taken no action this turn, not even a Free one (R-P1)."""
+    budget = world.need(actor, Budget)
+    return not (budget.acted or budget.free_used or budget.half < world.rules.budget.half_actions)
 
 
 def resolve_prepare(world: World, action: Prepare, dice: Dice) -> list[ev.Event]:
@@ -174,6 +178,8 @@ def prepare_candidates(scene: Scene, subject: None) -> Iterator[Prepare]:
     an action, or when it ends its turn; and one that needs no enemy in sight: to Guard when
     one comes within reach (R-X14)."""
     world, unit, here = scene.world, scene.unit, scene.here
+    if not scene.sifts("prepare", lambda: _first(world, unit)):
+        return  # the check's first question (R-P1): once a turn has begun, none is made
     foes = [c for c in scene.others() if not scene.ally(c) and not incapacitated(world, c)]
     foes.sort(key=lambda c: chebyshev(here, world.need(c, Position).cell))
     around = tuple(c for c in here.neighbours() if world.grid.inside(c))
