@@ -335,7 +335,17 @@ def ends_by_kind(
     world = terrain_view(world, unit)  # a large creature moves its footprint (R-Z2)
     start = world.need(unit, Position).cell
     m = mover(world, unit)
-    usable = [kind for kind, budget in kinds if _usable(world, unit, (kind,), quicken, budget)]
+    # The kinds paid from one budget (most often all of them) asked at once: `_usable` asks
+    # each kind of its own, so they are the kinds each asked alone would give.
+    by_budget: dict[Budget | None, list[type[Movement]]] = {}
+    for kind, budget in kinds:
+        by_budget.setdefault(budget, []).append(kind)
+    paid = {
+        kind
+        for budget, some in by_budget.items()
+        for kind, _ in _usable(world, unit, tuple(some), quicken, budget)
+    }
+    usable = [kind for kind, _ in kinds if kind in paid]
     limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
     shared = None
     if limits:
