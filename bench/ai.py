@@ -4,13 +4,13 @@ shipped map, against the goals of issue #29.
     python bench/ai.py [--games N] [--first-seed S] [--round-cap R] [--workers K]
                        [--only SCENARIO] [--pairing STRONG-WEAK]...
 
-Tournament: each pairing (by default `tactical-classic`, `hard-normal` and `normal-random`; any
+Tournament: each pairing (by default `normal-classic`, `hard-normal` and `normal-random`; any
 `STRONG-WEAK` of two levels with `--pairing`, repeated for more) is played on every shipped
 scenario N times from each side (the first level as blue, then as red; seeds S..S+N-1, S 0
 unless `--first-seed` says: fresh seeds for a figure after tuning on the first ones), and the
 share of games the first level wins is printed with its 95 % Wilson interval, per scenario
 (and won as blue and as red) and in all, against the goal of the pairing: the whole action
-economy (`tactical`, which becomes `normal` once it meets this goal and keeps the balance bands)
+economy (`normal`, whose weights are `tactical`'s since issue #29)
 beats `classic` (`normal` before issue #29, kept as a baseline) and `hard` beats `normal` in
 >= 65 %, `normal` beats `random` in >= 95 %. A game stopped by the round cap counts as not
 won. A pairing with a level this tree does not have is named ("unknown AI level classic") and
@@ -61,7 +61,7 @@ from sim.tools.batch import Chosen, Taken, choices, kind_order, percentile, wils
 
 ROOT = Path(__file__).resolve().parent.parent
 # The pairings of issue #29 with the share of games the first level must win.
-GOALS = {("tactical", "classic"): 0.65, ("hard", "normal"): 0.65, ("normal", "random"): 0.95}
+GOALS = {("normal", "classic"): 0.65, ("hard", "normal"): 0.65, ("normal", "random"): 0.95}
 # Decision CPU time goals in ms (median, p99).
 TIME_GOALS = {"normal": (10.0, 100.0), "hard": (100.0, 1000.0)}
 # The levels whose offered kinds are recorded: `hard` must choose every one at least once.

@@ -27,8 +27,10 @@ def test_the_levels_are_the_data_files_and_each_makes_an_ai() -> None:
     hard = book().levels["hard"]
     assert hard.search is not None and hard.search.seeds > 0 and hard.search.guide in LEVELS
     assert book().levels["normal"].search is None  # normal is hard without the look-ahead
-    # Until `tactical` beats `classic` and keeps the balance bands, `normal` is `classic`.
-    assert book().levels["normal"].weights is book().weights["classic"]
+    # Issue #29: `normal` plays the whole action economy, `tactical`'s weights; `classic` keeps
+    # the weights `normal` had before, the baseline bench/ai.py measures it against.
+    assert book().levels["normal"].weights is book().weights["tactical"]
+    assert book().levels["classic"].weights is book().weights["classic"]
     assert book().levels["tactical"].weights is book().weights["tactical"]
 
 
