@@ -152,7 +152,7 @@ def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
 def test_every_level_plays_a_game_to_its_end(level: str) -> None:
     """Every level (tactical too, since its Brace weighs the hit points at stake) finishes a
     skirmish against normal well within the round cap: the battle is over, won by a side,
-    before round 30. Fought out: blue's five rounds to hold the ford (issue #35) would end a
+    before round 30. Fought out: blue's eight rounds to hold the ford (issue #35) would end a
     stalled game as blue's win."""
     b, kinds = level_game(level)
     print(f"{level}: {dict(sorted(kinds.items()))}, {b.pending}")
