@@ -265,7 +265,7 @@ def test_against_the_ai_the_player_hands_its_side_over_and_the_battle_ends(
     assert "BLUE is played by the AI (normal); `ai off blue` takes it back" in out
     assert "  AI ana: attacks grok: 27 % to hit, 1.1 damage expected, 27 % to take it down" in out
     over = after(out, "The battle is over:")
-    assert over[1] == "  BLUE wins after 2 rounds"
+    assert over[1] == "  BLUE wins after 3 rounds"
     save, _, _ = load_save(Path(out[-1].split()[2]))
     assert save.over and dict(save.ai) == {"blue": "normal", "red": "normal"}
 
