@@ -82,7 +82,7 @@ def test_harbour_ways_out_of_the_water_and_a_dive(capsys: pytest.CaptureFixture[
     log = run(capsys, "harbour.toml", "harbour_out.jsonl")
     refused = [e["reason"] for e in log if e["type"] == "refused"]
     assert refused == [
-        "(7,4): the bank 2 m above the water; a swimmer steps out at most 0.9 m up; climb it "
+        "(7,4): the bank 2 m above the water; a swimmer steps out at most 0.65 m up; climb it "
         "from the water (R-M8, R-M7)",
         "grok cannot see ana: it is under the water (R-M8)",
     ]
