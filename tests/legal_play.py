@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sim.core import actions as a
+from sim.core.actions import Cost
 from sim.core.components import Budget, ExtendedAction, Item, Position
 from sim.core.creature import creatures, team_of
 from sim.core.geometry import Pos
@@ -27,8 +30,11 @@ from sim.play.engine import (
     ReactionChoice,
 )
 from sim.play.legal import Legal
+from sim.play.rulebook import RULEBOOK
+from sim.rules.budget import refilled
 from sim.rules.combat.prepare import REACTION_SPENDS, TRIGGERS
 from sim.rules.combat.reactions import NONE, reaction_name
+from sim.rules.reach.reachmap import ORDER, reach_map
 
 # Every kind of decision the rules have: each action, each reaction, and declining one.
 RULE_KINDS: tuple[str, ...] = (
@@ -234,3 +240,46 @@ def random_line(battle: Battle, rng: random.Random) -> dict[str, Any]:
         if rng.random() < 0.2:
             line[flag] = True
     return line
+
+
+Paid = list[tuple[tuple[bool, bool], Cost]]  # ((slow, quicken), its cost) of each variant paid
+
+
+def moves_off_reach_maps(
+    battle: Battle,
+    unit: str,
+    paid: Callable[[type[a.Movement]], Paid],
+    quicken: bool,
+    without: frozenset[type[a.Action]] = frozenset(),
+) -> list[Legal]:
+    """The moves but Climb as `legal_decisions` listed them before issue #15, the reference of
+    the listing tests: a reach map of its own for each Movement Action of ORDER (and a dive),
+    whose first cell, given by `to`, is put to the check; then every cell of it in row order
+    for each variant `paid(kind)` gives (none: the kind is not listed)."""
+    world = battle.world
+    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
+    out: list[Legal] = []
+    for kind in ORDER:
+        if kind is a.Climb or kind in without:
+            continue
+        variants = paid(kind)
+        if not variants:
+            continue
+        plain = any(shift == (False, False) for shift, _ in variants)
+        paying = budget if plain else refilled(world.rules)
+        for dive in (False, True) if kind is a.Swim else (False,):
+            cells = reach_map(world, unit, (kind,), submerged=dive, quicken=quicken, budget=paying)
+            first = next(iter(cells), None)
+            if first is None or RULEBOOK[kind].check(world, move_to(kind, unit, first, dive)):
+                continue
+            for (slow, quick), cost in variants:
+                out.extend(
+                    Legal(replace(move_to(kind, unit, cell, dive), slow=slow, quicken=quick), cost)
+                    for cell in cells
+                )
+    return out
+
+
+def move_to(kind: type[a.Movement], unit: str, cell: Pos, dive: bool) -> a.Movement:
+    """A move of `kind` to `cell`; a dive is a submerged Swim (R-M8)."""
+    return a.Swim(unit, to=cell, submerged=True) if dive else kind(unit, to=cell)

@@ -16,20 +16,16 @@ import pytest
 from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core.actions import Action, Refusal
-from sim.core.components import ExtendedAction
 from sim.core.condition import Condition
 from sim.core.creature import has
-from sim.core.geometry import Pos
 from sim.formats.replay import begin
 from sim.play import legal as legal_module
 from sim.play.engine import AwaitingAction, Battle
 from sim.play.legal import PLAIN, Legal, _Prices, kinds, legal_decisions, listing
 from sim.play.rulebook import RULEBOOK
-from sim.rules.budget import refilled
 from sim.rules.candidates import Unless, Unsifted
-from sim.rules.reach.reachmap import ORDER, reach_map
 from tests.helpers import first_fast
-from tests.legal_play import Tally, draw
+from tests.legal_play import Tally, draw, moves_off_reach_maps
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
 
@@ -109,30 +105,9 @@ def _moves_as_each_reach_map_gives(battle: Battle) -> list[Legal]:
     if has(world, unit, Condition.QUICKENED):
         shifts.append((False, True))
     prices = _Prices(battle, shifts)
-    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
-    out: list[Legal] = []
-    for kind in ORDER:
-        paid = prices.listed(kind(unit))
-        if kind is a.Climb or not paid:
-            continue
-        paying = budget if any(shift == PLAIN for shift, _ in paid) else refilled(world.rules)
-        for dive in (False, True) if kind is a.Swim else (False,):
-            cells = reach_map(
-                world, unit, (kind,), submerged=dive, quicken=len(shifts) > 2, budget=paying
-            )
-            first = next(iter(cells), None)
-            if first is None or RULEBOOK[kind].check(world, _to(kind, unit, first, dive)):
-                continue
-            for (slow, quicken), cost in paid:
-                out.extend(
-                    Legal(replace(_to(kind, unit, cell, dive), slow=slow, quicken=quicken), cost)
-                    for cell in cells
-                )
-    return out
-
-
-def _to(kind: type[a.Movement], unit: str, cell: Pos, dive: bool) -> a.Movement:
-    return a.Swim(unit, to=cell, submerged=True) if dive else kind(unit, to=cell)
+    return moves_off_reach_maps(
+        battle, unit, lambda kind: prices.listed(kind(unit)), quicken=len(shifts) > 2
+    )
 
 
 @pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)

@@ -17,20 +17,16 @@ import pytest
 from sim.content.scenario import load, loads
 from sim.core import actions as a
 from sim.core.actions import Action, Cost, Refusal
-from sim.core.components import ExtendedAction
 from sim.core.condition import Condition
 from sim.core.creature import has
-from sim.core.geometry import Pos
 from sim.core.numbers import Tier
 from sim.formats.replay import begin
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle
 from sim.play.legal import Legal, _answers, _plain_candidates, kinds, listing
 from sim.play.rulebook import RULEBOOK
-from sim.rules.budget import refilled
 from sim.rules.candidates import Over, Scene, Unless, Unsifted
-from sim.rules.reach.reachmap import ORDER, reach_map
 from tests.helpers import bench_module, first_fast
-from tests.legal_play import Tally, draw
+from tests.legal_play import Tally, draw, moves_off_reach_maps
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -96,34 +92,15 @@ def _moves(
 ) -> list[Legal]:
     """The moves but Climb: a reach map of each Movement Action's own (and dive), its first cell
     put to `Battle.check` by `to`, then every cell of it in row order for each variant paid."""
-    world = battle.world
-    budget = refilled(world.rules) if world.has(unit, ExtendedAction) else None
-    out: list[Legal] = []
-    for kind in ORDER:
-        if kind is a.Climb or kind in without:
-            continue
-        paid = [
+
+    def paid(kind: type[a.Movement]) -> list[tuple[Shift, Cost]]:
+        return [
             (shift, cost)
             for shift, cost in _variants(battle, kind(unit), shifts)
             if isinstance(cost, Cost)
         ]
-        if not paid:
-            continue
-        paying = budget if any(shift == PLAIN for shift, _ in paid) else refilled(world.rules)
-        for dive in (False, True) if kind is a.Swim else (False,):
-            cells = reach_map(
-                world, unit, (kind,), submerged=dive, quicken=(False, True) in shifts,
-                budget=paying,
-            )  # fmt: skip
-            first = next(iter(cells), None)
-            if first is None or RULEBOOK[kind].check(world, _to(kind, unit, first, dive)):
-                continue
-            for (slow, quicken), cost in paid:
-                out.extend(
-                    Legal(replace(_to(kind, unit, cell, dive), slow=slow, quicken=quicken), cost)
-                    for cell in cells
-                )
-    return out
+
+    return moves_off_reach_maps(battle, unit, paid, (False, True) in shifts, without)
 
 
 def _variants(
@@ -139,10 +116,6 @@ def _variants(
             continue
         out.append((shift, price))
     return out
-
-
-def _to(kind: type[a.Movement], unit: str, cell: Pos, dive: bool) -> a.Movement:
-    return a.Swim(unit, to=cell, submerged=True) if dive else kind(unit, to=cell)
 
 
 def _firsts(whole: list[Legal]) -> list[Legal]:
