@@ -12,6 +12,7 @@ from sim.ai.choice import Choice
 from sim.ai.context import Context
 from sim.ai.evaluators import EVALUATORS, evaluator_of
 from sim.ai.evaluators.move import group_values, move
+from sim.ai.price import bonus_price, move_bonus_prices
 from sim.ai.weights import Weights
 from sim.core import actions as a
 from sim.core.actions import Action
@@ -125,9 +126,7 @@ def group_scores(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
         return np.array([score(context, legal).score for legal in group], dtype=np.float64)
     value = group_values(context, group)
     if group.cost.bonus and not (context.w.last_round_free and context.last_round):
-        w = context.w
-        threat = context.threat(context.here)
-        value = value - group.cost.bonus * (w.bonus_spent + w.move_bonus_threat * threat)
+        value = value - move_bonus_prices(context, group)
     if group.slow:
         value = value - context.w.slowed
     return value
@@ -157,15 +156,8 @@ def score(context: Context, legal: Legal) -> Choice:
     value, why = evaluate(context, decision, legal)
     # Bonus Actions left at the end of the turn pay for reactions until the next one
     # (R-B2): spending one on its own turn gives up a Dodge, Parry or Block.
-    free = context.w.last_round_free and context.last_round
-    if legal.cost is not None and legal.cost.bonus and not free:
-        w = context.w
-        threat = context.threat(context.here)
-        if w.disengage_leaves and isinstance(decision, a.Disengage):
-            threat = 0.0  # it leaves the threat it stands in; its move weighs where it goes
-        # A move (a Step) weighs the threat at its end itself; the share here is the rest's.
-        share = w.move_bonus_threat if isinstance(decision, a.Movement) else w.bonus_threat
-        value -= legal.cost.bonus * (w.bonus_spent + share * threat)
+    if legal.cost is not None:
+        value -= bonus_price(context, decision, legal.cost.bonus)
     # A slowed action costs more for the same effect (R-B6): only worth it when nothing
     # else is, and never before the same action unslowed.
     if decision.slow:

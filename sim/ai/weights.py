@@ -77,6 +77,8 @@ class Weights:
     stance_cost: float
     disengage_leaves: bool
     move_bonus_threat: float
+    move_bonus_end: bool
+    escape_priced: bool
     stance_stake: bool
     last_round_free: bool
     shove_goal: float

@@ -13,6 +13,7 @@ from sim.ai.ranking import rank
 from sim.ai.weights import book
 from sim.core import actions as a
 from sim.core.components import Hands
+from sim.core.geometry import Pos
 from sim.play.engine import AwaitingAction, AwaitingReaction, Battle, ReactionChoice
 from sim.play.legal import legal_decisions
 from sim.rules.combat.attack import weapon_kind
@@ -116,6 +117,38 @@ def test_disengage_before_leaving_two_enemies() -> None:
         "ana",
     )
     expect(b, a.Disengage)
+
+
+# The shipped goblin and shaman (sim/data/templates.toml), as the balance report's duel has them.
+GOBLIN = {"str": "d4+1", "agi": "d10+3", "fcs": "d8+6", "res": "d8+5"}
+SHAMAN = {"str": "d8+3", "agi": "d8+2", "fcs": "d8+7", "res": "d10+4"}
+
+
+def test_walk_in_rather_than_step_in_before_the_foes_blows() -> None:
+    """A goblin three cells from the orc shaman: a Walk (R-M1) or a Step brings it beside him.
+    The Step keeps both its half-actions for a second blow at 25 % (0.8 damage expected), but
+    its Bonus Action is the Dodge it needs there against his two blows (R-B2; undefended his
+    first hits 98 %, 5 a hit, dodged 33 %): it walks in and keeps both. Priced by the threat
+    where it started (three cells off, one blow at most), the Step came first (1.31 to 1.28)
+    and the balance report's duel was over in 2.1 rounds (R-A2: 3-6)."""
+    b = turn_of(
+        scenario_text(
+            """
+            ##########
+            #........#
+            #..g..s..#
+            #........#
+            ##########
+            """,
+            unit("gob", "blue", "goblin_sneak", "g", policy="ask", **GOBLIN)
+            + "\n"
+            + unit("urz", "red", "orc_shaman", "s", policy="ask", **SHAMAN),
+        ),
+        "gob",
+    )
+    walk, why = expect(b, a.Walk)
+    assert walk.to == Pos(5, 2), why
+    assert why == "walks to 5,2 to attack urz"
 
 
 def test_hurt_it_weighs_the_threat_it_leaves_by_trade_hurt() -> None:

@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.ai.context import Context, chebyshev
+from sim.ai.price import bonus_price, move_bonus_prices
 from sim.core import actions as a
 from sim.core.actions import Action
 from sim.core.condition import Condition
@@ -318,8 +319,9 @@ def disengage(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
 
 def _escape(c: Context, legal: Legal) -> tuple[float, Pos | None]:
     """The best of the moves listed this turn that it could still pay for after the Disengage
-    (`legal`), as `move` weighs each with no Attack of Opportunity provoked, and its cell
-    (None when no move is left)."""
+    (`legal`), as `move` weighs each with no Attack of Opportunity provoked (less what its own
+    Bonus Action costs when `escape_priced`, as the ranking will price it), and its cell (None
+    when no move is left)."""
     assert legal.cost is not None
     bonus = c.budget.bonus - legal.cost.bonus
     away = hurt(c)  # the move after it weighed as `fleeing` will weigh it
@@ -330,6 +332,8 @@ def _escape(c: Context, legal: Legal) -> tuple[float, Pos | None]:
         xs = np.array(group.xs, dtype=np.int64)
         ys = np.array(group.ys, dtype=np.int64)
         values = group_values(c, group, leaving=away) + _provoked_values(c, group.kind, xs, ys)
+        if c.w.escape_priced and group.cost.bonus:
+            values = values - move_bonus_prices(c, group)
         i = int(np.argmax(values))
         if to is None or values[i] > best:
             best, to = float(values[i]), Pos(group.xs[i], group.ys[i])
@@ -340,6 +344,8 @@ def _escape(c: Context, legal: Legal) -> tuple[float, Pos | None]:
         if other.cost.bonus > bonus or other.cost.half > c.budget.half:
             continue
         value = move(c, d, other, leaving=away)[0] + provoked_damage(c, d)
+        if c.w.escape_priced:
+            value -= bonus_price(c, d, other.cost.bonus)
         if to is None or value > best:
             best, to = value, d.to
     return best, to
