@@ -18,12 +18,14 @@ from sim.play.legal import MoveGroup
 def move_bonus_prices(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     """What the Bonus Actions of every move of `group` cost (`score`'s price of a move's):
     each a defence given up where the creature stands when the foes come (R-B2), there the
-    end of the move when `move_bonus_end`, else where it starts."""
+    end of the move when `move_bonus_end` and a move without a Bonus Action gets there too
+    (`walkable`: the Step saves a half-action, not the only way in), else where it starts."""
     w = context.w
-    if not w.move_bonus_end:
-        threat = np.full(len(group), context.threat(context.here))
-    else:
-        threat = threat_values(context, group.xs, group.ys)
+    threat = np.full(len(group), context.threat(context.here))
+    if w.move_bonus_end:
+        free = walkable(context)
+        there = np.array([(x, y) in free for x, y in zip(group.xs, group.ys, strict=True)])
+        threat = np.where(there, threat_values(context, group.xs, group.ys), threat)
     return group.cost.bonus * (w.bonus_spent + w.move_bonus_threat * threat)
 
 
@@ -56,7 +58,31 @@ def bonus_price(context: Context, decision: Action, bonus: int) -> float:
     if isinstance(decision, a.Movement):
         # A move (a Step) weighs the threat at its end itself; the share here is the rest's,
         # or the threat where it ends, where the defence given up is wanted.
-        if w.move_bonus_end and decision.to is not None:
-            threat = context.threat(decision.to)
+        to = decision.to
+        if w.move_bonus_end and to is not None and (to.x, to.y) in walkable(context):
+            threat = context.threat(to)
         return bonus * (w.bonus_spent + w.move_bonus_threat * threat)
     return bonus * (w.bonus_spent + w.bonus_threat * threat)
+
+
+def walkable(context: Context) -> frozenset[tuple[int, int]]:
+    """The cells (x, y) a move listed this turn that spends no Bonus Action ends in, and that
+    its half-actions pay for: where a Step's Bonus Action buys only a half-action."""
+
+    def make() -> frozenset[tuple[int, int]]:
+        half = context.budget.half
+        cells = {
+            (x, y)
+            for group in context.moves
+            if not group.cost.bonus and group.cost.half <= half and not group.slow
+            for x, y in zip(group.xs, group.ys, strict=True)
+        }
+        for legal in context.listed_moves:
+            d, cost = legal.decision, legal.cost
+            if not isinstance(d, a.Movement) or d.to is None or cost is None or d.slow:
+                continue
+            if not cost.bonus and cost.half <= half:
+                cells.add((d.to.x, d.to.y))
+        return frozenset(cells)
+
+    return context.kept("walkable", make)
