@@ -27,6 +27,7 @@ from sim.core.components import Budget, Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has
 from sim.core.geometry import Pos
+from sim.core.numbers import Tier
 from sim.core.world import World
 from sim.rules.budget import price
 from sim.rules.movement.climb import ClimbPlan, plan_climb
@@ -210,7 +211,9 @@ def reach_map(
     usable = _usable(world, unit, only, quicken, budget) if only else ()
     # Each kind's metres, worked out once: the window, the strides' search and each kind's
     # own search all read them (issue #31: each read was a kept answer asked again).
-    limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in LIMITED}
+    limits: dict[type[Movement], int] = {
+        kind: _limit(world, unit, kind) for kind, _ in usable if kind in LIMITED
+    }
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
     # as far as the largest of their limits serves all three (its costs are least costs).
     strides = [limits[kind] for kind in STRIDES if kind in limits]
@@ -279,8 +282,15 @@ def _usable(
 
     def found() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
         out = []
+        # A Movement's price reads of its kind only the tier, the kind of Free Action and
+        # Sprint's extra Bonus (its name only for a refusal's words, not kept here): kinds
+        # alike in those are priced once (issue #31: eight prices, four different).
+        priced: dict[tuple[Tier, str | None, int], tuple[int, int] | None] = {}
         for kind in only:
-            left = _affordable(world, kind(unit, quicken=quicken), own)
+            alike = (kind.tier, kind.free_kind, kind.extra_bonus)
+            if alike not in priced:
+                priced[alike] = _affordable(world, kind(unit, quicken=quicken), own)
+            left = priced[alike]
             if left is not None and condition_problem(world, unit, kind) is None:
                 out.append((kind, left))
         return tuple(out)
@@ -348,7 +358,9 @@ def ends_by_kind(
         for kind, _ in _usable(world, unit, tuple(some), quicken, budget)
     }
     usable = [kind for kind, _ in kinds if kind in paid]
-    limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
+    limits: dict[type[Movement], int] = {
+        kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES
+    }
     shared = None
     if limits:
         jr = jump_reach(world, unit, m)
@@ -452,6 +464,8 @@ def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
     hanging = has(world, unit, Condition.HANGING)
     afoot = not hanging and not has(world, unit, Condition.SWIMMING)
     level = grid.ground_half(start)
+    if afoot and grid.level_around(start):
+        return found, partial  # issue #31: one look at the ground around, not eight
     for cell in (*start.neighbours(), *((start,) if hanging else ())):
         if not grid.inside(cell) or (afoot and grid.ground_half(cell) == level):
             continue
