@@ -39,13 +39,10 @@ class Occupancy:
             return
         changed, afresh = due
         if afresh:
-            # Only a creature holds a cell: filed afresh from the creatures alone, not from
-            # every item too (a reach map on a copy of the world files it so).
-            changed = list(creatures(world))
-        cells: dict[Pos, Holders] = {} if afresh else self.cells
-        copied = afresh
-        if afresh:
-            self.where = {}
+            self._afresh(world)
+            return
+        cells = self.cells
+        copied = False
         ranks = world.ranks
         for unit in dict.fromkeys(changed):
             held = _held(world, unit)
@@ -71,6 +68,28 @@ class Occupancy:
         if copied:
             self.cells = cells
             self.views = {}
+        self.mark = world.written
+
+    def _afresh(self, world: World) -> None:
+        """Every standing creature filed anew, with nothing to take out first (a first look,
+        or a journal that does not reach back so far: a reach map on a copy of the world)."""
+        cells: dict[Pos, Holders] = {}
+        where: dict[str, tuple[tuple[Pos, ...], str]] = {}
+        ranks = world.ranks
+        # Only a creature holds a cell: filed from the creatures alone, not from every item
+        # too, and each is one (`_held` without asking so again).
+        for unit in creatures(world):
+            if not world.has(unit, Position) or lying(world, unit):
+                continue
+            held = cells_of(world, unit)
+            team = world.need(unit, Team).name
+            where[unit] = (held, team)
+            for cell in held:
+                there = (*cells.get(cell, ()), (unit, team))
+                if len(there) > 1:
+                    there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
+                cells[cell] = there
+        self.cells, self.where, self.views = cells, where, {}
         self.mark = world.written
 
 
