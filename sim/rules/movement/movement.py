@@ -66,17 +66,18 @@ def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = 
 
 
 def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) -> int:
-    rules = world.rules
+    numbers = world.rules.movement
+    if kind is Step:
+        return half_metres(numbers.step_metres)
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
+    if kind is Crawl:
+        return half_metres(agi.die / numbers.crawl_die_divisor)
     body = world.need(unit, Body)
     # R-Z5: a flier's Walk, Run and Sprint are worked out from its fly speed as R-M1's are
     # from Speed; a swim speed replaces Speed/3 for a Swim.
     fast = body.fly or speed(world, unit)
     athletics = stats.skill("athletics")
-    numbers = rules.movement
-    if kind is Step:
-        return half_metres(numbers.step_metres)
     if kind is Walk:
         return half_metres(fast / numbers.walk_speed_divisor)
     if kind is Run:
@@ -84,8 +85,6 @@ def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) 
     if kind is Sprint:
         rolled = agi.die if roll is None else roll
         return half_metres(fast + athletics + rolled + agi.bonus)
-    if kind is Crawl:
-        return half_metres(agi.die / numbers.crawl_die_divisor)
     if kind is Swim:
         if body.swim:
             return half_metres(body.swim)
