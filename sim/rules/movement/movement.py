@@ -211,6 +211,10 @@ class MovePlan:
 def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | None:
     """What the creature's state forbids (R-M7, R-M8, R-M10, R-G2, R-G4)."""
     held = conditions(world, unit)
+    if not held.entries and kind is not Crawl and kind is not Jump:
+        # No condition at all (most creatures, most turns): only a Crawl (not prone) and a
+        # flier's Jump are refused below. Issue #31: a reach map asks this of eight kinds.
+        return None
     if held.has(Condition.GRAPPLED):
         return f"{unit} is grappled and can take no Movement Action (R-G2)"
     if held.has(Condition.GRAPPLING):
