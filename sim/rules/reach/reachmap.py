@@ -284,13 +284,18 @@ def _usable(
         out = []
         # A Movement's price reads of its kind only the tier, the kind of Free Action and
         # Sprint's extra Bonus (its name only for a refusal's words, not kept here): kinds
-        # alike in those are priced once (issue #31: eight prices, four different).
-        priced: dict[tuple[Tier, str | None, int], tuple[int, int] | None] = {}
+        # alike in those are priced once (issue #31: eight prices, four different). A list,
+        # not a dict: a dict would hash each tier, an Enum hashed in Python.
+        seen: list[tuple[Tier, str | None, int]] = []
+        lefts: list[tuple[int, int] | None] = []
         for kind in only:
             alike = (kind.tier, kind.free_kind, kind.extra_bonus)
-            if alike not in priced:
-                priced[alike] = _affordable(world, kind(unit, quicken=quicken), own)
-            left = priced[alike]
+            if alike in seen:
+                left = lefts[seen.index(alike)]
+            else:
+                left = _affordable(world, kind(unit, quicken=quicken), own)
+                seen.append(alike)
+                lefts.append(left)
             if left is not None and condition_problem(world, unit, kind) is None:
                 out.append((kind, left))
         return tuple(out)
