@@ -58,38 +58,46 @@ def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = 
     """Half-metres one Movement Action allows (R-M1, R-M8, R-U4). For Sprint, `roll` is the AGI
     Roll (None: the most it could be). It reads attributes, skills and Speed (the body, less
     the worn armour's penalty)."""
-    return world.memo(
-        ("allowance", unit, kind, roll),
-        lambda: _allowance(world, unit, kind, roll),
-        reads=(Stats, Body, Gear, Item),
-    )
-
-
-def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) -> int:
     numbers = world.rules.movement
     if kind is Step:
         return half_metres(numbers.step_metres)
+    # What every kind's metres are worked out from, read once per creature: a reach map asks
+    # five kinds (issue #31: each worked out Speed after armour and the skills again).
+    pace = world.memo(("pace", unit), lambda: _pace(world, unit), reads=(Stats, Body, Gear, Item))
+    if kind is Walk:
+        return half_metres(pace.fast / numbers.walk_speed_divisor)
+    if kind is Run:
+        return half_metres(pace.fast + pace.athletics)
+    if kind is Sprint:
+        rolled = pace.agi_die if roll is None else roll
+        return half_metres(pace.fast + pace.athletics + rolled + pace.agi_bonus)
+    if kind is Crawl:
+        return half_metres(pace.agi_die / numbers.crawl_die_divisor)
+    if kind is Swim:
+        if pace.swim:
+            return half_metres(pace.swim)
+        return half_metres(pace.speed / numbers.swim_speed_divisor)
+    raise ValueError(kind)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pace:
+    """A creature's numbers that its Movement Actions' metres are worked out from."""
+
+    fast: int  # R-Z5: the fly speed of a flier's Walk, Run and Sprint, else Speed after armour
+    speed: int  # Speed after armour (R-C5, R-C7)
+    swim: int  # R-Z5: a swim speed replaces Speed/3 for a Swim
+    athletics: int
+    agi_die: int
+    agi_bonus: int
+
+
+def _pace(world: World, unit: str) -> _Pace:
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
-    if kind is Crawl:
-        return half_metres(agi.die / numbers.crawl_die_divisor)
     body = world.need(unit, Body)
-    # R-Z5: a flier's Walk, Run and Sprint are worked out from its fly speed as R-M1's are
-    # from Speed; a swim speed replaces Speed/3 for a Swim.
-    fast = body.fly or speed(world, unit)
-    athletics = stats.skill("athletics")
-    if kind is Walk:
-        return half_metres(fast / numbers.walk_speed_divisor)
-    if kind is Run:
-        return half_metres(fast + athletics)
-    if kind is Sprint:
-        rolled = agi.die if roll is None else roll
-        return half_metres(fast + athletics + rolled + agi.bonus)
-    if kind is Swim:
-        if body.swim:
-            return half_metres(body.swim)
-        return half_metres(speed(world, unit) / numbers.swim_speed_divisor)
-    raise ValueError(kind)
+    fast = speed(world, unit)
+    return _Pace(body.fly or fast, fast, body.swim, stats.skill("athletics"), agi.die, agi.bonus)
 
 
 def allowance_words(world: World, unit: str, kind: type[Movement]) -> str:
