@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from sim.core.components import Conditions, Position, Size, Stats, Team
-from sim.core.creature import cells_of, creatures, is_creature, lying
-from sim.core.geometry import Pos
+from sim.core.creature import cells_of, creatures, is_creature, lying, side
+from sim.core.geometry import Pos, footprint
 from sim.core.world import World
 
 # Where a creature stands, whether it is down (a condition), how large, and that it is one.
@@ -77,11 +77,16 @@ class Occupancy:
         where: dict[str, tuple[tuple[Pos, ...], str]] = {}
         ranks = world.ranks
         # Only a creature holds a cell: filed from the creatures alone, not from every item
-        # too, and each is one (`_held` without asking so again).
+        # too. `_held` of each, read once: it is a creature, and one without any condition
+        # is not lying down (most creatures: `lying` asks two conditions of each).
         for unit in creatures(world):
-            if not world.has(unit, Position) or lying(world, unit):
+            at = world.get(unit, Position)
+            if at is None:
                 continue
-            held = cells_of(world, unit)
+            held_conditions = world.get(unit, Conditions)
+            if held_conditions is not None and held_conditions.entries and lying(world, unit):
+                continue
+            held = footprint(at.cell, side(world, unit))
             team = world.need(unit, Team).name
             where[unit] = (held, team)
             for cell in held:
