@@ -32,8 +32,6 @@ from sim.play.decisions import DecisionError, parse, to_json
 from sim.play.engine import Accepted, Battle, Outcome
 from sim.rules.reach import pathfinder
 from sim.rules.reach.opportunity import foreseen
-from sim.rules.reach.reachmap import ORDER, Hang, reach_map
-from sim.ui.look.metrics import MAX_SCALE, MIN_SCALE, scale_refusal
 
 # What only some commands use is imported where they use it: `sim run` of a script and the
 # window's first frame do not wait for the AI, the terminal board, Tiled's importer, the batch
@@ -43,6 +41,7 @@ if TYPE_CHECKING:
     from sim.ai.chooser import AI
     from sim.content.tilepalette import TilePalette
     from sim.formats.replay import Save, Unfinished
+    from sim.rules.reach.reachmap import Hang
     from sim.tools import batch as batches
     from sim.ui.model.session import Session
 
@@ -60,6 +59,11 @@ PICTURE_MAX = 4096
 # `sim batch --keep-only`: sim.tools.batch.KEEP, written out so that building the parser does not
 # import the batch runner (tests/cli/test_cli.py holds them equal).
 KEEP_ONLY = ("losses", "all")
+# `sim reach --action`: the Movement Actions of sim.rules.reach.reachmap.ORDER, and `--ui-scale`'s
+# bounds, sim.ui.look.metrics's MIN_SCALE and MAX_SCALE, written out for the same reason: only
+# `sim reach` makes a reach map, only the client draws (tests/cli/test_cli.py holds them equal).
+MOVES = ("step", "walk", "jump", "run", "crawl", "swim", "climb", "sprint")
+MIN_SCALE, MAX_SCALE = 0.75, 2.5
 
 
 class UsageError(Exception):
@@ -173,9 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     reach = sub.add_parser("reach", help="print where a unit can move this action, as JSON")
     reach.add_argument("scenario", help="scenario file")
     reach.add_argument("--unit", required=True, help="the unit's id")
-    reach.add_argument(
-        "--action", choices=[kind.name for kind in ORDER], help="only this Movement Action"
-    )
+    reach.add_argument("--action", choices=MOVES, help="only this Movement Action")
     reach.add_argument(
         "--submerged",
         action="store_true",
@@ -238,6 +240,8 @@ def _ui_scale(text: str | None) -> float | None:
         value = float(text)
     except ValueError:
         raise UsageError(f"--ui-scale takes a number such as 1.25, not {text!r}") from None
+    from sim.ui.look.metrics import scale_refusal
+
     refused = scale_refusal(value) if math.isfinite(value) else "it must be a finite number"
     if refused is not None:
         raise UsageError(f"--ui-scale {text}: {refused}")
@@ -517,6 +521,8 @@ def _hangs(hang: Hang | None) -> dict[str, object] | None:
 
 
 def _reach(args: argparse.Namespace) -> int:
+    from sim.rules.reach.reachmap import ORDER, reach_map
+
     if args.submerged and args.action not in (None, "swim"):
         raise UsageError(
             f"--submerged is a dive, and only a Swim dives (R-M8): not with --action "

@@ -323,7 +323,13 @@ def parse_abilities(raw: dict[str, Any], source: str = "abilities.toml") -> dict
 
 
 @cache
+def default_table() -> dict[str, Any]:
+    """sim/data/abilities.toml as parsed (read once; treated as immutable): the abilities are
+    made from it, and the catalogue keeps it as written (issue #31: it was parsed twice)."""
+    return tomllib.loads(data_text("abilities.toml"))
+
+
+@cache
 def default_abilities() -> dict[str, Ability]:
     """The shipped spells and abilities (read once; treated as immutable)."""
-    text = data_text("abilities.toml")
-    return parse_abilities(tomllib.loads(text), "sim/data/abilities.toml")
+    return parse_abilities(default_table(), "sim/data/abilities.toml")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
-from sim.core.abilities import Ability, default_abilities
+from sim.core.abilities import Ability, default_abilities, default_table
 from sim.core.codec import as_toml
 from sim.core.datafiles import data_text
 from sim.core.numbers import Race, default_rules
@@ -367,6 +367,6 @@ def default_catalog() -> Catalog:
         tables={
             **{section: equipment.get(section, {}) for section in EQUIPMENT_SECTIONS},
             "templates": templates,
-            "abilities": _read("abilities.toml"),
+            "abilities": default_table(),
         },
     )

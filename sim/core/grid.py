@@ -128,6 +128,12 @@ class Grid:
     def ground_half(self, pos: Pos) -> int:
         return int(self.layers["height"][pos.y, pos.x])
 
+    def level_around(self, pos: Pos) -> bool:
+        """Whether every cell of the map around `pos` has its ground as high as `pos`."""
+        height = self.layers["height"]
+        around = height[max(pos.y - 1, 0) : pos.y + 2, max(pos.x - 1, 0) : pos.x + 2]
+        return bool((around == height[pos.y, pos.x]).all())
+
     def water_half(self, pos: Pos) -> int:
         return int(self.layers["water"][pos.y, pos.x])
 

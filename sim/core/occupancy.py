@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from sim.core.components import Conditions, Position, Size, Stats, Team
-from sim.core.creature import cells_of, creatures, is_creature, lying
-from sim.core.geometry import Pos
+from sim.core.creature import cells_of, creatures, is_creature, lying, side
+from sim.core.geometry import Pos, footprint
 from sim.core.world import World
 
 # Where a creature stands, whether it is down (a condition), how large, and that it is one.
@@ -39,13 +39,10 @@ class Occupancy:
             return
         changed, afresh = due
         if afresh:
-            # Only a creature holds a cell: filed afresh from the creatures alone, not from
-            # every item too (a reach map on a copy of the world files it so).
-            changed = list(creatures(world))
-        cells: dict[Pos, Holders] = {} if afresh else self.cells
-        copied = afresh
-        if afresh:
-            self.where = {}
+            self._afresh(world)
+            return
+        cells = self.cells
+        copied = False
         ranks = world.ranks
         for unit in dict.fromkeys(changed):
             held = _held(world, unit)
@@ -71,6 +68,33 @@ class Occupancy:
         if copied:
             self.cells = cells
             self.views = {}
+        self.mark = world.written
+
+    def _afresh(self, world: World) -> None:
+        """Every standing creature filed anew, with nothing to take out first (a first look,
+        or a journal that does not reach back so far: a reach map on a copy of the world)."""
+        cells: dict[Pos, Holders] = {}
+        where: dict[str, tuple[tuple[Pos, ...], str]] = {}
+        ranks = world.ranks
+        # Only a creature holds a cell: filed from the creatures alone, not from every item
+        # too. `_held` of each, read once: it is a creature, and one without any condition
+        # is not lying down (most creatures: `lying` asks two conditions of each).
+        for unit in creatures(world):
+            at = world.get(unit, Position)
+            if at is None:
+                continue
+            held_conditions = world.get(unit, Conditions)
+            if held_conditions is not None and held_conditions.entries and lying(world, unit):
+                continue
+            held = footprint(at.cell, side(world, unit))
+            team = world.need(unit, Team).name
+            where[unit] = (held, team)
+            for cell in held:
+                there = (*cells.get(cell, ()), (unit, team))
+                if len(there) > 1:
+                    there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
+                cells[cell] = there
+        self.cells, self.where, self.views = cells, where, {}
         self.mark = world.written
 
 

@@ -618,7 +618,8 @@ def test_the_command_line_imports_what_only_some_commands_use_when_they_run() ->
     """Issue #30: `sim run` of a script does not wait for the AI, the terminal board, Tiled's
     importer or the batch runner; a command that uses one imports it then."""
     later = ("sim.ai.chooser", "sim.ai.seats", "sim.cli.textview", "sim.content.tiled",
-             "sim.tools.batch", "sim.tools.fairness", "sim.formats.state")  # fmt: skip
+             "sim.tools.batch", "sim.tools.fairness", "sim.formats.state",
+             "sim.ui.look.metrics")  # fmt: skip
     code = (
         "import sys, sim.cli.main\n"
         f"print(sorted(m for m in {later!r} if m in sys.modules))\n"
@@ -643,6 +644,15 @@ def test_the_keep_only_choices_are_the_batch_runners() -> None:
     from sim.tools.batch import KEEP
 
     assert KEEP_ONLY == KEEP
+
+
+def test_the_reach_actions_and_the_scale_bounds_are_the_reach_maps_and_the_clients() -> None:
+    from sim.cli.main import MAX_SCALE, MIN_SCALE, MOVES
+    from sim.rules.reach.reachmap import ORDER
+    from sim.ui.look import metrics
+
+    assert tuple(kind.name for kind in ORDER) == MOVES
+    assert (MIN_SCALE, MAX_SCALE) == (metrics.MIN_SCALE, metrics.MAX_SCALE)
 
 
 def test_at_exit_the_command_leaves_its_objects_to_the_process_end() -> None:

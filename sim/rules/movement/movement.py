@@ -58,39 +58,46 @@ def allowance(world: World, unit: str, kind: type[Movement], roll: int | None = 
     """Half-metres one Movement Action allows (R-M1, R-M8, R-U4). For Sprint, `roll` is the AGI
     Roll (None: the most it could be). It reads attributes, skills and Speed (the body, less
     the worn armour's penalty)."""
-    return world.memo(
-        ("allowance", unit, kind, roll),
-        lambda: _allowance(world, unit, kind, roll),
-        reads=(Stats, Body, Gear, Item),
-    )
+    numbers = world.rules.movement
+    if kind is Step:
+        return half_metres(numbers.step_metres)
+    # What every kind's metres are worked out from, read once per creature: a reach map asks
+    # five kinds (issue #31: each worked out Speed after armour and the skills again).
+    pace = world.memo(("pace", unit), lambda: _pace(world, unit), reads=(Stats, Body, Gear, Item))
+    if kind is Walk:
+        return half_metres(pace.fast / numbers.walk_speed_divisor)
+    if kind is Run:
+        return half_metres(pace.fast + pace.athletics)
+    if kind is Sprint:
+        rolled = pace.agi_die if roll is None else roll
+        return half_metres(pace.fast + pace.athletics + rolled + pace.agi_bonus)
+    if kind is Crawl:
+        return half_metres(pace.agi_die / numbers.crawl_die_divisor)
+    if kind is Swim:
+        if pace.swim:
+            return half_metres(pace.swim)
+        return half_metres(pace.speed / numbers.swim_speed_divisor)
+    raise ValueError(kind)
 
 
-def _allowance(world: World, unit: str, kind: type[Movement], roll: int | None) -> int:
-    rules = world.rules
+@dataclass(frozen=True, slots=True)
+class _Pace:
+    """A creature's numbers that its Movement Actions' metres are worked out from."""
+
+    fast: int  # R-Z5: the fly speed of a flier's Walk, Run and Sprint, else Speed after armour
+    speed: int  # Speed after armour (R-C5, R-C7)
+    swim: int  # R-Z5: a swim speed replaces Speed/3 for a Swim
+    athletics: int
+    agi_die: int
+    agi_bonus: int
+
+
+def _pace(world: World, unit: str) -> _Pace:
     stats = world.need(unit, Stats)
     agi = stats.attribute("agi")
     body = world.need(unit, Body)
-    # R-Z5: a flier's Walk, Run and Sprint are worked out from its fly speed as R-M1's are
-    # from Speed; a swim speed replaces Speed/3 for a Swim.
-    fast = body.fly or speed(world, unit)
-    athletics = stats.skill("athletics")
-    numbers = rules.movement
-    if kind is Step:
-        return half_metres(numbers.step_metres)
-    if kind is Walk:
-        return half_metres(fast / numbers.walk_speed_divisor)
-    if kind is Run:
-        return half_metres(fast + athletics)
-    if kind is Sprint:
-        rolled = agi.die if roll is None else roll
-        return half_metres(fast + athletics + rolled + agi.bonus)
-    if kind is Crawl:
-        return half_metres(agi.die / numbers.crawl_die_divisor)
-    if kind is Swim:
-        if body.swim:
-            return half_metres(body.swim)
-        return half_metres(speed(world, unit) / numbers.swim_speed_divisor)
-    raise ValueError(kind)
+    fast = speed(world, unit)
+    return _Pace(body.fly or fast, fast, body.swim, stats.skill("athletics"), agi.die, agi.bonus)
 
 
 def allowance_words(world: World, unit: str, kind: type[Movement]) -> str:
@@ -212,6 +219,10 @@ class MovePlan:
 def condition_problem(world: World, unit: str, kind: type[Movement]) -> str | None:
     """What the creature's state forbids (R-M7, R-M8, R-M10, R-G2, R-G4)."""
     held = conditions(world, unit)
+    if not held.entries and kind is not Crawl and kind is not Jump:
+        # No condition at all (most creatures, most turns): only a Crawl (not prone) and a
+        # flier's Jump are refused below. Issue #31: a reach map asks this of eight kinds.
+        return None
     if held.has(Condition.GRAPPLED):
         return f"{unit} is grappled and can take no Movement Action (R-G2)"
     if held.has(Condition.GRAPPLING):

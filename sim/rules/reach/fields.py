@@ -94,9 +94,8 @@ def ground(
         jr = None  # R-Z5: no jumps in flight
     hh, ww = win.shape
     box = (slice(win.y0, win.y1), slice(win.x0, win.x1))
-    planes = np.empty((pf.PLANES, hh, ww), dtype=np.int32)
+    planes = np.zeros((pf.PLANES, hh, ww), dtype=np.int32)
     planes[: len(TERRAIN)] = grid.stacked(TERRAIN)[(slice(None), *box)]
-    planes[len(TERRAIN) :] = 0
     for x, y, enemy in _standing(world, m):
         if win.x0 <= x < win.x1 and win.y0 <= y < win.y1:
             planes[pf.P_STANDING, y - win.y0, x - win.x0] = 1
@@ -133,10 +132,8 @@ def ground(
         dtype=np.float64,
     )
     flags = pf.cell_flags(planes, params)
-    can_end = (flags & pf.F_ENTER) != 0
-    if gait is not Gait.CRAWL:
-        # R-M5: a move cannot end on a standing creature; a crawler is prone and may share.
-        can_end &= planes[pf.P_STANDING] == 0
+    # R-M5: a move cannot end on a standing creature; a crawler is prone and may share.
+    can_end = flags >= pf.F_END
     return Ground(win, planes, params, flags, can_end)
 
 

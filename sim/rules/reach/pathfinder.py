@@ -290,6 +290,9 @@ F_DIFFICULT = 8  # difficult ground, or water from waist-deep to the mover's hei
 F_LAND = 16  # a jump may land: no wall or pit, not over its head, nobody standing (R-M5, R-M6)
 F_ENEMY = 32  # a standing enemy: no jumping over it (R-M5)
 F_PIT = 64  # a pit: nothing to clear when jumped over
+# A move may end here (F_ENTER, and nobody standing but for a crawler, who is prone and may
+# share, R-M5): the top bit, so that `flags >= F_END` reads it in one comparison.
+F_END = 128
 
 
 @compiled()
@@ -330,6 +333,8 @@ def cell_flags(planes: Int32, params: Float) -> Flags:
                 water_ok = water <= height
             if not solid and water_ok and not planes[P_ENEMY, y, x]:
                 flags |= F_ENTER
+                if gait == CRAWL or not planes[P_STANDING, y, x]:
+                    flags |= F_END
             if not solid and water <= height and not planes[P_STANDING, y, x]:
                 flags |= F_LAND
             out[y, x] = flags

@@ -27,10 +27,11 @@ from sim.core.components import Budget, Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has
 from sim.core.geometry import Pos
+from sim.core.numbers import Tier
 from sim.core.world import World
 from sim.rules.budget import price
 from sim.rules.movement.climb import ClimbPlan, plan_climb
-from sim.rules.movement.footing import Gait, Mover, mover, terrain_view
+from sim.rules.movement.footing import DIRECTIONS, Gait, Mover, mover, terrain_view
 from sim.rules.movement.jump import jump_reach
 from sim.rules.movement.movement import (
     GAITS,
@@ -208,17 +209,21 @@ def reach_map(
     m = mover(world, unit)
     # No kinds asked, no budget read: a creature before its first turn has none.
     usable = _usable(world, unit, only, quicken, budget) if only else ()
+    # Each kind's metres, worked out once: the window, the strides' search and each kind's
+    # own search all read them (issue #31: each read was a kept answer asked again).
+    limits: dict[type[Movement], int] = {
+        kind: _limit(world, unit, kind) for kind, _ in usable if kind in LIMITED
+    }
     # Walk, Run and Sprint follow the same ground rules and differ only in metres: one field
     # as far as the largest of their limits serves all three (its costs are least costs).
-    limits = {kind: _limit(world, unit, kind) for kind, _ in usable if kind in STRIDES}
+    strides = [limits[kind] for kind in STRIDES if kind in limits]
+    most = max(strides, default=0)
     shared = None
-    most = max(limits.values(), default=0)
-    if limits:
+    if strides:
         jr = jump_reach(world, unit, m)
         shared = distance_field(world, m, Gait.STRIDE, start, most, jr)
-    win = window_around(
-        world, start, max((_radius(world, unit, k, m, most) for k, _ in usable), default=1)
-    )
+    radius = max((_radius(world, unit, k, m, most, limits) for k, _ in usable), default=1)
+    win = window_around(world, start, radius)
     code = np.full(win.shape, -1, dtype=np.int8)
     cost = np.zeros(win.shape, dtype=np.int32)
     paths: dict[Pos, Path] = {}
@@ -239,7 +244,7 @@ def reach_map(
             reached, partial = _climbs(world, unit, start)
             climb = index
         else:
-            reached = _cells(world, unit, kind, start, m, submerged, (win, code))
+            reached = _cells(world, unit, kind, start, m, submerged, (win, code), limits)
         if isinstance(reached, Field):
             offers.append(Offer(kind.name, *left, reached))
             fw = reached.window
@@ -277,8 +282,20 @@ def _usable(
 
     def found() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
         out = []
+        # A Movement's price reads of its kind only the tier, the kind of Free Action and
+        # Sprint's extra Bonus (its name only for a refusal's words, not kept here): kinds
+        # alike in those are priced once (issue #31: eight prices, four different). A list,
+        # not a dict: a dict would hash each tier, an Enum hashed in Python.
+        seen: list[tuple[Tier, str | None, int]] = []
+        lefts: list[tuple[int, int] | None] = []
         for kind in only:
-            left = _affordable(world, kind(unit, quicken=quicken), own)
+            alike = (kind.tier, kind.free_kind, kind.extra_bonus)
+            if alike in seen:
+                left = lefts[seen.index(alike)]
+            else:
+                left = _affordable(world, kind(unit, quicken=quicken), own)
+                seen.append(alike)
+                lefts.append(left)
             if left is not None and condition_problem(world, unit, kind) is None:
                 out.append((kind, left))
         return tuple(out)
@@ -303,7 +320,7 @@ def search_of(world: World, unit: str, kind: type[Movement]) -> tuple[Field, int
         limit = _limit(world, unit, kind)
         jr = jump_reach(world, unit, m)
         return distance_field(world, m, Gait.STRIDE, start, limit, jr), limit
-    found = _cells(world, unit, kind, start, m, False, None)
+    found = _cells(world, unit, kind, start, m, False, None, None)
     return (found, INF - 1) if isinstance(found, Field) else None
 
 
@@ -346,7 +363,9 @@ def ends_by_kind(
         for kind, _ in _usable(world, unit, tuple(some), quicken, budget)
     }
     usable = [kind for kind, _ in kinds if kind in paid]
-    limits = {kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES}
+    limits: dict[type[Movement], int] = {
+        kind: _limit(world, unit, kind) for kind in usable if kind in STRIDES
+    }
     shared = None
     if limits:
         jr = jump_reach(world, unit, m)
@@ -361,7 +380,7 @@ def ends_by_kind(
             reached, limit = shared, limits[kind]
         else:
             # A Jump skips cells an earlier action offers: here none.
-            reached = _cells(world, unit, kind, start, m, submerged, None, first=first)
+            reached = _cells(world, unit, kind, start, m, submerged, None, limits, first=first)
         found = _field_ends(reached, limit) if isinstance(reached, Field) else _found_ends(reached)
         if found is not None:
             out[kind] = found
@@ -394,14 +413,22 @@ def _found_ends(found: Found) -> Ends | None:
     return Ends(tuple(c.x for c in cells), tuple(c.y for c in cells), first[near][1])
 
 
-def _radius(world: World, unit: str, kind: type[Movement], m: Mover, strides: int) -> int:
+def _radius(
+    world: World,
+    unit: str,
+    kind: type[Movement],
+    m: Mover,
+    strides: int,
+    limits: Mapping[type[Movement], int],
+) -> int:
     """How far (cells, Chebyshev) from where it stands `kind` looks for cells: its search's
-    window (`strides`: the limit of the one the strides share), a Jump's longest line."""
+    window (`strides`: the limit of the one the strides share; `limits`: each kind's), a
+    Jump's longest line."""
     if kind is Climb or (kind is Step and has(world, unit, Condition.SWIMMING) and not m.flies):
         return 1
     if kind is Jump:
         return jump_reach(world, unit, m).length(0) // 2 + 1
-    return field_radius(m, strides if kind in STRIDES else _limit(world, unit, kind))
+    return field_radius(m, strides if kind in STRIDES else limits[kind])
 
 
 def _offer(
@@ -442,6 +469,8 @@ def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
     hanging = has(world, unit, Condition.HANGING)
     afoot = not hanging and not has(world, unit, Condition.SWIMMING)
     level = grid.ground_half(start)
+    if afoot and grid.level_around(start):
+        return found, partial  # issue #31: one look at the ground around, not eight
     for cell in (*start.neighbours(), *((start,) if hanging else ())):
         if not grid.inside(cell) or (afoot and grid.ground_half(cell) == level):
             continue
@@ -457,6 +486,8 @@ def _climbs(world: World, unit: str, start: Pos) -> tuple[Found, Partial]:
 
 
 STRIDES = (Walk, Run, Sprint)
+# The kinds whose metres an allowance gives (`_limit`): not a Jump's, not a Climb's.
+LIMITED = (Step, Walk, Run, Crawl, Swim, Sprint)
 
 
 def _limit(world: World, unit: str, kind: type[Movement]) -> int:
@@ -475,12 +506,14 @@ def _cells(
     mv: Mover,
     submerged: bool,
     offered: tuple[Window, npt.NDArray[np.int8]] | None,
+    limits: Mapping[type[Movement], int] | None,
     *,
     first: bool = False,
 ) -> Found | Field:
     """The cells `kind` gets to: a search's field, or a few cells each with its path. A Jump
     is not asked for a cell an earlier (cheaper) action offers (`offered`; None: none);
-    `first`: a Jump stops at the first landing in row order."""
+    `first`: a Jump stops at the first landing in row order. `limits`: the metres of each
+    kind, as `_limit` gives them, where the caller has them (None: worked out here)."""
     if kind is Jump:
         if offered is not None and (offered[1] >= 0).any():
             return _landings(world, unit, start, mv, offered, first)
@@ -501,9 +534,10 @@ def _cells(
                 found.append((cell, plan.cost, ((cell, False),)))
         return found
     jr = jump_reach(world, unit, mv) if jumps_allowed(kind) else None
+    limit = limits[kind] if limits is not None and kind in limits else _limit(world, unit, kind)
     if kind is Swim:
         # No water deep enough to swim within reach: the search would find nothing.
-        around = window_around(world, start, field_radius(mv, _limit(world, unit, kind)))
+        around = window_around(world, start, field_radius(mv, limit))
         water = world.grid.stacked(TERRAIN)[
             pf.P_WATER, around.y0 : around.y1, around.x0 : around.x1
         ]
@@ -513,7 +547,7 @@ def _cells(
         # R-M8: a dive swims only where the water is at least as deep as the swimmer is tall,
         # which is what the search reads as deep enough to swim when the waist is that high.
         mv = replace(mv, waist_half=mv.height_half)
-    return distance_field(world, mv, GAITS[kind], start, _limit(world, unit, kind), jr)
+    return distance_field(world, mv, GAITS[kind], start, limit, jr)
 
 
 def _landings(
@@ -532,22 +566,24 @@ def _landings(
     longest = jump_reach(world, unit, mv).length(0)
     radius = longest // 2 + 1
     found: Found = []
-    # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop.
+    # Only cells of the map: a long jump (a large AGI Bonus) must not mean a long loop. The
+    # cells of the eight lines, in row order (issue #31: not every cell of the square around).
     grid = world.grid
-    for y in range(max(start.y - radius, 0), min(start.y + radius + 1, grid.height)):
-        dy = y - start.y
-        for x in range(max(start.x - radius, 0), min(start.x + radius + 1, grid.width)):
-            dx = x - start.x
-            if (dx, dy) == (0, 0) or (dx and dy and abs(dx) != abs(dy)):
-                continue
-            if (mv.diagonal if dx and dy else mv.orthogonal) * max(abs(dx), abs(dy)) > longest:
-                continue
-            cell = Pos(x, y)
-            if offered is not None and offered[1][offered[0].local(cell)] >= 0:
-                continue
-            plan = standing_jump(world, mv, start, cell)
-            if not isinstance(plan, Refusal):
-                found.append((cell, plan.cost, ((cell, True),)))
-                if first:
-                    return found
+    lines: list[tuple[int, int]] = []
+    for dx, dy in DIRECTIONS:
+        per = mv.diagonal if dx and dy else mv.orthogonal
+        x, y, n = start.x + dx, start.y + dy, 1
+        while n <= radius and per * n <= longest and 0 <= x < grid.width and 0 <= y < grid.height:
+            lines.append((y, x))
+            x, y, n = x + dx, y + dy, n + 1
+    lines.sort()
+    for y, x in lines:
+        cell = Pos(x, y)
+        if offered is not None and offered[1][offered[0].local(cell)] >= 0:
+            continue
+        plan = standing_jump(world, mv, start, cell)
+        if not isinstance(plan, Refusal):
+            found.append((cell, plan.cost, ((cell, True),)))
+            if first:
+                return found
     return found

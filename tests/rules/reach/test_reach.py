@@ -408,3 +408,30 @@ def test_sim_reach_names_an_unknown_unit(
     path = write(tmp_path, LANE, creature("ana", "blue", "a"))
     assert main(["reach", path, "--unit", "zed", "--seed", "1"]) == 2
     assert f"there is no unit 'zed' in {path}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("condition", [None, "slowed", "quickened", "prone", "swimming"])
+def test_the_kinds_a_reach_map_offers_are_those_priced_each_on_its_own(
+    condition: str | None,
+) -> None:
+    """Issue #31: `_usable` prices kinds alike in tier, kind of Free Action and extra Bonus
+    once; each budget and condition gives what pricing every kind on its own gives."""
+    from sim.rules.budget import price
+    from sim.rules.movement.movement import condition_problem
+    from sim.rules.reach.reachmap import ORDER, _usable
+
+    b = lane()
+    if condition is not None:
+        give(b, "ana", condition)
+    world = b.world
+    budgets = [Budget(half=h, bonus=k, acted=a) for h in (0, 1, 2) for k in (0, 1, 2)
+               for a in (False, True)]  # fmt: skip
+    for budget in budgets:
+        for quicken in (False, True):
+            alone = []
+            for kind in ORDER:
+                cost = price(world, kind("ana", quicken=quicken), budget)
+                if isinstance(cost, Refusal) or condition_problem(world, "ana", kind):
+                    continue
+                alone.append((kind, (budget.half - cost.half, budget.bonus - cost.bonus)))
+            assert _usable(world, "ana", ORDER, quicken, budget) == tuple(alone), (budget, quicken)
