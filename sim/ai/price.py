@@ -11,6 +11,8 @@ import numpy.typing as npt
 from sim.ai.context import Context
 from sim.core import actions as a
 from sim.core.actions import Action
+from sim.core.condition import Condition
+from sim.core.creature import has
 from sim.core.geometry import Pos
 from sim.play.legal import MoveGroup
 
@@ -18,15 +20,25 @@ from sim.play.legal import MoveGroup
 def move_bonus_prices(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     """What the Bonus Actions of every move of `group` cost (`score`'s price of a move's):
     each a defence given up where the creature stands when the foes come (R-B2), there the
-    end of the move when `move_bonus_end` and a move without a Bonus Action gets there too
-    (`walkable`: the Step saves a half-action, not the only way in), else where it starts."""
+    end of the move when `priced_at_end`, else where it starts."""
     w = context.w
-    threat = np.full(len(group), context.threat(context.here))
-    if w.move_bonus_end:
-        free = walkable(context)
-        there = np.array([(x, y) in free for x, y in zip(group.xs, group.ys, strict=True)])
-        threat = np.where(there, threat_values(context, group.xs, group.ys), threat)
+    if priced_at_end(context):
+        threat = threat_values(context, group.xs, group.ys)
+    else:
+        threat = np.full(len(group), context.threat(context.here))
     return group.cost.bonus * (w.bonus_spent + w.move_bonus_threat * threat)
+
+
+def priced_at_end(context: Context) -> bool:
+    """Whether a move's Bonus Action (a Step's, a Sprint's) is priced by the threat where the
+    move ends (`move_bonus_end`): the Dodge it gives up is wanted there, whether or not a move
+    without a Bonus Action gets there too (after a Sprint or two blows the Step is the only
+    move left, and where it ends is where the foes find it). Not a swimmer's: a Step is its
+    only way up or out of the water (R-M8), a toll paid whenever it leaves and wherever it
+    climbs out, so the threat at the bank tells leaving now from leaving later nothing; weighed
+    against staying in the water (ending the turn, which the ranking cannot see is a stall) it
+    kept the fighter beside the brute's quay swimming. It is priced where it starts."""
+    return context.w.move_bonus_end and not has(context.world, context.unit, Condition.SWIMMING)
 
 
 def threat_values(
@@ -59,30 +71,7 @@ def bonus_price(context: Context, decision: Action, bonus: int) -> float:
         # A move (a Step) weighs the threat at its end itself; the share here is the rest's,
         # or the threat where it ends, where the defence given up is wanted.
         to = decision.to
-        if w.move_bonus_end and to is not None and (to.x, to.y) in walkable(context):
+        if to is not None and priced_at_end(context):
             threat = context.threat(to)
         return bonus * (w.bonus_spent + w.move_bonus_threat * threat)
     return bonus * (w.bonus_spent + w.bonus_threat * threat)
-
-
-def walkable(context: Context) -> frozenset[tuple[int, int]]:
-    """The cells (x, y) a move listed this turn that spends no Bonus Action ends in, and that
-    its half-actions pay for: where a Step's Bonus Action buys only a half-action."""
-
-    def make() -> frozenset[tuple[int, int]]:
-        half = context.budget.half
-        cells = {
-            (x, y)
-            for group in context.moves
-            if not group.cost.bonus and group.cost.half <= half and not group.slow
-            for x, y in zip(group.xs, group.ys, strict=True)
-        }
-        for legal in context.listed_moves:
-            d, cost = legal.decision, legal.cost
-            if not isinstance(d, a.Movement) or d.to is None or cost is None or d.slow:
-                continue
-            if not cost.bonus and cost.half <= half:
-                cells.add((d.to.x, d.to.y))
-        return frozenset(cells)
-
-    return context.kept("walkable", make)

@@ -151,6 +151,32 @@ def test_walk_in_rather_than_step_in_before_the_foes_blows() -> None:
     assert why == "walks to 5,2 to attack urz"
 
 
+def test_no_step_nearer_with_no_half_action_left() -> None:
+    """The goblin has run (R-M1: 1 Action) and has no half-action left; the orc shaman is five
+    cells off. A Step two cells nearer strikes nothing this turn and ends where his Walk brings
+    his two blows, without the Dodge its Bonus Action would buy there (R-B2): it ends its turn
+    with both. Priced by the threat where it started (none: no move but a Step was left to get
+    there, so the Step bought the way in, not a half-action) it stepped in, as the dwarf after
+    its Sprint stepped deeper into the ogre ford's beast and bats."""
+    b = turn_of(
+        scenario_text(
+            """
+            ############
+            #..........#
+            #g.......s.#
+            #..........#
+            ############
+            """,
+            unit("gob", "blue", "goblin_sneak", "g", policy="ask", **GOBLIN)
+            + "\n"
+            + unit("urz", "red", "orc_shaman", "s", policy="ask", **SHAMAN),
+        ),
+        "gob",
+    )
+    accepted(b, unit="gob", action="run", to=[4, 2])
+    expect(b, a.EndTurn)
+
+
 def test_hurt_it_weighs_the_threat_it_leaves_by_trade_hurt() -> None:
     """The same archer: `tactical` weighs a move's trade lightly (`trade`: coming forward to
     strike wins games), but a creature whose hit points are short of the blows where it
