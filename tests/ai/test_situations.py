@@ -124,6 +124,19 @@ GOBLIN = {"str": "d4+1", "agi": "d10+3", "fcs": "d8+6", "res": "d8+5"}
 SHAMAN = {"str": "d8+3", "agi": "d8+2", "fcs": "d8+7", "res": "d10+4"}
 
 
+def goblin_before_shaman(rows: str) -> Battle:
+    """The goblin's turn on `rows`, the shipped goblin at g and orc shaman at s."""
+    return turn_of(
+        scenario_text(
+            rows,
+            unit("gob", "blue", "goblin_sneak", "g", policy="ask", **GOBLIN)
+            + "\n"
+            + unit("urz", "red", "orc_shaman", "s", policy="ask", **SHAMAN),
+        ),
+        "gob",
+    )
+
+
 def test_walk_in_rather_than_step_in_before_the_foes_blows() -> None:
     """A goblin three cells from the orc shaman: a Walk (R-M1) or a Step brings it beside him.
     The Step keeps both its half-actions for a second blow at 25 % (0.8 damage expected), but
@@ -131,20 +144,14 @@ def test_walk_in_rather_than_step_in_before_the_foes_blows() -> None:
     first hits 98 %, 5 a hit, dodged 33 %): it walks in and keeps both. Priced by the threat
     where it started (three cells off, one blow at most), the Step came first (1.31 to 1.28)
     and the balance report's duel was over in 2.1 rounds (R-A2: 3-6)."""
-    b = turn_of(
-        scenario_text(
-            """
-            ##########
-            #........#
-            #..g..s..#
-            #........#
-            ##########
-            """,
-            unit("gob", "blue", "goblin_sneak", "g", policy="ask", **GOBLIN)
-            + "\n"
-            + unit("urz", "red", "orc_shaman", "s", policy="ask", **SHAMAN),
-        ),
-        "gob",
+    b = goblin_before_shaman(
+        """
+        ##########
+        #........#
+        #..g..s..#
+        #........#
+        ##########
+        """
     )
     walk, why = expect(b, a.Walk)
     assert walk.to == Pos(5, 2), why
@@ -158,20 +165,14 @@ def test_no_step_nearer_with_no_half_action_left() -> None:
     with both. Priced by the threat where it started (none: no move but a Step was left to get
     there, so the Step bought the way in, not a half-action) it stepped in, as the dwarf after
     its Sprint stepped deeper into the ogre ford's beast and bats."""
-    b = turn_of(
-        scenario_text(
-            """
-            ############
-            #..........#
-            #g.......s.#
-            #..........#
-            ############
-            """,
-            unit("gob", "blue", "goblin_sneak", "g", policy="ask", **GOBLIN)
-            + "\n"
-            + unit("urz", "red", "orc_shaman", "s", policy="ask", **SHAMAN),
-        ),
-        "gob",
+    b = goblin_before_shaman(
+        """
+        ############
+        #..........#
+        #g.......s.#
+        #..........#
+        ############
+        """
     )
     accepted(b, unit="gob", action="run", to=[4, 2])
     expect(b, a.EndTurn)
