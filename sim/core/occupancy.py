@@ -60,11 +60,7 @@ class Occupancy:
                     del cells[cell]
             if held:
                 self.where[unit] = (held, team)
-                for cell in held:
-                    there = (*cells.get(cell, ()), (unit, team))
-                    if len(there) > 1:
-                        there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
-                    cells[cell] = there
+                _file(cells, unit, team, held, ranks)
         if copied:
             self.cells = cells
             self.views = {}
@@ -77,32 +73,43 @@ class Occupancy:
         where: dict[str, tuple[tuple[Pos, ...], str]] = {}
         ranks = world.ranks
         # Only a creature holds a cell: filed from the creatures alone, not from every item
-        # too. `_held` of each, read once: it is a creature, and one without any condition
-        # is not lying down (most creatures: `lying` asks two conditions of each).
+        # too.
         for unit in creatures(world):
-            at = world.get(unit, Position)
-            if at is None:
-                continue
-            held_conditions = world.get(unit, Conditions)
-            if held_conditions is not None and held_conditions.entries and lying(world, unit):
-                continue
-            held = footprint(at.cell, side(world, unit))
-            team = world.need(unit, Team).name
-            where[unit] = (held, team)
-            for cell in held:
-                there = (*cells.get(cell, ()), (unit, team))
-                if len(there) > 1:
-                    there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
-                cells[cell] = there
+            held = _standing_on(world, unit)
+            if held:
+                team = world.need(unit, Team).name
+                where[unit] = (held, team)
+                _file(cells, unit, team, held, ranks)
         self.cells, self.where, self.views = cells, where, {}
         self.mark = world.written
 
 
 def _held(world: World, unit: str) -> tuple[Pos, ...]:
     """The cells a creature holds for itself: its footprint while it stands (R-Z1, R-M5)."""
-    if not is_creature(world, unit) or not world.has(unit, Position) or lying(world, unit):
+    return _standing_on(world, unit) if is_creature(world, unit) else ()
+
+
+def _standing_on(world: World, unit: str) -> tuple[Pos, ...]:
+    """`_held` of a creature: one without any condition is not lying down (most creatures;
+    `lying` asks two conditions of each, and a reach map's copy of the world files them all)."""
+    at = world.get(unit, Position)
+    if at is None:
         return ()
-    return cells_of(world, unit)
+    held = world.get(unit, Conditions)
+    if held is not None and held.entries and lying(world, unit):
+        return ()
+    return footprint(at.cell, side(world, unit))
+
+
+def _file(
+    cells: dict[Pos, Holders], unit: str, team: str, held: tuple[Pos, ...], ranks: Mapping[str, int]
+) -> None:
+    """`unit` (of `team`) filed on each cell of `held`, its holders in the order of `creatures`."""
+    for cell in held:
+        there = (*cells.get(cell, ()), (unit, team))
+        if len(there) > 1:
+            there = tuple(sorted(there, key=lambda h: ranks[h[0]]))
+        cells[cell] = there
 
 
 def occupancy(world: World) -> Occupancy:
