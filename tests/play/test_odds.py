@@ -1,5 +1,6 @@
-"""Exact odds (sim/play/odds.py) against the engine itself: each figure is compared with 10,000
-resolutions of the engine's own roll code with fair seeded dice, within 1.5 percentage points.
+"""Exact odds (sim/play/odds.py) against the engine itself: each figure is compared with the
+engine's own roll code run on every outcome of the dice, each weighed by its chance
+(tests/dice_tree.py), and must equal it.
 
 The duel is the shipped human_fighter (longsword and heater, mail) against the orc_brute
 (greataxe, hide), side by side; setups give conditions (Brace, Evade, Guard, a Feint, a second
@@ -19,7 +20,7 @@ from sim.core.actions import Disarm, Feint, Hide, Shove, Toss, Trip
 from sim.core.components import AttackWindow, Hands, Position
 from sim.core.condition import written
 from sim.core.creature import has
-from sim.core.dice import SeededDice
+from sim.core.dice import Dice
 from sim.core.geometry import Pos
 from sim.core.purpose import AttackKind, RollKind
 from sim.core.world import World
@@ -53,10 +54,11 @@ from sim.rules.combat.shove import resolve_shove
 from sim.rules.combat.throw import catch_thrown, resolve_toss
 from sim.rules.combat.trip import resolve_trip
 from sim.ui.words.forecast import ODDS_ACTIONS, forecast, percent
+from tests.dice_tree import chance, every_roll
 from tests.helpers import first_fast, give, scenario_text, seeded_battle, unit
 
-SAMPLES = 10_000
-TOLERANCE = 0.015
+# Exact odds and the exact weight of the engine's outcomes differ only by float rounding.
+EXACT = 1e-9
 
 DUEL = scenario_text(
     """
@@ -100,14 +102,14 @@ def _drive(
                 apply(world, item)
 
 
-def sampled_strike(
+def exact_strike(
     world: World, attacker: str, target: str, choice: str, *, melee: bool = True
 ) -> tuple[float, float]:
-    """Hit rate and mean damage over SAMPLES engine strikes with fair dice."""
-    dice = SeededDice(2026)
+    """The chance that an engine strike hits, and its expected damage, over every outcome of
+    its dice."""
     weapon = held_weapon(world, attacker, melee=True) if melee else None
-    hits = damage = 0
-    for _ in range(SAMPLES):
+
+    def run(dice: Dice) -> tuple[bool, int]:
         result, events = _drive(
             strike(
                 world,
@@ -121,9 +123,13 @@ def sampled_strike(
             ),
             choice,
         )
-        hits += result.hit
-        damage += sum(e.amount for e in events if isinstance(e, ev.Damaged))
-    return hits / SAMPLES, damage / SAMPLES
+        return result.hit, sum(e.amount for e in events if isinstance(e, ev.Damaged))
+
+    hit = damage = 0.0
+    for weight, (hits, dealt) in every_roll(run):
+        hit += weight * hits
+        damage += weight * dealt
+    return hit, damage
 
 
 SETUPS: dict[str, list[tuple[str, str, Any]]] = {
@@ -151,12 +157,12 @@ def test_melee_hit_chance_and_damage_match_the_engine(setup: str) -> None:
     else:
         assert {o.defence for o in odds} == {"dodge", "parry", "none"}  # a greataxe, no shield
     for o in odds:
-        hit, damage = sampled_strike(world, "ana", "grok", o.defence)
-        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
-        assert o.damage == pytest.approx(damage, abs=TOLERANCE * max(1, o.per_hit)), o
+        hit, damage = exact_strike(world, "ana", "grok", o.defence)
+        assert o.hit == pytest.approx(hit, abs=EXACT), o
+        assert o.damage == pytest.approx(damage, abs=EXACT), o
 
 
-@pytest.mark.slow  # Monte Carlo; the fast lane samples a melee strike (the test above)
+@pytest.mark.slow  # the fast lane checks a melee strike (the test above)
 def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
     """R-R3 (Block with the heater) and R-A1 (the second attack adds half the FCS Bonus)."""
     b = seeded_battle(DUEL, 1)
@@ -166,11 +172,11 @@ def test_block_and_a_second_attack_in_the_window_match_the_engine() -> None:
     odds = {o.defence: o for o in attack_odds(world, "grok", "ana", weapon=weapon, melee=True)}
     assert set(odds) == {"dodge", "parry", "block", "none"}
     for choice, o in odds.items():
-        hit, _ = sampled_strike(world, "grok", "ana", choice)
-        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
+        hit, _ = exact_strike(world, "grok", "ana", choice)
+        assert o.hit == pytest.approx(hit, abs=EXACT), o
 
 
-@pytest.mark.slow  # Monte Carlo; the fast lane samples a melee strike
+@pytest.mark.slow  # the fast lane checks a melee strike
 def test_a_parry_against_a_ranged_attack_matches_the_engine() -> None:
     """R-R2: a Parry answers any attack: grok's ranged Hit Roll (an arrow's, bare of a weapon's
     damage here) on ana, who may Dodge, Parry with her longsword or Block with her heater."""
@@ -179,8 +185,8 @@ def test_a_parry_against_a_ranged_attack_matches_the_engine() -> None:
     odds = {o.defence: o for o in attack_odds(world, "grok", "ana", weapon=None, melee=False)}
     assert set(odds) == {"dodge", "parry", "block", "none"}
     for choice, o in odds.items():
-        hit, _ = sampled_strike(world, "grok", "ana", choice, melee=False)
-        assert o.hit == pytest.approx(hit, abs=TOLERANCE), o
+        hit, _ = exact_strike(world, "grok", "ana", choice, melee=False)
+        assert o.hit == pytest.approx(hit, abs=EXACT), o
 
 
 def test_damage_is_after_armour() -> None:
@@ -230,46 +236,40 @@ def test_odds_kept_by_their_numbers_follow_the_world() -> None:
         kept.probs[0] = 1.0
 
 
-def rate(trials: Any) -> float:
-    """The share of SAMPLES trials (a function of the dice) that come out true."""
-    dice = SeededDice(7)
-    return sum(bool(trials(dice)) for _ in range(SAMPLES)) / SAMPLES
-
-
 def test_grapple_and_break_free_match_the_engine() -> None:
     """R-G1, R-G2: STR + Athletics against STR + the better of Athletics and Acrobatics."""
     world = seeded_battle(DUEL, 1).world
-    won = rate(
+    won = chance(
         lambda d: contest(
             world, d, "grok", "ana", "grapple", tag=RollKind.GRAPPLE, acting_holds=True
         )[0]
     )
-    assert grapple_chance(world, "grok", "ana") == pytest.approx(won, abs=TOLERANCE)
-    freed = rate(
+    assert grapple_chance(world, "grok", "ana") == pytest.approx(won, abs=EXACT)
+    freed = chance(
         lambda d: contest(
             world, d, "ana", "grok", "break", tag=RollKind.BREAK_FREE, acting_holds=False
         )[0]
     )
-    assert break_free_chance(world, "ana", "grok") == pytest.approx(freed, abs=TOLERANCE)
+    assert break_free_chance(world, "ana", "grok") == pytest.approx(freed, abs=EXACT)
 
 
 def test_feint_and_disarm_match_the_engine() -> None:
     """R-X10 (Deception against an FCS Save) and R-X5 (Hit Roll against the target's)."""
     world = seeded_battle(DUEL, 1).world
 
-    def feinted(dice: SeededDice) -> bool:
+    def feinted(dice: Dice) -> bool:
         events = resolve_feint(world, Feint("ana", target="grok"), dice)
         return any(isinstance(e, ev.ConditionGained) and e.condition == "feinted" for e in events)
 
-    assert feint_chance(world, "ana", "grok") == pytest.approx(rate(feinted), abs=TOLERANCE)
+    assert feint_chance(world, "ana", "grok") == pytest.approx(chance(feinted), abs=EXACT)
     item = held_weapon(world, "grok", melee=True)
     assert item is not None
 
-    def disarmed(dice: SeededDice) -> bool:
+    def disarmed(dice: Dice) -> bool:
         _, events = _drive(resolve_disarm(world, Disarm("ana", target="grok", item=item), dice), "")
         return any(isinstance(e, ev.ItemDropped) for e in events)
 
-    assert disarm_chance(world, "ana", "grok") == pytest.approx(rate(disarmed), abs=TOLERANCE)
+    assert disarm_chance(world, "ana", "grok") == pytest.approx(chance(disarmed), abs=EXACT)
 
 
 HIDING = scenario_text(
@@ -288,11 +288,11 @@ def test_hide_matches_the_engine() -> None:
     world = seeded_battle(HIDING, 1).world
     world.set("gob", Position(Pos(2, 1)))  # in the cover cell
 
-    def hidden(dice: SeededDice) -> bool:
+    def hidden(dice: Dice) -> bool:
         events = resolve_hide(world, Hide("gob"), dice)
         return any(isinstance(e, ev.ConditionGained) and e.condition == "unseen" for e in events)
 
-    assert hide_chance(world, "gob", "ana") == pytest.approx(rate(hidden), abs=TOLERANCE)
+    assert hide_chance(world, "gob", "ana") == pytest.approx(chance(hidden), abs=EXACT)
 
 
 def test_hiding_from_several_watchers_matches_the_engine() -> None:
@@ -316,20 +316,22 @@ def test_hiding_from_several_watchers_matches_the_engine() -> None:
     world.set("gob", Position(Pos(2, 1)))
     odds = hide_odds(world, "gob")
     assert [w for w, _ in odds.each] == ["ana", "bo"]
-    dice = SeededDice(21)
-    beaten = {"ana": 0, "bo": 0}
-    every = 0
-    for _ in range(SAMPLES):
+
+    def hidden_from(dice: Dice) -> set[str]:
         events = resolve_hide(world, Hide("gob"), dice)
         unseen = [e for e in events if isinstance(e, ev.ConditionGained)]
-        hidden = set(written(unseen[0].value).split(",")) if unseen else set()
+        return set(written(unseen[0].value).split(",")) if unseen else set()
+
+    beaten = {"ana": 0.0, "bo": 0.0}
+    every = 0.0
+    for weight, hidden in every_roll(hidden_from):
         for watcher in beaten:
-            beaten[watcher] += watcher in hidden
-        every += hidden == {"ana", "bo"}
-    for watcher, chance in odds.each:
-        assert chance == pytest.approx(beaten[watcher] / SAMPLES, abs=TOLERANCE), watcher
-        assert chance == hide_chance(world, "gob", watcher)
-    assert odds.every == pytest.approx(every / SAMPLES, abs=TOLERANCE)
+            beaten[watcher] += weight * (watcher in hidden)
+        every += weight * (hidden == {"ana", "bo"})
+    for watcher, each in odds.each:
+        assert each == pytest.approx(beaten[watcher], abs=EXACT), watcher
+        assert each == hide_chance(world, "gob", watcher)
+    assert odds.every == pytest.approx(every, abs=EXACT)
     assert 0 < odds.every < min(c for _, c in odds.each)
 
 
@@ -349,21 +351,25 @@ def test_shove_matches_the_engine() -> None:
     """R-X15: the STR Contest, the push of half the shover's STR Roll, the STR Save."""
     world = seeded_battle(OPEN_FIELD, 1).world
     odds = shove_odds(world, "grok", "ana")
-    dice = SeededDice(11)
-    wins = prone = 0
-    pushed: dict[int, int] = {}
-    for _ in range(SAMPLES):
+
+    def shove(dice: Dice) -> list[ev.Event]:
         copy = world.copy()
-        _, events = _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)
+        return _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)[1]
+
+    wins = prone = 0.0
+    pushed: dict[int, float] = {}
+    for weight, events in every_roll(shove):
         steps = sum(isinstance(e, ev.Pushed) for e in events)
         if steps:
-            wins += 1
-            pushed[steps] = pushed.get(steps, 0) + 1
-        prone += any(isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events)
-    assert odds.win == pytest.approx(wins / SAMPLES, abs=TOLERANCE)
-    assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE)
-    for metres, chance in odds.pushed:
-        assert chance == pytest.approx(pushed.get(metres, 0) / SAMPLES, abs=TOLERANCE), metres
+            wins += weight
+            pushed[steps] = pushed.get(steps, 0.0) + weight
+        if any(isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events):
+            prone += weight
+    assert odds.win == pytest.approx(wins, abs=EXACT)
+    assert odds.prone == pytest.approx(prone, abs=EXACT)
+    assert set(pushed) <= {metres for metres, _ in odds.pushed}
+    for metres, each in odds.pushed:
+        assert each == pytest.approx(pushed.get(metres, 0.0), abs=EXACT), metres
 
 
 # Where a push can end (R-X15): grok shoves ana east along row 1 from [1, 1]; "H" is ground
@@ -401,21 +407,27 @@ def test_shove_landings_match_the_engine(ground: str) -> None:
     start = world.need("ana", Position).cell
     ends = {(x.cells[-1] if x.cells else start): x for x in landings}
     assert len(ends) == len(landings)
-    dice = SeededDice(13)
-    landed: dict[Pos, int] = {}
-    prone: dict[Pos, int] = {}
-    for _ in range(SAMPLES):
+
+    def shove(dice: Dice) -> tuple[Pos, bool] | None:
+        """Where a won shove leaves ana, and whether she is Prone there; None when it is lost."""
         copy = world.copy()
         _, events = _drive(resolve_shove(copy, Shove("grok", target="ana"), dice), "", copy)
         if not any(isinstance(e, ev.Pushed) for e in events):
+            return None
+        return copy.need("ana", Position).cell, has(copy, "ana", "prone")
+
+    landed: dict[Pos, float] = {}
+    prone: dict[Pos, float] = {}
+    for weight, outcome in every_roll(shove):
+        if outcome is None:
             continue
-        end = copy.need("ana", Position).cell
-        landed[end] = landed.get(end, 0) + 1
-        prone[end] = prone.get(end, 0) + has(copy, "ana", "prone")
+        end, down = outcome
+        landed[end] = landed.get(end, 0.0) + weight
+        prone[end] = prone.get(end, 0.0) + weight * down
     assert set(landed) <= set(ends)
     for end, x in ends.items():
-        assert x.chance == pytest.approx(landed.get(end, 0) / SAMPLES, abs=TOLERANCE), x
-        assert x.prone == pytest.approx(prone.get(end, 0) / SAMPLES, abs=TOLERANCE), x
+        assert x.chance == pytest.approx(landed.get(end, 0.0), abs=EXACT), x
+        assert x.prone == pytest.approx(prone.get(end, 0.0), abs=EXACT), x
     farthest = max(landings, key=lambda x: len(x.cells))
     if ground == "ledge":
         assert farthest.cells[-1] == Pos(5, 1) and farthest.prone == farthest.chance
@@ -438,19 +450,20 @@ def test_trip_matches_the_engine(evading: bool) -> None:
         give(b, "grok", "evading")
     world = b.world
     for odds in trip_odds(world, "ana", "grok"):
-        dice = SeededDice(5)
-        hits = prone = 0
-        for _ in range(SAMPLES):
+
+        def trip(dice: Dice, defence: str = odds.defence) -> tuple[bool, bool]:
             copy = world.copy()
-            _, events = _drive(
-                resolve_trip(copy, Trip("ana", target="grok"), dice), odds.defence, copy
-            )
-            hits += any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
-            prone += any(
-                isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events
-            )
-        assert odds.hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE), odds
-        assert odds.prone == pytest.approx(prone / SAMPLES, abs=TOLERANCE), odds
+            _, events = _drive(resolve_trip(copy, Trip("ana", target="grok"), dice), defence, copy)
+            hit = any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
+            down = any(isinstance(e, ev.ConditionGained) and e.condition == "prone" for e in events)
+            return hit, down
+
+        hits = prone = 0.0
+        for weight, (hit, down) in every_roll(trip):
+            hits += weight * hit
+            prone += weight * down
+        assert odds.hit == pytest.approx(hits, abs=EXACT), odds
+        assert odds.prone == pytest.approx(prone, abs=EXACT), odds
 
 
 @pytest.mark.slow
@@ -477,13 +490,13 @@ def test_a_trip_weapon_doubles_the_fcs_bonus() -> None:
         1,
     )
     odds = {o.defence: o for o in trip_odds(world, "ana", "grok", factor=factor)}
-    dice = SeededDice(17)
-    hits = 0
-    for _ in range(SAMPLES):
+
+    def hits(dice: Dice) -> bool:
         copy = world.copy()
         _, events = _drive(resolve_trip(copy, Trip("ana", target="grok"), dice), "none", copy)
-        hits += any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
-    assert odds["none"].hit == pytest.approx(hits / SAMPLES, abs=TOLERANCE)
+        return any(isinstance(e, ev.AttackResolved) and e.hit for e in events)
+
+    assert odds["none"].hit == pytest.approx(chance(hits), abs=EXACT)
 
 
 @pytest.mark.slow
@@ -492,9 +505,9 @@ def test_catches_match_the_engine() -> None:
     tossed item on an FCS Check against 15 + its weight."""
     b = seeded_battle(DUEL, 1)
     world = b.world
-    dice = SeededDice(3)
-    hits = caught = 0
-    for _ in range(SAMPLES):
+
+    def throw(dice: Dice) -> tuple[bool, bool]:
+        """Whether the throw hits ana, and whether she catches it."""
         result, _ = _drive(
             strike(
                 world,
@@ -509,11 +522,17 @@ def test_catches_match_the_engine() -> None:
             ),
             "none",
         )
-        if result.hit:
-            hits += 1
-            got, _ = _drive(catch_thrown(world, dice, "ana", "grok", "x", result.hit_roll), "catch")
-            caught += got
-    assert catch_thrown_chance(world, "grok", "ana") == pytest.approx(caught / hits, abs=TOLERANCE)
+        if not result.hit:
+            return False, False
+        got, _ = _drive(catch_thrown(world, dice, "ana", "grok", "x", result.hit_roll), "catch")
+        return True, bool(got)
+
+    hits = caught = 0.0
+    for weight, (hit, got) in every_roll(throw):
+        hits += weight * hit
+        caught += weight * got
+    assert hits > 0
+    assert catch_thrown_chance(world, "grok", "ana") == pytest.approx(caught / hits, abs=EXACT)
 
 
 TOSSING = scenario_text(
@@ -533,16 +552,17 @@ def test_catching_a_toss_matches_the_engine() -> None:
     """R-R6: an FCS Check against 15 + the item's weight; a tie succeeds."""
     world = seeded_battle(TOSSING, 1).world
     (dagger,) = world.need("bram", Hands).items()
-    dice = SeededDice(9)
-    caught = 0
-    for _ in range(SAMPLES):
+
+    def caught(dice: Dice) -> bool:
         copy = world.copy()
         toss = Toss("bram", item=dagger, target="ana")
         _, events = _drive(resolve_toss(copy, toss, dice), "catch", copy)
-        caught += any(isinstance(e, ev.ItemCaught) for e in events)
+        return any(isinstance(e, ev.ItemCaught) for e in events)
+
     weight = world.catalog.get("dagger").weight
-    assert 0 < caught < SAMPLES
-    assert catch_toss_chance(world, "ana", weight) == pytest.approx(caught / SAMPLES, abs=TOLERANCE)
+    exact = chance(caught)
+    assert 0 < exact < 1
+    assert catch_toss_chance(world, "ana", weight) == pytest.approx(exact, abs=EXACT)
 
 
 def test_each_registry_odds_hook_is_the_chance_the_hover_tip_shows() -> None:
