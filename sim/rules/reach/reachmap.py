@@ -23,7 +23,7 @@ from sim.core.actions import (
     Swim,
     Walk,
 )
-from sim.core.components import Budget, Position
+from sim.core.components import Body, Budget, Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has
 from sim.core.geometry import Pos
@@ -274,9 +274,9 @@ def _usable(
     """The kinds of `only` that `unit` can pay for from `budget` (None: its own) and its state
     allows, each
     with the budget left after it. That depends on the unit only through its conditions
-    (Slowed, Quickened, and what forbids a move), so the world keeps it by those and the
-    budget: most creatures, most turns, have the same, and eight actions were priced for
-    every reach map (issue #11)."""
+    (Slowed, Quickened, and what forbids a move) and whether it flies (a flier does not Jump,
+    R-Z5), so the world keeps it by those and the budget: most creatures, most turns, have
+    the same, and eight actions were priced for every reach map (issue #11)."""
 
     own = budget if budget is not None else world.need(unit, Budget)
 
@@ -300,7 +300,8 @@ def _usable(
                 out.append((kind, left))
         return tuple(out)
 
-    key = ("usable", conditions(world, unit), only, quicken, own)
+    flies = world.need(unit, Body).fly > 0  # condition_problem's R-Z5 refusal of a Jump
+    key = ("usable", conditions(world, unit), flies, only, quicken, own)
     return world.memo(key, found, reads=())
 
 

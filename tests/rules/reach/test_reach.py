@@ -435,3 +435,26 @@ def test_the_kinds_a_reach_map_offers_are_those_priced_each_on_its_own(
                     continue
                 alone.append((kind, (budget.half - cost.half, budget.bonus - cost.bonus)))
             assert _usable(world, "ana", ORDER, quicken, budget) == tuple(alone), (budget, quicken)
+
+
+def test_R_Z5_a_fliers_map_does_not_take_the_jumps_from_a_walker_in_the_same_state() -> None:
+    """R-M6, R-Z5: a flier does not Jump, a walker does; the moves each can pay for are kept by
+    the world for every creature alike in conditions and budget, so which of the two asks first
+    must not decide what the other is offered (the walker's Jump over the pit was missing from
+    its map, and from the listing, once the flier's map was made)."""
+    b = begin(
+        """
+        .......
+        .a.bP..
+        .......
+        """,
+        creature("ana", "blue", "a", fly=9),
+        creature("bob", "blue", "b"),
+        extra='[legend]\nP = { kind = "pit" }\n',
+    )
+    alone = reach_map(b.world.copy(), "bob")
+    assert "jump" in {o.name for o in alone.offers}
+    assert "jump" not in {o.name for o in reach_map(b.world, "ana").offers}
+    after = reach_map(b.world, "bob")
+    assert [o.name for o in after.offers] == [o.name for o in alone.offers]
+    assert dict(after) == dict(alone)
