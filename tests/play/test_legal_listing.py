@@ -5,6 +5,8 @@ Slow variants; an index out of range is an IndexError."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -75,21 +77,34 @@ def test_kinds_keep_every_non_move_and_one_move_per_action_and_variant(path: Pat
 # --- issue #15: the moves and the kinds, worked out faster, list the same -----------------------
 
 
-def _states(path: Path, decisions: int = 30) -> Iterator[Battle]:
+def _states(path: Path) -> Iterator[tuple[Battle, tuple[Legal, ...]]]:
     """The battle at each turn's decision of random play drawn from the legal list (the steering
-    of tests/legal_play.py, seeded by the scenario's name), one decision after another."""
+    of tests/legal_play.py, seeded by the scenario's name), one decision after another, with
+    `legal_decisions(battle)` there: each a copy of its own (`Battle.fork`) of the state
+    `_played` keeps, so a test reads the state as it was played."""
+    for battle, listed in _played(path):
+        yield battle.fork(copy.deepcopy(battle.dice)), listed
+
+
+@functools.cache
+def _played(path: Path, decisions: int = 30) -> tuple[tuple[Battle, tuple[Legal, ...]], ...]:
+    """The states of `_states`, played once per process: five tests below read the same game
+    of each scenario, which was played again for each (and its listings made again), most of
+    this file's time. Each state is a fork of the battle, never submitted to."""
     battle = begin(load(path), 5)
     rng = random.Random(path.stem)
     taken = Tally()
+    states: list[tuple[Battle, tuple[Legal, ...]]] = []
     for _ in range(decisions):
         listed = legal_decisions(battle)
         if not listed:
-            return
+            break
         if isinstance(battle.pending, AwaitingAction):
-            yield battle
+            states.append((battle.fork(copy.deepcopy(battle.dice)), listed))
         chosen = draw(battle, listed, rng, taken)
         taken.took(battle.pending, chosen.decision)
         assert not isinstance(battle.submit(chosen.decision), Refusal)
+    return tuple(states)
 
 
 def _moves_as_each_reach_map_gives(battle: Battle) -> list[Legal]:
@@ -117,8 +132,8 @@ def test_moves_are_each_kinds_reach_map_in_random_play(path: Path) -> None:
     put to the check, though the strides now share one search, no map is made and the kind is
     checked along the path to its cheapest cell; at every turn's decision of random play."""
     seen = 0
-    for battle in _states(path):
-        listed = [legal for legal in legal_decisions(battle) if _by_cell(legal)]
+    for battle, whole in _states(path):
+        listed = [legal for legal in whole if _by_cell(legal)]
         assert listed == _moves_as_each_reach_map_gives(battle)
         seen += bool(listed)
     assert seen > 3, "random play has somewhere to go"
@@ -129,8 +144,7 @@ def test_kinds_are_of_the_full_list_in_random_play(path: Path) -> None:
     """What the action bar reads (`Listing.kinds`) at every turn's decision of random play:
     every decision but moves as listed (climbs, each put to the check, too), and of the other
     moves the first of each Movement Action, variant and cost."""
-    for battle in _states(path):
-        whole = legal_decisions(battle)
+    for battle, whole in _states(path):
         kinds = list(listing(battle).kinds())
         assert [k for k in kinds if not _by_cell(k)] == [w for w in whole if not _by_cell(w)]
         firsts: dict[tuple[object, ...], Legal] = {}
@@ -153,8 +167,7 @@ def test_kinds_are_the_first_of_each_type_in_random_play(path: Path) -> None:
     variant and cost: what tells the bar which actions are open and at what cost. Some turns
     list more than one decision of a type, so that asking only until one is accepted shows."""
     fewer = 0
-    for battle in _states(path):
-        whole = legal_decisions(battle)
+    for battle, whole in _states(path):
         expected: list[Legal] = []
         firsts: dict[tuple[object, ...], Action] = {}
         for legal in whole:
@@ -179,7 +192,7 @@ def test_the_sieve_leaves_out_only_what_the_checks_refuse(
     """Issue #15: the candidates the sieve leaves out unmade (targets out of reach or range,
     items too heavy to toss) are each refused by its own check, and listed with every
     candidate put to the check, every turn's decision of random play lists the same."""
-    sifted = sum(_sifted(battle, monkeypatch) for battle in _states(path))
+    sifted = sum(_sifted(battle, monkeypatch, whole) for battle, whole in _states(path))
     assert sifted > 0, "some candidates are out of reach"
 
 
@@ -250,12 +263,16 @@ def test_the_sieve_keeps_reach_weapons_ranged_attacks_and_throws(
     assert not any(isinstance(d, a.Trip) and d.target == "orc" for d in listed)
 
 
-def _sifted(battle: Battle, monkeypatch: pytest.MonkeyPatch) -> int:
+def _sifted(
+    battle: Battle, monkeypatch: pytest.MonkeyPatch, whole: tuple[Legal, ...] | None = None
+) -> int:
     """How many candidates the sieve leaves out at this decision; each is refused by its check,
-    and the list is the same with every candidate put to the check."""
+    and the list is the same with every candidate put to the check. `whole`: the listing
+    (`legal_decisions(battle)`), if made already."""
     pending = battle.pending
     assert isinstance(pending, AwaitingAction)
-    whole = legal_decisions(battle)
+    if whole is None:
+        whole = legal_decisions(battle)
     made = _candidates(battle, pending.unit)
     with monkeypatch.context() as patch:
         patch.setattr(legal_module, "Scene", Unsifted)
@@ -282,7 +299,7 @@ def test_a_listing_without_some_types_is_the_rest_in_the_same_order(path: Path) 
     listing does, in its order: a Climb and a Walk left out too, to cover the moves."""
     without = frozenset({a.Aim, a.Throw, a.Toss, a.Stow, a.Drop, a.Prepare, a.Climb, a.Walk})
     left_out = 0
-    for battle in _states(path):
+    for battle, _ in _states(path):
         whole = legal_decisions(battle, slowed=False)
         rest = [legal for legal in whole if type(legal.decision) not in without]
         assert list(listing(battle, slowed=False, without=without)) == rest
