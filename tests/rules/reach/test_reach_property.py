@@ -204,17 +204,38 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
     jr = jump_reach(world, "ana", m)
     grid = world.grid
     start = world.need("ana", Position).cell
+    # A cell's steps and jumps are worked out when the search first stands on it, and kept
+    # for its other (metres spent, covered): worked out for every cell of the map (most of
+    # them beyond the limit) and each step again at each visit, they were most of this
+    # test's time.
+    steps: dict[Pos, list[tuple[Pos, int, int]]] = {}
     jumps: dict[Pos, list[tuple[Pos, int, int, int]]] = {}
-    for a in grid.cells():
-        found = []
-        for b in grid.cells():
-            if b == a:
-                continue
-            plan = plan_jump(world, m, jr, a, b)
-            if not isinstance(plan, str):
-                # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
-                found.append((b, plan.length, plan.length, plan.runup_needed))
-        jumps[a] = found
+
+    def steps_from(a: Pos) -> list[tuple[Pos, int, int]]:
+        """Each step to a neighbour the scalar rules allow: (cell, cost, metres covered)."""
+        if a not in steps:
+            found = []
+            for b in a.neighbours():
+                if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, a, b) is None:
+                    ground = m.diagonal if b.x != a.x and b.y != a.y else m.orthogonal
+                    found.append((b, step_cost(world, m, Gait.STRIDE, a, b), ground))
+            steps[a] = found
+        return steps[a]
+
+    def jumps_from(a: Pos) -> list[tuple[Pos, int, int, int]]:
+        """Every jump from `a` to any other cell the scalar rules allow."""
+        if a not in jumps:
+            found = []
+            for b in grid.cells():
+                if b == a:
+                    continue
+                plan = plan_jump(world, m, jr, a, b)
+                if not isinstance(plan, str):
+                    # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
+                    found.append((b, plan.length, plan.length, plan.runup_needed))
+            jumps[a] = found
+        return jumps[a]
+
     best: dict[Pos, int] = {}
     queue = [(0, 0, start.y, start.x)]
     seen: set[tuple[Pos, int, int]] = set()
@@ -225,12 +246,10 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
             continue
         seen.add((here, spent, covered))
         best.setdefault(here, spent)
-        moves = []  # (cell, cost, metres covered): run-up is metres covered (R-M6)
-        for b in here.neighbours():
-            if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, here, b) is None:
-                ground = m.diagonal if b.x != x and b.y != y else m.orthogonal
-                moves.append((b, step_cost(world, m, Gait.STRIDE, here, b), ground))
-        moves += [(b, cost, length) for b, cost, length, runup in jumps[here] if runup <= covered]
+        # (cell, cost, metres covered): run-up is metres covered (R-M6)
+        moves = steps_from(here) + [
+            (b, cost, length) for b, cost, length, runup in jumps_from(here) if runup <= covered
+        ]
         for b, cost, length in moves:
             if spent + cost <= limit and (b, spent + cost, covered + length) not in seen:
                 heapq.heappush(queue, (spent + cost, covered + length, b.y, b.x))
