@@ -81,7 +81,9 @@ def _states(path: Path) -> Iterator[tuple[Battle, tuple[Legal, ...]]]:
     """The battle at each turn's decision of random play drawn from the legal list (the steering
     of tests/legal_play.py, seeded by the scenario's name), one decision after another, with
     `legal_decisions(battle)` there: each a copy of its own (`Battle.fork`) of the state
-    `_played` keeps, so a test reads the state as it was played."""
+    `_played` keeps, so a test reads the state as it was played. A fork keeps no answers
+    (`World.copy`): what a test asks of it is worked out afresh, while the listing was made
+    on the played battle, with the answers its game kept."""
     for battle, listed in _played(path):
         yield battle.fork(copy.deepcopy(battle.dice)), listed
 
