@@ -436,7 +436,7 @@ PLAIN = SCENARIO.replace('content = ["monsters.toml"]\n', "").replace(
          "monsters.toml:2: weapons.club: replaces must be true or false"),
         ('[weapons.maul]\nbased_on = "heater"\n',
          "monsters.toml:2: weapons.maul: based_on 'heater' is not a known weapon (known: club, "
-         "dagger, greataxe, halberd, javelin, longsword, maul, serrated_knife, shortbow, "
+         "dagger, greataxe, halberd, javelin, longsword, mace, maul, serrated_knife, shortbow, "
          "shortsword, spear)"),
         ('[weapons.maul]\nbased_on = 3\n',
          "monsters.toml:2: weapons.maul: based_on must be the name of a weapon"),
