@@ -104,7 +104,7 @@ def test_the_bar_without_slow_reads_the_same_from_a_list_without_slow_variants(p
     reason too), Quicken on or off, is what it is from the list with them, at every turn's
     decision of random play on each shipped scenario."""
     fewer = 0
-    for battle in random_turns(path):
+    for battle, _ in random_turns(path):
         unit = battle.pending.unit  # type: ignore[union-attr]
         short, whole = legal_index(battle, slowed=False), legal_index(battle)
         fewer += sum(map(len, short.values())) < sum(map(len, whole.values()))
