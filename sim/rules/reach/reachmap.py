@@ -23,7 +23,7 @@ from sim.core.actions import (
     Swim,
     Walk,
 )
-from sim.core.components import Body, Budget, Position
+from sim.core.components import Budget, Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has
 from sim.core.geometry import Pos
@@ -272,11 +272,11 @@ def _usable(
     budget: Budget | None,
 ) -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
     """The kinds of `only` that `unit` can pay for from `budget` (None: its own) and its state
-    allows, each
-    with the budget left after it. That depends on the unit only through its conditions
-    (Slowed, Quickened, and what forbids a move) and whether it flies (a flier does not Jump,
-    R-Z5), so the world keeps it by those and the budget: most creatures, most turns, have
-    the same, and eight actions were priced for every reach map (issue #11)."""
+    allows, each with the budget left after it. The prices depend on the unit only through
+    its conditions (Slowed, Quickened), so the world keeps them by those and the budget: most
+    creatures, most turns, have the same, and eight actions were priced for every reach map
+    (issue #11). What its state forbids (`condition_problem`) reads the creature itself (a
+    flier does not Jump, R-Z5), so it is asked of each creature, not kept by that key."""
 
     own = budget if budget is not None else world.need(unit, Budget)
 
@@ -296,13 +296,12 @@ def _usable(
                 left = _affordable(world, kind(unit, quicken=quicken), own)
                 seen.append(alike)
                 lefts.append(left)
-            if left is not None and condition_problem(world, unit, kind) is None:
+            if left is not None:
                 out.append((kind, left))
         return tuple(out)
 
-    flies = world.need(unit, Body).fly > 0  # condition_problem's R-Z5 refusal of a Jump
-    key = ("usable", conditions(world, unit), flies, only, quicken, own)
-    return world.memo(key, found, reads=())
+    paid = world.memo(("paid", conditions(world, unit), only, quicken, own), found, reads=())
+    return tuple(p for p in paid if condition_problem(world, unit, p[0]) is None)
 
 
 def search_of(world: World, unit: str, kind: type[Movement]) -> tuple[Field, int] | None:
