@@ -18,10 +18,12 @@ from sim.play.legal import MoveGroup
 
 
 def move_bonus_prices(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
-    """What the Bonus Actions of every move of `group` cost (`score`'s price of a move's):
-    each a defence given up where the creature stands when the foes come (R-B2), there the
-    end of the move when `priced_at_end`, else where it starts."""
+    """What the Bonus Actions of every move of `group` cost (`bonus_price` of each move): each
+    a defence given up where the creature stands when the foes come (R-B2), there the end of
+    the move when `priced_at_end`, else where it starts; nothing in the foes' last round."""
     w = context.w
+    if not group.cost.bonus or (w.last_round_free and context.last_round):
+        return np.zeros(len(group), dtype=np.float64)
     if priced_at_end(context):
         threat = threat_values(context, group.xs, group.ys)
     else:

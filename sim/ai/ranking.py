@@ -125,7 +125,7 @@ def group_scores(context: Context, group: MoveGroup) -> npt.NDArray[np.float64]:
     if EVALUATORS[named] is not move:
         return np.array([score(context, legal).score for legal in group], dtype=np.float64)
     value = group_values(context, group)
-    if group.cost.bonus and not (context.w.last_round_free and context.last_round):
+    if group.cost.bonus:
         value = value - move_bonus_prices(context, group)
     if group.slow:
         value = value - context.w.slowed
