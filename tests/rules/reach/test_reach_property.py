@@ -14,6 +14,7 @@ rules agree, and the reach map agrees with the move check (R-U2, R-U3, R-M2..R-M
 
 from __future__ import annotations
 
+import functools
 import heapq
 from dataclasses import dataclass
 from typing import Any
@@ -208,33 +209,29 @@ def _reference_costs(world: World, limit: int) -> dict[Pos, int]:
     # for its other (metres spent, covered): worked out for every cell of the map (most of
     # them beyond the limit) and each step again at each visit, they were most of this
     # test's time.
-    steps: dict[Pos, list[tuple[Pos, int, int]]] = {}
-    jumps: dict[Pos, list[tuple[Pos, int, int, int]]] = {}
 
+    @functools.cache
     def steps_from(a: Pos) -> list[tuple[Pos, int, int]]:
         """Each step to a neighbour the scalar rules allow: (cell, cost, metres covered)."""
-        if a not in steps:
-            found = []
-            for b in a.neighbours():
-                if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, a, b) is None:
-                    ground = m.diagonal if b.x != a.x and b.y != a.y else m.orthogonal
-                    found.append((b, step_cost(world, m, Gait.STRIDE, a, b), ground))
-            steps[a] = found
-        return steps[a]
+        found = []
+        for b in a.neighbours():
+            if grid.inside(b) and scalar_problem(world, m, Gait.STRIDE, a, b) is None:
+                ground = m.diagonal if b.x != a.x and b.y != a.y else m.orthogonal
+                found.append((b, step_cost(world, m, Gait.STRIDE, a, b), ground))
+        return found
 
+    @functools.cache
     def jumps_from(a: Pos) -> list[tuple[Pos, int, int, int]]:
         """Every jump from `a` to any other cell the scalar rules allow."""
-        if a not in jumps:
-            found = []
-            for b in grid.cells():
-                if b == a:
-                    continue
-                plan = plan_jump(world, m, jr, a, b)
-                if not isinstance(plan, str):
-                    # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
-                    found.append((b, plan.length, plan.length, plan.runup_needed))
-            jumps[a] = found
-        return jumps[a]
+        found = []
+        for b in grid.cells():
+            if b == a:
+                continue
+            plan = plan_jump(world, m, jr, a, b)
+            if not isinstance(plan, str):
+                # R-M6 Decision: a jump's own metres are paid one for one, wherever it lands.
+                found.append((b, plan.length, plan.length, plan.runup_needed))
+        return found
 
     best: dict[Pos, int] = {}
     queue = [(0, 0, start.y, start.x)]
