@@ -23,7 +23,7 @@ from sim.core.actions import (
     Swim,
     Walk,
 )
-from sim.core.components import Budget, Position
+from sim.core.components import Body, Budget, Position
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has
 from sim.core.geometry import Pos
@@ -276,7 +276,7 @@ def _usable(
     its conditions (Slowed, Quickened), so the world keeps them by those and the budget: most
     creatures, most turns, have the same, and eight actions were priced for every reach map
     (issue #11). What its state forbids (`condition_problem`) reads the creature itself (a
-    flier does not Jump, R-Z5), so it is asked of each creature, not kept by that key."""
+    flier does not Jump, R-Z5): the answer is kept for each creature, by its own key."""
 
     own = budget if budget is not None else world.need(unit, Budget)
 
@@ -300,8 +300,14 @@ def _usable(
                 out.append((kind, left))
         return tuple(out)
 
-    paid = world.memo(("paid", conditions(world, unit), only, quicken, own), found, reads=())
-    return tuple(p for p in paid if condition_problem(world, unit, p[0]) is None)
+    held = conditions(world, unit)
+
+    def allowed() -> tuple[tuple[type[Movement], tuple[int, int]], ...]:
+        paid = world.memo(("paid", held, only, quicken, own), found, reads=())
+        return tuple(p for p in paid if condition_problem(world, unit, p[0]) is None)
+
+    # Beside its conditions, what forbids a move reads only its Body (R-Z5: whether it flies).
+    return world.memo(("usable", unit, held, only, quicken, own), allowed, reads=(Body,))
 
 
 def search_of(world: World, unit: str, kind: type[Movement]) -> tuple[Field, int] | None:
