@@ -272,15 +272,19 @@ def _tree(rev: str, into: Path) -> Path:
 def _numbers(theirs: str, ours: str) -> str:
     """The baseline's rules data (`theirs`) with this tree's value for every key both have:
     its loader reads exactly the keys it knows, at the numbers this tree plays with (a key
-    this tree dropped, such as issue #34's feint_turn_ends, keeps the baseline's value)."""
+    this tree dropped, such as issue #34's feint_turn_ends, keeps the baseline's value). A key
+    that is a table in one and a number in the other keeps the baseline's too: its loader reads
+    its own shape (cee8779's `[extended.doff_divisor] value = 2` is this tree's
+    `doff_divisor = 2`), and a number put in place of a table would move it in the document."""
 
     def merge(base: MutableMapping[str, Any], mine: Mapping[str, Any]) -> None:
-        for key, value in base.items():
+        for key, value in list(base.items()):
             if key not in mine:
                 continue
-            if isinstance(value, MutableMapping) and isinstance(mine[key], Mapping):
+            table, ours = isinstance(value, MutableMapping), isinstance(mine[key], Mapping)
+            if table and ours:
                 merge(value, mine[key])
-            else:
+            elif not table and not ours:
                 base[key] = mine[key]
 
     document = tomlkit.parse(theirs)
