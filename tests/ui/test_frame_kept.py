@@ -28,6 +28,7 @@ from sim.ui.input import camera, handover, orders, saving
 from sim.ui.input.app import App
 from sim.ui.model.planner import MOVES
 from sim.ui.model.scene import Scene
+from tests.helpers import first_fast
 from tests.ui.test_client import make_app
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -158,7 +159,7 @@ def states(app: App, tmp_path: Path) -> Iterator[str]:
     yield "scaled"
 
 
-@pytest.mark.parametrize("name", ["chasm", "brawl"])
+@pytest.mark.parametrize("name", first_fast(["chasm", "brawl"]))
 def test_every_frame_shows_what_a_renderer_with_nothing_kept_shows(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
