@@ -66,6 +66,7 @@ from tests.helpers import (
     first_fast,
     give,
     hp,
+    led_by,
     refused,
     scenario_text,
     seeded_battle,
@@ -124,7 +125,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert [to_json(e) for e in whole.log[: len(log)]] == log
 
 
-@pytest.mark.parametrize("path", first_fast(SHIPPED), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(led_by(SHIPPED, "skirmish")), ids=lambda p: p.stem)
 def test_the_ai_plays_every_shipped_scenario_from_both_sides_without_a_refusal(
     path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

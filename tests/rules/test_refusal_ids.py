@@ -253,21 +253,17 @@ class Reasons:
         return Verdict.NO_ID
 
 
-def _refusals(modules: dict[str, Module]) -> list[tuple[str, ast.Call, str, ast.FunctionDef]]:
-    """Every `Refusal(...)` call: (module, call, path, enclosing function)."""
-    out = []
-    for dotted, module in modules.items():
-        for node in ast.walk(module.tree):
-            if not isinstance(node, ast.FunctionDef):
-                continue
-            for inner in _own_nodes(node):
-                if (
-                    isinstance(inner, ast.Call)
-                    and isinstance(inner.func, ast.Name)
-                    and inner.func.id == "Refusal"
-                ):
-                    out.append((dotted, inner, module.path, node))
-    return out
+def _refusals(
+    modules: dict[str, Module], reasons: Reasons
+) -> list[tuple[str, ast.Call, str, ast.FunctionDef]]:
+    """Every `Refusal(...)` call: (module, call, path, enclosing function). Read off the calls
+    `reasons` found in each function's own body (walking every module again for them was a
+    third of the test's time)."""
+    return [
+        (dotted, call, modules[dotted].path, function)
+        for dotted, function, call in reasons.calls
+        if isinstance(call.func, ast.Name) and call.func.id == "Refusal"
+    ]
 
 
 @pytest.mark.slow
@@ -276,7 +272,7 @@ def test_every_refusal_names_its_rule_id() -> None:
     reasons = Reasons(modules)
     missing: list[str] = []
     sites = 0
-    for dotted, call, path, function in _refusals(modules):
+    for dotted, call, path, function in _refusals(modules, reasons):
         if (path, function.name) in NOT_RULES:
             continue
         sites += 1

@@ -820,14 +820,16 @@ def test_a_cluster_that_does_not_answer_is_refused_at_once(
 
 
 @pytest.mark.slow
-def test_ray_plays_the_same_games_as_the_local_pool(duel: Path) -> None:
+def test_ray_plays_the_same_games_as_the_local_pool() -> None:
+    """The local pool's games are the batch the pool tests above compare against (SEED3,
+    played once per process): most of this test is starting Ray."""
     pytest.importorskip("ray.util.multiprocessing")
     from sim.tools.cluster import ray_pool
 
-    the_plan = plan(load(duel), seed=2)
-    local = batch.run(the_plan, 4, workers=2)
-    on_ray = batch.run(the_plan, 4, workers=2, pool=ray_pool("local"))
-    assert batch.summarize(the_plan, on_ray) == batch.summarize(the_plan, local)
+    local = seed3_games(2)
+    on_ray = batch.run(SEED3, 5, workers=2, pool=ray_pool("local"))
+    assert on_ray == local
+    assert batch.summarize(SEED3, on_ray) == batch.summarize(SEED3, local)
 
 
 @pytest.mark.slow

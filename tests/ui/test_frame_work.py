@@ -21,7 +21,7 @@ from sim.ui.input import handover
 from sim.ui.input.app import App
 from sim.ui.model.actionbar import BAR_NAMES, entry, legal_index
 from sim.ui.model.planner import threat_map
-from tests.helpers import first_fast
+from tests.helpers import first_fast, led_by
 from tests.play.test_legal_listing import SCENARIOS
 from tests.play.test_legal_listing import _states as random_turns
 from tests.ui.test_client import make_app, seed_where, write_scenario
@@ -97,7 +97,7 @@ def test_threats_are_kept_while_no_enemy_changes_and_made_again_when_one_moves(
     assert Pos(6, 2) in moved and Pos(9, 5) not in moved
 
 
-@pytest.mark.parametrize("path", first_fast(SCENARIOS), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_fast(led_by(SCENARIOS, "harbour")), ids=lambda p: p.stem)
 def test_the_bar_without_slow_reads_the_same_from_a_list_without_slow_variants(path: Path) -> None:
     """The action bar with the Slow toggle off lists no Slow variant (`legal_index(battle,
     slowed=False)`): every button, open or greyed, its cost and its words (a greyed one's
