@@ -270,9 +270,12 @@ class World:
         clone._stores = {kind: dict(store) for kind, store in self._stores.items()}
         clone._writes = dict(self._writes)
         clone._written = self._written
-        # Answers are not shared: both worlds count writes from the same numbers, so an
-        # answer kept by one could pass for the other's after each had its own writes.
-        clone._memo = {}
+        # The answers kept so far, copied: each was worked out from the history both worlds
+        # share, and each world counts its own writes on from the same numbers, so an answer
+        # passes in either exactly while what it read is unwritten there. Never the same
+        # dictionary: an answer one world keeps later could then pass for the other's after
+        # each had its own writes.
+        clone._memo = dict(self._memo)
         clone._journal = []
         clone._journal_from = self._written
         clone._kept = {}

@@ -1,6 +1,7 @@
 """Answers the world keeps (World.memo): reused while what they read is unchanged, worked out
-again after any write they read, never shared between copies, dropped with new rules or terrain
-(issue #11: plan once, look up once, and never answer from a stale state)."""
+again after any write they read, copied to a copy (each then keeps its own), dropped with new
+rules or terrain (issue #11: plan once, look up once, and never answer from a stale state;
+issue #30: a look-ahead's forks start from the answers of the battle they are forked from)."""
 
 from __future__ import annotations
 
@@ -70,13 +71,26 @@ def test_without_reads_every_kind_but_the_ignored_ones_counts() -> None:
     assert memo() == 3
 
 
-def test_a_copy_keeps_no_answer_of_the_original() -> None:
+def test_a_copy_starts_from_the_originals_answers_and_keeps_its_own() -> None:
+    """A copy answers with what the original kept while what the answer reads is unwritten in
+    the copy; after its own writes each world works out and keeps its own answers, and an
+    answer one keeps never passes for the other's, even once both have written as often."""
     world = battle(TWO, [8, 1]).world
-    memo, _ = counted(world, reads=(Position,))
-    memo()
+    memo, calls = counted(world, reads=(Position,))
+    assert memo() == 1
     clone = world.copy()
     clone_memo, clone_calls = counted(clone, reads=(Position,))
-    assert clone_memo() == 1 and clone_calls == [1]  # worked out afresh, not the original's
+    assert clone_memo() == 1 and clone_calls == []  # the original's answer, nothing worked out
+    clone.set("ana", replace(clone.need("ana", Budget), bonus=0))  # a kind it does not read
+    assert clone_memo() == 1 and clone_calls == []
+    clone.set("ana", Position(Pos(1, 0)))
+    assert clone_memo() == 1 and clone_calls == [1]  # its own write: worked out afresh
+    # The original, written as often (the same counts), still answers with its own.
+    world.set("ana", replace(world.need("ana", Budget), bonus=0))
+    assert memo() == 1 and len(calls) == 1
+    world.set("orc", Position(Pos(4, 1)))
+    assert memo() == 2 and len(calls) == 2  # not the copy's answer, kept at the same counts
+    assert clone_memo() == 1 and clone_calls == [1]  # nor the other way round
 
 
 def test_new_rules_or_terrain_drop_kept_answers() -> None:
