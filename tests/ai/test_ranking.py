@@ -73,7 +73,7 @@ def _play(path: Path, name: str, decisions: int) -> int:
     return moves
 
 
-@pytest.mark.parametrize("name", ["normal", "tactical"])
+@pytest.mark.parametrize("name", ["normal", "classic"])
 @pytest.mark.parametrize("path", first_fast(led_by(SCENARIOS, "chasm")), ids=lambda p: p.stem)
 def test_every_move_scored_at_once_is_scored_as_one_by_one(path: Path, name: str) -> None:
     assert _play(path, name, 30) > 100
@@ -89,7 +89,7 @@ def test_moves_beyond_the_planes_window_are_weighed_one_by_one(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["normal", "tactical"])
+@pytest.mark.parametrize("name", ["normal", "classic"])
 def test_scattered_creatures_some_hanging_with_objectives_of_several_cells(name: str) -> None:
     # Every creature set down anywhere, now and then up a face (a move leaves its first cell
     # from a height, R-M7); each side with an objective of three cells to take, the other's to
