@@ -6,9 +6,13 @@ import numpy as np
 
 from sim.ai.context import KILL, attack_count, chebyshev, foe_odds
 from sim.core import actions as a
+from sim.core.abilities import Condition as Given
+from sim.core.abilities import Damage
 from sim.core.actions import Refusal
 from sim.core.components import Position
+from sim.core.condition import Condition
 from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.numbers import Tier
 from sim.core.world import World
 from sim.play.engine import (
     Battle,
@@ -17,8 +21,10 @@ from sim.play.engine import (
 from sim.play.odds import (
     attack_odds,
 )
+from sim.play.rulebook import RULEBOOK
 from sim.rules.budget import refilled
 from sim.rules.combat.attack import plan_attack
+from sim.rules.combat.casting import known
 from sim.rules.combat.reactions import (
     NONE,
     bonus_left,
@@ -139,22 +145,56 @@ def _shots(
     here = world.need(foe, Position).cell
     best: tuple[str, float, float, float, int] | None = None
     worth = 0.0
+    bolts = _bolts(world, foe)
     for target in targets:
         plan = plan_attack(world, a.Attack(foe, target=target))
         if isinstance(plan, Refusal):
             weight = attack_count(False, chebyshev(here, world.need(target, Position).cell))
-            if not weight:
-                continue
-            odds = foe_odds(world, foe, target)
+            odds = foe_odds(world, foe, target) if weight else ()
         else:
             weight = 2.0
             odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
-        worst = min(odds, key=lambda o: o.damage)
-        bare = next((o for o in odds if o.defence == NONE), worst)
-        value = weight * (worst.damage + bare.damage)
-        if best is None or value > worth:
-            best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
+        if odds:
+            worst = min(odds, key=lambda o: o.damage)
+            bare = next((o for o in odds if o.defence == NONE), worst)
+            value = weight * (worst.damage + bare.damage)
+            if best is None or value > worth:
+                best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
+        for name, casts, per_hit in bolts:
+            spell = world.catalog.abilities[name]
+            kind = a.Cast if spell.kind == "spell" else a.Use
+            if RULEBOOK[kind].check(world, kind(foe, ability=name, target=target)) is not None:
+                continue  # out of range or sight, or not to be aimed at it (R-X20, R-A5)
+            odds = attack_odds(world, foe, target, weapon=None, melee=False)
+            guarded = min(o.hit for o in odds)
+            open_ = next((o.hit for o in odds if o.defence == NONE), guarded)
+            value = casts * (guarded + open_) * per_hit
+            if best is None or value > worth:
+                best, worth = (target, casts / 2, guarded, open_, per_hit), value
     return best
+
+
+def _bolts(world: World, foe: str) -> list[tuple[str, float, int]]:
+    """The spells and abilities `foe` knows that strike one creature with a Hit Roll (a
+    firebolt), each with how many it casts a turn (two of a ½ Action, R-X20) and the hit
+    points a hit takes, its Burning stacks included (R-K4: k stacks burn k, then k - 1 ...).
+    The foes' casters count among their replies as their blows do: counting their blows alone,
+    `hard` saw nothing to fear from the shaman and the mage beyond their maces and staves."""
+    out = []
+    for name in known(world, foe):
+        spell = world.catalog.abilities.get(name)
+        if spell is None or not spell.attack or spell.target not in ("enemy", "creature"):
+            continue
+        taken = 0.0
+        for effect in spell.effects:
+            if isinstance(effect, Damage):
+                amount = effect.amount
+                taken += amount.count * (amount.die + 1) / 2 + amount.flat
+            elif isinstance(effect, Given) and effect.name is Condition.BURNING:
+                taken += effect.value * (effect.value + 1) / 2
+        casts = 2.0 if spell.tier is Tier.HALF else 1.0
+        out.append((name, casts, round(taken)))
+    return out
 
 
 def standing(world: World, team: str) -> float:

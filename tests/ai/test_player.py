@@ -30,7 +30,7 @@ from sim.cli.main import main
 from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core.actions import Refusal
-from sim.core.components import Position
+from sim.core.components import Position, Repertoire
 from sim.core.condition import Condition
 from sim.core.creature import creatures, team_of
 from sim.core.dice import LoadedDice, SeededDice
@@ -57,6 +57,7 @@ from sim.play.engine import (
     ReactionChoice,
 )
 from sim.play.legal import legal_decisions
+from sim.play.odds import attack_odds
 from sim.rules.combat.casting import affected
 from tests.helpers import (
     accept,
@@ -812,6 +813,44 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     assert down > wounded
     # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
     assert down - wounded >= 2
+
+
+GALLERY = scenario_text(
+    """
+    ##########
+    #a......m#
+    #........#
+    #####.####
+    #z.......#
+    ##########
+    """,
+    unit("ana", "blue", "human_fighter", "a", policy="ask")
+    + "\n"
+    + unit("mara", "red", "human_mage", "m", policy="ask")
+    + "\n"
+    + unit("zul", "red", "human_mage", "z", policy="ask"),
+)
+
+
+def test_hard_counts_the_firebolts_of_a_caster_in_sight_among_the_foes_replies() -> None:
+    """`prospect` weighs what the foes can deal before the creature's next turn: a mage 7 m
+    off with a clear line (mara) is two firebolts (R-X20: a Quick Spell, ½ Action each; 1d4
+    and 2 Burning stacks, R-K4: 2.5 + 3 a hit), not nothing, as her staff, out of reach,
+    counted; one behind a wall (zul) none (R-A5). Counting blows alone, hard lost more games
+    of the spells scenario to normal than it won (bench/ai.py, seeds 8-23: 12 of 32)."""
+    b = seeded_battle(GALLERY, 1)
+    with_spells = prospect(b, "blue")
+    b.world.set("mara", Repertoire(()))
+    without = prospect(b, "blue")
+    firebolt = attack_odds(b.world, "mara", "ana", weapon=None, melee=False)
+    guarded = min(o.hit for o in firebolt)
+    open_ = next(o.hit for o in firebolt if o.defence == "none")
+    assert 0 < guarded < open_ <= 1
+    # Her two firebolts, at least as if each met a defence (6 hit points a hit): 3.4 of them.
+    assert without - with_spells > 2 * guarded * 6
+    b.world.set("mara", Repertoire(("firebolt",)))
+    b.world.set("zul", Repertoire(()))
+    assert prospect(b, "blue") == pytest.approx(with_spells)  # zul's firebolts count for nothing
 
 
 @pytest.mark.parametrize(
