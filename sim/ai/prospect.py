@@ -188,8 +188,7 @@ def _bolts(world: World, foe: str) -> list[tuple[str, float, int]]:
         taken = 0.0
         for effect in spell.effects:
             if isinstance(effect, Damage):
-                amount = effect.amount
-                taken += amount.count * (amount.die + 1) / 2 + amount.flat
+                taken += effect.amount.mean
             elif isinstance(effect, Given) and effect.name is Condition.BURNING:
                 taken += effect.value * (effect.value + 1) / 2
         casts = 2.0 if spell.tier is Tier.HALF else 1.0

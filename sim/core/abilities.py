@@ -65,6 +65,15 @@ class Amount:
     die: int = 0
     flat: int = 0
 
+    @property
+    def mean(self) -> float:
+        """The points expected: each die's mean, and the flat part.
+
+        >>> Amount(2, 4, 1).mean, Amount(0, 0, 3).mean
+        (6.0, 3.0)
+        """
+        return self.count * (self.die + 1) / 2 + self.flat
+
     def __str__(self) -> str:
         if not self.count:
             return str(self.flat)

@@ -31,14 +31,11 @@ def cast(c: Context, d: Action, legal: Legal) -> tuple[float, str]:
                     # Burning a foe that is already down wins nothing (R-K2, R-C6): casters
                     # that did spent every turn on the fallen while the standing foe waited.
                     continue
-                amount = effect.amount
-                value += sign * (amount.count * (amount.die + 1) / 2 + amount.flat)
+                value += sign * effect.amount.mean
             elif isinstance(effect, Heal):
                 health = c.world.need(unit, Health)
                 if health.hp < health.max_hp:
-                    amount = effect.amount
-                    mean = amount.count * (amount.die + 1) / 2 + amount.flat
-                    healed = min(mean, health.max_hp - health.hp)
+                    healed = min(effect.amount.mean, health.max_hp - health.hp)
                     value -= sign * healed
                     if sign < 0 and not down:
                         value += c.rescue(unit, healed)  # it may stand through the foes' turn
