@@ -160,9 +160,7 @@ def _shots(
             value = weight * (worst.damage + bare.damage)
             if best is None or value > worth:
                 best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
-        for name, casts, per_hit in bolts:
-            spell = world.catalog.abilities[name]
-            kind = a.Cast if spell.kind == "spell" else a.Use
+        for kind, name, casts, per_hit in bolts:
             if RULEBOOK[kind].check(world, kind(foe, ability=name, target=target)) is not None:
                 continue  # out of range or sight, or not to be aimed at it (R-X20, R-A5)
             odds = attack_odds(world, foe, target, weapon=None, melee=False)
@@ -174,13 +172,14 @@ def _shots(
     return best
 
 
-def _bolts(world: World, foe: str) -> list[tuple[str, float, int]]:
+def _bolts(world: World, foe: str) -> list[tuple[type[a.AbilityAction], str, float, int]]:
     """The spells and abilities `foe` knows that strike one creature with a Hit Roll (a
-    firebolt), each with how many it casts a turn (two of a ½ Action, R-X20) and the hit
-    points a hit takes, its Burning stacks included (R-K4: k stacks burn k, then k - 1 ...).
+    firebolt), each with the action that takes it (a Cast or a Use), how many it casts a turn
+    (two of a ½ Action, R-X20) and the hit points a hit takes, its Burning stacks included
+    (R-K4: k stacks burn k, then k - 1 ...).
     The foes' casters count among their replies as their blows do: counting their blows alone,
     `hard` saw nothing to fear from the shaman and the mage beyond their maces and staves."""
-    out = []
+    out: list[tuple[type[a.AbilityAction], str, float, int]] = []
     for name in known(world, foe):
         spell = world.catalog.abilities.get(name)
         if spell is None or not spell.attack or spell.target not in ("enemy", "creature"):
@@ -192,7 +191,8 @@ def _bolts(world: World, foe: str) -> list[tuple[str, float, int]]:
             elif isinstance(effect, Given) and effect.name is Condition.BURNING:
                 taken += effect.value * (effect.value + 1) / 2
         casts = 2.0 if spell.tier is Tier.HALF else 1.0
-        out.append((name, casts, round(taken)))
+        kind = a.Cast if spell.kind == "spell" else a.Use
+        out.append((kind, name, casts, round(taken)))
     return out
 
 
