@@ -315,7 +315,8 @@ def every_kind(
     exempt = never_worth() if exempt is None else exempt
     lines: list[str] = []
     for level in EVERY_KIND:
-        offered = {k for r in results for lv, ks in r.offered if lv == level for k in ks}
+        games = [set(ks) for r in results for lv, ks in r.offered if lv == level]
+        offered: set[str] = set().union(*games)
         if not offered:
             continue
         chose = {c.kind for r in results for lv, c in r.chosen if lv == level and c.count}
@@ -331,7 +332,12 @@ def every_kind(
             f"reaction it was offered at least once; goal: every one: {verdict}"
         )
         if never:
-            lines += _wrapped([k.replace("_", " ") for k in never], "  never chosen: ")
+            # How rare each one's chance was: a kind offered in a game or two says less.
+            rare = [
+                f"{k.replace('_', ' ')} ({sum(k in g for g in games)} of {len(games)} games)"
+                for k in never
+            ]
+            lines += _wrapped(rare, "  never chosen (offered in): ")
         apart = sorted(offered & exempt.keys(), key=kind_order)
         if apart:
             words = [k.replace("_", " ") for k in apart]

@@ -129,7 +129,7 @@ def test_choices_by_kind_per_level_and_the_kinds_hard_never_chose(bench: ModuleT
     assert bench.every_kind(results, verdicts, {}) == [
         "hard chose 2 of the 4 kinds of action and reaction it was offered at least once;"
         " goal: every one: NOT met",
-        "  never chosen: aim, feint",
+        "  never chosen (offered in): aim (1 of 2 games), feint (1 of 2 games)",
     ]
     assert verdicts.rows == [("hard chooses every kind it is offered", "2 of 4", False)]
     # A kind the AI lists as never worth choosing is not asked of it, but named apart.
