@@ -106,7 +106,11 @@ def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) 
     for (R-B2; `fresh`: the targets' turns come first and refill them), the rest none; then
     the damage expected, no more than the target's hit points, and KILL with the chance they
     take it down. Each foe counted alone, two foes beside a creature that had spent its
-    Bonus Actions on a Sprint looked no worse than one far off, and `hard` ran up to them."""
+    Bonus Actions on a Sprint looked no worse than one far off, and `hard` ran up to them.
+    Where the strikes may take down every one of `targets`, WIN more with that chance (R-C6,
+    each target's fall taken as independent of the others'): a fork that stops a turn short of
+    the battle's end must count it as one that reaches it does, or a turn that defers the risk
+    looks better than one that meets it."""
     shots: dict[str, list[tuple[float, float, float, int]]] = {}
     for unit in side:
         found = _shots(world, unit, targets)
@@ -114,6 +118,8 @@ def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) 
             target, weight, defended, bare, per_hit = found
             shots.setdefault(target, []).extend([(weight, defended, bare, per_hit)] * 2)
     total = 0.0
+    # The chance that every one of `targets` goes down: the battle won by `side` (R-C6).
+    every = 1.0 if targets and len(shots) == len(targets) else 0.0
     for target, strikes in shots.items():
         left = max(hp(world, target), 0)
         guards = refilled(world.rules).bonus if fresh else bonus_left(world, target)
@@ -131,7 +137,8 @@ def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) 
             chances = moved
         down = float(chances[left]) if left > 0 else 0.0
         total += min(expected, float(left)) + KILL * down
-    return total
+        every *= down
+    return total + WIN * every
 
 
 def _shots(

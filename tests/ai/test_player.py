@@ -21,7 +21,8 @@ from sim.ai.chooser import AI
 from sim.ai.levels import LEVELS
 from sim.ai.lookahead import play_out
 from sim.ai.luck import Luck
-from sim.ai.prospect import prospect, standing
+from sim.ai.context import KILL
+from sim.ai.prospect import COUNTER, WIN, prospect, standing
 from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
 from sim.ai.seats import play, take_seats
@@ -814,6 +815,24 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     # Taken down, he is worth his 2 hit points and KILL more to red than standing (R-K2).
     assert down - wounded >= 2
 
+
+
+def test_hard_counts_the_battle_a_reply_may_end_where_the_fight_goes_on() -> None:
+    """With ana down, bram (2 hit points, Prone between two orcs) is the last of blue: the
+    orcs' blows before his next turn may end the battle (R-C6). A look-ahead's fork that ends
+    there counts the battle lost or won (WIN); one that stops a turn short of it must count its
+    chance too. Counting that turn's blows alone (his hit points and KILL), a fork that
+    deferred the risk looked far better than one that met it, and hard, behind, ended its
+    turns beside the foe rather than strike (harbour, bench/ai.py: 8 of 24)."""
+    b = seeded_battle(CORNERED, 1)
+    give(b, "bram", "prone")
+    standing_by = prospect(b, "blue") - standing(b.world, "blue")
+    # ana standing: one foe's blows cannot down both, so the battle is not at stake.
+    assert standing_by >= -(2 + KILL)
+    apply(b.world, ConditionGained("ana", Condition.INCAPACITATED, 1))
+    # ana down: bram's fall ends it; his chance to fall (about 9 in 10) weighs as a battle.
+    assert prospect(b, "blue") - standing(b.world, "blue") < -0.8 * WIN
+    assert prospect(b, "red") - standing(b.world, "red") > 0.8 * COUNTER * WIN
 
 GALLERY = scenario_text(
     """
