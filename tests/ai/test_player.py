@@ -18,10 +18,10 @@ import pytest
 
 from sim.ai.choice import Choice
 from sim.ai.chooser import AI
+from sim.ai.context import KILL
 from sim.ai.levels import LEVELS
 from sim.ai.lookahead import play_out
 from sim.ai.luck import Luck
-from sim.ai.context import KILL
 from sim.ai.prospect import COUNTER, WIN, prospect, standing
 from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
@@ -816,7 +816,6 @@ def test_hard_counts_a_foe_taken_down_above_the_same_foe_left_wounded() -> None:
     assert down - wounded >= 2
 
 
-
 def test_hard_counts_the_battle_a_reply_may_end_where_the_fight_goes_on() -> None:
     """With ana down, bram (2 hit points, Prone between two orcs) is the last of blue: the
     orcs' blows before his next turn may end the battle (R-C6). A look-ahead's fork that ends
@@ -833,6 +832,7 @@ def test_hard_counts_the_battle_a_reply_may_end_where_the_fight_goes_on() -> Non
     # ana down: bram's fall ends it; his chance to fall (about 9 in 10) weighs as a battle.
     assert prospect(b, "blue") - standing(b.world, "blue") < -0.8 * WIN
     assert prospect(b, "red") - standing(b.world, "red") > 0.8 * COUNTER * WIN
+
 
 GALLERY = scenario_text(
     """
