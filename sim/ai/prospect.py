@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from sim.ai.context import KILL, attack_count, chebyshev, foe_odds
@@ -19,6 +21,7 @@ from sim.play.engine import (
     BattleOver,
 )
 from sim.play.odds import (
+    AttackOdds,
     attack_odds,
 )
 from sim.play.rulebook import RULEBOOK
@@ -162,21 +165,31 @@ def _shots(
             weight = 2.0
             odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
         if odds:
-            worst = min(odds, key=lambda o: o.damage)
-            bare = next((o for o in odds if o.defence == NONE), worst)
+            worst, bare = _defended(odds)
             value = weight * (worst.damage + bare.damage)
             if best is None or value > worth:
                 best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
+        hits: tuple[float, float] | None = None  # a spell's Hit Roll: alike for every bolt
         for kind, name, casts, per_hit in bolts:
             if RULEBOOK[kind].check(world, kind(foe, ability=name, target=target)) is not None:
                 continue  # out of range or sight, or not to be aimed at it (R-X20, R-A5)
-            odds = attack_odds(world, foe, target, weapon=None, melee=False)
-            guarded = min(o.hit for o in odds)
-            open_ = next((o.hit for o in odds if o.defence == NONE), guarded)
-            value = casts * (guarded + open_) * per_hit
+            if hits is None:
+                guarded, open_ = _defended(
+                    attack_odds(world, foe, target, weapon=None, melee=False)
+                )
+                hits = guarded.hit, open_.hit
+            value = casts * (hits[0] + hits[1]) * per_hit
             if best is None or value > worth:
-                best, worth = (target, casts / 2, guarded, open_, per_hit), value
+                best, worth = (target, casts / 2, hits[0], hits[1], per_hit), value
     return best
+
+
+def _defended(odds: Sequence[AttackOdds]) -> tuple[AttackOdds, AttackOdds]:
+    """Of one attack's odds, those against the target's best defence (the least damage, and
+    of those the least chance to hit: a hit its armour takes whole still counts for a spell's
+    own damage) and those against none (the same where it must meet a defence)."""
+    worst = min(odds, key=lambda o: (o.damage, o.hit))
+    return worst, next((o for o in odds if o.defence == NONE), worst)
 
 
 def _bolts(world: World, foe: str) -> list[tuple[type[a.AbilityAction], str, float, int]]:
