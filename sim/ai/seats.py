@@ -52,7 +52,10 @@ def seats(spec: str, teams: Collection[str], default: str = "normal") -> dict[st
 
 def take_seats(battle: Battle, teams: Collection[str]) -> list[ev.Event]:
     """Hand `teams` to the AI: their creatures' reaction windows are asked of it rather than
-    answered by a standing policy (SetPolicy "ask", recorded like any decision). The events."""
+    answered by a standing policy (SetPolicy "ask", recorded like any decision), and the battle
+    keeps a checkpoint before each action, to fork it at a window cheaply. The events."""
+    # Its look-ahead forks the battle at the windows it answers (`Battle.fork`).
+    battle.keep_checkpoints()
     events: list[ev.Event] = []
     for unit in creatures(battle.world):
         if team_of(battle.world, unit) in teams:

@@ -24,7 +24,7 @@ from sim.core.components import (
 )
 from sim.core.condition import Condition
 from sim.core.creature import conditions, has, incapacitated, is_creature
-from sim.core.dice import Dice
+from sim.core.dice import Dice, DiceExhausted, LoadedDice
 from sim.core.world import World
 from sim.play.apply import apply
 from sim.play.auto import AUTO, auto_answer
@@ -134,6 +134,22 @@ class _Relay:
         return self.inner.describe()
 
 
+class _Taped:
+    """Dice that roll with `inner` and keep what they rolled since `rolls` was last emptied."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.rolls: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        result = self.inner.roll(sides)
+        self.rolls.append(result)
+        return result
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+
 class Battle:
     """One battle: a world, its dice, its log, and what it waits for."""
 
@@ -151,6 +167,8 @@ class Battle:
         # The reaction policy the creatures that name none began with: "auto", or a save's
         # older default it replays under (`OLD_DEFAULT_POLICY`); a save records it.
         self.default_policy = default_policy
+        # Set in `keep_checkpoints`: the rolls since the last checkpoint.
+        self._tape: _Taped | None = None
         self.dice = dice
         self.scenario = scenario
         self.seed = seed
@@ -168,6 +186,39 @@ class Battle:
         # The last AwaitingAction `pending` gave (frozen; it holds only the unit to act), given
         # again while that unit is to act: a policy asks it for every check.
         self._awaiting: AwaitingAction | None = None
+        # With `keep_checkpoints`: the world before the last action submitted, where that action
+        # stands in `decisions` and the length of the log then (`Battle.fork` at a window).
+        self._checkpoint: tuple[World, int, int] | None = None
+
+    @property
+    def dice(self) -> Dice:
+        """The battle's dice."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, dice: Dice) -> None:
+        self._dice = dice
+        self._tape = None if self._tape is None else _Taped(dice)
+        self._checkpoint = None
+
+    @property
+    def _rolls(self) -> Dice:
+        """What the rules roll: the dice, through the tape while checkpoints are kept."""
+        return self._dice if self._tape is None else self._tape
+
+    def keep_checkpoints(self) -> None:
+        """From the next action on, keep the world as it stood before each action and the
+        rolls made since, so that a fork at a reaction window plays that one action again
+        instead of the whole battle (`fork`; `hard` looks ahead at its windows). A copy of the
+        world and a list of rolls an action: cheap beside a mind's decision, so the AI's seats
+        keep them and the bare engine does not."""
+        if self._tape is None:
+            self._tape = _Taped(self._dice)
+
+    @property
+    def checkpointed(self) -> bool:
+        """Whether a fork at the open window plays one action again, not the whole battle."""
+        return self._paused is not None and self._checkpoint is not None
 
     @classmethod
     def begin(
@@ -199,8 +250,10 @@ class Battle:
     def fork(self, dice: Dice) -> Battle:
         """A copy of this battle that rolls `dice` from now on, to look ahead in (the AI);
         this battle is untouched. A resolution paused at a reaction window cannot be copied,
-        so while one is open the copy is rebuilt by playing the decisions again from the
-        start with the battle's own dice, which gives the same state (DESIGN: determinism)."""
+        so while one is open the copy is rebuilt by playing decisions again on the rolls they
+        made, which gives the same state (DESIGN: determinism): from the last checkpoint
+        (`keep_checkpoints`) the action that opened the window, else the whole battle from its
+        start with the battle's own dice."""
         if self._paused is None:
             clone = Battle(
                 self.world.copy(),
@@ -214,6 +267,9 @@ class Battle:
             clone.decisions = list(self.decisions)
             clone._origin = self._origin
             return clone
+        quick = self._replayed(dice)
+        if quick is not None:
+            return quick
         if self._origin is None:
             raise ValueError("this battle was not begun with Battle.begin; it cannot be forked")
         world, origin_dice = self._origin
@@ -232,6 +288,39 @@ class Battle:
         )
         for decision in self.decisions:
             clone.submit(decision)
+        relay.inner = dice
+        clone.dice = dice
+        return clone
+
+    def _replayed(self, dice: Dice) -> Battle | None:
+        """`fork` at an open window from the last checkpoint (`keep_checkpoints`): the world
+        before the action whose resolution waits, that action and the answers since played
+        again on the rolls they made, then `dice`; None without a checkpoint, or where the
+        replay does not reach the same window (it always should: the same world, decisions
+        and rolls give the same events; the whole battle is played again then)."""
+        if self._checkpoint is None or self._tape is None:
+            return None
+        world, index, logged = self._checkpoint
+        relay = _Relay(LoadedDice(self._tape.rolls))
+        clone = Battle(
+            world.copy(),
+            relay,
+            scenario=self.scenario,
+            seed=self.seed,
+            objectives=self.objectives,
+            default_policy=self.default_policy,
+        )
+        clone.log = self.log[:logged]
+        clone.decisions = self.decisions[:index]
+        clone._origin = self._origin
+        try:
+            for decision in self.decisions[index:]:
+                if isinstance(clone.submit(decision), Refusal):
+                    return None
+        except DiceExhausted:
+            return None
+        if len(clone.log) != len(self.log) or clone.pending != self.pending:
+            return None
         relay.inner = dice
         clone.dice = dice
         return clone
@@ -309,6 +398,9 @@ class Battle:
             return self._set_policy(decision)
         if isinstance(decision, ReactionChoice):
             return self._answer(decision)
+        if self._tape is not None:
+            self._checkpoint = (self.world.copy(), len(self.decisions), len(self.log))
+            self._tape.rolls = []
         self.decisions.append(decision)
         return self._take(decision)
 
@@ -347,7 +439,7 @@ class Battle:
         mechanic = RULEBOOK[type(decision)]
         self._drive(  # R-R7: the Interrupt windows open first
             guarded(
-                world, self.dice, decision, lambda: mechanic.resolve(world, decision, self.dice)
+                world, self._rolls, decision, lambda: mechanic.resolve(world, decision, self._rolls)
             )
         )
         return Accepted(tuple(self.log[start:]))
@@ -526,7 +618,7 @@ class Battle:
             if reason is None:
                 self._commit([ev.TurnStarted(unit, world.turn.round)])
                 for step in START_OF_TURN:
-                    self._commit(step(world, unit, self.dice))
+                    self._commit(step(world, unit, self._rolls))
                     if world.turn.over:
                         return
                 if skip_reason(world, unit) is None:
@@ -550,7 +642,7 @@ class Battle:
         for step in END_OF_TURN:
             if world.turn.over:
                 return
-            self._commit(step(world, unit, self.dice))
+            self._commit(step(world, unit, self._rolls))
         if world.turn.over:
             return
         # R-K2: a preparer downed since its trigger takes no actions; its plan is dropped.

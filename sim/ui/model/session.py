@@ -68,6 +68,8 @@ class Session:
         self.scenario = scenario
         self.seed = seed
         self.battle = battle if battle is not None else begin(scenario, seed)
+        # An AI seated now or later forks the battle at its windows (sim/ai/seats.py).
+        self.battle.keep_checkpoints()
         self.marks: list[Mark] = []
         self.version = next(_VERSIONS)  # new on every change of the world, for the caches
         self.autosave: Path | None = (
@@ -200,6 +202,7 @@ class Session:
     def _rebuild(self, decisions: tuple[Decision, ...]) -> None:
         # A game loaded from an older save goes on under the default policy it began with.
         self.battle = begin(self.scenario, self.seed, self.battle.default_policy)
+        self.battle.keep_checkpoints()
         self.marks = []
         for decision in decisions:
             self.marks.append(_mark(self.battle.submit(decision)))
