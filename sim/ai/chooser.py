@@ -8,7 +8,7 @@ from sim.ai import weights
 from sim.ai.choice import Choice
 from sim.ai.greedy import greedy
 from sim.ai.guess import guessed
-from sim.ai.lookahead import look_ahead
+from sim.ai.lookahead import look_ahead, weigh
 from sim.ai.ranking import Ranking, rank, worthless
 from sim.ai.reactions import react
 from sim.ai.sight import Sightings, hidden, known_battle, known_world
@@ -17,6 +17,7 @@ from sim.core.actions import Action
 from sim.core.creature import team_of
 from sim.core.dice import SeededDice
 from sim.core.geometry import Pos
+from sim.core.world import World
 from sim.play.engine import (
     AwaitingAction,
     AwaitingReaction,
@@ -92,7 +93,7 @@ class AI:
         if not listed:
             raise ValueError(f"nothing is legal while the battle waits for {battle.pending}")
         if isinstance(pending, AwaitingReaction):
-            return react(
+            answer = react(
                 battle,
                 known,
                 pending,
@@ -100,6 +101,10 @@ class AI:
                 known_roll=settings.read_roll,
                 weights=settings.weights,
             )
+            search = settings.search
+            if search is None or pending.kind not in search.windows:
+                return answer
+            return self._look_ahead_window(battle, known, pending.unit, listed, answer, search)
         ranked = rank(
             known,
             pending.unit,
@@ -110,6 +115,35 @@ class AI:
         if settings.search is not None and len(ranked) > 1:
             return self._look_ahead(battle, team, pending.unit, listed, ranked, settings.search)
         return ranked[0]
+
+    def _look_ahead_window(
+        self,
+        battle: Battle,
+        known: World,
+        unit: str,
+        listed: Sequence[Legal],
+        answer: Choice,
+        search: Search,
+    ) -> Choice:
+        """`hard`'s answer at a reaction window of a kind its search names (an Interrupt, an
+        Attack of Opportunity): each answer there played on forks as `look_ahead` plays its
+        candidates (`weigh`), normal's `answer` first and standing unless another does clearly
+        better. Only where a fork is cheap (the battle keeps checkpoints: one action is played
+        again, not the whole battle) and fair: the battle as its side knows it is the battle
+        itself (`known`), no foe hidden from it and no foe's plan waiting, for the forks
+        start from the true battle; else `answer`."""
+        if known is not battle.world or not battle.checkpointed:
+            return answer
+        top = [answer] + [
+            Choice(legal.decision, 0.0, _answered(legal.decision.choice))
+            for legal in listed
+            if isinstance(legal.decision, ReactionChoice) and legal.decision != answer.decision
+        ]
+        if len(top) < 2:
+            return answer
+        guide = AI(search.guide, self.seed)
+        guide.sightings = self.sightings.snapshot()
+        return weigh(battle, unit, top, self._dice, guide, search)
 
     def _look_ahead(
         self,
@@ -138,3 +172,8 @@ class AI:
             return guessed(known, team, lost, sightings, seed, walks, kept)
 
         return look_ahead(known, unit, listed, ranked, self._dice, guide, search, setting)
+
+
+def _answered(choice: str) -> str:
+    """Why an answer to a window was taken, in words, before the look-ahead says so."""
+    return "lets it pass" if choice == NONE else f"takes the {choice.replace('_', ' ')}"

@@ -25,6 +25,7 @@ from sim.play.engine import (
     AwaitingReaction,
     Battle,
     Decision,
+    ReactionChoice,
 )
 from sim.play.legal import Legal, Listing
 from sim.play.rulebook import RULEBOOK
@@ -68,6 +69,8 @@ def play_out(
     luck = Luck(fork, team)
     recall = guide if isinstance(guide, Recall) else None
     mark = len(fork.log)
+    if isinstance(choice.decision, ReactionChoice):
+        luck.expect_resolving(choice.decision)  # a fork from a window (`weigh_window`)
     luck.submit(choice.decision)
     if recall is not None:
         recall.went(choice.decision, fork.log[mark:], start=True)
@@ -269,19 +272,43 @@ def look_ahead(
     `guide` plays the forks; the seeds are drawn from `dice`. `setting(seed, kept)` gives the
     battle a seed's forks start from (the hidden creatures placed for that seed, none on a
     cell of `kept`, where the candidates move to; sim/ai/guess.py); `battle` without it."""
-    team = team_of(battle.world, unit)
     goals = {cell for o in battle.objectives if isinstance(o, Reach) for cell in o.cells}
     top = candidates(ranked, outline(listed, ranked), search, goals)
-    # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
-    seeds = [dice.roll(1_000_000) for _ in range(search.seeds)]
-    totals = [0.0] * len(top)
-    alive = list(range(len(top)))
-    played = 0
     kept: set[Pos] = set()
     for c in top:
         if isinstance(c.decision, a.Movement):
             end = c.decision.path[-1] if c.decision.path else c.decision.to
             kept.update(() if end is None else (end,))
+    if setting is None:
+        return weigh(battle, unit, top, dice, guide, search)
+    placed = setting
+
+    def start(seed: int) -> Battle:
+        return placed(seed, kept)
+
+    return weigh(battle, unit, top, dice, guide, search, start)
+
+
+def weigh(
+    battle: Battle,
+    unit: str,
+    top: Sequence[Choice],
+    dice: Dice,
+    guide: Guide,
+    search: Search,
+    start: Callable[[int], Battle] | None = None,
+) -> Choice:
+    """Of `top` (normal's choice first), the one whose forks of `battle` end best on average
+    by `prospect` (`played_out` on each seed drawn from `dice`, `guide` playing them), as
+    `look_ahead` weighs its candidates: raced after `search.first` seeds, within
+    `search.budget`, and normal's choice kept unless another beats it by `search.switch`.
+    `start(seed)`: the battle a seed's forks start from, else `battle` itself."""
+    team = team_of(battle.world, unit)
+    # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
+    seeds = [dice.roll(1_000_000) for _ in range(search.seeds)]
+    totals = [0.0] * len(top)
+    alive = list(range(len(top)))
+    played = 0
     cost = [0] * len(top)  # actions the guide worked out on each candidate's forks
     recall = Recall(guide)  # one for the forks of one start battle
     for seed in seeds:
@@ -289,12 +316,12 @@ def look_ahead(
             alive = affordable(alive, totals, cost, played, search.budget - sum(cost))
             if len(alive) == 1:
                 break  # normal's best alone: nothing left to compare it with
-        if setting is None:
-            start = battle
+        if start is None:
+            begun = battle
         else:  # each seed's forks start from their own battle
-            start, recall = setting(seed, kept), Recall(guide)
+            begun, recall = start(seed), Recall(guide)
         for i in alive:
-            value, worked = played_out(start, unit, top[i], seed, recall, team, search.steps)
+            value, worked = played_out(begun, unit, top[i], seed, recall, team, search.steps)
             totals[i] += value
             cost[i] += worked
         played += 1
@@ -312,5 +339,5 @@ def look_ahead(
     margin = search.contest_switch if contest else search.switch
     if totals[pick] - totals[0] < margin * played:
         pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
-    best, best_value = top[pick], totals[pick] / played
+    best, best_value = top[pick], totals[pick] / max(played, 1)
     return Choice(best.decision, best_value, best.why + " (looked ahead)")

@@ -23,7 +23,9 @@ from sim.play.odds import (
 from sim.rules.combat.attack import plan_attack
 from sim.rules.combat.reactions import (
     NONE,
+    bonus_left,
     held_weapon,
+    reaction_price,
 )
 
 
@@ -71,9 +73,28 @@ class Luck:
             self._settle()
         return outcome
 
-    def _expect(self, attacker: str, target: str, attack: a.Attack | None) -> None:
+    def expect_resolving(self, answer: ReactionChoice) -> None:
+        """A fork made at a reaction window, before `answer` is submitted: the Attack whose
+        resolution waits there is expected as one submitted in the fork is, its target
+        defending with what it has left once `answer` is paid for (an Interrupt by the
+        target itself leaves it 2 Bonus Actions fewer for its defence, R-R7), so its luck is
+        taken out alike whatever the window is answered with."""
+        battle = self.battle
+        acting, pending = battle.resolving, battle.pending
+        if not isinstance(acting, a.Attack) or not isinstance(pending, AwaitingReaction):
+            return
+        spent = 0
+        if answer.unit == acting.target and answer.choice != NONE:
+            price = reaction_price(
+                battle.world, answer.unit, pending.kind, answer.choice, slow=False
+            )
+            spent = price.bonus
+        self._expect(acting.actor, acting.target, acting, spent)
+
+    def _expect(self, attacker: str, target: str, attack: a.Attack | None, spent: int = 0) -> None:
         """Note what a strike of `attacker` on `target` is expected to deal: `attack`, the
-        Attack decision, or None for a reaction's strike with the melee weapon in hand."""
+        Attack decision, or None for a reaction's strike with the melee weapon in hand;
+        `spent`: the target's Bonus Actions paid for something else before it defends."""
         world = self.battle.world
         if target not in creatures(world) or incapacitated(world, target):
             return
@@ -85,6 +106,17 @@ class Luck:
                 return
             weapon, melee = plan.weapon, plan.melee
         odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
+        if spent:
+            left = bonus_left(world, target) - spent
+            odds = (
+                tuple(
+                    o
+                    for o in odds
+                    if o.defence == NONE
+                    or reaction_price(world, target, "defence", o.defence, slow=False).bonus <= left
+                )
+                or odds
+            )
         worst = min(odds, key=lambda o: o.damage)
         left = max(hp(world, target), 0)
         sign = 1.0 if team_of(world, attacker) == self.team else -1.0

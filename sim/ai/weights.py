@@ -106,6 +106,7 @@ class Search:
     budget: int
     guide: str
     hidden_walks: float
+    windows: tuple[str, ...]  # the kinds of reaction window it looks ahead at too
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,10 @@ def _weights(sets: dict[str, dict[str, Any]], name: str) -> Weights:
 def parse(data: dict[str, Any]) -> Book:
     """The book of a parsed ai.toml; ValueError names a weight or level that is wrong."""
     sets = {name: _weights(data["weights"], name) for name in data["weights"]}
-    searches = {name: Search(**table) for name, table in data.get("search", {}).items()}
+    searches = {
+        name: Search(**{**table, "windows": tuple(table.get("windows", ()))})
+        for name, table in data.get("search", {}).items()
+    }
     levels: dict[str, Level] = {}
     for name, table in data["levels"].items():
         if table["policy"] not in ("random", "greedy", "rank"):

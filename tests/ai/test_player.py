@@ -26,6 +26,7 @@ from sim.ai.prospect import COUNTER, WIN, prospect, standing
 from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
 from sim.ai.seats import play, take_seats
+from sim.ai.sight import hidden
 from sim.ai.weights import level
 from sim.cli.main import main
 from sim.content.scenario import load
@@ -995,3 +996,64 @@ def test_hard_defends_against_the_hit_roll_its_tag_names_whatever_its_words() ->
     assert defend_known(b, b.world, "bob", names) is not None
     b.log[hit] = dataclasses.replace(rolled, tag=RollKind.SHOVE)
     assert defend_known(b, b.world, "bob", names) is None
+
+
+RISING_ROWS = """
+    #######
+    #.ab..#
+    #..c..#
+    #..{}..#
+    #######
+    """
+RISING = unit("ana", "blue", "human_fighter", "a", policy="ask") + "\n"
+RISING += unit("grok", "red", "orc_brute", "b", policy="ask", hp=3) + "\n"
+RISING += unit("bram", "blue", "human_fighter", "c", policy="ask")
+
+
+def rising(seed: int, *, keep: bool = True, lurker: bool = False) -> Battle:
+    """RISING: grok, Prone with 3 hit points beside ana, stands up (R-M10) and ana's
+    Interrupt window opens (R-R7). `keep`: the battle keeps checkpoints, as the AI's seats do;
+    `lurker`: a third orc the blue side cannot see stands at s."""
+    units = RISING
+    if lurker:
+        units += "\n" + unit("sly", "red", "orc_brute", "s", policy="ask")
+    b = seeded_battle(scenario_text(RISING_ROWS.format("s" if lurker else "."), units), seed)
+    if keep:
+        b.keep_checkpoints()
+    give(b, "grok", "prone")
+    if lurker:
+        give(b, "sly", "unseen", ("ana", "bram"))
+    while b.world.turn.current != "grok":
+        end_turns(b, b.world.turn.current or "")
+    accept(b, a.StandUp("grok"))
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.unit == "ana"
+    assert b.pending.kind == "interrupt"
+    return b
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_looks_ahead_at_an_interrupt_window(seed: int) -> None:
+    """grok, the last of red with 3 hit points, stands up beside ana. normal keeps her Bonus
+    Actions for a Parry (the Stand Up is not worth them, sim/play/auto.py); hard plays each
+    answer out on forks from the action that opened the window (`Battle.keep_checkpoints`):
+    her strike is likely to down him and end the battle (R-C6), so it interrupts."""
+    b = rising(seed)
+    normal = AI("normal", seed).choose(b)
+    assert normal.decision == ReactionChoice("ana", "none")
+    hard = AI("hard", seed).choose(b)
+    assert hard.decision == ReactionChoice("ana", "interrupt")
+    assert hard.why == "takes the interrupt (looked ahead)"
+    assert hard.score > WIN / 2  # the battle won on most of its forks
+    assert isinstance(b.pending, AwaitingReaction) and b.pending.unit == "ana"  # untouched
+
+
+def test_hard_answers_a_window_as_normal_where_a_fork_is_dear_or_unfair() -> None:
+    """Without checkpoints a fork at the window plays the whole battle again: hard answers
+    as normal does. With a foe hidden from its side, forks of the true battle would read
+    where it stands (issue #29, fair information): hard answers as normal does too."""
+    dear, unfair = rising(1, keep=False), rising(1, lurker=True)
+    assert not dear.checkpointed
+    assert unfair.checkpointed and hidden(unfair.world, "blue") == ("sly",)
+    for b in (dear, unfair):
+        hard, normal = AI("hard", 1).choose(b), AI("normal", 1).choose(b)
+        assert hard == normal and "looked ahead" not in hard.why
