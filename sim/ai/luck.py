@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.ai.context import KILL
+from sim.ai.prospect import WIN
 from sim.core import actions as a
 from sim.core import events as ev
 from sim.core.actions import Refusal
 from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.world import World
 from sim.play.engine import (
     AwaitingAction,
     AwaitingReaction,
@@ -39,6 +41,7 @@ class OpenAttack:
     kill: float  # the chance it takes the target down
     mark: int  # the length of the log when it was submitted
     sign: float  # +1 for an attack of the side that looks ahead, -1 for a foe's
+    stake: float  # beyond KILL, what taking the target down wins: WIN when it ends the battle
 
 
 class Luck:
@@ -66,7 +69,11 @@ class Luck:
         ):
             # An Interrupt or an Attack of Opportunity is a strike on the one acting (R-R4,
             # R-R7), with the melee weapon in hand: its luck is taken out as an attack's is.
-            self._expect(decision.unit, battle.resolving.actor, None)
+            # The one interrupted may only Dodge (R-R7): counted against a Parry it cannot
+            # make, nearly every Interrupt that hit was taken out as luck, and an Interrupt
+            # looked worth almost nothing to the side that makes it and to the one that meets it.
+            only = ("dodge",) if pending.kind == "interrupt" else None
+            self._expect(decision.unit, battle.resolving.actor, None, only=only)
         outcome = battle.submit(decision)
         self.submitted += 1
         if self.open:
@@ -91,10 +98,18 @@ class Luck:
             spent = price.bonus
         self._expect(acting.actor, acting.target, acting, spent)
 
-    def _expect(self, attacker: str, target: str, attack: a.Attack | None, spent: int = 0) -> None:
+    def _expect(
+        self,
+        attacker: str,
+        target: str,
+        attack: a.Attack | None,
+        spent: int = 0,
+        only: tuple[str, ...] | None = None,
+    ) -> None:
         """Note what a strike of `attacker` on `target` is expected to deal: `attack`, the
         Attack decision, or None for a reaction's strike with the melee weapon in hand;
-        `spent`: the target's Bonus Actions paid for something else before it defends."""
+        `spent`: the target's Bonus Actions paid for something else before it defends;
+        `only`: the defences the strike allows, where not every one (none is always allowed)."""
         world = self.battle.world
         if target not in creatures(world) or incapacitated(world, target):
             return
@@ -106,6 +121,8 @@ class Luck:
                 return
             weapon, melee = plan.weapon, plan.melee
         odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
+        if only is not None:
+            odds = tuple(o for o in odds if o.defence == NONE or o.defence in only) or odds
         if spent:
             left = bonus_left(world, target) - spent
             odds = (
@@ -122,7 +139,10 @@ class Luck:
         sign = 1.0 if team_of(world, attacker) == self.team else -1.0
         kill = worst.hit if worst.per_hit >= left else 0.0
         damage = worst.hit * min(worst.per_hit, left)
-        self.open.append(OpenAttack(attacker, target, damage, kill, len(self.battle.log), sign))
+        stake = WIN if _last_standing(world, target) else 0.0
+        self.open.append(
+            OpenAttack(attacker, target, damage, kill, len(self.battle.log), sign, stake)
+        )
 
     def _settle(self) -> None:
         log = self.battle.log
@@ -152,5 +172,24 @@ class Luck:
                 before = after.hp + after.amount
                 dealt = float(max(before, 0) - max(after.hp, 0))
                 down = 1.0 if before > 0 >= after.hp else 0.0
-            self.total += attack.sign * (dealt - attack.damage + KILL * (down - attack.kill))
+            stake = KILL + attack.stake
+            self.total += attack.sign * (dealt - attack.damage + stake * (down - attack.kill))
         self.open = still
+
+
+def _last_standing(world: World, target: str) -> bool:
+    """Whether taking `target` down ends the battle (R-C6): it is the last of its side still
+    in the fight, and one other side alone has creatures standing. A fork whose kill ended the
+    battle counted the battle won or lost whole (WIN) where one whose blow missed counted only
+    its chance (`prospect`): on four seeds one lucky blow swung a candidate by a quarter of a
+    battle, far more than anything it did."""
+    team = team_of(world, target)
+    others: set[str] = set()
+    for unit in creatures(world):
+        if unit == target or incapacitated(world, unit):
+            continue
+        side = team_of(world, unit)
+        if side == team:
+            return False
+        others.add(side)
+    return len(others) == 1

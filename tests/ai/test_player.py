@@ -61,6 +61,7 @@ from sim.play.engine import (
 from sim.play.legal import legal_decisions
 from sim.play.odds import attack_odds
 from sim.rules.combat.casting import affected
+from sim.rules.combat.reactions import held_weapon
 from tests.helpers import (
     accept,
     accepted,
@@ -918,7 +919,8 @@ def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -
     different dice seeds the second Hit Roll hits or misses (R-A3) and bram is left with
     different hit points, or down. hard's look-ahead takes that luck out: each attack counts
     the damage and the kill it was expected to make, so what red has is the same on every
-    seed, and candidates are told apart by what they do rather than by a few rolls."""
+    seed, and candidates are told apart by what they do rather than by a few rolls; the
+    battle his fall ends is counted by its chance too."""
     b = seeded_battle(PRONE_ARCHER, 5)
     if b.world.turn.current == "bram":
         end_turns(b, "bram")
@@ -933,7 +935,10 @@ def test_hard_weighs_an_attack_by_its_odds_not_by_the_dice_of_one_look_ahead() -
                 luck.submit(guide.decide(fork))
         assert not luck.open
         left.add(hp(fork, "bram"))
-        worth.add(round(standing(fork.world, "red") - luck.total, 9))
+        # bram is the last of blue: taking him down wins the battle (R-C6), and that is luck
+        # too, beyond the kill (WIN, as `prospect` counts a battle won).
+        won = WIN if isinstance(fork.pending, BattleOver) else 0.0
+        worth.add(round(standing(fork.world, "red") + won - luck.total, 9))
     # A hit deals 6 through his armour, a miss nothing; two hits take him down (R-K2).
     assert left == {0, 6}
     assert len(worth) == 1
@@ -1057,3 +1062,31 @@ def test_hard_answers_a_window_as_normal_where_a_fork_is_dear_or_unfair() -> Non
     for b in (dear, unfair):
         hard, normal = AI("hard", 1).choose(b), AI("normal", 1).choose(b)
         assert hard == normal and "looked ahead" not in hard.why
+
+
+def test_an_interrupts_luck_is_counted_against_a_dodge_alone() -> None:
+    """R-R7: the one interrupted may only Dodge. Against ana's blows grok, Prone (no Dodge,
+    R-B3), would Parry; against her Interrupt he has no defence at all. The look-ahead's luck
+    expects her Interrupt to deal what it deals bare: counted against his Parry (about 1 hit
+    in 23), every Interrupt that hit was taken out as luck, and interrupting looked worth
+    nothing. On every seed the fork is worth what the bare odds give: his 3 hit points, and
+    the kill, which ends the battle (KILL and WIN), with the chance to hit."""
+    b = rising(0)
+    world = b.world
+    sword = held_weapon(world, "ana", melee=True)
+    odds = attack_odds(world, "ana", "grok", weapon=sword, melee=True)
+    assert {o.defence for o in odds} == {"parry", "none"}
+    bare = next(o for o in odds if o.defence == "none")
+    assert bare.per_hit >= 3 and bare.hit > 0.5
+    before = standing(world, "blue")
+    hits = 0
+    for seed in range(1, 9):
+        fork = b.fork(SeededDice(seed))
+        luck = Luck(fork, "blue")
+        luck.submit(ReactionChoice("ana", "interrupt"))
+        assert not luck.open
+        won = WIN if isinstance(fork.pending, BattleOver) else 0.0
+        hits += won > 0
+        value = standing(fork.world, "blue") + won - luck.total
+        assert value == pytest.approx(before + bare.hit * (3 + KILL + WIN))
+    assert hits > 0  # some forks hit and won
