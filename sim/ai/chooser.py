@@ -135,7 +135,7 @@ class AI:
         if known is not battle.world or not battle.checkpointed:
             return answer
         top = [answer] + [
-            Choice(legal.decision, 0.0, _answered(legal.decision.choice))
+            Choice(legal.decision, 0.0, _answered(legal.decision.choice, battle.resolving))
             for legal in listed
             if isinstance(legal.decision, ReactionChoice) and legal.decision != answer.decision
         ]
@@ -174,6 +174,12 @@ class AI:
         return look_ahead(known, unit, listed, ranked, self._dice, guide, search, setting)
 
 
-def _answered(choice: str) -> str:
-    """Why an answer to a window was taken, in words, before the look-ahead says so."""
-    return "lets it pass" if choice == NONE else f"takes the {choice.replace('_', ' ')}"
+def _answered(choice: str, acting: Action | None) -> str:
+    """Why an answer to a window was taken, in words, before the look-ahead says so: "lets
+    grok's Stand Up be", "interrupts grok's Attack"."""
+    what = f"{acting.actor}'s {acting.name.replace('_', ' ').title()}" if acting else "it"
+    if choice == NONE:
+        return f"lets {what} be"
+    if choice == "interrupt":
+        return f"interrupts {what}"
+    return f"takes the {choice.replace('_', ' ')} on {what}"

@@ -255,14 +255,7 @@ class Battle:
         (`keep_checkpoints`) the action that opened the window, else the whole battle from its
         start with the battle's own dice."""
         if self._paused is None:
-            clone = Battle(
-                self.world.copy(),
-                dice,
-                scenario=self.scenario,
-                seed=self.seed,
-                objectives=self.objectives,
-                default_policy=self.default_policy,
-            )
+            clone = self._kin(self.world.copy(), dice, begun=False)
             clone.log = list(self.log)
             clone.decisions = list(self.decisions)
             clone._origin = self._origin
@@ -278,19 +271,25 @@ class Battle:
         # that the rest of it rolls the fork's dice too, not the battle's own; else a
         # look-ahead from the window reads the rolls the battle is about to make.
         relay = _Relay(copy.deepcopy(origin_dice))
-        clone = Battle.begin(
-            world.copy(),
-            relay,
-            scenario=self.scenario,
-            seed=self.seed,
-            objectives=self.objectives,
-            default_policy=self.default_policy,
-        )
+        clone = self._kin(world.copy(), relay, begun=True)
         for decision in self.decisions:
             clone.submit(decision)
         relay.inner = dice
         clone.dice = dice
         return clone
+
+    def _kin(self, world: World, dice: Dice, *, begun: bool) -> Battle:
+        """A battle of this one's scenario, seed, objectives and default policy on `world`
+        (`begun`: begun there, its initiative rolled and its first turn started)."""
+        make = Battle.begin if begun else Battle
+        return make(
+            world,
+            dice,
+            scenario=self.scenario,
+            seed=self.seed,
+            objectives=self.objectives,
+            default_policy=self.default_policy,
+        )
 
     def _replayed(self, dice: Dice) -> Battle | None:
         """`fork` at an open window from the last checkpoint (`keep_checkpoints`): the world
@@ -302,14 +301,7 @@ class Battle:
             return None
         world, index, logged = self._checkpoint
         relay = _Relay(LoadedDice(self._tape.rolls))
-        clone = Battle(
-            world.copy(),
-            relay,
-            scenario=self.scenario,
-            seed=self.seed,
-            objectives=self.objectives,
-            default_policy=self.default_policy,
-        )
+        clone = self._kin(world.copy(), relay, begun=False)
         clone.log = self.log[:logged]
         clone.decisions = self.decisions[:index]
         clone._origin = self._origin

@@ -1047,7 +1047,7 @@ def test_hard_looks_ahead_at_an_interrupt_window(seed: int) -> None:
     assert normal.decision == ReactionChoice("ana", "none")
     hard = AI("hard", seed).choose(b)
     assert hard.decision == ReactionChoice("ana", "interrupt")
-    assert hard.why == "takes the interrupt (looked ahead)"
+    assert hard.why == "interrupts grok's Stand Up (looked ahead)"
     assert hard.score > WIN / 2  # the battle won on most of its forks
     assert isinstance(b.pending, AwaitingReaction) and b.pending.unit == "ana"  # untouched
 
