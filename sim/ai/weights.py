@@ -101,6 +101,7 @@ class Search:
     first: int
     cut: float
     switch: float
+    noise: float
     contest_switch: float
     steps: int
     budget: int

@@ -20,7 +20,7 @@ from sim.ai.choice import Choice
 from sim.ai.chooser import AI
 from sim.ai.context import KILL
 from sim.ai.levels import LEVELS
-from sim.ai.lookahead import play_out
+from sim.ai.lookahead import gain, play_out
 from sim.ai.luck import Luck
 from sim.ai.prospect import COUNTER, WIN, prospect, standing
 from sim.ai.ranking import rank
@@ -1090,3 +1090,18 @@ def test_an_interrupts_luck_is_counted_against_a_dodge_alone() -> None:
         value = standing(fork.world, "blue") + won - luck.total
         assert value == pytest.approx(before + bare.hit * (3 + KILL + WIN))
     assert hits > 0  # some forks hit and won
+
+
+def test_hard_overrules_normal_only_by_a_gain_its_seeds_agree_on() -> None:
+    """A candidate better than normal's choice on one lucky seed of four (a kill, a spell
+    that hit) is not better: the gain it must show is the mean of the seeds' differences less
+    `search.noise` standard errors of it. The same gain on every seed overrules."""
+    search = level("hard").search
+    assert search is not None and search.noise > 0
+    measure = [-10.0, -10.0, -10.0, -10.0]
+    lucky = [-10.0 + 4 * search.switch, -10.0, -10.0, -10.0]  # one seed's luck, a switch's mean
+    steady = [-10.0 + search.switch] * 4
+    assert gain(lucky, measure, 0.0) == pytest.approx(search.switch)  # the mean alone: overrule
+    assert gain(lucky, measure, search.noise) < search.switch
+    assert gain(steady, measure, search.noise) == pytest.approx(search.switch)
+    assert gain(steady[:1], measure[:1], search.noise) == pytest.approx(search.switch)
