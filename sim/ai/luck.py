@@ -8,6 +8,7 @@ from sim.ai.context import KILL
 from sim.ai.prospect import WIN
 from sim.core import actions as a
 from sim.core import events as ev
+from sim.core.abilities import Damage
 from sim.core.actions import Refusal
 from sim.core.creature import creatures, hp, incapacitated, team_of
 from sim.core.world import World
@@ -74,6 +75,8 @@ class Luck:
             # looked worth almost nothing to the side that makes it and to the one that meets it.
             only = ("dodge",) if pending.kind == "interrupt" else None
             self._expect(decision.unit, battle.resolving.actor, None, only=only)
+        elif isinstance(decision, a.AbilityAction) and isinstance(pending, AwaitingAction):
+            self._expect_spell(decision)
         outcome = battle.submit(decision)
         self.submitted += 1
         if self.open:
@@ -144,6 +147,41 @@ class Luck:
             OpenAttack(attacker, target, damage, kill, len(self.battle.log), sign, stake)
         )
 
+    def _expect_spell(self, cast: a.AbilityAction) -> None:
+        """Note what a spell or ability that makes a Hit Roll at one creature (a firebolt,
+        R-X20) is expected to deal at once: its Damage, which armour does not reduce, with its
+        chance to hit the target defending as well as it can, and its chance to take it down.
+        The Burning it sets (R-K4) burns on later turns and is left to the fork. On the spells
+        scenario most of what a turn deals is cast: with a firebolt's luck left in, hard as red
+        won 4 of 16 games where normal wins about 45 %."""
+        world = self.battle.world
+        spell = world.catalog.abilities.get(cast.ability)
+        target = cast.target
+        if spell is None or not spell.attack or target not in creatures(world):
+            return
+        if incapacitated(world, target):
+            return
+        totals = {0: 1.0}  # the chance of each total of its Damage
+        for effect in spell.effects:
+            if isinstance(effect, Damage):
+                added: dict[int, float] = {}
+                for before, chance in totals.items():
+                    for points, more in effect.amount.chances().items():
+                        added[before + points] = added.get(before + points, 0.0) + chance * more
+                totals = added
+        odds = attack_odds(world, cast.actor, target, weapon=None, melee=False)
+        if not odds or totals == {0: 1.0}:
+            return
+        hit = min(o.hit for o in odds)
+        left = max(hp(world, target), 0)
+        damage = hit * sum(p * min(total, left) for total, p in totals.items())
+        kill = hit * sum(p for total, p in totals.items() if total >= left) if left else 0.0
+        sign = 1.0 if team_of(world, cast.actor) == self.team else -1.0
+        stake = WIN if _last_standing(world, target) else 0.0
+        self.open.append(
+            OpenAttack(cast.actor, target, damage, kill, len(self.battle.log), sign, stake)
+        )
+
     def _settle(self) -> None:
         log = self.battle.log
         still: list[OpenAttack] = []
@@ -167,7 +205,11 @@ class Luck:
                     still.append(attack)
                 continue
             dealt, down = 0.0, 0.0
-            after = log[found + 1] if found + 1 < len(log) else None
+            # A spell's Damage follows its dice (Rolled), a weapon's its Hit Roll at once.
+            resolved = log[found]
+            after = None
+            if isinstance(resolved, ev.AttackResolved) and resolved.hit:
+                after = next((e for e in log[found + 1 :] if not isinstance(e, ev.Rolled)), None)
             if isinstance(after, ev.Damaged) and after.unit == attack.target:
                 before = after.hp + after.amount
                 dealt = float(max(before, 0) - max(after.hp, 0))

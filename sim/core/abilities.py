@@ -74,6 +74,23 @@ class Amount:
         """
         return self.count * (self.die + 1) / 2 + self.flat
 
+    def chances(self) -> dict[int, float]:
+        """The chance of each total of points.
+
+        >>> Amount(1, 4, 1).chances()
+        {2: 0.25, 3: 0.25, 4: 0.25, 5: 0.25}
+        >>> Amount(2, 2).chances(), Amount(0, 0, 3).chances()
+        ({2: 0.25, 3: 0.5, 4: 0.25}, {3: 1.0})
+        """
+        found = {self.flat: 1.0}
+        for _ in range(self.count):
+            rolled: dict[int, float] = {}
+            for total, chance in found.items():
+                for face in range(1, self.die + 1):
+                    rolled[total + face] = rolled.get(total + face, 0.0) + chance / self.die
+            found = rolled
+        return found
+
     def __str__(self) -> str:
         if not self.count:
             return str(self.flat)

@@ -32,7 +32,7 @@ from sim.cli.main import main
 from sim.content.scenario import load
 from sim.core import actions as a
 from sim.core.actions import Refusal
-from sim.core.components import Position, Repertoire
+from sim.core.components import Budget, Position, Repertoire
 from sim.core.condition import Condition
 from sim.core.creature import creatures, team_of
 from sim.core.dice import LoadedDice, SeededDice
@@ -1105,3 +1105,30 @@ def test_hard_overrules_normal_only_by_a_gain_its_seeds_agree_on() -> None:
     assert gain(lucky, measure, search.noise) < search.switch
     assert gain(steady, measure, search.noise) == pytest.approx(search.switch)
     assert gain(steady[:1], measure[:1], search.noise) == pytest.approx(search.switch)
+
+
+def test_a_firebolts_luck_is_taken_out_as_a_blows_is() -> None:
+    """mara's firebolt (R-X20: a Hit Roll at ana, 1d4 fire that armour does not reduce, and
+    2 Burning stacks) hits on some seeds and misses on others; ana has no Bonus Action left to
+    defend with (R-B2). The look-ahead expects its Damage at its odds, as it expects a blow's:
+    on every seed blue stands where the odds put it (the Burning is left to the turns it burns
+    on). With a firebolt's luck left in, the spells scenario's forks were told apart by a few
+    hits, and hard lost there more often than normal does."""
+    b = seeded_battle(GALLERY, 1)
+    while b.world.turn.current != "mara":
+        end_turns(b, b.world.turn.current or "")
+    b.world.set("ana", dataclasses.replace(b.world.need("ana", Budget), bonus=0))
+    odds = attack_odds(b.world, "mara", "ana", weapon=None, melee=False)
+    assert [o.defence for o in odds] == ["none"]
+    expected = odds[0].hit * 2.5  # 1d4: ana has far more hit points than 4
+    before = standing(b.world, "blue")
+    worth, hits = set(), 0
+    for seed in range(1, 9):
+        fork = b.fork(SeededDice(seed))
+        luck = Luck(fork, "blue")
+        luck.submit(a.Cast("mara", ability="firebolt", target="ana"))
+        assert not luck.open
+        hits += standing(fork.world, "blue") < before
+        worth.add(round(standing(fork.world, "blue") - luck.total, 9))
+    assert 0 < hits < 8
+    assert worth == {round(before - expected, 9)}
