@@ -13,7 +13,7 @@ from sim.core.abilities import Damage
 from sim.core.actions import Refusal
 from sim.core.components import Position
 from sim.core.condition import Condition
-from sim.core.creature import creatures, hp, incapacitated, team_of
+from sim.core.creature import conditions, creatures, hp, incapacitated, team_of
 from sim.core.numbers import Tier
 from sim.core.world import World
 from sim.play.engine import (
@@ -41,6 +41,7 @@ GOAL_STEP = 1.0  # a cell nearer an objective, in hit points' worth
 GOAL_HELD = 8  # the cells more an objective whose every cell is barred counts as away
 GOAL_NEXT = WIN / 2  # a foe that can take its objective in its next turn (it may not)
 GOAL_SCAN = 16  # farther than this many cells, no move of one turn reaches an objective
+BLEED_TURNS = 2  # the turns of Bleeding `smoulder` counts (it lasts until Aid stops it)
 
 
 def prospect(battle: Battle, team: str) -> float:
@@ -124,7 +125,7 @@ def _replies(world: World, side: list[str], targets: list[str], *, fresh: bool) 
     # The chance that every one of `targets` goes down: the battle won by `side` (R-C6).
     every = 1.0 if targets and len(shots) == len(targets) else 0.0
     for target, strikes in shots.items():
-        left = max(hp(world, target), 0)
+        left = lasting(world, target)
         guards = refilled(world.rules).bonus if fresh else bonus_left(world, target)
         # The chance of each total of damage dealt, up to what takes the target down.
         chances = np.zeros(left + 1)
@@ -218,10 +219,29 @@ def _bolts(world: World, foe: str) -> list[tuple[type[a.AbilityAction], str, flo
 
 def standing(world: World, team: str) -> float:
     """How well `team` stands: its creatures' hit points less its foes', with KILL for every
-    creature out of the fight."""
+    creature out of the fight; a creature's hit points less what its Burning and Bleeding
+    will still take (`smoulder`), and one they will take down counted down."""
     value = 0.0
     for unit in creatures(world):
         sign = 1.0 if team_of(world, unit) == team else -1.0
-        down = incapacitated(world, unit)
-        value += sign * (max(hp(world, unit), 0) - (KILL if down else 0.0))
+        left = lasting(world, unit)
+        down = incapacitated(world, unit) or left == 0
+        value += sign * (left - (KILL if down else 0.0))
     return value
+
+
+def lasting(world: World, unit: str) -> int:
+    """The hit points `unit` keeps once its Burning and Bleeding have burnt and bled
+    (`smoulder`), at least 0."""
+    return max(hp(world, unit) - smoulder(world, unit), 0)
+
+
+def smoulder(world: World, unit: str) -> int:
+    """The damage `unit`'s Burning and Bleeding stacks will still deal: k stacks of Burning
+    burn k, then k - 1 ... (R-K4); Bleeding does not fade (R-K5) and is counted for
+    BLEED_TURNS turns. Counted as hit points already lost: a firebolt's 2 stacks burn 3, more
+    than its 1d4, and forks that ended before they burnt saw nothing of them, so `hard` took
+    the foes' firebolts for weaker than they are and its own for weaker than a blow."""
+    held = conditions(world, unit)
+    burning = held.count(Condition.BURNING)
+    return burning * (burning + 1) // 2 + held.count(Condition.BLEEDING) * BLEED_TURNS

@@ -22,7 +22,7 @@ from sim.ai.context import KILL
 from sim.ai.levels import LEVELS
 from sim.ai.lookahead import gain, play_out
 from sim.ai.luck import Luck
-from sim.ai.prospect import COUNTER, WIN, prospect, standing
+from sim.ai.prospect import BLEED_TURNS, COUNTER, WIN, prospect, standing
 from sim.ai.ranking import rank
 from sim.ai.reactions import defend_known
 from sim.ai.seats import play, take_seats
@@ -1110,17 +1110,17 @@ def test_hard_overrules_normal_only_by_a_gain_its_seeds_agree_on() -> None:
 def test_a_firebolts_luck_is_taken_out_as_a_blows_is() -> None:
     """mara's firebolt (R-X20: a Hit Roll at ana, 1d4 fire that armour does not reduce, and
     2 Burning stacks) hits on some seeds and misses on others; ana has no Bonus Action left to
-    defend with (R-B2). The look-ahead expects its Damage at its odds, as it expects a blow's:
-    on every seed blue stands where the odds put it (the Burning is left to the turns it burns
-    on). With a firebolt's luck left in, the spells scenario's forks were told apart by a few
-    hits, and hard lost there more often than normal does."""
+    defend with (R-B2). The look-ahead expects what it takes at its odds, as it expects a
+    blow's: its Damage and what its Burning will burn (2 stacks: 2, then 1, R-K4), which
+    `standing` counts as lost already; on every seed blue stands where the odds put it. With a
+    firebolt's luck left in, the spells scenario's forks were told apart by a few hits."""
     b = seeded_battle(GALLERY, 1)
     while b.world.turn.current != "mara":
         end_turns(b, b.world.turn.current or "")
     b.world.set("ana", dataclasses.replace(b.world.need("ana", Budget), bonus=0))
     odds = attack_odds(b.world, "mara", "ana", weapon=None, melee=False)
     assert [o.defence for o in odds] == ["none"]
-    expected = odds[0].hit * 2.5  # 1d4: ana has far more hit points than 4
+    expected = odds[0].hit * (2.5 + 3)  # 1d4 and 2 + 1: ana has far more hit points
     before = standing(b.world, "blue")
     worth, hits = set(), 0
     for seed in range(1, 9):
@@ -1132,3 +1132,19 @@ def test_a_firebolts_luck_is_taken_out_as_a_blows_is() -> None:
         worth.add(round(standing(fork.world, "blue") - luck.total, 9))
     assert 0 < hits < 8
     assert worth == {round(before - expected, 9)}
+
+
+def test_standing_counts_what_burning_and_bleeding_will_still_take() -> None:
+    """A look-ahead's fork ends before Burning burns and Bleeding bleeds (R-K4, R-K5), so
+    `standing` counts them as hit points lost already: 2 Burning stacks burn 2, then 1; a
+    Bleeding stack 1 a turn for BLEED_TURNS turns (it does not fade); and a creature whose
+    stacks will take what it has left counts as down."""
+    b = seeded_battle(GALLERY, 1)
+    plain = standing(b.world, "blue")
+    give(b, "ana", "burning", 2)
+    assert standing(b.world, "blue") == plain - 3
+    give(b, "ana", "bleeding", 1)
+    assert standing(b.world, "blue") == plain - 3 - BLEED_TURNS
+    ana = hp(b, "ana")
+    give(b, "ana", "burning", ana)  # burns far more than she has
+    assert standing(b.world, "blue") == plain - ana - KILL
