@@ -71,7 +71,7 @@ def play_out(
     recall = guide if isinstance(guide, Recall) else None
     mark = len(fork.log)
     if isinstance(choice.decision, ReactionChoice):
-        luck.expect_resolving(choice.decision)  # a fork from a window (`weigh_window`)
+        luck.expect_resolving(choice.decision)  # a fork from a window (hard at its windows)
     luck.submit(choice.decision)
     if recall is not None:
         recall.went(choice.decision, fork.log[mark:], start=True)
