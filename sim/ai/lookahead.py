@@ -307,14 +307,13 @@ def weigh(
     team = team_of(battle.world, unit)
     # Seeds drawn from the AI's own dice: a new set each decision, the same for a seed.
     seeds = [dice.roll(1_000_000) for _ in range(search.seeds)]
-    totals = [0.0] * len(top)
     values: list[list[float]] = [[] for _ in top]  # each seed's, in the order played
     alive = list(range(len(top)))
-    played = 0
     cost = [0] * len(top)  # actions the guide worked out on each candidate's forks
     recall = Recall(guide)  # one for the forks of one start battle
-    for seed in seeds:
+    for played, seed in enumerate(seeds):  # `played`: the seeds played before this one
         if played:
+            totals = [sum(v) for v in values]
             alive = affordable(alive, totals, cost, played, search.budget - sum(cost))
             if len(alive) == 1:
                 break  # normal's best alone: nothing left to compare it with
@@ -324,25 +323,24 @@ def weigh(
             begun, recall = start(seed), Recall(guide)
         for i in alive:
             value, worked = played_out(begun, unit, top[i], seed, recall, team, search.steps)
-            totals[i] += value
             values[i].append(value)
             cost[i] += worked
-        played += 1
-        if played == search.first:
+        if played + 1 == search.first:
             # Racing: a candidate this far behind after the first seeds is not played on;
             # normal's best always is, as the measure the others must clearly beat.
-            lead = max(totals[i] for i in alive)
-            alive = [i for i in alive if i == 0 or totals[i] >= lead - search.cut * played]
+            lead = max(sum(values[i]) for i in alive)
+            behind = search.cut * search.first
+            alive = [i for i in alive if i == 0 or sum(values[i]) >= lead - behind]
             if len(alive) == 1:
                 break
-    pick = max(alive, key=lambda i: (totals[i], -i))
+    pick = max(alive, key=lambda i: (sum(values[i]), -i))
     # A contest's luck (a Trip's knock-down, a Shove's push) is not taken out: its few
     # seeds swing by a creature knocked Prone or not, so it must do clearly better.
     contest = isinstance(top[pick].decision, CONTESTS)
     margin = search.contest_switch if contest else search.switch
     if pick and gain(values[pick], values[0], search.noise) < margin:
         pick = 0  # a look-ahead barely better is within its noise: normal's choice stands
-    best, best_value = top[pick], totals[pick] / max(played, 1)
+    best, best_value = top[pick], sum(values[pick]) / len(values[pick])
     return Choice(best.decision, best_value, best.why + " (looked ahead)")
 
 

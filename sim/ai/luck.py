@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.ai.context import KILL
-from sim.ai.prospect import WIN, lasting
+from sim.ai.prospect import WIN, burns, defended, lasting
 from sim.core import actions as a
 from sim.core import events as ev
 from sim.core.abilities import Condition as Given
@@ -127,29 +127,35 @@ class Luck:
             if isinstance(plan, Refusal):
                 return
             weapon, melee = plan.weapon, plan.melee
-        odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
-        if only is not None:
-            odds = tuple(o for o in odds if o.defence == NONE or o.defence in only) or odds
-        if spent:
-            left = bonus_left(world, target) - spent
-            odds = (
-                tuple(
-                    o
-                    for o in odds
-                    if o.defence == NONE
-                    or reaction_price(world, target, "defence", o.defence, slow=False).bonus <= left
-                )
-                or odds
+        bonus = bonus_left(world, target) - spent
+
+        def allowed(defence: str) -> bool:
+            if defence == NONE:
+                return True
+            if only is not None and defence not in only:
+                return False
+            return not spent or (
+                reaction_price(world, target, "defence", defence, slow=False).bonus <= bonus
             )
+
+        odds = attack_odds(world, attacker, target, weapon=weapon, melee=melee)
+        odds = tuple(o for o in odds if allowed(o.defence)) or odds
         worst = min(odds, key=lambda o: o.damage)
         left = lasting(world, target)
-        sign = 1.0 if team_of(world, attacker) == self.team else -1.0
         kill = worst.hit if worst.per_hit >= left else 0.0
-        damage = worst.hit * min(worst.per_hit, left)
+        self._open(attacker, target, worst.hit * min(worst.per_hit, left), kill, left, spell=False)
+
+    def _open(
+        self, attacker: str, target: str, damage: float, kill: float, left: int, *, spell: bool
+    ) -> None:
+        """Note a strike of `attacker` on `target`, which keeps `left` (`lasting`), expected
+        to take `damage` of it and to take it down with the chance `kill`."""
+        world = self.battle.world
+        sign = 1.0 if team_of(world, attacker) == self.team else -1.0
         stake = WIN if _last_standing(world, target) else 0.0
         mark = len(self.battle.log)
         self.open.append(
-            OpenAttack(attacker, target, damage, kill, mark, sign, stake, left, spell=False)
+            OpenAttack(attacker, target, damage, kill, mark, sign, stake, left, spell=spell)
         )
 
     def _expect_spell(self, cast: a.AbilityAction) -> None:
@@ -177,24 +183,17 @@ class Luck:
         odds = attack_odds(world, cast.actor, target, weapon=None, melee=False)
         if not odds or totals == {0: 1.0}:
             return
-        hit = min(o.hit for o in odds)
+        hit = defended(odds)[0].hit
         left = lasting(world, target)
-        # What its Burning adds to what the target's stacks will burn: k stacks burn k(k+1)/2.
+        # What its Burning adds to what the target's stacks will burn.
         had = conditions(world, target).count(Condition.BURNING)
-        more = had + sum(
-            e.value
-            for e in spell.effects
-            if isinstance(e, Given) and e.name is Condition.BURNING and isinstance(e.value, int)
+        given = sum(
+            e.value for e in spell.effects if isinstance(e, Given) and e.name is Condition.BURNING
         )
-        burn = (more * (more + 1) - had * (had + 1)) // 2
+        burn = burns(had + given) - burns(had)
         damage = hit * sum(p * min(total + burn, left) for total, p in totals.items())
         kill = hit * sum(p for total, p in totals.items() if total + burn >= left) if left else 0.0
-        sign = 1.0 if team_of(world, cast.actor) == self.team else -1.0
-        stake = WIN if _last_standing(world, target) else 0.0
-        mark = len(self.battle.log)
-        self.open.append(
-            OpenAttack(cast.actor, target, damage, kill, mark, sign, stake, left, spell=True)
-        )
+        self._open(cast.actor, target, damage, kill, left, spell=True)
 
     def _settle(self) -> None:
         log = self.battle.log

@@ -166,7 +166,7 @@ def _shots(
             weight = 2.0
             odds = attack_odds(world, foe, target, weapon=plan.weapon, melee=plan.melee)
         if odds:
-            worst, bare = _defended(odds)
+            worst, bare = defended(odds)
             value = weight * (worst.damage + bare.damage)
             if best is None or value > worth:
                 best, worth = (target, weight / 2, worst.hit, bare.hit, worst.per_hit), value
@@ -175,9 +175,7 @@ def _shots(
             if RULEBOOK[kind].check(world, kind(foe, ability=name, target=target)) is not None:
                 continue  # out of range or sight, or not to be aimed at it (R-X20, R-A5)
             if hits is None:
-                guarded, open_ = _defended(
-                    attack_odds(world, foe, target, weapon=None, melee=False)
-                )
+                guarded, open_ = defended(attack_odds(world, foe, target, weapon=None, melee=False))
                 hits = guarded.hit, open_.hit
             value = casts * (hits[0] + hits[1]) * per_hit
             if best is None or value > worth:
@@ -185,7 +183,7 @@ def _shots(
     return best
 
 
-def _defended(odds: Sequence[AttackOdds]) -> tuple[AttackOdds, AttackOdds]:
+def defended(odds: Sequence[AttackOdds]) -> tuple[AttackOdds, AttackOdds]:
     """Of one attack's odds, those against the target's best defence (the least damage, and
     of those the least chance to hit: a hit its armour takes whole still counts for a spell's
     own damage) and those against none (the same where it must meet a defence)."""
@@ -210,7 +208,7 @@ def _bolts(world: World, foe: str) -> list[tuple[type[a.AbilityAction], str, flo
             if isinstance(effect, Damage):
                 taken += effect.amount.mean
             elif isinstance(effect, Given) and effect.name is Condition.BURNING:
-                taken += effect.value * (effect.value + 1) / 2
+                taken += burns(effect.value)
         casts = 2.0 if spell.tier is Tier.HALF else 1.0
         kind = a.Cast if spell.kind == "spell" else a.Use
         out.append((kind, name, casts, round(taken)))
@@ -243,5 +241,9 @@ def smoulder(world: World, unit: str) -> int:
     than its 1d4, and forks that ended before they burnt saw nothing of them, so `hard` took
     the foes' firebolts for weaker than they are and its own for weaker than a blow."""
     held = conditions(world, unit)
-    burning = held.count(Condition.BURNING)
-    return burning * (burning + 1) // 2 + held.count(Condition.BLEEDING) * BLEED_TURNS
+    return burns(held.count(Condition.BURNING)) + held.count(Condition.BLEEDING) * BLEED_TURNS
+
+
+def burns(stacks: int) -> int:
+    """What `stacks` of Burning burn in all: k, then k - 1 ... (R-K4)."""
+    return stacks * (stacks + 1) // 2

@@ -199,12 +199,10 @@ class Battle:
     def dice(self, dice: Dice) -> None:
         self._dice = dice
         self._tape = None if self._tape is None else _Taped(dice)
+        # What the rules roll: the dice, through the tape while checkpoints are kept (an
+        # attribute, not a property: every action and every turn's steps read it).
+        self._rolls: Dice = dice if self._tape is None else self._tape
         self._checkpoint = None
-
-    @property
-    def _rolls(self) -> Dice:
-        """What the rules roll: the dice, through the tape while checkpoints are kept."""
-        return self._dice if self._tape is None else self._tape
 
     def keep_checkpoints(self) -> None:
         """From the next action on, keep the world as it stood before each action and the
@@ -213,7 +211,7 @@ class Battle:
         world and a list of rolls an action: cheap beside a mind's decision, so the AI's seats
         keep them and the bare engine does not."""
         if self._tape is None:
-            self._tape = _Taped(self._dice)
+            self._tape = self._rolls = _Taped(self._dice)
 
     @property
     def checkpointed(self) -> bool:
